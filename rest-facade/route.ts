@@ -1,0 +1,19 @@
+/**
+ * One REST operation of the contract, as data: which GraphQL document serves it and with what status.
+ * Defaults: path and query parameters map to the document's variables of the same name (coerced by the
+ * variable's GraphQL type; unknown query parameters are ignored), each JSON body field maps to the
+ * variable of its name, and the response body is the data of the document's single root field.
+ */
+export type Route = {
+  /** The contract's operation id (shared/contract/operations.tsv). */
+  operationId: string;
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+  /** The contract's path, with `{param}` placeholders. */
+  path: string;
+  /** A GraphQL document with exactly one operation and one root field. */
+  document: string;
+  /** Success status; 204 answers with no body. */
+  status: 200 | 201 | 204;
+  /** `input`: the whole JSON body is the variable `$input` instead of one variable per field. */
+  body?: 'input';
+};

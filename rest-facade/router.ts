@@ -1,0 +1,204 @@
+import express, { type Request, type Response, type Router } from 'express';
+import {
+  execute,
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  GraphQLList,
+  isListType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+  type SelectionSetNode,
+} from 'graphql';
+import { getDirective } from '@graphql-tools/utils';
+import { createContext, type AppDeps } from '../src/graphql/context.js';
+import { DomainError, ERROR_STATUS, statusOf } from '../src/graphql/errors.js';
+import type { Route } from './route.js';
+import { routes } from './routes/index.js';
+
+/** Which response fields keep a null value (@keepNull); every other null field is left out of the body. */
+type Shape = Map<string, { keepNull: boolean; children?: Shape }>;
+
+type PreparedRoute = Route & {
+  parsed: DocumentNode;
+  variables: Map<string, GraphQLInputType>;
+  rootKey: string;
+  shape: Shape;
+};
+
+export function sendError(res: Response, status: number, message: string) {
+  res.status(status).json({ error: { code: status, message } });
+}
+
+function shapeOf(
+  schema: GraphQLSchema,
+  selectionSet: SelectionSetNode,
+  type: GraphQLNamedType,
+  fragments: Record<string, FragmentDefinitionNode>,
+  into: Shape = new Map(),
+): Shape {
+  for (const selection of selectionSet.selections) {
+    if (selection.kind === Kind.FIELD) {
+      const field = (type as GraphQLObjectType).getFields?.()[selection.name.value];
+      if (!field) continue;
+      into.set(selection.alias?.value ?? selection.name.value, {
+        keepNull: !!getDirective(schema, field, 'keepNull')?.length,
+        children: selection.selectionSet ? shapeOf(schema, selection.selectionSet, getNamedType(field.type), fragments) : undefined,
+      });
+    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
+      const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value)! : type;
+      shapeOf(schema, selection.selectionSet, on, fragments, into);
+    } else {
+      const fragment = fragments[selection.name.value]!;
+      shapeOf(schema, fragment.selectionSet, schema.getType(fragment.typeCondition.name.value)!, fragments, into);
+    }
+  }
+  return into;
+}
+
+function stripNulls(value: unknown, shape: Shape | undefined): unknown {
+  if (Array.isArray(value)) return value.map((item) => stripNulls(item, shape));
+  if (value === null || typeof value !== 'object' || !shape) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, child] of Object.entries(value)) {
+    const field = shape.get(key);
+    if (child === null && !field?.keepNull) continue;
+    out[key] = stripNulls(child, field?.children);
+  }
+  return out;
+}
+
+/** Parses and validates a route's document against the schema; a broken route stops start-up. */
+function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
+  const parsed = parse(route.document);
+  const errors = validate(schema, parsed);
+  if (errors.length) throw new Error(`Route ${route.operationId}: ${errors.map((e) => e.message).join('; ')}`);
+  const operation = getOperationAST(parsed);
+  const root = operation?.selectionSet.selections[0];
+  if (!operation || operation.selectionSet.selections.length !== 1 || root?.kind !== Kind.FIELD) {
+    throw new Error(`Route ${route.operationId}: the document must have one operation with one root field`);
+  }
+  const variables = new Map<string, GraphQLInputType>();
+  for (const definition of operation.variableDefinitions ?? []) {
+    variables.set(definition.variable.name.value, typeFromAST(schema, definition.type as never) as GraphQLInputType);
+  }
+  for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
+    if (!variables.has(name!)) throw new Error(`Route ${route.operationId}: no variable $${name} for the path parameter`);
+  }
+  const fragments = Object.fromEntries(
+    parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const rootType = operation.operation === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
+  const rootShape = shapeOf(schema, operation.selectionSet, rootType, fragments);
+  const rootKey = root.alias?.value ?? root.name.value;
+  return { ...route, parsed, variables, rootKey, shape: rootShape.get(rootKey)?.children ?? new Map() };
+}
+
+/** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
+function coerceParameter(name: string, raw: unknown, type: GraphQLInputType): unknown {
+  const nullable = getNullableType(type);
+  if (isListType(nullable)) {
+    const values = (Array.isArray(raw) ? raw : String(raw).split(',')).filter((v) => v !== '');
+    return values.map((v) => coerceParameter(name, v, (nullable as GraphQLList<GraphQLInputType>).ofType));
+  }
+  if (Array.isArray(raw)) throw new DomainError('BAD_REQUEST', `${name}: must be given once`);
+  const value = String(raw);
+  switch (getNamedType(nullable).name) {
+    case 'Int':
+      if (!/^-?\d+$/.test(value)) throw new DomainError('BAD_REQUEST', `${name}: must be an integer`);
+      return Number(value);
+    case 'Float':
+      if (value.trim() === '' || Number.isNaN(Number(value))) throw new DomainError('BAD_REQUEST', `${name}: must be a number`);
+      return Number(value);
+    case 'Boolean':
+      if (value === 'true') return true;
+      if (value === 'false') return false;
+      throw new DomainError('BAD_REQUEST', `${name}: must be true or false`);
+    default:
+      return value;
+  }
+}
+
+/** Rewrites GraphQL's variable-coercion messages so that they name the REST field. */
+export function restMessage(message: string): string {
+  const invalid = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; ([\s\S]*)$/.exec(message);
+  if (invalid) {
+    const [, variable, at, detail] = invalid;
+    const field = at ? at.replace(/^input\./, '') : variable === 'input' ? '' : variable!;
+    const prefix = field ? `${field}.` : '';
+    const unknown = /^Field "(\w+)" is not defined by type "\w+"\./.exec(detail!);
+    if (unknown) return `${prefix}${unknown[1]}: unknown field`;
+    const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\./.exec(detail!);
+    if (missing) return `${prefix}${missing[1]}: is required`;
+    return field ? `${field}: ${detail}` : `body: ${detail}`;
+  }
+  const required = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/.exec(message);
+  if (required) return required[1] === 'input' ? 'body: a JSON object is required' : `${required[1]}: is required`;
+  return message;
+}
+
+function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
+  const variables: Record<string, unknown> = {};
+  for (const [name, value] of Object.entries(req.params)) variables[name] = value;
+  for (const [name, value] of Object.entries(req.query)) {
+    const type = route.variables.get(name);
+    if (type && !(name in req.params)) variables[name] = coerceParameter(name, value, type);
+  }
+  if (route.method === 'GET' || route.method === 'DELETE') return variables;
+  const body: unknown = req.body;
+  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+    throw new DomainError('BAD_REQUEST', 'body: must be a JSON object');
+  }
+  if (route.body === 'input') {
+    variables.input = body ?? {};
+    return variables;
+  }
+  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    if (!route.variables.has(name) || name in req.params) throw new DomainError('BAD_REQUEST', `${name}: unknown field`);
+    variables[name] = value;
+  }
+  return variables;
+}
+
+/**
+ * The one pipeline of every REST operation: authenticate → variables → execute the route's document →
+ * success status and body, or the contract's error body with the status of the first error.
+ */
+export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
+  const router = express.Router();
+  for (const route of routes.map((r) => prepare(schema, r))) {
+    const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
+    router[route.method.toLowerCase() as 'get'](path, async (req: Request, res: Response) => {
+      try {
+        const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
+        if (!ctx.viewer) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
+        const result = await execute({ schema, document: route.parsed, variableValues: variablesOf(route, req), contextValue: ctx });
+        if (result.errors?.length) {
+          const [error] = result.errors;
+          const status = statusOf(error!);
+          if (status === 500) deps.logger.error({ err: error!.originalError ?? error, operation: route.operationId }, 'operation failed');
+          return sendError(res, status, status === 500 ? 'Internal server error' : restMessage(error!.message));
+        }
+        if (route.status === 204) return res.status(204).end();
+        const body = stripNulls((result.data as Record<string, unknown>)[route.rootKey], route.shape) as { urls?: { location?: string } };
+        if (route.status === 201 && body?.urls?.location) res.location(body.urls.location);
+        return res.status(route.status).json(body);
+      } catch (error) {
+        if (error instanceof DomainError) return sendError(res, ERROR_STATUS[error.code], error.message);
+        deps.logger.error({ err: error, operation: route.operationId }, 'operation failed');
+        return sendError(res, 500, 'Internal server error');
+      }
+    });
+  }
+  return router;
+}
+
+export { routes };

@@ -1,0 +1,8 @@
+import type { Route } from '../route.js';
+import { collectionRoutes } from './collections.js';
+import { organizationRoutes } from './organizations.js';
+import { spaceRoutes } from './spaces.js';
+import { userRoutes } from './users.js';
+
+/** Every routed REST operation. An operation of the contract that is not here answers 404. */
+export const routes: Route[] = [...userRoutes, ...organizationRoutes, ...collectionRoutes, ...spaceRoutes];

@@ -1,0 +1,87 @@
+import { randomUUID } from 'node:crypto';
+import { ApolloServer } from '@apollo/server';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type ErrorRequestHandler } from 'express';
+import depthLimit from 'graphql-depth-limit';
+import { GraphQLError } from 'graphql';
+import { pinoHttp } from 'pino-http';
+import { createRestRouter, sendError } from '../rest-facade/router.js';
+import { createContext, type AppDeps, type Context } from './graphql/context.js';
+import { DomainError, ERROR_STATUS, maskError } from './graphql/errors.js';
+import { playgroundRouter } from './graphql/playground.js';
+import { buildSchema } from './graphql/schema.js';
+
+/** The HTTP application: /healthz, the GraphQL door (with its playground) and the REST door under /v1. */
+export async function createApp(deps: AppDeps) {
+  const schema = buildSchema();
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', true);
+  app.use(
+    pinoHttp({
+      logger: deps.logger,
+      genReqId: (req, res) => {
+        const id = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
+        res.setHeader('x-request-id', id);
+        return id;
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+    }),
+  );
+
+  app.get('/healthz', async (_req, res) => {
+    try {
+      await deps.orm.em.getConnection().execute('select 1');
+      res.json({ status: 'ok' });
+    } catch {
+      res.status(503).json({ status: 'unavailable', error: { code: 503, message: 'Database unavailable' } });
+    }
+  });
+
+  app.use(express.json({ limit: deps.config.bodyLimit }));
+
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: true,
+    includeStacktraceInErrorResponses: false,
+    validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
+    formatError: (formatted, error) => maskError(formatted, error, deps.logger),
+    plugins: [ApolloServerPluginLandingPageDisabled()],
+  });
+  await apollo.start();
+  app.use(playgroundRouter('/graphql'));
+  app.use(
+    '/graphql',
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        try {
+          return await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
+        } catch (error) {
+          if (error instanceof DomainError) {
+            throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: ERROR_STATUS[error.code] } } });
+          }
+          throw error;
+        }
+      },
+    }),
+  );
+
+  app.use('/v1', createRestRouter(deps, schema));
+  app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
+
+  const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+    if (res.headersSent) return next(error);
+    if (error?.type === 'entity.too.large') return sendError(res, 413, `Request body larger than ${deps.config.bodyLimit}`);
+    if (error?.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON body');
+    if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
+      return sendError(res, error.status, error.expose ? String(error.message) : 'Bad request');
+    }
+    deps.logger.error({ err: error }, 'unhandled error');
+    return sendError(res, 500, 'Internal server error');
+  };
+  app.use(bodyErrors);
+
+  return { app, schema, stop: () => apollo.stop() };
+}

@@ -1,0 +1,62 @@
+import { resolve } from 'node:path';
+import { z } from 'zod';
+
+const EnvSchema = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  HOST: z.string().default('0.0.0.0'),
+  /** Embedded PostgreSQL (PGlite) data directory, used when DATABASE_URL is not set. */
+  DATA_DIR: z.string().default('./data'),
+  /** postgres://user:pass@host:port/db — a real PostgreSQL server instead of the embedded one. */
+  DATABASE_URL: z.string().url().optional(),
+  /** Base URL under which this server is reachable; every `urls` field is built from it. */
+  PUBLIC_URL: z.string().url().optional(),
+  /** Base URL of the web application that `urls.app` links point into (defaults to PUBLIC_URL). */
+  APP_URL: z.string().url().optional(),
+  OWNER_EMAIL: z.string().email().default('owner@example.com'),
+  OWNER_TOKEN: z.string().min(16).optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** Largest accepted request body. */
+  BODY_LIMIT: z.string().default('1mb'),
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(12),
+  /** How often the durable job worker looks for due jobs; 0 disables the worker. */
+  JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  publicUrl: string;
+  appUrl: string;
+  ownerEmail: string;
+  ownerToken?: string;
+  logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  bodyLimit: string;
+  graphqlMaxDepth: number;
+  jobPollMs: number;
+};
+
+/** Reads and validates the environment; throws a readable error naming each bad variable. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = EnvSchema.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.')}: ${issue.message}`);
+    throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    dataDir: resolve(e.DATA_DIR),
+    databaseUrl: e.DATABASE_URL,
+    publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    appUrl: (e.APP_URL ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    ownerEmail: e.OWNER_EMAIL,
+    ownerToken: e.OWNER_TOKEN,
+    logLevel: e.LOG_LEVEL,
+    bodyLimit: e.BODY_LIMIT,
+    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    jobPollMs: e.JOB_POLL_MS,
+  };
+}

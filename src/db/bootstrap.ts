@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
+import { User } from '../domain/users/entities.js';
+import { createApiToken, createUser } from '../domain/users/service.js';
+import { createOrganization } from '../domain/organizations/service.js';
+
+export type Provisioned = { email: string; organizationId: string; token: string; tokenFromEnv: boolean };
+
+/**
+ * On first start (no user yet) creates the owner, their organization and an API token. Returns what
+ * was made, or null when the database already had users.
+ */
+export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
+  if ((await em.count(User, {})) > 0) return null;
+  return em.transactional(async (tx) => {
+    const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner' });
+    const organization = await createOrganization(tx as EntityManager, clock, owner.id, { title: 'My organization' });
+    const { secret } = await createApiToken(tx as EntityManager, clock, owner.id, 'owner (first start)', config.ownerToken);
+    return { email: owner.email, organizationId: organization.id, token: secret, tokenFromEnv: !!config.ownerToken };
+  });
+}
+
+export function welcomeMessage(config: Config, provisioned: Provisioned): string {
+  const token = provisioned.tokenFromEnv ? '$OWNER_TOKEN' : provisioned.token;
+  return [
+    '',
+    `First start: created the owner ${provisioned.email}, organization ${provisioned.organizationId} and an API token.`,
+    provisioned.tokenFromEnv ? 'The token is the value of OWNER_TOKEN.' : `API token (shown once, store it now): ${provisioned.token}`,
+    '',
+    'REST:',
+    `  curl -H "Authorization: Bearer ${token}" ${config.publicUrl}/v1/orgs`,
+    'GraphQL:',
+    `  curl -H "Authorization: Bearer ${token}" -H "Content-Type: application/json" \\`,
+    `       -d '{"query":"{ viewer { id email } organizations { items { id title } } }"}' ${config.publicUrl}/graphql`,
+    `Playground: open ${config.publicUrl}/graphql in a browser.`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,10 @@
+import { ApiToken, User } from '../domain/users/entities.js';
+import { Member, Organization } from '../domain/organizations/entities.js';
+import { Collection } from '../domain/collections/entities.js';
+import { Space } from '../domain/spaces/entities.js';
+import { Revision } from '../domain/content/entities.js';
+import { Job } from '../jobs/entities.js';
+import { ServerSecret } from '../auth/entities.js';
+
+/** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
+export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret];

@@ -1,0 +1,43 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { TSMigrationGenerator } from '@mikro-orm/migrations';
+import { loadConfig } from '../config.js';
+import { migrate, openOrm, type Orm } from './orm.js';
+
+/**
+ * `npm run migrate` applies pending migrations. `npm run migration:create` first migrates, then writes
+ * a new migration from the difference between the entities and the database, and registers it in
+ * migrations/index.ts (MikroORM's own file discovery needs Node 22; this keeps Node 20 working).
+ */
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+
+async function createMigration(orm: Orm): Promise<string | undefined> {
+  const diff = await orm.schema.getUpdateSchemaMigrationSQL({ wrap: false, safe: false });
+  const statements = (sql: string) => sql.split(/;\n/).map((s) => s.trim().replace(/;$/, '')).filter(Boolean);
+  const up = statements(diff.up);
+  if (up.length === 0) return undefined;
+  const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);
+  const className = `Migration${stamp}`;
+  const generator = new TSMigrationGenerator(orm.em.getDriver(), orm.config.getNamingStrategy(), orm.config.get('migrations'));
+  writeFileSync(join(migrationsDir, `${className}.ts`), generator.generateMigrationFile(className, { up, down: statements(diff.down) }));
+  const indexPath = join(migrationsDir, 'index.ts');
+  const index = readFileSync(indexPath, 'utf8')
+    .replace(/(import type [^\n]+\n)/, `$1import { ${className} } from './${className}.js';\n`)
+    .replace(/\n\];/, `\n  { name: '${className}', class: ${className} },\n];`);
+  writeFileSync(indexPath, index);
+  return className;
+}
+
+const config = loadConfig();
+const orm = await openOrm(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+try {
+  const applied = await migrate(orm);
+  console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');
+  if (process.argv.includes('--create')) {
+    const created = await createMigration(orm);
+    console.log(created ? `created ${created}` : 'entities match the database: no migration created');
+  }
+} finally {
+  await orm.close();
+}

@@ -1,0 +1,10 @@
+import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122022134 } from './Migration20261122022134.js';
+
+/**
+ * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
+ * one and adds it here (listing them explicitly avoids file globbing at start-up).
+ */
+export const migrationsList: MigrationObject[] = [
+  { name: 'Migration20261122022134', class: Migration20261122022134 },
+];

@@ -1,0 +1,52 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import { listCollectionSpaces } from '../spaces/service.js';
+import type { CollectionRow } from './entities.js';
+import {
+  createCollection,
+  deleteCollection,
+  listChildCollections,
+  listCollections,
+  moveCollection,
+  transferCollection,
+  updateCollection,
+} from './service.js';
+
+type Id = { id: string };
+
+export const collectionResolvers: Resolvers = {
+  Query: {
+    collections: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string; nested: boolean }, ctx: Context) =>
+      listCollections(ctx, organizationId, args),
+    collection: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.collection.load(id),
+    collectionSpaces: (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
+      listCollectionSpaces(ctx, collectionId, args),
+  },
+  Mutation: {
+    createCollection: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
+      createCollection(ctx, organizationId, input),
+    updateCollection: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateCollection(ctx, id, input),
+    deleteCollection: async (_: unknown, { id }: Id, ctx: Context) => {
+      await deleteCollection(ctx, id);
+      return true;
+    },
+    moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) =>
+      moveCollection(ctx, id, input),
+    transferCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferCollection>[2] }, ctx: Context) =>
+      transferCollection(ctx, id, input),
+  },
+  Collection: {
+    object: () => 'collection',
+    urls: (c: CollectionRow, _: unknown, ctx: Context) => ({
+      location: `${ctx.config.publicUrl}/v1/collections/${c.id}`,
+      app: `${ctx.config.appUrl}/o/${c.organization}/c/${c.id}`,
+    }),
+    permissions: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionPermissions(c),
+    owningOrganization: (c: CollectionRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(c.organization),
+    parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => (c.parent ? ctx.loaders.collection.load(c.parent) : null),
+    viewerRole: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionRole(c),
+    collections: (c: CollectionRow, args: PageArgs, ctx: Context) => listChildCollections(ctx, c, args),
+    spaces: (c: CollectionRow, args: PageArgs, ctx: Context) => listCollectionSpaces(ctx, c.id, args),
+  },
+};

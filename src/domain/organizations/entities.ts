@@ -1,0 +1,40 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { User } from '../users/entities.js';
+
+export const Organization = defineEntity({
+  name: 'Organization',
+  properties: {
+    id: p.string().primary(),
+    title: p.string(),
+    createdAt: p.datetime(),
+    emailDomains: p.array(),
+    hostname: p.string().nullable().unique(),
+    type: p.string(),
+    useCase: p.string().nullable(),
+    communityType: p.string().nullable(),
+    /** Role given to members who join without one; null means they join as guests. */
+    defaultRole: p.string().nullable(),
+    defaultContent: p.json<{ type: 'site'; site: string }>().nullable(),
+    logo: p.text().nullable(),
+    sso: p.boolean(),
+    ai: p.boolean(),
+    inviteLinks: p.boolean(),
+    plan: p.string(),
+  },
+});
+export type OrganizationRow = InferEntity<typeof Organization>;
+
+/** A user's membership of an organization. `role` null means guest. */
+export const Member = defineEntity({
+  name: 'Member',
+  properties: {
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade').primary(),
+    user: () => p.manyToOne(User).mapToPk().deleteRule('cascade').primary().index(),
+    role: p.string().nullable(),
+    joinedAt: p.datetime(),
+    lastSeenAt: p.datetime().nullable(),
+    disabled: p.boolean(),
+    sso: p.boolean(),
+  },
+});
+export type MemberRow = InferEntity<typeof Member>;

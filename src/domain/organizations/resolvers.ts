@@ -1,0 +1,46 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import { listCollections } from '../collections/service.js';
+import { listOrganizationSpaces } from '../spaces/service.js';
+import type { OrganizationRow } from './entities.js';
+import {
+  createOrganization,
+  listViewerOrganizations,
+  organizationsForEmailDomain,
+  ping,
+  updateOrganization,
+} from './service.js';
+
+type Id = { id: string };
+
+export const organizationResolvers: Resolvers = {
+  Query: {
+    organizations: (_: unknown, args: PageArgs, ctx: Context) => listViewerOrganizations(ctx, args),
+    organization: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.organization.load(id),
+    organizationsForEmailDomain: async (_: unknown, { emailDomain }: { emailDomain: string }, ctx: Context) => ({
+      organizations: await organizationsForEmailDomain(ctx, emailDomain),
+    }),
+  },
+  Mutation: {
+    createOrganization: (_: unknown, { input }: { input: { title: string } }, ctx: Context) =>
+      createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input),
+    updateOrganization: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateOrganization(ctx, id, input),
+    pingOrganization: (_: unknown, { id }: Id, ctx: Context) => ping(ctx, id),
+  },
+  Organization: {
+    object: () => 'organization',
+    urls: (o: OrganizationRow, _: unknown, ctx: Context) => ({
+      location: `${ctx.config.publicUrl}/v1/orgs/${o.id}`,
+      app: `${ctx.config.appUrl}/o/${o.id}`,
+      logo: o.logo ?? null,
+    }),
+    // A self-hosted organization has no trial to run.
+    trial: () => ({ status: 'notapplicable' }),
+    customHostname: () => null,
+    permissions: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationPermissions(o.id),
+    viewerRole: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationRole(o.id).then((r) => r ?? null),
+    collections: (o: OrganizationRow, args: PageArgs & { nested: boolean }, ctx: Context) => listCollections(ctx, o.id, args),
+    spaces: (o: OrganizationRow, args: PageArgs, ctx: Context) => listOrganizationSpaces(ctx, o.id, args),
+  },
+};

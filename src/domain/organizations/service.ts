@@ -1,0 +1,164 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { SignJWT } from 'jose';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { newId } from '../../ids.js';
+import { ROLES, type Role } from '../../auth/roles.js';
+import { serverSecret } from '../../auth/secrets.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput, text } from '../../graphql/validation.js';
+import { Member, Organization, type OrganizationRow } from './entities.js';
+
+const domainName = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253, { error: 'must be at most 253 characters' })
+  .regex(/^(?=.{1,253}$)([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, { error: 'must be a domain name such as example.com' });
+
+/** The contract's subdomain pattern, with the organization hostname's 3-32 length. */
+const hostname = z
+  .string()
+  .min(3, { error: 'must be at least 3 characters' })
+  .max(32, { error: 'must be at most 32 characters' })
+  .regex(/^[a-z0-9][a-z0-9-]{1,30}[a-z0-9]$/, { error: 'must be lowercase letters, digits and inner hyphens' });
+
+const OrganizationFields = {
+  title: text({ min: 2, max: 255 }),
+  emailDomains: z.array(domainName).max(50, { error: 'must have at most 50 domains' }),
+  hostname,
+  type: oneOf(['business', 'community']),
+  useCase: oneOf([
+    'internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase',
+    'designSystem', 'openSourceDocs', 'notes', 'other',
+  ]),
+  communityType: oneOf(['nonProfit', 'openSource', 'education']),
+};
+
+const CreateOrganizationInput = z.object({
+  title: OrganizationFields.title,
+  emailDomains: OrganizationFields.emailDomains.optional(),
+  hostname: OrganizationFields.hostname.optional().nullable(),
+  type: OrganizationFields.type.optional().nullable(),
+  useCase: OrganizationFields.useCase.optional().nullable(),
+  communityType: OrganizationFields.communityType.optional().nullable(),
+});
+
+const UpdateOrganizationInput = z.object({
+  title: OrganizationFields.title.optional(),
+  emailDomains: OrganizationFields.emailDomains.optional(),
+  hostname: OrganizationFields.hostname.nullable().optional(),
+  defaultRole: oneOf(ROLES).nullable().optional(),
+  defaultContent: z.object({ type: z.literal('site', { error: 'must be "site"' }), site: z.string().min(1) }).nullable().optional(),
+  logo: z
+    .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+    .max(2048, { error: 'must be at most 2048 characters' })
+    .nullable()
+    .optional(),
+  sso: z.boolean().optional(),
+  ai: z.boolean().optional(),
+  inviteLinks: z.boolean().optional(),
+});
+
+async function assertHostnameFree(em: EntityManager, hostname: string, except?: string) {
+  const taken = await em.findOne(Organization, { hostname, ...(except ? { id: { $ne: except } } : {}) });
+  if (taken) throw conflict(`hostname: "${hostname}" is already used by another organization`);
+}
+
+/** Creates an organization whose first member, `ownerId`, is its admin. */
+export async function createOrganization(
+  em: EntityManager,
+  clock: Clock,
+  ownerId: string,
+  input: z.input<typeof CreateOrganizationInput>,
+): Promise<OrganizationRow> {
+  const fields = parseInput(CreateOrganizationInput, input);
+  if (fields.hostname) await assertHostnameFree(em, fields.hostname);
+  const now = clock.now();
+  const organization = em.create(Organization, {
+    id: newId(),
+    title: fields.title,
+    createdAt: now,
+    emailDomains: [...new Set(fields.emailDomains ?? [])],
+    hostname: fields.hostname ?? null,
+    type: fields.type ?? 'business',
+    useCase: fields.useCase ?? null,
+    communityType: fields.communityType ?? null,
+    defaultRole: 'read',
+    defaultContent: null,
+    logo: null,
+    sso: false,
+    ai: false,
+    inviteLinks: true,
+    plan: 'free',
+  });
+  em.create(Member, { organization: organization.id, user: ownerId, role: 'admin', joinedAt: now, lastSeenAt: null, disabled: false, sso: false });
+  await em.flush();
+  return organization;
+}
+
+/** Adds a user to an organization, or changes the role of an existing member. `role` null = guest. */
+export async function addMember(em: EntityManager, clock: Clock, organizationId: string, userId: string, role: Role | null) {
+  if (!(await em.findOne(Organization, { id: organizationId }))) throw notFound('Organization');
+  const existing = await em.findOne(Member, { organization: organizationId, user: userId });
+  if (existing) existing.role = role;
+  else em.create(Member, { organization: organizationId, user: userId, role, joinedAt: clock.now(), lastSeenAt: null, disabled: false, sso: false });
+  await em.flush();
+}
+
+export async function updateOrganization(ctx: Context, id: string, input: unknown): Promise<OrganizationRow> {
+  const changes = parseInput(UpdateOrganizationInput, input);
+  const organization = (await ctx.loaders.organization.load(id))!;
+  if (changes.hostname) await assertHostnameFree(ctx.em, changes.hostname, id);
+  if (changes.defaultContent) {
+    // Sites arrive with the sites area; until then no site id can be valid.
+    throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
+  }
+  if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
+  ctx.em.assign(organization, changes);
+  await ctx.em.flush();
+  return organization;
+}
+
+/** Organizations of the viewer, in the order they joined them. */
+export async function listViewerOrganizations(ctx: Context, args: PageArgs) {
+  const memberships = await ctx.em.find(Member, { user: ctx.viewer!.user.id, disabled: false }, { orderBy: { joinedAt: 'asc' } });
+  const organizations = await ctx.loaders.organization.loadMany(memberships.map((m) => m.organization));
+  const rows = organizations.filter((o): o is OrganizationRow => !!o && !(o instanceof Error));
+  return paginateRows(rows.sort((a, b) => a.createdAt.getTime() - b.createdAt.getTime() || (a.id < b.id ? -1 : 1)), byCreation, args);
+}
+
+/**
+ * Organizations that list `domain` among their e-mail domains. A caller sees all of them for the
+ * domain of their own e-mail address (the organizations they may join), otherwise only their own.
+ */
+export async function organizationsForEmailDomain(ctx: Context, domain: string): Promise<OrganizationRow[]> {
+  const wanted = parseInput(domainName, domain);
+  const candidates = await ctx.em.find(Organization, { emailDomains: { $contains: [wanted] } }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  if (ctx.viewer!.user.email.split('@')[1] === wanted) return candidates;
+  const visible = await Promise.all(candidates.map((o) => ctx.policy.isMember(o.id)));
+  return candidates.filter((_, i) => visible[i]);
+}
+
+/**
+ * Records the viewer's activity and returns their visitor claims as a signed JWT, which
+ * visitor-authenticated sites of this organization accept for members.
+ */
+export async function ping(ctx: Context, organizationId: string) {
+  const viewer = ctx.viewer!;
+  const membership = (await ctx.loaders.viewerMembership.load(organizationId))!;
+  membership.lastSeenAt = ctx.clock.now();
+  await ctx.em.flush();
+  const key = await serverSecret(ctx.em, ctx.clock, 'visitor-claims');
+  const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000);
+  const serviceVisitorClaims = await new SignJWT({ organization: organizationId, role: membership.role, email: viewer.user.email })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(viewer.user.id)
+    .setIssuer(ctx.config.publicUrl)
+    .setIssuedAt(issuedAt)
+    .setExpirationTime(issuedAt + 3600)
+    .sign(key);
+  return { serviceVisitorClaims };
+}

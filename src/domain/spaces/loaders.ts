@@ -1,0 +1,22 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { groupLoader, rowLoader } from '../../graphql/loader.js';
+import { Space } from './entities.js';
+
+export function spaceLoaders(em: EntityManager) {
+  return {
+    /** A space by id, deleted or not (callers decide what a deleted space means to them). */
+    space: rowLoader((ids: string[]) => em.find(Space, { id: { $in: ids } }), (s) => s.id),
+    /** Live (not deleted) spaces of each collection, in position order. */
+    spacesByCollection: groupLoader(
+      (collectionIds: string[]) =>
+        em.find(Space, { parent: { $in: collectionIds }, deletedAt: null }, { orderBy: { position: 'asc', id: 'asc' } }),
+      (s) => s.parent!,
+    ),
+    /** Live spaces of each organization, oldest first. */
+    spacesByOrganization: groupLoader(
+      (organizationIds: string[]) =>
+        em.find(Space, { organization: { $in: organizationIds }, deletedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
+      (s) => s.organization,
+    ),
+  };
+}

@@ -1,0 +1,61 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { SpaceRow } from './entities.js';
+import {
+  createSpace,
+  deleteSpace,
+  duplicateSpace,
+  listOrganizationSpaces,
+  moveSpace,
+  restoreSpace,
+  transferSpace,
+  updateSpace,
+} from './service.js';
+
+type Id = { id: string };
+
+export const spaceResolvers: Resolvers = {
+  Query: {
+    space: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.space.load(id),
+    spaces: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string }, ctx: Context) =>
+      listOrganizationSpaces(ctx, organizationId, args),
+  },
+  Mutation: {
+    createSpace: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
+      createSpace(ctx, organizationId, input),
+    updateSpace: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateSpace(ctx, id, input),
+    deleteSpace: async (_: unknown, { id }: Id, ctx: Context) => {
+      await deleteSpace(ctx, id);
+      return true;
+    },
+    restoreSpace: (_: unknown, { id }: Id, ctx: Context) => restoreSpace(ctx, id),
+    duplicateSpace: (_: unknown, { id }: Id, ctx: Context) => duplicateSpace(ctx, id),
+    moveSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveSpace>[2] }, ctx: Context) => moveSpace(ctx, id, input),
+    transferSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferSpace>[2] }, ctx: Context) =>
+      transferSpace(ctx, id, input),
+  },
+  Space: {
+    object: () => 'space',
+    emoji: (s: SpaceRow) => s.emoji ?? '',
+    urls: (s: SpaceRow, _: unknown, ctx: Context) => {
+      const published = `${ctx.config.publicUrl}/s/${s.id}`;
+      return {
+        location: `${ctx.config.publicUrl}/v1/spaces/${s.id}`,
+        app: `${ctx.config.appUrl}/o/${s.organization}/s/${s.id}`,
+        published: s.visibility === 'private' ? null : published,
+        public: s.visibility === 'public' ? published : null,
+        icon: null,
+      };
+    },
+    // Comments and change requests arrive with their areas; until then a space has none.
+    comments: () => 0,
+    changeRequests: () => 0,
+    changeRequestsOpen: () => 0,
+    changeRequestsDraft: () => 0,
+    permissions: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spacePermissions(s),
+    owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
+    parentCollection: (s: SpaceRow, _: unknown, ctx: Context) => (s.parent ? ctx.loaders.collection.load(s.parent) : null),
+    viewerRole: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spaceRole(s),
+  },
+};

@@ -1,0 +1,238 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import emojiRegex from 'emoji-regex';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { DEFAULT_LEVELS } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, conflict, forbidden, notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput, text } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { Revision } from '../content/entities.js';
+import { positionIn, type ContentPosition } from '../collections/tree.js';
+import type { CollectionRow } from '../collections/entities.js';
+import { Space, type SpaceRow } from './entities.js';
+import { isPastRetention, purgeDate } from './retention.js';
+
+export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
+
+const singleEmoji = new RegExp(`^(?:${emojiRegex().source})$`);
+/** An emoji character (sequence) or its code points in hex, as the reference accepts ("1f389"). */
+const emoji = z
+  .string()
+  .max(50, { error: 'must be at most 50 characters' })
+  .refine((value) => singleEmoji.test(value) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(value), {
+    error: 'must be a single emoji or its hex code point',
+  });
+
+const CreateSpaceInput = z.object({
+  title: text({ max: 50 }).optional().nullable(),
+  emoji: emoji.optional().nullable(),
+  parent: z.string().optional().nullable(),
+  editMode: oneOf(['live', 'locked']).optional().nullable(),
+  visibility: oneOf(VISIBILITIES).optional().nullable(),
+});
+
+const UpdateSpaceInput = z.object({
+  title: text({ max: 50 }).optional(),
+  emoji: emoji.nullable().optional(),
+  editMode: oneOf(['live', 'locked']).optional(),
+  defaultLevel: oneOf(DEFAULT_LEVELS).nullable().optional(),
+  visibility: oneOf(VISIBILITIES).optional(),
+});
+
+const PURGE_JOB = 'space.purge';
+
+/** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
+const spaceOwnedEntities = [Revision];
+
+/** Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. */
+export async function moveTenantRows(em: EntityManager, spaceIds: string[], organizationId: string) {
+  if (spaceIds.length === 0) return;
+  await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
+  for (const entity of spaceOwnedEntities) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
+}
+
+/** Marks spaces deleted and schedules their purge when the restore window closes. */
+export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceRow[]) {
+  const now = clock.now();
+  for (const space of spaces) {
+    space.deletedAt = now;
+    enqueue(em, clock, PURGE_JOB, { spaceId: space.id, deletedAt: now.toISOString() }, purgeDate(now));
+  }
+}
+
+/** Purges a space whose restore window has closed; a space restored (or deleted again) meanwhile is kept. */
+export const purgeSpace: JobHandler = async (em, payload, now) => {
+  const space = await em.findOne(Space, { id: String(payload.spaceId) });
+  if (!space?.deletedAt || space.deletedAt.toISOString() !== payload.deletedAt || !isPastRetention(space, now)) return;
+  await em.nativeDelete(Space, { id: space.id }); // owned rows follow through ON DELETE CASCADE
+};
+
+export const spaceJobHandlers = { [PURGE_JOB]: purgeSpace };
+
+function newRevision(em: EntityManager, clock: Clock, space: { id: string; organization: string }) {
+  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', createdAt: clock.now() });
+}
+
+async function parentCollection(ctx: Context, id: string, organizationId: string, field: string): Promise<CollectionRow> {
+  const collection = await ctx.loaders.collection.load(id);
+  if (!collection || collection.organization !== organizationId || !(await ctx.policy.collectionRole(collection))) {
+    throw badRequest(`${field}: no collection "${id}" in this organization`);
+  }
+  return collection;
+}
+
+async function assertCanCreateIn(ctx: Context, organizationId: string, parentId: string | null) {
+  if (!(await ctx.policy.canCreateIn(organizationId, parentId))) {
+    throw forbidden(parentId ? 'Creating content in this collection needs the create role on it' : 'Creating content at the top level needs the create role in the organization');
+  }
+}
+
+function assertVisibilityFits(visibility: string, parentId: string | null | undefined) {
+  if (visibility === 'in-collection' && !parentId) throw badRequest('visibility: "in-collection" is only for spaces in a collection');
+}
+
+/** The space for a mutation; a deleted space must be restored before anything else. */
+async function liveSpace(ctx: Context, id: string): Promise<SpaceRow> {
+  const space = (await ctx.loaders.space.load(id))!;
+  if (space.deletedAt) throw conflict('Space is deleted: restore it first');
+  return space;
+}
+
+export async function createSpace(ctx: Context, organizationId: string, input: unknown): Promise<SpaceRow> {
+  const fields = parseInput(CreateSpaceInput, input);
+  const parent = fields.parent ? await parentCollection(ctx, fields.parent, organizationId, 'parent') : null;
+  await assertCanCreateIn(ctx, organizationId, parent?.id ?? null);
+  const visibility = fields.visibility ?? 'private';
+  assertVisibilityFits(visibility, parent?.id);
+  const now = ctx.clock.now();
+  const id = newId();
+  const revision = newRevision(ctx.em, ctx.clock, { id, organization: organizationId });
+  const space = ctx.em.create(Space, {
+    id,
+    organization: organizationId,
+    parent: parent?.id ?? null,
+    title: fields.title || 'Untitled',
+    emoji: fields.emoji ?? null,
+    visibility,
+    editMode: fields.editMode ?? 'live',
+    defaultLevel: 'inherit',
+    position: await positionIn(ctx.em, organizationId, parent?.id ?? null, null),
+    revision: revision.id,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  });
+  await ctx.em.flush();
+  return space;
+}
+
+export async function updateSpace(ctx: Context, id: string, input: unknown): Promise<SpaceRow> {
+  const changes = parseInput(UpdateSpaceInput, input);
+  const space = await liveSpace(ctx, id);
+  if (changes.visibility) assertVisibilityFits(changes.visibility, space.parent);
+  ctx.em.assign(space, { ...changes, updatedAt: ctx.clock.now() });
+  await ctx.em.flush();
+  return space;
+}
+
+export async function deleteSpace(ctx: Context, id: string): Promise<void> {
+  const space = await liveSpace(ctx, id);
+  softDeleteSpaces(ctx.em, ctx.clock, [space]);
+  await ctx.em.flush();
+}
+
+/** Brings back a space deleted less than 7 days ago (the guard already hides older ones). */
+export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> {
+  const space = (await ctx.loaders.space.load(id))!;
+  if (!space.deletedAt) throw conflict('Space is not deleted');
+  space.deletedAt = null;
+  space.position = await positionIn(ctx.em, space.organization, space.parent ?? null, null, space.id);
+  if (!space.parent && space.visibility === 'in-collection') space.visibility = 'private';
+  space.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return space;
+}
+
+/** A full copy under a new id, placed right after the original. */
+export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow> {
+  const source = await liveSpace(ctx, id);
+  await assertCanCreateIn(ctx, source.organization, source.parent ?? null);
+  const now = ctx.clock.now();
+  const copyId = newId();
+  const revision = newRevision(ctx.em, ctx.clock, { id: copyId, organization: source.organization });
+  const copy = ctx.em.create(Space, {
+    id: copyId,
+    organization: source.organization,
+    parent: source.parent ?? null,
+    title: `${source.title} (copy)`.slice(0, 50),
+    emoji: source.emoji,
+    visibility: source.visibility,
+    editMode: source.editMode,
+    defaultLevel: source.defaultLevel,
+    position: await positionIn(ctx.em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } }),
+    revision: revision.id,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
+  });
+  await ctx.em.flush();
+  return copy;
+}
+
+export async function moveSpace(ctx: Context, id: string, input: { parent?: string | null; position?: ContentPosition | null }): Promise<SpaceRow> {
+  if (input.parent === undefined && !input.position) throw badRequest('parent or position is required');
+  const space = await liveSpace(ctx, id);
+  const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;
+  if (parentId) await parentCollection(ctx, parentId, space.organization, 'parent');
+  if (parentId !== (space.parent ?? null)) await assertCanCreateIn(ctx, space.organization, parentId);
+  space.position = await positionIn(ctx.em, space.organization, parentId, input.position, id);
+  space.parent = parentId;
+  if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
+  space.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return space;
+}
+
+/** Moves a space to another organization (top level, or one of its collections). */
+export async function transferSpace(ctx: Context, id: string, input: { organization: string; collection?: string | null }): Promise<SpaceRow> {
+  const space = await liveSpace(ctx, id);
+  const target = input.organization;
+  if ((await ctx.policy.organizationRole(space.organization)) !== 'admin') {
+    throw forbidden('Transferring a space needs the admin role in its organization');
+  }
+  if (!(await ctx.loaders.organization.load(target)) || !(await ctx.policy.isMember(target))) throw notFound('Organization');
+  if ((await ctx.policy.organizationRole(target)) !== 'admin') {
+    throw forbidden('Transferring a space needs the admin role in the target organization');
+  }
+  const parent = input.collection ? await parentCollection(ctx, input.collection, target, 'collection') : null;
+  await ctx.em.transactional(async (tx) => {
+    space.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
+    space.parent = parent?.id ?? null;
+    if (!parent && space.visibility === 'in-collection') space.visibility = 'private';
+    space.updatedAt = ctx.clock.now();
+    await tx.flush();
+    await moveTenantRows(tx as EntityManager, [id], target);
+  });
+  await ctx.em.refresh(space);
+  return space;
+}
+
+async function visibleSpaces(ctx: Context, spaces: SpaceRow[]): Promise<SpaceRow[]> {
+  const roles = await Promise.all(spaces.map((s) => ctx.policy.spaceRole(s)));
+  return spaces.filter((_, i) => roles[i] !== null);
+}
+
+/** Live spaces of an organization that the viewer can see, oldest first. */
+export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: PageArgs) {
+  const spaces = await ctx.loaders.spacesByOrganization.load(organizationId);
+  return paginateRows(await visibleSpaces(ctx, spaces), byCreation, args);
+}
+
+/** Live spaces directly in a collection that the viewer can see, by position. */
+export async function listCollectionSpaces(ctx: Context, collectionId: string, args: PageArgs) {
+  const spaces = await ctx.loaders.spacesByCollection.load(collectionId);
+  return paginateRows(await visibleSpaces(ctx, spaces), (s) => [s.position, s.id], args);
+}

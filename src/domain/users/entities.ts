@@ -1,0 +1,28 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+
+export const User = defineEntity({
+  name: 'User',
+  tableName: 'app_user',
+  properties: {
+    id: p.string().primary(),
+    email: p.string().unique(),
+    displayName: p.string(),
+    photoURL: p.text().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type UserRow = InferEntity<typeof User>;
+
+/** An API token. Only the SHA-256 of the secret is stored; the secret is shown once, at creation. */
+export const ApiToken = defineEntity({
+  name: 'ApiToken',
+  properties: {
+    id: p.string().primary(),
+    user: () => p.manyToOne(User).mapToPk().deleteRule('cascade').index(),
+    secretHash: p.string().unique(),
+    label: p.string(),
+    createdAt: p.datetime(),
+    revokedAt: p.datetime().nullable(),
+  },
+});
+export type ApiTokenRow = InferEntity<typeof ApiToken>;

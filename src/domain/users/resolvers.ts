@@ -1,0 +1,25 @@
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../graphql/context.js';
+import type { UserRow } from './entities.js';
+import { createApiToken, listApiTokens, revokeApiToken } from './service.js';
+
+export const userResolvers: Resolvers = {
+  Query: {
+    viewer: (_: unknown, __: unknown, ctx: Context) => ctx.viewer!.user,
+    apiTokens: (_: unknown, __: unknown, ctx: Context) => listApiTokens(ctx.em, ctx.viewer!.user.id),
+  },
+  Mutation: {
+    createApiToken: async (_: unknown, { label }: { label: string }, ctx: Context) => {
+      const { token, secret } = await createApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, label);
+      return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
+    },
+    revokeApiToken: async (_: unknown, { id }: { id: string }, ctx: Context) => {
+      await revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id);
+      return true;
+    },
+  },
+  User: {
+    object: () => 'user',
+    urls: (user: UserRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/users/${user.id}` }),
+  },
+};

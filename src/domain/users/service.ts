@@ -1,0 +1,63 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Clock } from '../../clock.js';
+import { newId } from '../../ids.js';
+import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
+import { conflict, notFound } from '../../graphql/errors.js';
+import { parseInput, text } from '../../graphql/validation.js';
+import { ApiToken, User, type UserRow } from './entities.js';
+
+const CreateUserInput = z.object({
+  email: z.string().trim().toLowerCase().pipe(z.email({ error: 'must be an e-mail address' })),
+  displayName: text({ min: 1, max: 255 }),
+});
+
+/** Creates a user; e-mail addresses are unique (case-insensitive). */
+export async function createUser(em: EntityManager, clock: Clock, input: { email: string; displayName?: string }): Promise<UserRow> {
+  const { email, displayName } = parseInput(CreateUserInput, { ...input, displayName: input.displayName ?? input.email.split('@')[0] });
+  if (await em.count(User, { email })) throw conflict(`email: a user with e-mail ${email} already exists`);
+  const user = em.create(User, { id: newId(), email, displayName, photoURL: null, createdAt: clock.now() });
+  await em.flush();
+  return user;
+}
+
+export async function findUserByEmail(em: EntityManager, email: string): Promise<UserRow> {
+  const user = await em.findOne(User, { email: email.trim().toLowerCase() });
+  if (!user) throw notFound(`User ${email}`);
+  return user;
+}
+
+/**
+ * Issues an API token for a user and returns its secret, which is not stored and cannot be shown again.
+ * `secret` lets provisioning choose the value (OWNER_TOKEN); otherwise 256 random bits are drawn.
+ */
+export async function createApiToken(
+  em: EntityManager,
+  clock: Clock,
+  userId: string,
+  label: string,
+  secret: string = generateTokenSecret(),
+) {
+  const token = em.create(ApiToken, {
+    id: newId(),
+    user: userId,
+    secretHash: hashTokenSecret(secret),
+    label: parseInput(text({ min: 1, max: 100 }), label),
+    createdAt: clock.now(),
+    revokedAt: null,
+  });
+  await em.flush();
+  return { token, secret };
+}
+
+/** Revokes a token of the user; from the next request on it authenticates nobody. */
+export async function revokeApiToken(em: EntityManager, clock: Clock, userId: string, tokenId: string): Promise<void> {
+  const token = await em.findOne(ApiToken, { id: tokenId, user: userId, revokedAt: null });
+  if (!token) throw notFound('API token');
+  token.revokedAt = clock.now();
+  await em.flush();
+}
+
+export function listApiTokens(em: EntityManager, userId: string) {
+  return em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
+}

@@ -1,0 +1,33 @@
+import DataLoader from 'dataloader';
+
+/**
+ * A per-request loader of one row per key: duplicate keys are fetched once, results come back in key
+ * order, and a missing row is null rather than an error.
+ */
+export function rowLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V | null> {
+  return new DataLoader<K, V | null>(async (keys) => {
+    const rows = await fetch([...new Set(keys)]);
+    const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+    return keys.map((key) => byKey.get(key) ?? null);
+  });
+}
+
+/** A per-request loader of every row sharing a key (children of a parent), in the order fetched. */
+export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V[]> {
+  return new DataLoader<K, V[]>(async (keys) => {
+    const rows = await fetch([...new Set(keys)]);
+    const groups = new Map<K, V[]>();
+    for (const row of rows) {
+      const key = keyOf(row);
+      const group = groups.get(key);
+      if (group) group.push(row);
+      else groups.set(key, [row]);
+    }
+    return keys.map((key) => groups.get(key) ?? []);
+  });
+}
+
+/** A loader whose value is computed per key from other loaders, memoized for the request. */
+export function computedLoader<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
+  return new DataLoader<K, V, C>((keys) => Promise.all(keys.map(compute)), { cacheKeyFn });
+}

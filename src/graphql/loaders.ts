@@ -1,0 +1,16 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Viewer } from '../auth/viewer.js';
+import { organizationLoaders } from '../domain/organizations/loaders.js';
+import { collectionLoaders } from '../domain/collections/loaders.js';
+import { spaceLoaders } from '../domain/spaces/loaders.js';
+
+/** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
+export function createLoaders(em: EntityManager, viewer: Viewer | null) {
+  return {
+    ...organizationLoaders(em, viewer),
+    ...collectionLoaders(em),
+    ...spaceLoaders(em),
+  };
+}
+
+export type Loaders = ReturnType<typeof createLoaders>;

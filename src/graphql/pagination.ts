@@ -1,0 +1,64 @@
+import { badRequest } from './errors.js';
+
+/** Page size when `limit` is omitted (stated in README). */
+export const DEFAULT_PAGE_SIZE = 50;
+export const MAX_PAGE_SIZE = 1000;
+
+export type PageArgs = { page?: string | null; limit?: number | null };
+export type Page<T> = { items: T[]; count: number; next: { page: string } | null };
+type KeyPart = string | number;
+
+function encodeCursor(key: KeyPart[]): string {
+  return Buffer.from(JSON.stringify(key)).toString('base64url');
+}
+
+function decodeCursor(page: string): KeyPart[] {
+  try {
+    const key = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (Array.isArray(key) && key.every((part) => typeof part === 'string' || typeof part === 'number')) return key;
+  } catch {
+    // falls through to the error below
+  }
+  throw badRequest('page: not a page identifier returned by this list');
+}
+
+export function pageSize(limit: number | null | undefined): number {
+  if (limit === null || limit === undefined) return DEFAULT_PAGE_SIZE;
+  if (!Number.isInteger(limit) || limit < 1 || limit > MAX_PAGE_SIZE) {
+    throw badRequest(`limit: must be an integer from 1 to ${MAX_PAGE_SIZE}`);
+  }
+  return limit;
+}
+
+function compareKeys(a: KeyPart[], b: KeyPart[]): number {
+  for (let i = 0; i < Math.max(a.length, b.length); i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (x === undefined) return -1;
+    if (y === undefined) return 1;
+    return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+/**
+ * Keyset pagination over rows already sorted by `keyOf` ascending. The cursor is the key of the last
+ * row returned, so rows inserted or removed elsewhere never shift or repeat a page.
+ */
+export function paginateRows<T>(rows: T[], keyOf: (row: T) => KeyPart[], args: PageArgs): Page<T> {
+  const limit = pageSize(args.limit);
+  const after = args.page ? decodeCursor(args.page) : null;
+  const start = after ? rows.findIndex((row) => compareKeys(keyOf(row), after) > 0) : 0;
+  const remaining = start < 0 ? [] : rows.slice(start);
+  const items = remaining.slice(0, limit);
+  const hasMore = remaining.length > limit;
+  return {
+    items,
+    count: rows.length,
+    next: hasMore ? { page: encodeCursor(keyOf(items[items.length - 1]!)) } : null,
+  };
+}
+
+/** The usual sort key: creation time, then id to break ties. */
+export const byCreation = (row: { createdAt: Date; id: string }): KeyPart[] => [row.createdAt.getTime(), row.id];

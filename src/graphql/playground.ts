@@ -1,0 +1,74 @@
+import { createRequire } from 'node:module';
+import { dirname, join } from 'node:path';
+import express, { type Router } from 'express';
+
+const require = createRequire(import.meta.url);
+const packageDir = (name: string) => dirname(require.resolve(`${name}/package.json`));
+
+/** Files of the playground page, served by this server so that it works with no internet access. */
+const assets: Record<string, string> = {
+  'react.js': join(packageDir('react'), 'umd', 'react.production.min.js'),
+  'react-dom.js': join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
+  'graphiql.js': join(packageDir('graphiql'), 'dist', 'index.umd.js'),
+  'graphiql.css': join(packageDir('graphiql'), 'dist', 'style.css'),
+};
+
+const defaultQuery = `# Paste your API token into the Headers tab below:
+# { "Authorization": "Bearer <token>" }
+
+query Overview {
+  viewer { id displayName email }
+  organizations(limit: 5) {
+    items {
+      id
+      title
+      collections { items { id title } }
+      spaces(limit: 10) { items { id title emoji permissions { admin edit } } count }
+    }
+  }
+}
+`;
+
+const page = (base: string) => `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>GraphQL playground</title>
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <link rel="stylesheet" href="${base}/assets/graphiql.css">
+  <style>body { margin: 0; height: 100vh; } #playground { height: 100vh; }</style>
+</head>
+<body>
+  <div id="playground">Loading…</div>
+  <script src="${base}/assets/react.js"></script>
+  <script src="${base}/assets/react-dom.js"></script>
+  <script src="${base}/assets/graphiql.js"></script>
+  <script>
+    const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(base)} });
+    ReactDOM.createRoot(document.getElementById('playground')).render(
+      React.createElement(GraphiQL, {
+        fetcher,
+        defaultQuery: ${JSON.stringify(defaultQuery)},
+        defaultHeaders: JSON.stringify({ Authorization: 'Bearer <token>' }, null, 2),
+        headerEditorEnabled: true,
+        shouldPersistHeaders: true,
+      }),
+    );
+  </script>
+</body>
+</html>`;
+
+/** GET /graphql from a browser opens GraphiQL; its scripts and styles come from local packages. */
+export function playgroundRouter(base = '/graphql'): Router {
+  const router = express.Router();
+  for (const [name, file] of Object.entries(assets)) {
+    router.get(`${base}/assets/${name}`, (_req, res) => res.sendFile(file, { maxAge: '1d' }));
+  }
+  router.get(base, (req, res, next) => {
+    if (!req.accepts(['application/json', 'text/html']) || req.accepts(['application/json', 'text/html']) !== 'text/html' || req.query.query) {
+      return next();
+    }
+    res.type('html').send(page(base));
+  });
+  return router;
+}

@@ -1,0 +1,46 @@
+import { GraphQLError, GraphQLScalarType, Kind, type ValueNode } from 'graphql';
+
+export const DateTime = new GraphQLScalarType<Date, string>({
+  name: 'DateTime',
+  serialize: (value) => (value instanceof Date ? value : new Date(value as string)).toISOString(),
+  parseValue: (value) => {
+    const date = typeof value === 'string' ? new Date(value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('must be an ISO 8601 date-time');
+    return date;
+  },
+  parseLiteral: (ast) => {
+    const date = ast.kind === Kind.STRING ? new Date(ast.value) : undefined;
+    if (!date || Number.isNaN(date.getTime())) throw new GraphQLError('must be an ISO 8601 date-time');
+    return date;
+  },
+});
+
+function literalValue(ast: ValueNode, variables?: Record<string, unknown> | null): unknown {
+  switch (ast.kind) {
+    case Kind.STRING:
+    case Kind.BOOLEAN:
+      return ast.value;
+    case Kind.INT:
+    case Kind.FLOAT:
+      return Number(ast.value);
+    case Kind.NULL:
+      return null;
+    case Kind.LIST:
+      return ast.values.map((v) => literalValue(v, variables));
+    case Kind.OBJECT:
+      return Object.fromEntries(ast.fields.map((f) => [f.name.value, literalValue(f.value, variables)]));
+    case Kind.VARIABLE:
+      return variables?.[ast.name.value];
+    default:
+      return undefined;
+  }
+}
+
+export const JSONScalar = new GraphQLScalarType({
+  name: 'JSON',
+  serialize: (value) => value,
+  parseValue: (value) => value,
+  parseLiteral: (ast, variables) => literalValue(ast, variables),
+});
+
+export const scalarResolvers = { DateTime, JSON: JSONScalar };

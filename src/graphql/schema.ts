@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
+import { defaultFieldResolver, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
+import { ROLES } from '../auth/roles.js';
+import type { GuardTarget, Need } from '../auth/policy.js';
+import { collectionResolvers } from '../domain/collections/resolvers.js';
+import { organizationResolvers } from '../domain/organizations/resolvers.js';
+import { spaceResolvers } from '../domain/spaces/resolvers.js';
+import { userResolvers } from '../domain/users/resolvers.js';
+import type { Context } from './context.js';
+import { unauthenticated } from './errors.js';
+import { scalarResolvers } from './scalars.js';
+
+export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema.graphql');
+
+export type Guard =
+  | { kind: 'public' }
+  | { kind: 'authenticated' }
+  | { kind: 'requires'; role: Need; on: GuardTarget; arg: string; also?: string };
+
+/** The guard a root field declares, or undefined when it declares none. */
+export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any>): Guard | undefined {
+  if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
+  if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
+  const requires = getDirective(schema, field, 'requires')?.[0];
+  if (requires) return { kind: 'requires', ...(requires as { role: Need; on: GuardTarget; arg: string; also?: string }) };
+  return undefined;
+}
+
+/** Wraps a root field's resolver so that its guard runs first. */
+function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string): GraphQLFieldConfig<unknown, Context> {
+  const guard = guardOf(schema, field);
+  if (!guard) throw new Error(`Root field ${name} declares no guard (@public, @authenticated or @requires)`);
+  if (guard.kind === 'public') return field;
+  if (guard.kind === 'requires') {
+    if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) {
+      throw new Error(`Root field ${name}: @requires role "${guard.role}" is not member or a content role`);
+    }
+    if (!field.args?.[guard.arg]) throw new Error(`Root field ${name}: @requires names a missing argument "${guard.arg}"`);
+  }
+  const resolve = field.resolve ?? defaultFieldResolver;
+  return {
+    ...field,
+    resolve: async (source, args, ctx, info) => {
+      if (!ctx.viewer) throw unauthenticated();
+      if (guard.kind === 'requires') await ctx.policy.require(guard.on, String(args[guard.arg]), guard.role);
+      return resolve(source, args, ctx, info);
+    },
+  };
+}
+
+/** The executable schema: SDL + every area's resolvers, with each root field behind its guard. */
+export function buildSchema(): GraphQLSchema {
+  const schema = makeExecutableSchema({
+    typeDefs: readFileSync(schemaPath, 'utf8'),
+    resolvers: [scalarResolvers, userResolvers, organizationResolvers, collectionResolvers, spaceResolvers] as never,
+  });
+  return mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
+  });
+}

@@ -1,0 +1,7 @@
+import { spaceJobHandlers } from '../domain/spaces/service.js';
+import type { JobHandler } from './queue.js';
+
+/** Every durable job kind and its handler. */
+export const jobHandlers: Record<string, JobHandler> = {
+  ...spaceJobHandlers,
+};

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Clock } from '../clock.js';
+import type { Orm } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+import { newId } from '../ids.js';
+import { Job, type JobRow } from './entities.js';
+
+/** A job handler. It must be idempotent: a job whose worker died is run again after its lease. */
+export type JobHandler = (em: EntityManager, payload: Record<string, unknown>, now: Date) => Promise<void>;
+
+const LEASE_MS = 5 * 60 * 1000;
+const BATCH = 20;
+
+/** Schedules a job within the caller's unit of work: it is stored with the change that needs it. */
+export function enqueue(em: EntityManager, clock: Clock, kind: string, payload: Record<string, unknown>, runAt: Date = clock.now()): JobRow {
+  return em.create(Job, { id: newId(), kind, payload, runAt, attempts: 0, lockedUntil: null, lastError: null, createdAt: clock.now() });
+}
+
+/** Claims due jobs with SKIP LOCKED so that several instances never run the same job at once. */
+async function claimDueJobs(orm: Orm, now: Date): Promise<JobRow[]> {
+  const em = orm.em.fork();
+  const rows = await em.getConnection().execute<{ id: string }[]>(
+    `update job set locked_until = ?, attempts = attempts + 1
+     where id in (select id from job where run_at <= ? and (locked_until is null or locked_until <= ?)
+                  order by run_at limit ? for update skip locked)
+     returning id`,
+    [new Date(now.getTime() + LEASE_MS), now, now, BATCH],
+  );
+  return rows.length ? em.find(Job, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { runAt: 'asc' } }) : [];
+}
+
+/**
+ * Runs every job due at the clock's now and returns how many succeeded. A failing job is retried
+ * later with exponential backoff; a finished job is deleted.
+ */
+export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, logger: Logger): Promise<number> {
+  const now = clock.now();
+  let done = 0;
+  for (const job of await claimDueJobs(orm, now)) {
+    const em = orm.em.fork();
+    const handler = handlers[job.kind];
+    try {
+      if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+      await em.transactional((tx) => handler(tx as EntityManager, job.payload, now));
+      await em.nativeDelete(Job, { id: job.id });
+      done += 1;
+    } catch (err) {
+      const retryAt = new Date(now.getTime() + Math.min(2 ** job.attempts * 1000, 60 * 60 * 1000));
+      logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
+      await em.nativeUpdate(Job, { id: job.id }, { lockedUntil: null, runAt: retryAt, lastError: String(err) });
+    }
+  }
+  return done;
+}
+
+/** Polls for due jobs until stopped. */
+export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, logger: Logger, intervalMs: number) {
+  let running = false;
+  const timer = setInterval(async () => {
+    if (running) return;
+    running = true;
+    try {
+      await runDueJobs(orm, clock, handlers, logger);
+    } catch (err) {
+      logger.error({ err }, 'job worker cycle failed');
+    } finally {
+      running = false;
+    }
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,14 @@
+import pino from 'pino';
+
+export type Logger = pino.Logger;
+
+/** Structured JSON logs; credentials are redacted wherever they could appear. */
+export function createLogger(level: string): Logger {
+  return pino({
+    level,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'token', '*.token'],
+      censor: '[redacted]',
+    },
+  });
+}
