@@ -3,7 +3,7 @@ import type { CollectionRow } from '../domain/collections/entities.js';
 import type { SpaceRow } from '../domain/spaces/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
-import { computedLoader } from '../graphql/loader.js';
+import { memoized } from '../graphql/loader.js';
 import type { Loaders } from '../graphql/loaders.js';
 import { atLeast, isRole, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
@@ -24,8 +24,8 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
  * content; guests get nothing by default. Results are memoized per request and batched via loaders.
  */
 export class Policy {
-  private readonly collectionRoles = computedLoader((c: CollectionRow) => this.computeCollectionRole(c), (c) => c.id);
-  private readonly spaceRoles = computedLoader((s: SpaceRow) => this.computeSpaceRole(s), (s) => s.id);
+  private readonly collectionRoles = memoized((c: CollectionRow) => this.computeCollectionRole(c), (c) => c.id);
+  private readonly spaceRoles = memoized((s: SpaceRow) => this.computeSpaceRole(s), (s) => s.id);
 
   constructor(
     private readonly viewer: Viewer | null,

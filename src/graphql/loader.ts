@@ -27,7 +27,22 @@ export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (ro
   });
 }
 
-/** A loader whose value is computed per key from other loaders, memoized for the request. */
-export function computedLoader<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKeyFn?: (key: K) => C): DataLoader<K, V, C> {
-  return new DataLoader<K, V, C>((keys) => Promise.all(keys.map(compute)), { cacheKeyFn });
+/**
+ * A per-request memo of a value computed from other loaders. Unlike a DataLoader it does not batch:
+ * computations may depend on each other (a collection's role needs its parent's), and a batch would
+ * wait on itself.
+ */
+export function memoized<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKey: (key: K) => C = (key) => key as unknown as C) {
+  const cache = new Map<C, Promise<V>>();
+  return {
+    load(key: K): Promise<V> {
+      const id = cacheKey(key);
+      let value = cache.get(id);
+      if (!value) {
+        value = compute(key);
+        cache.set(id, value);
+      }
+      return value;
+    },
+  };
 }

@@ -1,0 +1,37 @@
+import { getOperationAST, Kind, parse } from 'graphql';
+import { pathToFileURL } from 'node:url';
+import { routes } from '../rest-facade/routes/index.js';
+import { buildSchema, guardOf, type Guard } from '../src/graphql/schema.js';
+
+function describeGuard(guard: Guard | undefined): string {
+  if (!guard) return '**none**';
+  if (guard.kind === 'public') return 'anyone';
+  if (guard.kind === 'authenticated') return 'any valid token';
+  const target = guard.on.toLowerCase();
+  const needed = guard.role === 'member' ? `member of the ${target} (guests included)` : `\`${guard.role}\` on the ${target}`;
+  return guard.also ? `${needed}; also ${guard.also}` : needed;
+}
+
+/**
+ * The Markdown table of every root field, the REST operations served by it and the role it needs,
+ * generated from the schema's guard directives. README.md holds it; a test keeps the two in step.
+ */
+export function permissionTable(): string {
+  const restByField = new Map<string, string[]>();
+  for (const route of routes) {
+    const root = getOperationAST(parse(route.document))?.selectionSet.selections[0];
+    if (root?.kind !== Kind.FIELD) continue;
+    restByField.set(root.name.value, [...(restByField.get(root.name.value) ?? []), `\`${route.operationId}\``]);
+  }
+  const schema = buildSchema();
+  const lines = ['| GraphQL field | REST operations | needs |', '|---|---|---|'];
+  for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
+    for (const field of Object.values(root.getFields())) {
+      const rest = restByField.get(field.name)?.join(', ') ?? '';
+      lines.push(`| \`${root.name}.${field.name}\` | ${rest} | ${describeGuard(guardOf(schema, field as never))} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.stdout.write(permissionTable() + '\n');

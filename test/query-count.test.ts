@@ -1,0 +1,122 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlObservers } from '../src/db/orm.js';
+import { newMember, newTeam, type Caller } from './support/factories.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+/** Runs `work` and returns how many SQL statements the server sent meanwhile. */
+async function countStatements(work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const observe = () => {
+    count += 1;
+  };
+  sqlObservers.add(observe);
+  try {
+    await work();
+  } finally {
+    sqlObservers.delete(observe);
+  }
+  return count;
+}
+
+const SPACES_WITH_EVERYTHING = `query($org: ID!) {
+  spaces(organizationId: $org, limit: 1000) {
+    count
+    items {
+      id title emoji visibility revision defaultLevel
+      comments changeRequests changeRequestsOpen changeRequestsDraft
+      permissions { view access admin edit comment merge review }
+      viewerRole
+      owningOrganization { id title permissions { admin createContent } }
+      parentCollection { id title permissions { admin create } parentCollection { id permissions { admin } } }
+    }
+  }
+}`;
+
+const TREE = `query {
+  organizations {
+    items {
+      id
+      collections { items { id title permissions { admin } spaces { count items { id permissions { edit } } } collections { items { id } } } }
+      spaces(limit: 1000) { count items { id permissions { admin } } }
+    }
+  }
+}`;
+
+async function addSpaces(caller: Caller, organizationId: string, parents: string[], count: number) {
+  for (let i = 0; i < count; i++) {
+    const parent = parents[i % (parents.length + 1)];
+    const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: `Space ${i}`, ...(parent ? { parent } : {}) });
+    expect(res.status).toBe(201);
+  }
+}
+
+describe('SQL statements per GraphQL request', () => {
+  it('stay the same for 5 and for 50 spaces with permissions, counts and relations', async () => {
+    const { organization, admin } = await newTeam(server);
+    const editor = await newMember(server, organization.id, 'edit');
+    const outer = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Outer' })).body.id;
+    const inner = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Inner', parent: outer })).body.id;
+    await admin.rest('PATCH', `/v1/collections/${inner}`, { defaultLevel: 'read' });
+
+    await addSpaces(admin, organization.id, [outer, inner], 5);
+    const measure = async (caller: Caller) => {
+      let result: Awaited<ReturnType<Caller['gql']>> | undefined;
+      const statements = await countStatements(async () => {
+        result = await caller.gql(SPACES_WITH_EVERYTHING, { org: organization.id });
+      });
+      expect(result!.errors).toBeUndefined();
+      return { statements, count: result!.data.spaces.count as number };
+    };
+    const fewAsAdmin = await measure(admin);
+    const fewAsEditor = await measure(editor);
+    expect(fewAsAdmin.count).toBe(5);
+
+    await addSpaces(admin, organization.id, [outer, inner], 45);
+    const manyAsAdmin = await measure(admin);
+    const manyAsEditor = await measure(editor);
+    expect(manyAsAdmin.count).toBe(50);
+    expect(manyAsEditor.count).toBe(50);
+
+    expect(manyAsAdmin.statements).toBe(fewAsAdmin.statements);
+    expect(manyAsEditor.statements).toBe(fewAsEditor.statements);
+    console.log(`SQL statements for the space list: admin ${fewAsAdmin.statements} (5 and 50 spaces), editor ${fewAsEditor.statements}`);
+  });
+
+  it('stay the same for a whole organization tree as it grows', async () => {
+    const { organization, admin } = await newTeam(server);
+    const collections: string[] = [];
+    for (let i = 0; i < 2; i++) {
+      collections.push((await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: `C${i}` })).body.id);
+    }
+    await addSpaces(admin, organization.id, collections, 4);
+    const small = await countStatements(() => admin.gql(TREE));
+
+    for (let i = 2; i < 12; i++) {
+      const parent = i % 2 ? collections[0] : undefined;
+      collections.push((await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: `C${i}`, ...(parent ? { parent } : {}) })).body.id);
+    }
+    await addSpaces(admin, organization.id, collections, 40);
+    let tree: Awaited<ReturnType<Caller['gql']>> | undefined;
+    const large = await countStatements(async () => {
+      tree = await admin.gql(TREE);
+    });
+    expect(tree!.errors).toBeUndefined();
+    expect(large).toBe(small);
+    console.log(`SQL statements for the organization tree: ${small} (2 or 12 collections, 4 or 44 spaces)`);
+  });
+
+  it('stay the same for REST lists of 5 and 50 spaces', async () => {
+    const { organization, admin } = await newTeam(server);
+    await addSpaces(admin, organization.id, [], 5);
+    const few = await countStatements(() => admin.rest('GET', `/v1/orgs/${organization.id}/spaces`));
+    await addSpaces(admin, organization.id, [], 45);
+    const many = await countStatements(() => admin.rest('GET', `/v1/orgs/${organization.id}/spaces`));
+    expect(many).toBe(few);
+  });
+});
