@@ -6,7 +6,7 @@ import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { contextFor, type Context } from '../../src/graphql/context.js';
 import type { Viewer } from '../../src/auth/viewer.js';
-import { createLogger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
@@ -22,7 +22,7 @@ export type TestServer = RunningServer & {
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
  * (tests run due jobs explicitly). Embedded mode copies the run's migrated template database.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+export async function startTestServer(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestServer> {
   const url = process.env.TEST_DATABASE_URL;
   let dataDir: string | undefined;
   if (!url) {
@@ -33,7 +33,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const clock = new ManualClock(new Date('2026-01-15T12:00:00.000Z'));
   const running = await startServer(config, {
     clock,
-    logger: createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
+    logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     database: url ? { url } : { dataDir: dataDir! },
   });
   return {

@@ -1,0 +1,47 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../src/logger.js';
+import { newTeam, rest } from './support/factories.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+const lines: string[] = [];
+let server: TestServer;
+beforeAll(async () => {
+  const sink = new Writable({
+    write(chunk, _encoding, done) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      done();
+    },
+  });
+  server = await startTestServer({}, { logger: createLogger('info', sink) });
+});
+afterAll(() => server?.stop());
+
+describe('request logs', () => {
+  it('are structured, carry a request id, and never contain a token', async () => {
+    const { organization, admin } = await newTeam(server);
+    await admin.rest('GET', `/v1/orgs/${organization.id}`, undefined, { 'x-request-id': 'req-abc' });
+    await rest(server, null, 'GET', '/v1/orgs', undefined, { authorization: `Bearer ${admin.token}x` });
+    await admin.gql('{ viewer { id } }');
+    const entries = lines.map((line) => JSON.parse(line));
+    const request = entries.find((e) => e.req?.id === 'req-abc');
+    expect(request).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: `/v1/orgs/${organization.id}` }, res: { statusCode: 200 } });
+    expect(lines.join('\n')).not.toContain(admin.token);
+  });
+});
+
+describe('GET /healthz', () => {
+  it('answers 503 when the database does not answer', async () => {
+    const connection = server.deps.orm.em.getConnection();
+    const execute = connection.execute.bind(connection);
+    connection.execute = (() => Promise.reject(new Error('database down'))) as typeof connection.execute;
+    try {
+      const res = await rest(server, null, 'GET', '/healthz');
+      expect(res.status).toBe(503);
+      expect(res.body.status).toBe('unavailable');
+    } finally {
+      connection.execute = execute;
+    }
+    expect((await rest(server, null, 'GET', '/healthz')).status).toBe(200);
+  });
+});
