@@ -49,7 +49,7 @@ function prepareSchema(input: unknown, member = false): unknown {
 
 /**
  * Reference defects: some schemas list in `required` a name that they never declare in `properties`,
- * e.g. `Space` requires `type` (no such property; no server, nor the reference's own examples, send it)
+ * e.g. `Space` requires `type` (a property it never declares, so its type and meaning are unknown)
  * and getOrganizationsForEmailDomain's response requires the misspelt `organizaitons`. Such a name
  * cannot be meant, so it is dropped — but only where nothing else could supply it: the schema has
  * `properties`, no allOf/anyOf/oneOf of its own, no additionalProperties schema, and it is not itself

@@ -1,0 +1,302 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
+// The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
+// follow, so GitBookAPI loses its inherited API groups in type-checking. Its `exports` map hides
+// dist/client, hence this path to the declaration file (a type-only import, erased at run time).
+import type { Api } from '../node_modules/@gitbook/api/dist/client.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../src/ids.js';
+import { newOrganization, newUser, type Caller } from './support/factories.js';
+import { formatErrors, referenceSuccessStatuses, validateResponse } from './support/openapi.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+/**
+ * Contract test: drives every routed REST operation with the official client of the public reference
+ * (`@gitbook/api`) and validates each success body against the reference schema of the operation.
+ */
+
+/** Success status per operation id, from the contract's operations.tsv ("204/205": the contract answers 204). */
+function contractStatuses(): Map<string, number> {
+  const candidates = ['../../shared/contract/operations.tsv', '../shared/contract/operations.tsv'].map((p) => fileURLToPath(new URL(p, import.meta.url)));
+  const file = candidates.find((p) => existsSync(p));
+  if (!file) throw new Error(`operations.tsv not found (looked at ${candidates.join(', ')})`);
+  const statuses = new Map<string, number>();
+  for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
+    const [, , , operationId, success] = line.split('\t');
+    if (operationId && success) statuses.set(operationId, Number(success.split('/')[0]));
+  }
+  return statuses;
+}
+const statuses = contractStatuses();
+
+/**
+ * The contract's success status. getAuthenticatedUser, createSpace and listSpacesInOrganizationById are
+ * routed but absent from operations.tsv; for them the reference's only 2xx status stands in.
+ */
+function expectedStatus(operationId: string): number {
+  const listed = statuses.get(operationId);
+  if (listed !== undefined) return listed;
+  const reference = referenceSuccessStatuses(operationId);
+  if (reference.length !== 1) throw new Error(`${operationId}: not in operations.tsv and the reference has ${reference.length} success statuses`);
+  return reference[0]!;
+}
+
+type ClientResponse = Response & { data: any };
+
+/**
+ * Asserts that a client response has the contract's success status and a body that conforms to the
+ * reference schema of the operation (for 204: no body). Returns the parsed body.
+ */
+async function expectContract(operationId: string, call: Promise<unknown>): Promise<any> {
+  const res = (await call) as ClientResponse;
+  expect(res.status, `${operationId}: HTTP status`).toBe(expectedStatus(operationId));
+  // The client parses JSON for operations with a body; 204 operations hand back the raw response.
+  const body = res.status === 204 ? (await res.text()) || undefined : res.data;
+  const errors = validateResponse(operationId, res.status, body);
+  expect(errors, `${operationId} ${res.status} does not match the reference schema:\n${formatErrors(errors)}\nbody: ${JSON.stringify(body, null, 2)}`).toEqual([]);
+  return body;
+}
+
+let server: TestServer;
+let admin: Caller;
+let api: GitBookAPI & Api<{ authToken?: string }>;
+let organizationId: string;
+/** A second organization of the same admin, the target of transfers. */
+let otherOrganizationId: string;
+let emailDomain: string;
+/** The last raw response the client received, cloned before the client reads it. */
+let lastRaw: Response | undefined;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  emailDomain = `contract-${newId().toLowerCase()}.example.com`;
+  admin = await newUser(server, { email: `admin@${emailDomain}` });
+  organizationId = (await newOrganization(server, admin, { title: 'Contract org', emailDomains: [emailDomain] })).id;
+  otherOrganizationId = (await newOrganization(server, admin, { title: 'Transfer target' })).id;
+  api = new GitBookAPI({
+    authToken: admin.token,
+    endpoint: server.url,
+    serviceBinding: {
+      fetch: async (input, init) => {
+        const res = await fetch(input, init);
+        lastRaw = res.clone();
+        return res;
+      },
+    },
+  }) as typeof api;
+});
+afterAll(() => server?.stop());
+
+async function createSpace(title = 'Docs') {
+  const { data } = await api.orgs.createSpace(organizationId, { title, emoji: '🎉' });
+  return data;
+}
+
+async function createCollection(title = 'Guides') {
+  const { data } = await api.orgs.createCollection(organizationId, { title });
+  return data;
+}
+
+describe('contract: the reference client against the REST facade', () => {
+  it('reaches the server under /v1 with the bearer token', async () => {
+    await api.user.getAuthenticatedUser();
+    expect(lastRaw?.url).toBe(`${server.url}/v1/user`);
+  });
+
+  describe('users', () => {
+    it('getAuthenticatedUser', async () => {
+      const user = await expectContract('getAuthenticatedUser', api.user.getAuthenticatedUser());
+      expect(user).toMatchObject({ object: 'user', id: admin.user.id, email: admin.user.email });
+    });
+  });
+
+  describe('organizations', () => {
+    it('listOrganizationsForAuthenticatedUser', async () => {
+      const list = await expectContract('listOrganizationsForAuthenticatedUser', api.orgs.listOrganizationsForAuthenticatedUser());
+      expect(list.items.map((o: { id: string }) => o.id)).toEqual(expect.arrayContaining([organizationId, otherOrganizationId]));
+    });
+
+    it('getOrganizationById', async () => {
+      const organization = await expectContract('getOrganizationById', api.orgs.getOrganizationById(organizationId));
+      expect(organization).toMatchObject({ object: 'organization', id: organizationId, title: 'Contract org' });
+    });
+
+    it('updateOrganizationById', async () => {
+      const organization = await expectContract('updateOrganizationById', api.orgs.updateOrganizationById(organizationId, { title: 'Contract org 2' }));
+      expect(organization).toMatchObject({ id: organizationId, title: 'Contract org 2' });
+      await api.orgs.updateOrganizationById(organizationId, { title: 'Contract org' });
+    });
+
+    it('getOrganizationsForEmailDomain', async () => {
+      const result = await expectContract('getOrganizationsForEmailDomain', api.emailDomains.getOrganizationsForEmailDomain(emailDomain));
+      expect(result.organizations.map((o: { id: string }) => o.id)).toEqual([organizationId]);
+    });
+
+    it('updateOrganizationMemberLastSeenAt', async () => {
+      // The contract names the field `serviceVisitorClaims` where the reference names it
+      // `gitbookVisitorClaims`; the contract wins, so this body is checked against the contract's
+      // shape ({serviceVisitorClaims: string}) instead of the reference schema.
+      const res = (await api.orgs.updateOrganizationMemberLastSeenAt(organizationId)) as unknown as ClientResponse;
+      expect(res.status).toBe(expectedStatus('updateOrganizationMemberLastSeenAt'));
+      expect(res.data).toEqual({ serviceVisitorClaims: expect.any(String) });
+    });
+  });
+
+  describe('spaces', () => {
+    it('createSpace', async () => {
+      const space = await expectContract('createSpace', api.orgs.createSpace(organizationId, { title: 'Docs', emoji: '🎉' }));
+      expect(space).toMatchObject({ object: 'space', title: 'Docs', emoji: '🎉', organization: organizationId });
+      expect(lastRaw?.headers.get('location')).toBe(space.urls.location);
+    });
+
+    it('listSpacesInOrganizationById', async () => {
+      const space = await createSpace();
+      const list = await expectContract('listSpacesInOrganizationById', api.orgs.listSpacesInOrganizationById(organizationId));
+      expect(list.items.map((s: { id: string }) => s.id)).toContain(space.id);
+    });
+
+    it('getSpaceById', async () => {
+      const space = await createSpace();
+      const got = await expectContract('getSpaceById', api.spaces.getSpaceById(space.id));
+      expect(got).toMatchObject({ id: space.id, title: 'Docs' });
+    });
+
+    it('updateSpaceById', async () => {
+      const space = await createSpace();
+      const updated = await expectContract('updateSpaceById', api.spaces.updateSpaceById(space.id, { title: 'Renamed' }));
+      expect(updated).toMatchObject({ id: space.id, title: 'Renamed' });
+    });
+
+    it('duplicateSpace', async () => {
+      const space = await createSpace('Original');
+      const copy = await expectContract('duplicateSpace', api.spaces.duplicateSpace(space.id));
+      expect(copy.id).not.toBe(space.id);
+      expect(copy.organization).toBe(organizationId);
+    });
+
+    it('moveSpace', async () => {
+      const space = await createSpace();
+      const collection = await createCollection();
+      const moved = await expectContract('moveSpace', api.spaces.moveSpace(space.id, { parent: collection.id }));
+      expect(moved).toMatchObject({ id: space.id, parent: collection.id });
+    });
+
+    it('transferSpace', async () => {
+      const space = await createSpace();
+      const transferred = await expectContract('transferSpace', api.spaces.transferSpace(space.id, { organization: otherOrganizationId }));
+      expect(transferred).toMatchObject({ id: space.id, organization: otherOrganizationId });
+    });
+
+    it('deleteSpaceById', async () => {
+      const space = await createSpace();
+      await expectContract('deleteSpaceById', api.spaces.deleteSpaceById(space.id));
+    });
+
+    it('restoreSpace', async () => {
+      const space = await createSpace();
+      await api.spaces.deleteSpaceById(space.id);
+      const restored = await expectContract('restoreSpace', api.spaces.restoreSpace(space.id));
+      expect(restored.id).toBe(space.id);
+      expect(restored.deletedAt).toBeUndefined();
+    });
+  });
+
+  describe('collections', () => {
+    it('createCollection', async () => {
+      const collection = await expectContract('createCollection', api.orgs.createCollection(organizationId, { title: 'Guides' }));
+      expect(collection).toMatchObject({ object: 'collection', title: 'Guides', organization: organizationId });
+      expect(lastRaw?.headers.get('location')).toBe(collection.urls.location);
+    });
+
+    it('getCollectionById', async () => {
+      const collection = await createCollection();
+      const got = await expectContract('getCollectionById', api.collections.getCollectionById(collection.id));
+      expect(got).toMatchObject({ id: collection.id, title: 'Guides' });
+    });
+
+    it('updateCollectionById', async () => {
+      const collection = await createCollection();
+      const updated = await expectContract(
+        'updateCollectionById',
+        api.collections.updateCollectionById(collection.id, { title: 'Handbook', description: 'How we work' }),
+      );
+      expect(updated).toMatchObject({ id: collection.id, title: 'Handbook', description: 'How we work' });
+    });
+
+    it('listSpacesInCollectionById', async () => {
+      const collection = await createCollection();
+      const space = await createSpace();
+      await api.spaces.moveSpace(space.id, { parent: collection.id });
+      const list = await expectContract('listSpacesInCollectionById', api.collections.listSpacesInCollectionById(collection.id));
+      expect(list.items.map((s: { id: string }) => s.id)).toEqual([space.id]);
+    });
+
+    it('listCollectionsInOrganizationById', async () => {
+      const collection = await createCollection();
+      const list = await expectContract('listCollectionsInOrganizationById', api.orgs.listCollectionsInOrganizationById(organizationId));
+      expect(list.items.map((c: { id: string }) => c.id)).toContain(collection.id);
+    });
+
+    it('moveCollection', async () => {
+      const parent = await createCollection('Parent');
+      const child = await createCollection('Child');
+      const moved = await expectContract('moveCollection', api.collections.moveCollection(child.id, { parent: parent.id }));
+      expect(moved).toMatchObject({ id: child.id, parent: parent.id });
+    });
+
+    it('transferCollection', async () => {
+      const collection = await createCollection();
+      const transferred = await expectContract(
+        'transferCollection',
+        api.collections.transferCollection(collection.id, { organization: otherOrganizationId }),
+      );
+      expect(transferred).toMatchObject({ id: collection.id, organization: otherOrganizationId });
+    });
+
+    it('deleteCollectionById', async () => {
+      const collection = await createCollection();
+      await expectContract('deleteCollectionById', api.collections.deleteCollectionById(collection.id));
+    });
+  });
+
+  describe('the prepared reference', () => {
+    it('rejects a body that does not conform, so the checks above are not vacuous', () => {
+      const errors = validateResponse('getSpaceById', 200, { object: 'space', id: 's', emoji: 1, createdAt: 'yesterday', urls: { location: 'nowhere' } });
+      const lines = formatErrors(errors);
+      expect(lines).toContain("must have required property 'title'");
+      expect(lines).toContain('/emoji must be string');
+      expect(lines).toContain('/createdAt must match format "date-time"');
+      expect(lines).toContain('/urls/location must match format "uri"');
+      // The reference defect (`type` required but never declared on Space) is not reported.
+      expect(lines).not.toContain("'type'");
+    });
+
+    it('expects no body where the reference declares none (204)', () => {
+      expect(validateResponse('deleteSpaceById', 204, undefined)).toEqual([]);
+      expect(validateResponse('deleteSpaceById', 204, { deleted: true })).not.toEqual([]);
+    });
+  });
+
+  describe('errors', () => {
+    it('an unknown space comes back through the client as the contract error body', async () => {
+      const error = await api.spaces.getSpaceById('no-such-space').then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(GitBookAPIError);
+      expect((error as GitBookAPIError).code).toBe(404);
+      const body = await lastRaw!.json();
+      expect(body).toEqual({ error: { code: 404, message: expect.any(String) } });
+      expect((error as GitBookAPIError).errorMessage).toBe(body.error.message);
+    });
+
+    it('an unknown organization answers the reference NotFoundError body', async () => {
+      const error = await api.orgs.getOrganizationById('no-such-organization').catch((e: unknown) => e);
+      expect((error as GitBookAPIError).code).toBe(404);
+      const body = await lastRaw!.json();
+      const errors = validateResponse('getOrganizationById', 404, body);
+      expect(errors, formatErrors(errors)).toEqual([]);
+    });
+  });
+});
