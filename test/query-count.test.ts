@@ -66,7 +66,7 @@ describe('SQL statements per GraphQL request', () => {
 
     await addSpaces(admin, organization.id, [outer, inner], 5);
     const measure = async (caller: Caller) => {
-      let result: Awaited<ReturnType<Caller['gql']>> | undefined;
+      let result: { data: any; errors?: unknown[] } | undefined;
       const statements = await countStatements(async () => {
         result = await caller.gql(SPACES_WITH_EVERYTHING, { org: organization.id });
       });
@@ -102,7 +102,7 @@ describe('SQL statements per GraphQL request', () => {
       collections.push((await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: `C${i}`, ...(parent ? { parent } : {}) })).body.id);
     }
     await addSpaces(admin, organization.id, collections, 40);
-    let tree: Awaited<ReturnType<Caller['gql']>> | undefined;
+    let tree: { errors?: unknown[] } | undefined;
     const large = await countStatements(async () => {
       tree = await admin.gql(TREE);
     });

@@ -1,0 +1,157 @@
+import { execFile } from 'node:child_process';
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import type { Database } from '../src/db/orm.js';
+import { Member } from '../src/domain/organizations/entities.js';
+import { newId } from '../src/ids.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+
+/**
+ * The admin CLI as a child process. The embedded database (PGlite) is single-process, so the CLI and
+ * the server take turns on the same directory: CLI commands first, then a server to check the result.
+ */
+const root = fileURLToPath(new URL('..', import.meta.url));
+const url = process.env.TEST_DATABASE_URL;
+let database: Database;
+let env: NodeJS.ProcessEnv;
+
+beforeAll(() => {
+  const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = process.env;
+  if (url) {
+    database = { url };
+    env = { ...rest, DATABASE_URL: url };
+  } else {
+    const dataDir = mkdtempSync(join(tmpdir(), 'dp-test-cli-'));
+    cpSync(inject('templateDir'), dataDir, { recursive: true });
+    database = { dataDir };
+    env = { ...rest, DATA_DIR: dataDir };
+  }
+});
+afterAll(() => {
+  if ('dataDir' in database) rmSync(database.dataDir, { recursive: true, force: true });
+});
+
+function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env }, (error, stdout, stderr) => {
+      resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
+    });
+  });
+}
+
+/** Runs CLI calls side by side on PostgreSQL, one after the other on the single-process embedded database. */
+async function inTurn(...calls: string[][]) {
+  if (url) return Promise.all(calls.map((args) => cli(...args)));
+  const results = [];
+  for (const args of calls) results.push(await cli(...args));
+  return results;
+}
+
+/** Starts the server on the CLI's database, runs `check`, and stops it again (freeing an embedded database). */
+async function withServer(check: (server: Awaited<ReturnType<typeof startServer>>) => Promise<void>) {
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0' });
+  const server = await startServer(config, { logger: createLogger('silent'), database });
+  try {
+    await check(server);
+  } finally {
+    await server.stop();
+  }
+}
+
+async function gql(server: { url: string }, token: string, query: string) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query }),
+  });
+  return { status: res.status, body: await res.json() };
+}
+
+const id = /^[0-9A-Za-z]{20}\n$/;
+const tag = newId().toLowerCase();
+const alice = `alice-${tag}@example.com`;
+const bob = `bob-${tag}@example.com`;
+const made = { aliceId: '', bobId: '', token: '', orgId: '' };
+
+describe('admin CLI', { timeout: 120_000 }, () => {
+  it('creates users, a token, an organization and a member, printing only what it made', async () => {
+    const user = await cli('user:create', '--email', alice, '--name', 'Alice');
+    expect(user).toMatchObject({ code: 0, stderr: '' });
+    expect(user.stdout).toMatch(id);
+    made.aliceId = user.stdout.trim();
+
+    const token = await cli('token:create', '--email', alice, '--label', 'deploy');
+    expect(token.code).toBe(0);
+    expect(token.stdout).toMatch(/^dp_[\w-]{43}\n$/);
+    expect(token.stderr).toContain(`for ${alice}`);
+    made.token = token.stdout.trim();
+
+    const org = await cli('org:create', '--title', 'Acme Docs', '--owner', alice);
+    expect(org).toMatchObject({ code: 0, stderr: '' });
+    expect(org.stdout).toMatch(id);
+    made.orgId = org.stdout.trim();
+
+    const other = await cli('user:create', '--email', bob, '--name', 'Bob');
+    expect(other.stdout).toMatch(id);
+    made.bobId = other.stdout.trim();
+
+    const member = await cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'review');
+    expect(member).toEqual({ code: 0, stdout: `${made.bobId}\n`, stderr: '' });
+  });
+
+  it('rejects bad input with a message on stderr and a non-zero exit', async () => {
+    // Usage errors never open the database, so they run beside the others; those take turns on an embedded one.
+    const [[role, missing], [badEmail, duplicate, unknownOrg]] = await Promise.all([
+      Promise.all([
+        cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'owner'),
+        cli('user:create', '--email', `carol-${tag}@example.com`),
+      ]),
+      inTurn(
+        ['user:create', '--email', 'not-an-email', '--name', 'X'],
+        ['user:create', '--email', alice.toUpperCase(), '--name', 'Alice again'],
+        ['member:add', '--org', 'no-such-organization', '--email', bob, '--role', 'read'],
+      ),
+    ]);
+    expect(role).toMatchObject({ code: 2, stdout: '' });
+    expect(role.stderr).toMatch(/'owner' is invalid.*read, comment, edit, review, create, admin, guest/);
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain("required option '--name <displayName>' not specified");
+    expect(badEmail).toEqual({ code: 1, stdout: '', stderr: 'error: email: must be an e-mail address\n' });
+    expect(duplicate).toEqual({ code: 1, stdout: '', stderr: `error: email: a user with e-mail ${alice} already exists\n` });
+    expect(unknownOrg).toEqual({ code: 1, stdout: '', stderr: 'error: Organization not found\n' });
+  });
+
+  it('issues a token the server accepts, and revokes it', async () => {
+    let tokenId = '';
+    await withServer(async (server) => {
+      const { status, body } = await gql(
+        server,
+        made.token,
+        '{ viewer { id email displayName } apiTokens { id label } organizations { items { id title viewerRole } } }',
+      );
+      expect(status).toBe(200);
+      expect(body.data.viewer).toEqual({ id: made.aliceId, email: alice, displayName: 'Alice' });
+      expect(body.data.apiTokens).toEqual([{ id: expect.any(String), label: 'deploy' }]);
+      expect(body.data.organizations.items).toEqual([{ id: made.orgId, title: 'Acme Docs', viewerRole: 'admin' }]);
+      tokenId = body.data.apiTokens[0].id;
+      const membership = await server.deps.orm.em.fork().findOneOrFail(Member, { organization: made.orgId, user: made.bobId });
+      expect(membership.role).toBe('review');
+    });
+
+    expect(await cli('token:revoke', '--email', alice, '--id', tokenId)).toEqual({ code: 0, stdout: `${tokenId}\n`, stderr: '' });
+    expect(await cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'guest')).toMatchObject({ code: 0, stdout: `${made.bobId}\n` });
+
+    await withServer(async (server) => {
+      const { status, body } = await gql(server, made.token, '{ viewer { id } }');
+      expect(status).toBe(401);
+      expect(body.errors[0].message).toBe('Invalid or revoked API token');
+      const membership = await server.deps.orm.em.fork().findOneOrFail(Member, { organization: made.orgId, user: made.bobId });
+      expect(membership.role).toBeNull();
+    });
+  });
+});
