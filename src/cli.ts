@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ROLES, type Role } from './auth/roles.js';
 import { systemClock } from './clock.js';
-import { loadConfig } from './config.js';
+import { databaseOf, loadConfig } from './config.js';
 import { migrate, openOrm } from './db/orm.js';
 import { addMember, createOrganization } from './domain/organizations/service.js';
 import { createApiToken, createUser, findUserByEmail, revokeApiToken } from './domain/users/service.js';
@@ -19,7 +19,7 @@ import { DomainError } from './graphql/errors.js';
 function run<A extends unknown[]>(work: (em: EntityManager, ...args: A) => Promise<string>) {
   return async (...args: A) => {
     const config = loadConfig();
-    const orm = await openOrm(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+    const orm = await openOrm(databaseOf(config));
     try {
       await migrate(orm);
       const output = await orm.em.fork().transactional((tx) => work(tx as EntityManager, ...args));

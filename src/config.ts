@@ -8,6 +8,8 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** postgres://user:pass@host:port/db — a real PostgreSQL server instead of the embedded one. */
   DATABASE_URL: z.string().url().optional(),
+  /** Schema of that server to use (created beforehand); `public` by default. */
+  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier').optional(),
   /** Base URL under which this server is reachable; every `urls` field is built from it. */
   PUBLIC_URL: z.string().url().optional(),
   /** Base URL of the web application that `urls.app` links point into (defaults to PUBLIC_URL). */
@@ -22,11 +24,14 @@ const EnvSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
 });
 
+import type { Database } from './db/orm.js';
+
 export type Config = {
   port: number;
   host: string;
   dataDir: string;
   databaseUrl?: string;
+  databaseSchema?: string;
   publicUrl: string;
   appUrl: string;
   ownerEmail: string;
@@ -52,6 +57,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: e.HOST,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
+    databaseSchema: e.DATABASE_SCHEMA,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     appUrl: (e.APP_URL ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     ownerEmail: e.OWNER_EMAIL,
@@ -61,4 +67,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
   };
+}
+
+/** The database the configuration names: a PostgreSQL server (DATABASE_URL) or the embedded one in DATA_DIR. */
+export function databaseOf(config: Config): Database {
+  return config.databaseUrl ? { url: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir };
 }

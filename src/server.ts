@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { systemClock, type Clock } from './clock.js';
-import type { Config } from './config.js';
+import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
 import { migrate, openOrm, type Database } from './db/orm.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -13,7 +13,7 @@ export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger; database?: Database } = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const orm = await openOrm(options.database ?? (config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir }));
+  const orm = await openOrm(options.database ?? databaseOf(config));
   const applied = await migrate(orm);
   if (applied.length) logger.info({ applied }, 'applied database migrations');
   const deps = { orm, config, clock, logger };

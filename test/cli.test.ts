@@ -1,15 +1,13 @@
 import { execFile } from 'node:child_process';
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/orm.js';
 import { Member } from '../src/domain/organizations/entities.js';
 import { newId } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
+import { freshDatabase } from './support/database.js';
 
 /**
  * The admin CLI as a child process. The embedded database (PGlite) is single-process, so the CLI and
@@ -19,22 +17,15 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const url = process.env.TEST_DATABASE_URL;
 let database: Database;
 let env: NodeJS.ProcessEnv;
+let dispose: () => Promise<void>;
 
-beforeAll(() => {
+beforeAll(async () => {
   const { DATABASE_URL: _url, DATA_DIR: _dir, ...rest } = process.env;
-  if (url) {
-    database = { url };
-    env = { ...rest, DATABASE_URL: url };
-  } else {
-    const dataDir = mkdtempSync(join(tmpdir(), 'dp-test-cli-'));
-    cpSync(inject('templateDir'), dataDir, { recursive: true });
-    database = { dataDir };
-    env = { ...rest, DATA_DIR: dataDir };
-  }
+  const fresh = await freshDatabase();
+  ({ database, dispose } = fresh);
+  env = { ...rest, ...fresh.env };
 });
-afterAll(() => {
-  if ('dataDir' in database) rmSync(database.dataDir, { recursive: true, force: true });
-});
+afterAll(() => dispose?.());
 
 function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

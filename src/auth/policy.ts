@@ -12,6 +12,8 @@ import type { Viewer } from './viewer.js';
 export type Need = 'member' | Role;
 export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE';
 
+const roleKey = (row: CollectionRow | SpaceRow) => `${row.id}|${row.organization}|${row.parent ?? ''}|${row.defaultLevel}`;
+
 /** Applies a `defaultLevel` to the level inherited from the parent. */
 function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inherited: Role | null): Role | null {
   if (level === 'inherit') return inherited;
@@ -24,8 +26,9 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
  * content; guests get nothing by default. Results are memoized per request and batched via loaders.
  */
 export class Policy {
-  private readonly collectionRoles = memoized((c: CollectionRow) => this.computeCollectionRole(c), (c) => c.id);
-  private readonly spaceRoles = memoized((s: SpaceRow) => this.computeSpaceRole(s), (s) => s.id);
+  // Keyed by what a role depends on, so that a row changed by a mutation is judged afresh.
+  private readonly collectionRoles = memoized((c: CollectionRow) => this.computeCollectionRole(c), roleKey);
+  private readonly spaceRoles = memoized((s: SpaceRow) => this.computeSpaceRole(s), roleKey);
 
   constructor(
     private readonly viewer: Viewer | null,
@@ -71,6 +74,12 @@ export class Policy {
     if (!parentId) return orgRole;
     const parent = await this.loaders.collection.load(parentId);
     return parent ? this.collectionRole(parent) : orgRole;
+  }
+
+  /** A collection by id when the viewer can see it, else null (hidden and missing look the same). */
+  async visibleCollection(id: string | null | undefined): Promise<CollectionRow | null> {
+    const collection = id ? await this.loaders.collection.load(id) : null;
+    return collection && (await this.collectionRole(collection)) !== null ? collection : null;
   }
 
   /** Role needed to create content at the top level of an organization or inside a collection. */

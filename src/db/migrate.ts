@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TSMigrationGenerator } from '@mikro-orm/migrations';
-import { loadConfig } from '../config.js';
+import { databaseOf, loadConfig } from '../config.js';
 import { migrate, openOrm, type Orm } from './orm.js';
 
 /**
@@ -30,7 +30,7 @@ async function createMigration(orm: Orm): Promise<string | undefined> {
 }
 
 const config = loadConfig();
-const orm = await openOrm(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
+const orm = await openOrm(databaseOf(config));
 try {
   const applied = await migrate(orm);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

@@ -2,11 +2,12 @@ import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
-import { PGliteDialect } from 'kysely';
+import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
-export type Database = { url: string } | { dataDir: string };
+/** A PostgreSQL server (optionally one schema of it) or an embedded data directory. */
+export type Database = { url: string; schema?: string } | { dataDir: string };
 
 export type Orm = MikroORM;
 
@@ -42,19 +43,48 @@ function baseOptions(): Options {
  */
 export async function openOrm(db: Database): Promise<Orm> {
   if ('url' in db) {
-    return MikroORM.init({ ...baseOptions(), clientUrl: db.url, pool: { min: 0, max: 10 } });
+    const { schema } = db;
+    return MikroORM.init({
+      ...baseOptions(),
+      clientUrl: db.url,
+      pool: { min: 0, max: 10 },
+      schema,
+      // Queries name the schema; the migrations' unqualified SQL resolves through the search path.
+      onCreateConnection: schema
+        ? async (connection) => {
+            await (connection as DatabaseConnection).executeQuery(CompiledQuery.raw(`set search_path to "${schema.replaceAll('"', '""')}"`));
+          }
+        : undefined,
+    });
   }
   mkdirSync(db.dataDir, { recursive: true });
   const pglite = await PGlite.create(db.dataDir);
-  return MikroORM.init({
+  const orm = await MikroORM.init({
     ...baseOptions(),
     dbName: 'postgres',
     driverOptions: new PGliteDialect({ pglite }),
   });
+  embedded.add(orm);
+  return orm;
 }
 
-/** Applies every committed migration that has not run yet. */
+const embedded = new WeakSet<Orm>();
+
+/** Arbitrary key of the advisory lock that serializes migrations across processes. */
+const MIGRATION_LOCK = 734_112_907;
+
+/**
+ * Applies every committed migration that has not run yet, all or nothing. Instances starting at the
+ * same time take turns on an advisory lock, so each migration runs once.
+ */
 export async function migrate(orm: Orm): Promise<string[]> {
-  const applied = await orm.migrator.up();
-  return applied.map((m) => m.name);
+  // The embedded database belongs to this one process (and has one connection, which a lock held
+  // in a transaction would keep from the migrator).
+  if (embedded.has(orm)) return (await orm.migrator.up()).map((m) => m.name);
+  const connection = orm.em.getConnection();
+  return connection.transactional(async (trx) => {
+    await connection.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK], 'all', trx);
+    const applied = await orm.migrator.up({ transaction: trx });
+    return applied.map((m) => m.name);
+  });
 }

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../../src/db/orm.js';
+import { onServer, TEST_SCHEMA_PREFIX } from './database.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,17 +13,16 @@ declare module 'vitest' {
 }
 
 /**
- * Prepares the database once per run: against TEST_DATABASE_URL, a fresh migrated schema shared by
- * all files (tests isolate themselves through fresh organizations); otherwise a migrated PGlite
- * template directory, which is much faster to copy than to create.
+ * Prepares the run. Embedded: one migrated PGlite template directory, much faster to copy than to
+ * create. On TEST_DATABASE_URL: removes schemas left behind by interrupted runs (each file makes its own).
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const orm = await openOrm({ url });
-    await orm.em.getConnection().execute('drop schema if exists public cascade; create schema public;');
-    await migrate(orm);
-    await orm.close();
+    await onServer(url, async (client) => {
+      const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like $1`, [`${TEST_SCHEMA_PREFIX}%`]);
+      for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+    });
     project.provide('templateDir', '');
     return;
   }

@@ -1,7 +1,3 @@
-import { cpSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { inject } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { contextFor, type Context } from '../../src/graphql/context.js';
@@ -9,6 +5,7 @@ import type { Viewer } from '../../src/auth/viewer.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { freshDatabase } from './database.js';
 
 export type TestServer = RunningServer & {
   clock: ManualClock;
@@ -20,21 +17,16 @@ export type TestServer = RunningServer & {
 
 /**
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
- * (tests run due jobs explicitly). Embedded mode copies the run's migrated template database.
+ * (tests run due jobs explicitly), on a database of the file's own (see freshDatabase).
  */
 export async function startTestServer(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestServer> {
-  const url = process.env.TEST_DATABASE_URL;
-  let dataDir: string | undefined;
-  if (!url) {
-    dataDir = mkdtempSync(join(tmpdir(), 'dp-test-db-'));
-    cpSync(inject('templateDir'), dataDir, { recursive: true });
-  }
+  const fresh = await freshDatabase();
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', PUBLIC_URL: 'http://docs.test', ...env });
   const clock = new ManualClock(new Date('2026-01-15T12:00:00.000Z'));
   const running = await startServer(config, {
     clock,
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
-    database: url ? { url } : { dataDir: dataDir! },
+    database: fresh.database,
   });
   return {
     ...running,
@@ -43,7 +35,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     context: (viewer) => contextFor(running.deps, running.deps.orm.em.fork() as EntityManager, viewer),
     async stop() {
       await running.stop();
-      if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+      await fresh.dispose();
     },
   };
 }

@@ -44,7 +44,8 @@ export const collectionResolvers: Resolvers = {
     }),
     permissions: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionPermissions(c),
     owningOrganization: (c: CollectionRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(c.organization),
-    parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => (c.parent ? ctx.loaders.collection.load(c.parent) : null),
+    /** The parent, when the viewer can see it (a visible sub-collection must not reveal a hidden parent). */
+    parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(c.parent),
     viewerRole: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionRole(c),
     collections: (c: CollectionRow, args: PageArgs, ctx: Context) => listChildCollections(ctx, c, args),
     spaces: (c: CollectionRow, args: PageArgs, ctx: Context) => listCollectionSpaces(ctx, c.id, args),

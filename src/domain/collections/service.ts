@@ -9,6 +9,7 @@ import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
+import { assertCanCreateIn, collectionInOrganization } from './placement.js';
 import { positionIn, subtreeIds, type ContentPosition } from './tree.js';
 
 const CreateCollectionInput = z.object({
@@ -22,21 +23,6 @@ const UpdateCollectionInput = z.object({
   description: text({ max: 100 }).nullable().optional(),
   defaultLevel: oneOf(DEFAULT_LEVELS).nullable().optional(),
 });
-
-/** Loads a collection of `organizationId` named in a request body, or answers 400 naming the field. */
-async function collectionInOrganization(ctx: Context, id: string, organizationId: string, field: string): Promise<CollectionRow> {
-  const collection = await ctx.loaders.collection.load(id);
-  if (!collection || collection.organization !== organizationId || !(await ctx.policy.collectionRole(collection))) {
-    throw badRequest(`${field}: no collection "${id}" in this organization`);
-  }
-  return collection;
-}
-
-async function assertCanCreateIn(ctx: Context, organizationId: string, parentId: string | null) {
-  if (!(await ctx.policy.canCreateIn(organizationId, parentId))) {
-    throw forbidden(parentId ? 'Creating content in this collection needs the create role on it' : 'Creating content at the top level needs the create role in the organization');
-  }
-}
 
 export async function createCollection(ctx: Context, organizationId: string, input: unknown): Promise<CollectionRow> {
   const fields = parseInput(CreateCollectionInput, input);
@@ -120,7 +106,13 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     throw forbidden('Transferring a collection needs the admin role in the target organization');
   }
   const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
-  if (target === collection.organization && !parent) return moveCollection(ctx, id, { parent: null });
+  // Within one organization a transfer is a move, never into the collection's own subtree.
+  if (target === collection.organization) {
+    if (parent && subtreeIds(await ctx.loaders.collectionsByOrganization.load(target), id).has(parent.id)) {
+      throw badRequest('collection: a collection cannot move into itself or one of its sub-collections');
+    }
+    return moveCollection(ctx, id, { parent: parent?.id ?? null });
+  }
   await ctx.em.transactional(async (tx) => {
     const all = await tx.find(Collection, { organization: collection.organization }, { fields: ['id', 'parent'] });
     const ids = [...subtreeIds(all as CollectionRow[], id)];

@@ -8,7 +8,7 @@ import { Collection, type CollectionRow } from './entities.js';
 export type ContentPointer = { type: string; space?: string | null; collection?: string | null };
 export type ContentPosition = { before?: ContentPointer | null; after?: ContentPointer | null };
 
-type Sibling = { id: string; position: string };
+type Sibling = { id: string; position: string; type: 'collection' | 'space' };
 
 /** Collections and live spaces directly under `parentId` (null: top level), in position order. */
 async function siblingsOf(em: EntityManager, organizationId: string, parentId: string | null, excludeId?: string): Promise<Sibling[]> {
@@ -17,8 +17,10 @@ async function siblingsOf(em: EntityManager, organizationId: string, parentId: s
     em.find(Collection, where, { fields: ['id', 'position'] }),
     em.find(Space, { ...where, deletedAt: null }, { fields: ['id', 'position'] }),
   ]);
-  return [...collections, ...spaces]
-    .map((row) => ({ id: row.id, position: row.position }))
+  return [
+    ...collections.map((row) => ({ id: row.id, position: row.position, type: 'collection' as const })),
+    ...spaces.map((row) => ({ id: row.id, position: row.position, type: 'space' as const })),
+  ]
     .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
 }
 
@@ -51,7 +53,7 @@ export async function positionIn(
   const siblings = await siblingsOf(em, organizationId, parentId, movingId);
   const indexOf = (pointer: ContentPointer, field: string) => {
     const id = pointerId(pointer, field);
-    const index = siblings.findIndex((s) => s.id === id);
+    const index = siblings.findIndex((s) => s.id === id && s.type === pointer.type);
     if (index < 0 || id === movingId) throw badRequest(`${field}: ${pointer.type} "${id}" is not a sibling in the target parent`);
     return index;
   };

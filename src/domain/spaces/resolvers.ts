@@ -55,7 +55,8 @@ export const spaceResolvers: Resolvers = {
     changeRequestsDraft: () => 0,
     permissions: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spacePermissions(s),
     owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
-    parentCollection: (s: SpaceRow, _: unknown, ctx: Context) => (s.parent ? ctx.loaders.collection.load(s.parent) : null),
+    /** The parent, when the viewer can see it (a visible space must not reveal a hidden collection). */
+    parentCollection: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(s.parent),
     viewerRole: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spaceRole(s),
   },
 };

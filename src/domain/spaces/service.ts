@@ -11,18 +11,28 @@ import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { Revision } from '../content/entities.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
-import type { CollectionRow } from '../collections/entities.js';
+import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
 import { isPastRetention, purgeDate } from './retention.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 
 const singleEmoji = new RegExp(`^(?:${emojiRegex().source})$`);
+
+/** The emoji spelled by hex code points ("1f389", "1f44d-1f3fd"), or null when they spell none. */
+function emojiOfCodePoints(value: string): string | null {
+  if (!/^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(value)) return null;
+  const codePoints = value.split('-').map((hex) => parseInt(hex, 16));
+  if (codePoints.some((cp) => cp > 0x10ffff)) return null;
+  const decoded = String.fromCodePoint(...codePoints);
+  return singleEmoji.test(decoded) ? decoded : null;
+}
+
 /** An emoji character (sequence) or its code points in hex, as the reference accepts ("1f389"). */
 const emoji = z
   .string()
   .max(50, { error: 'must be at most 50 characters' })
-  .refine((value) => singleEmoji.test(value) || /^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(value), {
+  .refine((value) => singleEmoji.test(value) || emojiOfCodePoints(value) !== null, {
     error: 'must be a single emoji or its hex code point',
   });
 
@@ -76,20 +86,6 @@ function newRevision(em: EntityManager, clock: Clock, space: { id: string; organ
   return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', createdAt: clock.now() });
 }
 
-async function parentCollection(ctx: Context, id: string, organizationId: string, field: string): Promise<CollectionRow> {
-  const collection = await ctx.loaders.collection.load(id);
-  if (!collection || collection.organization !== organizationId || !(await ctx.policy.collectionRole(collection))) {
-    throw badRequest(`${field}: no collection "${id}" in this organization`);
-  }
-  return collection;
-}
-
-async function assertCanCreateIn(ctx: Context, organizationId: string, parentId: string | null) {
-  if (!(await ctx.policy.canCreateIn(organizationId, parentId))) {
-    throw forbidden(parentId ? 'Creating content in this collection needs the create role on it' : 'Creating content at the top level needs the create role in the organization');
-  }
-}
-
 function assertVisibilityFits(visibility: string, parentId: string | null | undefined) {
   if (visibility === 'in-collection' && !parentId) throw badRequest('visibility: "in-collection" is only for spaces in a collection');
 }
@@ -103,7 +99,7 @@ async function liveSpace(ctx: Context, id: string): Promise<SpaceRow> {
 
 export async function createSpace(ctx: Context, organizationId: string, input: unknown): Promise<SpaceRow> {
   const fields = parseInput(CreateSpaceInput, input);
-  const parent = fields.parent ? await parentCollection(ctx, fields.parent, organizationId, 'parent') : null;
+  const parent = fields.parent ? await collectionInOrganization(ctx, fields.parent, organizationId, 'parent') : null;
   await assertCanCreateIn(ctx, organizationId, parent?.id ?? null);
   const visibility = fields.visibility ?? 'private';
   assertVisibilityFits(visibility, parent?.id);
@@ -156,6 +152,18 @@ export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> 
   return space;
 }
 
+const COPY_SUFFIX = ' (copy)';
+
+/**
+ * The title of a copy: the original's with " (copy)", shortened so that the result stays within the
+ * 50-character limit (counted in code points, like the validation) and still ends with the suffix.
+ */
+function copyTitle(title: string): string {
+  const room = 50 - COPY_SUFFIX.length;
+  const chars = Array.from(title);
+  return (chars.length > room ? chars.slice(0, room).join('').trimEnd() : title) + COPY_SUFFIX;
+}
+
 /** A full copy under a new id, placed right after the original. */
 export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow> {
   const source = await liveSpace(ctx, id);
@@ -167,7 +175,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
     id: copyId,
     organization: source.organization,
     parent: source.parent ?? null,
-    title: `${source.title} (copy)`.slice(0, 50),
+    title: copyTitle(source.title),
     emoji: source.emoji,
     visibility: source.visibility,
     editMode: source.editMode,
@@ -186,7 +194,7 @@ export async function moveSpace(ctx: Context, id: string, input: { parent?: stri
   if (input.parent === undefined && !input.position) throw badRequest('parent or position is required');
   const space = await liveSpace(ctx, id);
   const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;
-  if (parentId) await parentCollection(ctx, parentId, space.organization, 'parent');
+  if (parentId) await collectionInOrganization(ctx, parentId, space.organization, 'parent');
   if (parentId !== (space.parent ?? null)) await assertCanCreateIn(ctx, space.organization, parentId);
   space.position = await positionIn(ctx.em, space.organization, parentId, input.position, id);
   space.parent = parentId;
@@ -207,7 +215,7 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
   if ((await ctx.policy.organizationRole(target)) !== 'admin') {
     throw forbidden('Transferring a space needs the admin role in the target organization');
   }
-  const parent = input.collection ? await parentCollection(ctx, input.collection, target, 'collection') : null;
+  const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
   await ctx.em.transactional(async (tx) => {
     space.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
     space.parent = parent?.id ?? null;

@@ -1,0 +1,44 @@
+import { cpSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { inject } from 'vitest';
+import type { Database } from '../../src/db/orm.js';
+import { newId } from '../../src/ids.js';
+
+/** Prefix of the schemas that test files create on a PostgreSQL server. */
+export const TEST_SCHEMA_PREFIX = 'dptest_';
+
+export async function onServer<T>(url: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return await work(client);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A database of the test file's own: a copy of the run's migrated embedded template, or a new schema
+ * on TEST_DATABASE_URL (migrated when the server starts). Files never see each other's rows or jobs.
+ */
+export async function freshDatabase(): Promise<{ database: Database; env: Record<string, string>; dispose(): Promise<void> }> {
+  const url = process.env.TEST_DATABASE_URL;
+  if (url) {
+    const schema = `${TEST_SCHEMA_PREFIX}${newId().toLowerCase()}`;
+    await onServer(url, (client) => client.query(`create schema "${schema}"`));
+    return {
+      database: { url, schema },
+      env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
+      dispose: () => onServer(url, (client) => client.query(`drop schema if exists "${schema}" cascade`)).then(() => undefined),
+    };
+  }
+  const dataDir = mkdtempSync(join(tmpdir(), 'dp-test-db-'));
+  cpSync(inject('templateDir'), dataDir, { recursive: true });
+  return {
+    database: { dataDir },
+    env: { DATA_DIR: dataDir },
+    dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
+  };
+}
