@@ -7,11 +7,12 @@ import { Member } from '../src/domain/organizations/entities.js';
 import { newId } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
+import { runCli } from '../src/cli/program.js';
 import { freshDatabase } from './support/database.js';
 
 /**
- * The admin CLI as a child process. The embedded database (PGlite) is single-process, so the CLI and
- * the server take turns on the same directory: CLI commands first, then a server to check the result.
+ * The admin CLI, mostly in this process (one test runs the real executable). The embedded database
+ * (PGlite) belongs to one user at a time, so the CLI and the server take turns on the same directory.
  */
 const root = fileURLToPath(new URL('..', import.meta.url));
 const url = process.env.TEST_DATABASE_URL;
@@ -27,7 +28,20 @@ beforeAll(async () => {
 });
 afterAll(() => dispose?.());
 
-function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+/** The command line in this process (as `npm run cli` runs it, minus process start-up). */
+async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(args, {
+    env,
+    stdout: { write: (text: string) => (stdout += text) },
+    stderr: { write: (text: string) => (stderr += text) },
+  });
+  return { code, stdout, stderr };
+}
+
+/** The real executable, as a child process. */
+function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: root, env }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
@@ -69,7 +83,7 @@ const alice = `alice-${tag}@example.com`;
 const bob = `bob-${tag}@example.com`;
 const made = { aliceId: '', bobId: '', token: '', orgId: '' };
 
-describe('admin CLI', { timeout: 120_000 }, () => {
+describe('admin CLI', { timeout: 60_000 }, () => {
   it('creates users, a token, an organization and a member, printing only what it made', async () => {
     const user = await cli('user:create', '--email', alice, '--name', 'Alice');
     expect(user).toMatchObject({ code: 0, stderr: '' });
@@ -115,6 +129,17 @@ describe('admin CLI', { timeout: 120_000 }, () => {
     expect(badEmail).toEqual({ code: 1, stdout: '', stderr: 'error: email: must be an e-mail address\n' });
     expect(duplicate).toEqual({ code: 1, stdout: '', stderr: `error: email: a user with e-mail ${alice} already exists\n` });
     expect(unknownOrg).toEqual({ code: 1, stdout: '', stderr: 'error: Organization not found\n' });
+  });
+
+  it('runs as an executable with exit codes and only the result on stdout', async () => {
+    const created = await spawnCli('user:create', '--email', `dave-${tag}@example.com`, '--name', 'Dave');
+    expect(created).toMatchObject({ code: 0, stderr: '' });
+    expect(created.stdout).toMatch(id);
+    const usage = await spawnCli('member:add', '--org', 'x', '--email', bob, '--role', 'owner');
+    expect(usage.code).toBe(2);
+    expect(usage.stdout).toBe('');
+    const refused = await spawnCli('user:create', '--email', `dave-${tag}@example.com`, '--name', 'Dave');
+    expect(refused).toEqual({ code: 1, stdout: '', stderr: `error: email: a user with e-mail dave-${tag}@example.com already exists\n` });
   });
 
   it('issues a token the server accepts, and revokes it', async () => {
