@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { User } from '../domain/users/entities.js';
@@ -13,6 +13,16 @@ export type Provisioned = { email: string; organizationId: string; token: string
  */
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
   if ((await em.count(User, {})) > 0) return null;
+  try {
+    return await provision(em, clock, config);
+  } catch (error) {
+    // Another instance starting at the same time provisioned first.
+    if (error instanceof UniqueConstraintViolationException) return null;
+    throw error;
+  }
+}
+
+function provision(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned> {
   return em.transactional(async (tx) => {
     const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner' });
     const organization = await createOrganization(tx as EntityManager, clock, owner.id, { title: 'My organization' });
