@@ -1,4 +1,5 @@
 import { getOperationAST, Kind, parse } from 'graphql';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { routes } from '../rest-facade/routes/index.js';
 import { buildSchema, guardOf, type Guard } from '../src/graphql/schema.js';
@@ -34,4 +35,16 @@ export function permissionTable(): string {
   return lines.join('\n');
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) process.stdout.write(permissionTable() + '\n');
+/** README.md with its generated permission table replaced by the current one. */
+export function readmeWithTable(readme: string): string {
+  return readme.replace(/(<!-- permissions:start[^\n]*-->\n)[\s\S]*?(\n<!-- permissions:end -->)/, `$1${permissionTable()}$2`);
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  if (process.argv.includes('--write')) {
+    const path = new URL('../README.md', import.meta.url);
+    writeFileSync(path, readmeWithTable(readFileSync(path, 'utf8')));
+  } else {
+    process.stdout.write(permissionTable() + '\n');
+  }
+}

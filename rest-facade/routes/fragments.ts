@@ -34,3 +34,40 @@ export const SPACE = /* GraphQL */ `
     permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review }
   }
 `;
+
+export const SITE = /* GraphQL */ `
+  fragment SiteFields on Site {
+    object id type title hostname basename proxy { origin target } visibility published siteSpaces createdAt
+    adaptiveContent { enabled } ads { status submittable } agentsContext
+    features { id plan frozen }
+    urls { location app published }
+  }
+`;
+
+export const SITE_SPACE = /* GraphQL */ `
+  fragment SiteSpaceFields on SiteSpace {
+    object id path section space { ...SpaceFields } title default condition hasAdvancedCustomizationFeature
+    urls { location published }
+  }
+  ${SPACE}
+`;
+
+export const SITE_SECTION = /* GraphQL */ `
+  fragment SiteSectionFields on SiteSection {
+    object id title description default path condition sectionGroup
+    siteSpaces { ...SiteSpaceFields }
+    urls { location published } icon
+  }
+  ${SITE_SPACE}
+`;
+
+export const SITE_SECTION_GROUP = /* GraphQL */ `
+  fragment SiteSectionGroupFields on SiteSectionGroup {
+    object id title sections { ...SiteSectionFields } icon
+  }
+  ${SITE_SECTION}
+`;
+
+export const SHARE_LINK = /* GraphQL */ `
+  fragment ShareLinkFields on ShareLink { object id createdAt name active urls { published } }
+`;

@@ -3,6 +3,17 @@ import { collectionRoutes } from './collections.js';
 import { organizationRoutes } from './organizations.js';
 import { spaceRoutes } from './spaces.js';
 import { userRoutes } from './users.js';
+import { sitesRoutes } from './sites.js';
+import { siteSectionsRoutes } from './site-sections.js';
+import { siteSpacesRoutes } from './site-spaces.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
-export const routes: Route[] = [...userRoutes, ...organizationRoutes, ...collectionRoutes, ...spaceRoutes];
+export const routes: Route[] = [
+  ...userRoutes,
+  ...organizationRoutes,
+  ...collectionRoutes,
+  ...spaceRoutes,
+  ...sitesRoutes,
+  ...siteSectionsRoutes,
+  ...siteSpacesRoutes,
+];

@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js';
 import type { CollectionRow } from '../domain/collections/entities.js';
 import type { SpaceRow } from '../domain/spaces/entities.js';
+import type { SiteRow } from '../domain/sites/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
 import { memoized } from '../graphql/loader.js';
@@ -10,7 +11,10 @@ import type { Viewer } from './viewer.js';
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
 export type Need = 'member' | Role;
-export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE';
+export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE';
+
+/** What a guard may take into account besides the viewer's roles. */
+export type GuardScope = { within?: string | null; shareKey?: string | null };
 
 const roleKey = (row: CollectionRow | SpaceRow) => `${row.id}|${row.organization}|${row.parent ?? ''}|${row.defaultLevel}`;
 
@@ -135,32 +139,67 @@ export class Policy {
     };
   }
 
+  /** The viewer's role on a site: their organization role (guests have none). */
+  async siteRole(site: SiteRow): Promise<Role | null> {
+    return (await this.organizationRole(site.organization)) ?? null;
+  }
+
+  /** True when `shareKey` is an active share link of the site and the site is shared by link. */
+  async opensSite(site: SiteRow, shareKey: string | null | undefined): Promise<boolean> {
+    if (!shareKey || site.visibility !== 'share-link') return false;
+    const link = await this.loaders.shareLinkByKey.load(shareKey);
+    return !!link && link.active && link.site === site.id;
+  }
+
+  /** True when `shareKey` opens a share-link site that publishes the space. */
+  async opensSpace(space: SpaceRow, shareKey: string | null | undefined): Promise<boolean> {
+    if (!shareKey) return false;
+    const link = await this.loaders.shareLinkByKey.load(shareKey);
+    if (!link?.active || !(await this.loaders.siteSpacesBySpace.load(space.id)).some((s) => s.site === link.site)) return false;
+    const site = await this.loaders.site.load(link.site);
+    return !!site && (await this.opensSite(site, shareKey));
+  }
+
   /**
    * The guard of a root field: loads the target, answers 404 when the viewer cannot see it (or it
-   * does not exist) and 403 when they see it with a role below `need`.
+   * does not exist, or belongs to another organization than `within`) and 403 when they see it with
+   * a role below `need`. An active share key of a share-link site grants read access.
    */
-  async require(target: GuardTarget, id: string, need: Need): Promise<void> {
-    const { role, what } = await this.roleOn(target, id);
+  async require(target: GuardTarget, id: string, need: Need, scope: GuardScope = {}): Promise<void> {
+    const { role, what, organization, shared } = await this.roleOn(target, id, scope.shareKey);
+    if (scope.within && organization !== scope.within) throw notFound(what);
+    if (shared && need === 'read' && !role) return;
     if (role === undefined) throw notFound(what);
     if (need === 'member') return;
     if (role === null && target !== 'ORGANIZATION') throw notFound(what);
     if (!atLeast(role, need)) throw forbidden(`${what}: this operation needs the ${need} role`);
   }
 
-  private async roleOn(target: GuardTarget, id: string): Promise<{ role: Role | null | undefined; what: string }> {
+  private async roleOn(
+    target: GuardTarget,
+    id: string,
+    shareKey?: string | null,
+  ): Promise<{ role: Role | null | undefined; what: string; organization?: string; shared?: boolean }> {
     if (target === 'ORGANIZATION') {
       const organization = await this.loaders.organization.load(id);
-      return { role: organization ? await this.organizationRole(id) : undefined, what: 'Organization' };
+      return { role: organization ? await this.organizationRole(id) : undefined, what: 'Organization', organization: organization?.id };
     }
     if (target === 'COLLECTION') {
       const collection = await this.loaders.collection.load(id);
       if (!collection || !(await this.isMember(collection.organization))) return { role: undefined, what: 'Collection' };
-      return { role: await this.collectionRole(collection), what: 'Collection' };
+      return { role: await this.collectionRole(collection), what: 'Collection', organization: collection.organization };
+    }
+    if (target === 'SITE') {
+      const site = await this.loaders.site.load(id);
+      if (!site) return { role: undefined, what: 'Site' };
+      const shared = await this.opensSite(site, shareKey);
+      const role = (await this.isMember(site.organization)) ? await this.siteRole(site) : undefined;
+      return { role, what: 'Site', organization: site.organization, shared };
     }
     const space = await this.loaders.space.load(id);
-    if (!space || isPastRetention(space, this.clock.now()) || !(await this.isMember(space.organization))) {
-      return { role: undefined, what: 'Space' };
-    }
-    return { role: await this.spaceRole(space), what: 'Space' };
+    if (!space || isPastRetention(space, this.clock.now())) return { role: undefined, what: 'Space' };
+    const shared = !space.deletedAt && (await this.opensSpace(space, shareKey));
+    if (!(await this.isMember(space.organization))) return { role: undefined, what: 'Space', organization: space.organization, shared };
+    return { role: await this.spaceRole(space), what: 'Space', organization: space.organization, shared };
   }
 }

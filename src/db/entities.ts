@@ -5,6 +5,8 @@ import { Space } from '../domain/spaces/entities.js';
 import { Revision } from '../domain/content/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
+import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../domain/sites/entities.js';
 
 /** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
-export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret];
+export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret,
+  Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema];

@@ -1,30 +1,43 @@
 import DataLoader from 'dataloader';
 
 /**
+ * Dispatch a batch once every promise chain started by the same database answer has run (the check
+ * phase of the event loop), not at the first tick: resolvers at different promise depths of one
+ * level of a query then share one batch, so the statements of a request depend on its shape only.
+ */
+const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
+
+/**
  * A per-request loader of one row per key: duplicate keys are fetched once, results come back in key
  * order, and a missing row is null rather than an error.
  */
 export function rowLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V | null> {
-  return new DataLoader<K, V | null>(async (keys) => {
-    const rows = await fetch([...new Set(keys)]);
-    const byKey = new Map(rows.map((row) => [keyOf(row), row]));
-    return keys.map((key) => byKey.get(key) ?? null);
-  });
+  return new DataLoader<K, V | null>(
+    async (keys) => {
+      const rows = await fetch([...new Set(keys)]);
+      const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+      return keys.map((key) => byKey.get(key) ?? null);
+    },
+    { batchScheduleFn },
+  );
 }
 
 /** A per-request loader of every row sharing a key (children of a parent), in the order fetched. */
 export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V[]> {
-  return new DataLoader<K, V[]>(async (keys) => {
-    const rows = await fetch([...new Set(keys)]);
-    const groups = new Map<K, V[]>();
-    for (const row of rows) {
-      const key = keyOf(row);
-      const group = groups.get(key);
-      if (group) group.push(row);
-      else groups.set(key, [row]);
-    }
-    return keys.map((key) => groups.get(key) ?? []);
-  });
+  return new DataLoader<K, V[]>(
+    async (keys) => {
+      const rows = await fetch([...new Set(keys)]);
+      const groups = new Map<K, V[]>();
+      for (const row of rows) {
+        const key = keyOf(row);
+        const group = groups.get(key);
+        if (group) group.push(row);
+        else groups.set(key, [row]);
+      }
+      return keys.map((key) => groups.get(key) ?? []);
+    },
+    { batchScheduleFn },
+  );
 }
 
 /**

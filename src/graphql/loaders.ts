@@ -3,6 +3,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { organizationLoaders } from '../domain/organizations/loaders.js';
 import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
+import { siteLoaders } from '../domain/sites/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -10,6 +11,7 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...organizationLoaders(em, viewer),
     ...collectionLoaders(em),
     ...spaceLoaders(em),
+    ...siteLoaders(em),
   };
 }
 

@@ -10,6 +10,9 @@ import { collectionResolvers } from '../domain/collections/resolvers.js';
 import { organizationResolvers } from '../domain/organizations/resolvers.js';
 import { spaceResolvers } from '../domain/spaces/resolvers.js';
 import { userResolvers } from '../domain/users/resolvers.js';
+import { siteResolvers } from '../domain/sites/resolvers.js';
+import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
+import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -19,14 +22,14 @@ export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '.
 export type Guard =
   | { kind: 'public' }
   | { kind: 'authenticated' }
-  | { kind: 'requires'; role: Need; on: GuardTarget; arg: string; also?: string };
+  | { kind: 'requires'; role: Need; on: GuardTarget; arg: string; within?: string; also?: string };
 
 /** The guard a root field declares, or undefined when it declares none. */
 export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any>): Guard | undefined {
   if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
   if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
   const requires = getDirective(schema, field, 'requires')?.[0];
-  if (requires) return { kind: 'requires', ...(requires as { role: Need; on: GuardTarget; arg: string; also?: string }) };
+  if (requires) return { kind: 'requires', ...(requires as { role: Need; on: GuardTarget; arg: string; within?: string; also?: string }) };
   return undefined;
 }
 
@@ -39,14 +42,19 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
     if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) {
       throw new Error(`Root field ${name}: @requires role "${guard.role}" is not member or a content role`);
     }
-    if (!field.args?.[guard.arg]) throw new Error(`Root field ${name}: @requires names a missing argument "${guard.arg}"`);
+    for (const arg of [guard.arg, guard.within]) {
+      if (arg && !field.args?.[arg]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
+    }
   }
   const resolve = field.resolve ?? defaultFieldResolver;
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {
       if (!ctx.viewer) throw unauthenticated();
-      if (guard.kind === 'requires') await ctx.policy.require(guard.on, String(args[guard.arg]), guard.role);
+      if (guard.kind === 'requires') {
+        const scope = { within: guard.within ? args[guard.within] : undefined, shareKey: args.shareKey };
+        await ctx.policy.require(guard.on, String(args[guard.arg]), guard.role, scope);
+      }
       return resolve(source, args, ctx, info);
     },
   };
@@ -56,7 +64,16 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
     typeDefs: readFileSync(schemaPath, 'utf8'),
-    resolvers: [scalarResolvers, userResolvers, organizationResolvers, collectionResolvers, spaceResolvers] as never,
+    resolvers: [
+      scalarResolvers,
+      userResolvers,
+      organizationResolvers,
+      collectionResolvers,
+      spaceResolvers,
+      siteResolvers,
+      siteSectionResolvers,
+      siteSpaceResolvers,
+    ] as never,
   });
   return mapSchema(schema, {
     [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),

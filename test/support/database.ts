@@ -26,7 +26,8 @@ export async function onServer<T>(url: string, work: (client: pg.Client) => Prom
 export async function freshDatabase(): Promise<{ database: Database; env: Record<string, string>; dispose(): Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
-    const schema = `${TEST_SCHEMA_PREFIX}${newId().toLowerCase()}`;
+    // The creation time in the name lets a later run tell leftovers of interrupted runs from live ones.
+    const schema = `${TEST_SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${newId().toLowerCase()}`;
     await onServer(url, (client) => client.query(`create schema "${schema}"`));
     return {
       database: { url, schema },

@@ -14,14 +14,20 @@ declare module 'vitest' {
 
 /**
  * Prepares the run. Embedded: one migrated PGlite template directory, much faster to copy than to
- * create. On TEST_DATABASE_URL: removes schemas left behind by interrupted runs (each file makes its own).
+ * create. On TEST_DATABASE_URL: removes schemas that interrupted runs left behind hours ago (each
+ * test file makes and drops its own).
  */
 export default async function setup(project: TestProject) {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     await onServer(url, async (client) => {
       const { rows } = await client.query<{ nspname: string }>(`select nspname from pg_namespace where nspname like $1`, [`${TEST_SCHEMA_PREFIX}%`]);
-      for (const { nspname } of rows) await client.query(`drop schema if exists "${nspname}" cascade`);
+      const staleBefore = Date.now() / 1000 - 3 * 60 * 60;
+      for (const { nspname } of rows) {
+        const createdAt = Number(nspname.slice(TEST_SCHEMA_PREFIX.length).split('_')[0]);
+        // Only leftovers of runs interrupted hours ago: another run may be using the database right now.
+        if (!(createdAt > staleBefore)) await client.query(`drop schema if exists "${nspname}" cascade`);
+      }
     });
     project.provide('templateDir', '');
     return;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { generateKeyBetween } from 'fractional-indexing';
-import { badRequest, conflict } from '../../graphql/errors.js';
+import { badRequest } from '../../graphql/errors.js';
+import { byPosition, placeAmong } from '../ordering.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
 
@@ -21,7 +21,7 @@ async function siblingsOf(em: EntityManager, organizationId: string, parentId: s
     ...collections.map((row) => ({ id: row.id, position: row.position, type: 'collection' as const })),
     ...spaces.map((row) => ({ id: row.id, position: row.position, type: 'space' as const })),
   ]
-    .sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1));
+    .sort(byPosition);
 }
 
 function pointerId(pointer: ContentPointer, field: string): string {
@@ -31,17 +31,9 @@ function pointerId(pointer: ContentPointer, field: string): string {
   return id;
 }
 
-function between(a: string | null, b: string | null): string {
-  try {
-    return generateKeyBetween(a, b);
-  } catch {
-    throw conflict('position: the siblings were reordered concurrently; try again');
-  }
-}
-
 /**
  * The ordering key for an item placed under `parentId`: at the end by default, or just before / after
- * a sibling named by the position object. Keys are fractional, so no other row is renumbered.
+ * a sibling named by the position object.
  */
 export async function positionIn(
   em: EntityManager,
@@ -51,27 +43,15 @@ export async function positionIn(
   movingId?: string,
 ): Promise<string> {
   const siblings = await siblingsOf(em, organizationId, parentId, movingId);
-  const indexOf = (pointer: ContentPointer, field: string) => {
+  const sibling = (pointer: ContentPointer | null | undefined, field: string) => {
+    if (!pointer) return undefined;
     const id = pointerId(pointer, field);
-    const index = siblings.findIndex((s) => s.id === id && s.type === pointer.type);
-    if (index < 0 || id === movingId) throw badRequest(`${field}: ${pointer.type} "${id}" is not a sibling in the target parent`);
-    return index;
+    if (id === movingId || !siblings.some((s) => s.id === id && s.type === pointer.type)) {
+      throw badRequest(`${field}: ${pointer.type} "${id}" is not a sibling in the target parent`);
+    }
+    return id;
   };
-  if (position?.before && position?.after) {
-    const after = indexOf(position.after, 'position.after');
-    const before = indexOf(position.before, 'position.before');
-    if (before !== after + 1) throw badRequest('position: "after" and "before" must be adjacent siblings, in that order');
-    return between(siblings[after]!.position, siblings[before]!.position);
-  }
-  if (position?.before) {
-    const index = indexOf(position.before, 'position.before');
-    return between(siblings[index - 1]?.position ?? null, siblings[index]!.position);
-  }
-  if (position?.after) {
-    const index = indexOf(position.after, 'position.after');
-    return between(siblings[index]!.position, siblings[index + 1]?.position ?? null);
-  }
-  return between(siblings[siblings.length - 1]?.position ?? null, null);
+  return placeAmong(siblings, { before: sibling(position?.before, 'position.before'), after: sibling(position?.after, 'position.after') });
 }
 
 /** Ids of a collection and of every collection below it. */

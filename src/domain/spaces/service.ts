@@ -10,6 +10,7 @@ import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { Revision } from '../content/entities.js';
+import { unpublishSpaces } from '../sites/site-spaces.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
 import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
@@ -57,9 +58,13 @@ const PURGE_JOB = 'space.purge';
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
 const spaceOwnedEntities = [Revision];
 
-/** Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. */
+/**
+ * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
+ * sites of the old organization stop publishing them.
+ */
 export async function moveTenantRows(em: EntityManager, spaceIds: string[], organizationId: string) {
   if (spaceIds.length === 0) return;
+  await unpublishSpaces(em, spaceIds);
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
   for (const entity of spaceOwnedEntities) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
 }
@@ -77,6 +82,7 @@ export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceR
 export const purgeSpace: JobHandler = async (em, payload, now) => {
   const space = await em.findOne(Space, { id: String(payload.spaceId) });
   if (!space?.deletedAt || space.deletedAt.toISOString() !== payload.deletedAt || !isPastRetention(space, now)) return;
+  await unpublishSpaces(em, [space.id]); // hands site defaults on before the cascade removes its site spaces
   await em.nativeDelete(Space, { id: space.id }); // owned rows follow through ON DELETE CASCADE
 };
 
@@ -216,13 +222,14 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
     throw forbidden('Transferring a space needs the admin role in the target organization');
   }
   const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
+  const leaving = target !== space.organization;
   await ctx.em.transactional(async (tx) => {
     space.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
     space.parent = parent?.id ?? null;
     if (!parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
     await tx.flush();
-    await moveTenantRows(tx as EntityManager, [id], target);
+    if (leaving) await moveTenantRows(tx as EntityManager, [id], target);
   });
   await ctx.em.refresh(space);
   return space;

@@ -1,0 +1,125 @@
+/**
+ * `npm run bench:tree`: seeds a large site (20 sections × 25 site spaces, 5 groups) on the configured
+ * database (DATABASE_URL, or a fresh embedded one), then measures with autocannon at fixed concurrency:
+ *   - the nested GraphQL site-tree query,
+ *   - the equivalent REST call (the site's sections with their site spaces and spaces),
+ *   - a baseline: the same tree from one hand-written json_agg SQL query behind a bare express route.
+ * Prints requests/s, p50/p99 latency and SQL statements per request, and the ratio to the baseline.
+ * Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 10).
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import express from 'express';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { sqlObservers } from '../src/db/orm.js';
+import { createOrganization } from '../src/domain/organizations/service.js';
+import { createApiToken, createUser } from '../src/domain/users/service.js';
+import { newId } from '../src/ids.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
+
+const seconds = Number(process.env.BENCH_SECONDS ?? 10);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
+
+const BASELINE_SQL = `
+select json_build_object(
+  'id', s.id, 'title', s.title, 'published', s.published,
+  'siteSpaces', (select count(*) from site_space c where c.site_id = s.id),
+  'sections', coalesce((
+    select json_agg(json_build_object(
+      'id', sec.id, 'title', sec.title, 'path', sec.path, 'sectionGroup', sec.section_group_id, 'condition', sec.condition,
+      'default', sec.id = s.default_section,
+      'siteSpaces', coalesce((
+        select json_agg(json_build_object(
+          'id', ss.id, 'path', ss.path, 'title', sp.title, 'default', ss.id = sec.default_site_space,
+          'space', json_build_object('id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'comments', 0, 'changeRequestsOpen', 0)
+        ) order by ss.position, ss.id)
+        from site_space ss join space sp on sp.id = ss.space_id
+        where ss.section_id = sec.id), '[]'::json)
+    ) order by sec.position, sec.id)
+    from site_section sec where sec.site_id = s.id), '[]'::json),
+  'groups', coalesce((
+    select json_agg(json_build_object('id', g.id, 'title', g.title) order by g.position, g.id)
+    from site_section_group g where g.site_id = s.id), '[]'::json)
+) as tree
+from site s where s.id = ?`;
+
+type Target = { name: string; url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+
+async function measure(target: Target) {
+  const result = await autocannon({
+    url: target.url,
+    method: target.method,
+    headers: target.headers,
+    body: target.body,
+    connections,
+    duration: seconds,
+  });
+  if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
+}
+
+async function statementsPerRequest(target: Target): Promise<number> {
+  let count = 0;
+  const observe = () => void (count += 1);
+  sqlObservers.add(observe);
+  try {
+    const res = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
+    if (!res.ok) throw new Error(`${target.name}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  } finally {
+    sqlObservers.delete(observe);
+  }
+  return count;
+}
+
+const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-'));
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const server = await startServer(config, { logger: createLogger('silent') });
+const em = server.deps.orm.em.fork();
+const owner = await createUser(em, systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });
+const { secret } = await createApiToken(em, systemClock, owner.id, 'bench');
+const organization = await createOrganization(em, systemClock, owner.id, { title: 'Bench organization' });
+const siteId = await seedSiteTree(em, organization.id, 20, 25, 5);
+
+const baseline = express();
+baseline.get('/tree/:id', async (req, res) => {
+  const [row] = await server.deps.orm.em.getConnection().execute(BASELINE_SQL, [req.params.id]);
+  res.json(row.tree);
+});
+const baselineServer = baseline.listen(0, '127.0.0.1');
+await new Promise((resolve) => baselineServer.once('listening', resolve));
+const baselinePort = (baselineServer.address() as AddressInfo).port;
+
+const auth = { authorization: `Bearer ${secret}` };
+const targets: Target[] = [
+  { name: 'baseline: one json_agg query', url: `http://127.0.0.1:${baselinePort}/tree/${siteId}`, method: 'GET' },
+  {
+    name: 'GraphQL site tree',
+    url: `${server.url}/graphql`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    body: JSON.stringify({ query: SITE_TREE_QUERY, variables: { id: siteId } }),
+  },
+  { name: 'REST sections (tree)', url: `${server.url}/v1/orgs/${organization.id}/sites/${siteId}/sections?limit=1000`, method: 'GET', headers: auth },
+];
+
+console.log(`database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded (PGlite)'}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s each`);
+const rows: string[] = [];
+let baselineRps = 0;
+for (const target of targets) {
+  const statements = await statementsPerRequest(target);
+  const { rps, p50, p99 } = await measure(target);
+  if (!baselineRps) baselineRps = rps;
+  rows.push(`${target.name.padEnd(30)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${String(p50).padStart(5)} ms  p99 ${String(p99).padStart(5)} ms  ${String(statements).padStart(3)} SQL/req  ${(rps / baselineRps).toFixed(2)}× baseline`);
+}
+console.log(rows.join('\n'));
+
+baselineServer.close();
+await server.stop();
+if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });

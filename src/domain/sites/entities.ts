@@ -1,0 +1,119 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Organization } from '../organizations/entities.js';
+import { Space } from '../spaces/entities.js';
+
+/** A published docs site of an organization. */
+export const Site = defineEntity({
+  name: 'Site',
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    type: p.string(),
+    title: p.string(),
+    hostname: p.string().length(512).nullable(),
+    basename: p.string().nullable(),
+    /** Proxy origin such as `company.com/docs`, when the site is served behind a proxy. */
+    proxyOrigin: p.string().length(512).nullable(),
+    visibility: p.string(),
+    published: p.boolean(),
+    adaptiveContentEnabled: p.boolean(),
+    agentsContext: p.string(),
+    /** The default section of a site with sections. */
+    defaultSection: p.string().nullable(),
+    /** The default site space at the root level of a site without sections. */
+    defaultSiteSpace: p.string().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SiteRow = InferEntity<typeof Site>;
+
+/** A group of sections, shown together in the site's navigation. */
+export const SiteSectionGroup = defineEntity({
+  name: 'SiteSectionGroup',
+  indexes: [{ properties: ['site', 'position'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade'),
+    title: p.string(),
+    icon: p.string().nullable(),
+    /** Fractional ordering key among the site's top-level items (sections outside groups, and groups). */
+    position: p.string().collation('C'),
+    createdAt: p.datetime(),
+  },
+});
+export type SiteSectionGroupRow = InferEntity<typeof SiteSectionGroup>;
+
+/** A section of a site: a top-level entry of its navigation holding site spaces (variants). */
+export const SiteSection = defineEntity({
+  name: 'SiteSection',
+  indexes: [{ properties: ['site', 'position'] }],
+  uniques: [{ properties: ['site', 'path'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade'),
+    /** Containing group; a section outside groups is a top-level item of the site. */
+    sectionGroup: () => p.manyToOne(SiteSectionGroup).mapToPk().nullable().deleteRule('set null'),
+    title: p.string(),
+    description: p.text().nullable(),
+    path: p.string(),
+    condition: p.text().nullable(),
+    icon: p.string().nullable(),
+    /** The section's default site space. */
+    defaultSiteSpace: p.string().nullable(),
+    /** Ordering key among the site's top-level items, or among the group's sections when in a group. */
+    position: p.string().collation('C'),
+    createdAt: p.datetime(),
+  },
+});
+export type SiteSectionRow = InferEntity<typeof SiteSection>;
+
+/** A space published in a site, in a section or (for a site without sections) at its root level. */
+export const SiteSpace = defineEntity({
+  name: 'SiteSpace',
+  indexes: [{ properties: ['site', 'section', 'position'] }, { properties: ['space'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade'),
+    section: () => p.manyToOne(SiteSection).mapToPk().nullable().deleteRule('cascade'),
+    space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade'),
+    path: p.string(),
+    condition: p.text().nullable(),
+    position: p.string().collation('C'),
+    createdAt: p.datetime(),
+  },
+});
+export type SiteSpaceRow = InferEntity<typeof SiteSpace>;
+
+/** A secret link giving access to a share-link site. */
+export const ShareLink = defineEntity({
+  name: 'ShareLink',
+  indexes: [{ properties: ['site', 'createdAt'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade'),
+    name: p.string(),
+    /** At least 128 random bits, base64url; appears in the link's published URL. */
+    key: p.string().unique(),
+    active: p.boolean(),
+    createdAt: p.datetime(),
+  },
+});
+export type ShareLinkRow = InferEntity<typeof ShareLink>;
+
+/** The JSON Schema of the visitor attributes that adaptive content conditions may use. */
+export const SiteAdaptiveSchema = defineEntity({
+  name: 'SiteAdaptiveSchema',
+  properties: {
+    site: () => p.oneToOne(Site).mapToPk().primary().deleteRule('cascade'),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    jsonSchema: p.json<Record<string, unknown>>(),
+    updatedAt: p.datetime(),
+  },
+});
+export type SiteAdaptiveSchemaRow = InferEntity<typeof SiteAdaptiveSchema>;

@@ -1,0 +1,89 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { SiteSectionGroupRow, SiteSectionRow } from './entities.js';
+import {
+  addSectionToGroup,
+  addSiteSection,
+  addSiteSectionGroup,
+  deleteSiteSection,
+  deleteSiteSectionGroup,
+  listSiteSectionGroups,
+  listSiteSections,
+  moveSiteSection,
+  moveSiteSectionGroup,
+  removeSectionFromGroup,
+  siteSpacesOfSection,
+  updateSiteSection,
+  updateSiteSectionGroup,
+  type SiteSectionGroupPosition,
+  type SiteSectionPosition,
+} from './sections.js';
+import { sectionPublishedUrl } from './urls.js';
+
+type OnSite = { siteId: string };
+type OnItem = OnSite & { id: string };
+type WithInput = { input: unknown };
+const pageOf = ({ page, limit }: PageArgs): PageArgs => ({ page, limit });
+
+/** Site sections and section groups (root fields and their types). */
+export const siteSectionResolvers: Resolvers = {
+  Query: {
+    siteSections: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSections(ctx, args.siteId, pageOf(args)),
+    siteSectionGroups: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSectionGroups(ctx, args.siteId, pageOf(args)),
+  },
+  Mutation: {
+    addSiteSection: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSection(ctx, siteId, input),
+    updateSiteSection: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) => updateSiteSection(ctx, siteId, id, input),
+    deleteSiteSection: async (_: unknown, { siteId, id }: OnItem, ctx: Context) => {
+      await deleteSiteSection(ctx, siteId, id);
+      return true;
+    },
+    moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: SiteSectionPosition | null }, ctx: Context) =>
+      moveSiteSection(ctx, siteId, id, position),
+    addSiteSectionGroup: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSectionGroup(ctx, siteId, input),
+    updateSiteSectionGroup: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) =>
+      updateSiteSectionGroup(ctx, siteId, id, input),
+    deleteSiteSectionGroup: async (_: unknown, { siteId, id }: OnItem, ctx: Context) => {
+      await deleteSiteSectionGroup(ctx, siteId, id);
+      return true;
+    },
+    addSectionToGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) =>
+      addSectionToGroup(ctx, siteId, id, sectionId),
+    removeSectionFromGroup: async (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) => {
+      await removeSectionFromGroup(ctx, siteId, id, sectionId);
+      return true;
+    },
+    moveSiteSectionGroup: (_: unknown, { siteId, id, position }: OnItem & { position?: SiteSectionGroupPosition | null }, ctx: Context) =>
+      moveSiteSectionGroup(ctx, siteId, id, position),
+  },
+  SiteSection: {
+    object: () => 'site-section',
+    default: async (s: SiteSectionRow, _: unknown, ctx: Context) => (await ctx.loaders.site.load(s.site))?.defaultSection === s.id,
+    sectionGroup: (s: SiteSectionRow) => s.sectionGroup ?? null,
+    siteSpaces: async (s: SiteSectionRow, _: unknown, ctx: Context) => siteSpacesOfSection(await ctx.loaders.siteSpacesBySite.load(s.site), s.id),
+    /** Like the site's: only a published site has published URLs. */
+    urls: async (s: SiteSectionRow, _: unknown, ctx: Context) => {
+      const site = await ctx.loaders.site.load(s.site);
+      return {
+        location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/sections/${s.id}`,
+        published: site?.published ? sectionPublishedUrl(site, s, ctx.config) : null,
+      };
+    },
+    site: (s: SiteSectionRow, _: unknown, ctx: Context) => ctx.loaders.site.load(s.site),
+    // Through the site's groups, which a request showing a site's structure has loaded already.
+    group: async (s: SiteSectionRow, _: unknown, ctx: Context) =>
+      s.sectionGroup ? ((await ctx.loaders.groupsBySite.load(s.site)).find((g) => g.id === s.sectionGroup) ?? null) : null,
+    /** The section's default site space; should it be gone, its first site space. */
+    defaultSiteSpace: async (s: SiteSectionRow, _: unknown, ctx: Context) => {
+      const siteSpaces = siteSpacesOfSection(await ctx.loaders.siteSpacesBySite.load(s.site), s.id);
+      return siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null;
+    },
+  },
+  SiteSectionGroup: {
+    object: () => 'site-section-group',
+    sections: async (g: SiteSectionGroupRow, _: unknown, ctx: Context) =>
+      (await ctx.loaders.sectionsBySite.load(g.site)).filter((s) => s.sectionGroup === g.id),
+    site: (g: SiteSectionGroupRow, _: unknown, ctx: Context) => ctx.loaders.site.load(g.site),
+  },
+};

@@ -1,0 +1,81 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { ShareLinkRow, SiteSpaceRow } from './entities.js';
+import { createShareLink, deleteShareLink, listShareLinks, shareLinkUrl, updateShareLink } from './share-links.js';
+import {
+  addSiteSpace,
+  deleteSiteSpace,
+  isDefaultSiteSpace,
+  listSiteSpaces,
+  moveSiteSpace,
+  siteSpaceUrl,
+  updateSiteSpace,
+  type SiteSpaceListArgs,
+} from './site-spaces.js';
+
+type SiteArgs = { siteId: string; organizationId?: string | null };
+type ItemArgs = SiteArgs & { id: string };
+
+/**
+ * Share keys that opened a site in this request, by site id: published URLs of its site spaces carry
+ * the key (the contract's "shareKey resolves published URLs"). Keyed by the request's context, so
+ * nothing outlives the request.
+ */
+const openedByKey = new WeakMap<Context, Map<string, string>>();
+
+async function rememberShareKey(ctx: Context, siteId: string, shareKey: string | null | undefined) {
+  if (!shareKey) return;
+  const site = await ctx.loaders.site.load(siteId);
+  if (!site || !(await ctx.policy.opensSite(site, shareKey))) return;
+  const keys = openedByKey.get(ctx) ?? new Map<string, string>();
+  keys.set(siteId, shareKey);
+  openedByKey.set(ctx, keys);
+}
+
+/** Site spaces and share links (root fields and their types). */
+export const siteSpaceResolvers: Resolvers = {
+  Query: {
+    siteSpaces: async (_: unknown, { siteId, shareKey, ...args }: SiteArgs & SiteSpaceListArgs & { shareKey?: string | null }, ctx: Context) => {
+      await rememberShareKey(ctx, siteId, shareKey);
+      return listSiteSpaces(ctx, siteId, args);
+    },
+    shareLinks: (_: unknown, { siteId, ...args }: SiteArgs & PageArgs, ctx: Context) => listShareLinks(ctx, siteId, args),
+  },
+  Mutation: {
+    addSiteSpace: (_: unknown, { siteId, input }: SiteArgs & { input: unknown }, ctx: Context) => addSiteSpace(ctx, siteId, input),
+    updateSiteSpace: (_: unknown, { siteId, id, input }: ItemArgs & { input: unknown }, ctx: Context) => updateSiteSpace(ctx, siteId, id, input),
+    deleteSiteSpace: async (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => {
+      await deleteSiteSpace(ctx, siteId, id);
+      return true;
+    },
+    moveSiteSpace: (_: unknown, { siteId, id, position }: ItemArgs & { position?: unknown }, ctx: Context) =>
+      moveSiteSpace(ctx, siteId, id, position),
+    createShareLink: (_: unknown, { siteId, input }: SiteArgs & { input: unknown }, ctx: Context) => createShareLink(ctx, siteId, input),
+    updateShareLink: (_: unknown, { siteId, id, input }: ItemArgs & { input: unknown }, ctx: Context) => updateShareLink(ctx, siteId, id, input),
+    deleteShareLink: async (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => {
+      await deleteShareLink(ctx, siteId, id);
+      return true;
+    },
+  },
+  SiteSpace: {
+    object: () => 'site-space',
+    section: (s: SiteSpaceRow) => s.section ?? null,
+    space: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.space.load(s.space),
+    title: async (s: SiteSpaceRow, _: unknown, ctx: Context) => (await ctx.loaders.space.load(s.space))?.title ?? '',
+    default: (s: SiteSpaceRow, _: unknown, ctx: Context) => isDefaultSiteSpace(ctx, s),
+    condition: (s: SiteSpaceRow) => s.condition ?? null,
+    // The server has no per-site-space customization (no such operation is offered), so no site space has it.
+    hasAdvancedCustomizationFeature: () => false,
+    urls: async (s: SiteSpaceRow, _: unknown, ctx: Context) => ({
+      location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/site-spaces/${s.id}`,
+      published: await siteSpaceUrl(ctx, s, openedByKey.get(ctx)?.get(s.site) ?? null),
+    }),
+    site: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.site.load(s.site),
+    siteSection: (s: SiteSpaceRow, _: unknown, ctx: Context) => (s.section ? ctx.loaders.siteSection.load(s.section) : null),
+  },
+  ShareLink: {
+    object: () => 'share-link',
+    urls: async (l: ShareLinkRow, _: unknown, ctx: Context) => ({ published: await shareLinkUrl(ctx, l) }),
+  },
+};

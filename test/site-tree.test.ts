@@ -1,0 +1,47 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sqlObservers } from '../src/db/orm.js';
+import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
+import { newMember, newTeam } from './support/factories.js';
+import { startTestServer, type TestServer } from './support/server.js';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+async function countStatements(work: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const observe = () => void (count += 1);
+  sqlObservers.add(observe);
+  try {
+    await work();
+  } finally {
+    sqlObservers.delete(observe);
+  }
+  return count;
+}
+
+describe('a whole site tree in one GraphQL request', () => {
+  it('costs the same number of SQL statements for 2×3 and for 20×25 site spaces with 5 groups', async () => {
+    const { organization, admin } = await newTeam(server);
+    const editor = await newMember(server, organization.id, 'edit');
+    const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
+    const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
+
+    for (const caller of [admin, editor]) {
+      let smallResult: { data: any; errors?: unknown } | undefined;
+      let largeResult: { data: any; errors?: unknown } | undefined;
+      const smallCount = await countStatements(async () => void (smallResult = await caller.gql(SITE_TREE_QUERY, { id: small })));
+      const largeCount = await countStatements(async () => void (largeResult = await caller.gql(SITE_TREE_QUERY, { id: large })));
+      expect(smallResult!.errors).toBeUndefined();
+      expect(largeResult!.errors).toBeUndefined();
+      expect(smallResult!.data.site.siteSpaces).toBe(6);
+      expect(largeResult!.data.site.siteSpaces).toBe(500);
+      expect(largeResult!.data.site.sections.count).toBe(20);
+      expect(largeResult!.data.site.sectionGroups.count).toBe(5);
+      expect(largeCount).toBe(smallCount);
+      console.log(`site tree: ${smallCount} SQL statements for 6 and for 500 site spaces`);
+    }
+  });
+});
