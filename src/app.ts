@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { ApolloServer } from '@apollo/server';
-import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler } from 'express';
 import depthLimit from 'graphql-depth-limit';
@@ -48,7 +48,8 @@ export async function createApp(deps: AppDeps) {
     includeStacktraceInErrorResponses: false,
     validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
     formatError: (formatted, error) => maskError(formatted, error, deps.logger),
-    plugins: [ApolloServerPluginLandingPageDisabled()],
+    // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.
+    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
   });
   await apollo.start();
   app.use(playgroundRouter('/graphql'));

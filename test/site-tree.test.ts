@@ -45,3 +45,15 @@ describe('a whole site tree in one GraphQL request', () => {
     }
   });
 });
+
+describe('the site tree through REST', () => {
+  it('costs the same number of SQL statements for 2×3 and for 20×25 site spaces', async () => {
+    const { organization, admin } = await newTeam(server);
+    const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
+    const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
+    const sections = (site: string) => `/v1/orgs/${organization.id}/sites/${site}/sections?limit=1000`;
+    const smallCount = await countStatements(() => admin.rest('GET', sections(small)));
+    const largeCount = await countStatements(() => admin.rest('GET', sections(large)));
+    expect(largeCount).toBe(smallCount);
+  });
+});

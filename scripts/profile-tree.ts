@@ -1,0 +1,38 @@
+/**
+ * Profiles the nested site-tree GraphQL query in-process: seeds a 20 × 25 site on DATABASE_URL (or a
+ * temporary embedded database), warms up, then runs PROFILE_RUNS sequential requests under the V8
+ * profiler, prints the average latency and writes the profile to PROFILE_OUT (default
+ * /tmp/tree.cpuprofile; open it in Chrome DevTools).
+ */
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { createOrganization } from '../src/domain/organizations/service.js';
+import { createApiToken, createUser } from '../src/domain/users/service.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
+import { Session } from 'node:inspector/promises';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-profile-'));
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const runs = Number(process.env.PROFILE_RUNS ?? 30);
+const server = await startServer(config, { logger: createLogger('silent') });
+const em = server.deps.orm.em.fork();
+const owner = await createUser(em, systemClock, { email: `p-${Date.now()}@example.com`, displayName: 'P' });
+const { secret } = await createApiToken(em, systemClock, owner.id, 'p');
+const org = await createOrganization(em, systemClock, owner.id, { title: 'P org' });
+const siteId = await seedSiteTree(em, org.id, 20, 25, 5);
+const body = JSON.stringify({ query: SITE_TREE_QUERY, variables: { id: siteId } });
+const call = () => fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' }, body }).then((r) => r.text());
+for (let i = 0; i < 5; i++) await call();
+const session = new Session(); session.connect();
+await session.post('Profiler.enable'); await session.post('Profiler.start');
+const t = performance.now();
+for (let i = 0; i < runs; i++) await call();
+console.log(`site tree query: ${((performance.now() - t) / runs).toFixed(1)} ms on average over ${runs} requests`);
+const { profile } = await session.post('Profiler.stop');
+writeFileSync(process.env.PROFILE_OUT ?? '/tmp/tree.cpuprofile', JSON.stringify(profile));
+await server.stop();
+if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
