@@ -4,7 +4,7 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
 // follow, so GitBookAPI loses its inherited API groups in type-checking. Its `exports` map hides
 // dist/client, hence this path to the declaration file (a type-only import, erased at run time).
-import type { Api } from '../node_modules/@gitbook/api/dist/client.js';
+import type { Api, SiteAdaptiveJSONSchema, SiteVisibility } from '../node_modules/@gitbook/api/dist/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { newOrganization, newUser, type Caller } from './support/factories.js';
@@ -32,8 +32,9 @@ function contractStatuses(): Map<string, number> {
 const statuses = contractStatuses();
 
 /**
- * The contract's success status. getAuthenticatedUser, createSpace and listSpacesInOrganizationById are
- * routed but absent from operations.tsv; for them the reference's only 2xx status stands in.
+ * The contract's success status. getAuthenticatedUser, createSpace, listSpacesInOrganizationById,
+ * publishSite and unpublishSite are routed but absent from operations.tsv; for them the reference's only
+ * 2xx status stands in.
  */
 function expectedStatus(operationId: string): number {
   const listed = statuses.get(operationId);
@@ -98,6 +99,52 @@ async function createCollection(title = 'Guides') {
   const { data } = await api.orgs.createCollection(organizationId, { title });
   return data;
 }
+
+/** A new site publishing a new space at its root level (createSite with `spaces`). */
+async function createSite(title = 'Docs site') {
+  const space = await createSpace('Guide');
+  const { data: site } = await api.orgs.createSite(organizationId, { title, spaces: [space.id] });
+  return { site, space };
+}
+
+/** A new section of the site, publishing a new space titled `title`. */
+async function addSection(siteId: string, title = 'Section') {
+  const space = await createSpace(title);
+  const { data } = await api.orgs.addSectionToSite(organizationId, siteId, { spaceId: space.id });
+  return data;
+}
+
+async function addGroup(siteId: string, title = 'Group', sections: string[] = []) {
+  const { data } = await api.orgs.addSectionGroupToSite(organizationId, siteId, { title, sections });
+  return data;
+}
+
+/** A new site space of the site, publishing a new space titled `title` (in the default section, if any). */
+async function addSiteSpace(siteId: string, title = 'Variant') {
+  const space = await createSpace(title);
+  const { data } = await api.orgs.addSpaceToSite(organizationId, siteId, { spaceId: space.id });
+  return data;
+}
+
+async function createShareLink(siteId: string, name = 'Partners') {
+  const { data } = await api.orgs.createSiteShareLink(organizationId, siteId, { name });
+  return data;
+}
+
+/** A valid adaptive schema: one boolean attribute and the unsigned claims. */
+const ADAPTIVE_SCHEMA: SiteAdaptiveJSONSchema = {
+  type: 'object',
+  properties: {
+    beta: { type: 'boolean', description: 'Whether the visitor is in the beta programme' },
+    unsigned: {
+      type: 'object',
+      description: 'Unsigned claims of the site visitor.',
+      properties: { plan: { type: 'string', description: 'The plan of the visitor' } },
+      additionalProperties: false,
+    },
+  },
+  additionalProperties: false,
+};
 
 describe('contract: the reference client against the REST facade', () => {
   it('reaches the server under /v1 with the bearer token', async () => {
@@ -258,6 +305,313 @@ describe('contract: the reference client against the REST facade', () => {
     it('deleteCollectionById', async () => {
       const collection = await createCollection();
       await expectContract('deleteCollectionById', api.collections.deleteCollectionById(collection.id));
+    });
+  });
+
+  describe('sites', () => {
+    it('createSite', async () => {
+      const space = await createSpace('Guide');
+      const site = await expectContract('createSite', api.orgs.createSite(organizationId, { title: 'Docs site', visibility: 'unlisted' as SiteVisibility, spaces: [space.id] }));
+      expect(site).toMatchObject({ object: 'site', title: 'Docs site', visibility: 'unlisted', published: false, siteSpaces: 1 });
+      expect(lastRaw?.headers.get('location')).toBe(site.urls.location);
+    });
+
+    it('listSites', async () => {
+      const { site, space } = await createSite();
+      const list = await expectContract('listSites', api.orgs.listSites(organizationId, { space: space.id }));
+      expect(list.items.map((s: { id: string }) => s.id)).toEqual([site.id]);
+    });
+
+    it('getSiteById', async () => {
+      const { site } = await createSite();
+      const got = await expectContract('getSiteById', api.orgs.getSiteById(organizationId, site.id));
+      expect(got).toMatchObject({ object: 'site', id: site.id, title: 'Docs site', siteSpaces: 1 });
+    });
+
+    it('updateSiteById', async () => {
+      const { site } = await createSite();
+      const updated = await expectContract(
+        'updateSiteById',
+        api.orgs.updateSiteById(organizationId, site.id, {
+          title: 'Renamed site',
+          basename: 'docs',
+          adaptiveContent: { enabled: true },
+          proxy: 'www.contract.example.com/docs',
+        }),
+      );
+      expect(updated).toMatchObject({
+        id: site.id,
+        title: 'Renamed site',
+        basename: 'docs',
+        adaptiveContent: { enabled: true },
+        proxy: { origin: 'www.contract.example.com/docs', target: expect.any(String) },
+      });
+    });
+
+    it('deleteSiteById', async () => {
+      const { site } = await createSite();
+      await expectContract('deleteSiteById', api.orgs.deleteSiteById(organizationId, site.id));
+    });
+
+    it('publishSite', async () => {
+      const { site } = await createSite();
+      const published = await expectContract('publishSite', api.orgs.publishSite(organizationId, site.id));
+      expect(published).toMatchObject({ id: site.id, published: true, urls: { published: expect.any(String) } });
+    });
+
+    it('unpublishSite', async () => {
+      const { site } = await createSite();
+      await api.orgs.publishSite(organizationId, site.id);
+      const unpublished = await expectContract('unpublishSite', api.orgs.unpublishSite(organizationId, site.id));
+      expect(unpublished).toMatchObject({ id: site.id, published: false });
+    });
+
+    it('updateSiteAdaptiveSchema', async () => {
+      const { site } = await createSite();
+      const schema = await expectContract('updateSiteAdaptiveSchema', api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA }));
+      expect(schema).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA });
+    });
+
+    it('getSiteAdaptiveSchema', async () => {
+      const { site } = await createSite();
+      await api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA });
+      const schema = await expectContract('getSiteAdaptiveSchema', api.orgs.getSiteAdaptiveSchema(organizationId, site.id));
+      expect(schema).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA });
+    });
+
+    it('getPublishedContentSite of a site without sections', async () => {
+      const { site, space } = await createSite();
+      await api.orgs.publishSite(organizationId, site.id);
+      const published = await expectContract('getPublishedContentSite', api.orgs.getPublishedContentSite(organizationId, site.id));
+      expect(published).toMatchObject({ object: 'published-content-site', site: { id: site.id, published: true }, structure: { type: 'siteSpaces' } });
+      expect(published.structure.structure.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id]);
+    });
+
+    it('getPublishedContentSite of a share-link site, with a share key', async () => {
+      const space = await createSpace('Partner guide');
+      const { data: site } = await api.orgs.createSite(organizationId, { visibility: 'share-link' as SiteVisibility, spaces: [space.id] });
+      await api.orgs.publishSite(organizationId, site.id);
+      const link = await createShareLink(site.id);
+      const shareKey = new URL(link.urls.published!).searchParams.get('shareKey')!;
+      const published = await expectContract('getPublishedContentSite', api.orgs.getPublishedContentSite(organizationId, site.id, { shareKey }));
+      expect(published.site).toMatchObject({ id: site.id, visibility: 'share-link', published: true });
+    });
+
+    it('getPublishedContentSite of a site with sections and a group', async () => {
+      const { site } = await createSite();
+      const first = await addSection(site.id, 'First');
+      const grouped = await addSection(site.id, 'Grouped');
+      const group = await addGroup(site.id, 'Products', [grouped.id]);
+      const published = await expectContract('getPublishedContentSite', api.orgs.getPublishedContentSite(organizationId, site.id));
+      expect(published.structure.type).toBe('sections');
+      // The first section added took the site's root-level site space into a section titled like the site.
+      expect(published.structure.structure.map((item: { object: string; id: string; title: string }) => [item.object, item.title])).toEqual([
+        ['site-section', 'Docs site'],
+        ['site-section', 'First'],
+        ['site-section-group', 'Products'],
+      ]);
+      expect(published.structure.structure[1].id).toBe(first.id);
+      expect(published.structure.structure[2].id).toBe(group.id);
+    });
+  });
+
+  describe('site sections', () => {
+    it('addSectionToSite', async () => {
+      const { site } = await createSite();
+      const space = await createSpace('Getting Started');
+      const section = await expectContract('addSectionToSite', api.orgs.addSectionToSite(organizationId, site.id, { spaceId: space.id, title: 'Start', icon: 'rocket' }));
+      expect(section).toMatchObject({ object: 'site-section', title: 'Start', icon: 'rocket' });
+      expect(section.siteSpaces.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id]);
+    });
+
+    it('listSiteSections', async () => {
+      const { site } = await createSite();
+      const a = await addSection(site.id, 'Alpha');
+      const b = await addSection(site.id, 'Beta');
+      const list = await expectContract('listSiteSections', api.orgs.listSiteSections(organizationId, site.id));
+      // The first section added took the site's root-level site space into a section titled like the site.
+      expect(list.items.map((s: { title: string }) => s.title)).toEqual(['Docs site', 'Alpha', 'Beta']);
+      expect(list.items.slice(1).map((s: { id: string }) => s.id)).toEqual([a.id, b.id]);
+    });
+
+    it('updateSiteSectionById', async () => {
+      const { site } = await createSite();
+      await api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA });
+      const section = await addSection(site.id, 'Alpha');
+      const updated = await expectContract(
+        'updateSiteSectionById',
+        api.orgs.updateSiteSectionById(organizationId, site.id, section.id, {
+          title: 'Renamed',
+          path: 'renamed',
+          description: 'About this section',
+          condition: 'visitor.claims.beta',
+        }),
+      );
+      expect(updated).toMatchObject({ id: section.id, title: 'Renamed', path: 'renamed', description: 'About this section', condition: 'visitor.claims.beta' });
+    });
+
+    it('moveSiteSection', async () => {
+      const { site } = await createSite();
+      const a = await addSection(site.id, 'Alpha');
+      const b = await addSection(site.id, 'Beta');
+      const moved = await expectContract(
+        'moveSiteSection',
+        api.orgs.moveSiteSection(organizationId, site.id, b.id, { position: { before: { type: 'site-section', siteSection: a.id } } }),
+      );
+      expect(moved.id).toBe(b.id);
+      const { data } = await api.orgs.listSiteSections(organizationId, site.id);
+      expect(data.items.slice(1).map((s) => s.id)).toEqual([b.id, a.id]);
+    });
+
+    it('deleteSiteSectionById', async () => {
+      const { site } = await createSite();
+      const section = await addSection(site.id);
+      await expectContract('deleteSiteSectionById', api.orgs.deleteSiteSectionById(organizationId, site.id, section.id));
+    });
+  });
+
+  describe('site section groups', () => {
+    it('addSectionGroupToSite', async () => {
+      const { site } = await createSite();
+      const section = await addSection(site.id);
+      const group = await expectContract(
+        'addSectionGroupToSite',
+        api.orgs.addSectionGroupToSite(organizationId, site.id, { title: 'Products', icon: 'box', sections: [section.id] }),
+      );
+      expect(group).toMatchObject({ object: 'site-section-group', title: 'Products', icon: 'box' });
+      expect(group.sections.map((s: { id: string }) => s.id)).toEqual([section.id]);
+    });
+
+    it('listSiteSectionGroups', async () => {
+      const { site } = await createSite();
+      await addSection(site.id);
+      const group = await addGroup(site.id);
+      const list = await expectContract('listSiteSectionGroups', api.orgs.listSiteSectionGroups(organizationId, site.id));
+      expect(list.items.map((g: { id: string }) => g.id)).toEqual([group.id]);
+    });
+
+    it('updateSiteSectionGroupById', async () => {
+      const { site } = await createSite();
+      await addSection(site.id);
+      const group = await addGroup(site.id);
+      const updated = await expectContract(
+        'updateSiteSectionGroupById',
+        api.orgs.updateSiteSectionGroupById(organizationId, site.id, group.id, { title: 'Renamed group', icon: 'book' }),
+      );
+      expect(updated).toMatchObject({ id: group.id, title: 'Renamed group', icon: 'book' });
+    });
+
+    it('addSectionToGroup', async () => {
+      const { site } = await createSite();
+      const section = await addSection(site.id);
+      const group = await addGroup(site.id);
+      const updated = await expectContract('addSectionToGroup', api.orgs.addSectionToGroup(organizationId, site.id, group.id, { sectionId: section.id }));
+      expect(updated.sections.map((s: { id: string }) => s.id)).toEqual([section.id]);
+    });
+
+    it('removeSectionFromGroup', async () => {
+      const { site } = await createSite();
+      const section = await addSection(site.id);
+      const group = await addGroup(site.id, 'Group', [section.id]);
+      await expectContract('removeSectionFromGroup', api.orgs.removeSectionFromGroup(organizationId, site.id, group.id, section.id));
+    });
+
+    it('moveSiteSectionGroup', async () => {
+      const { site } = await createSite();
+      const section = await addSection(site.id);
+      const group = await addGroup(site.id);
+      const moved = await expectContract(
+        'moveSiteSectionGroup',
+        api.orgs.moveSiteSectionGroup(organizationId, site.id, group.id, { position: { before: { type: 'site-section', id: section.id } } }),
+      );
+      expect(moved.id).toBe(group.id);
+    });
+
+    it('deleteSiteSectionGroupById', async () => {
+      const { site } = await createSite();
+      await addSection(site.id);
+      const group = await addGroup(site.id);
+      await expectContract('deleteSiteSectionGroupById', api.orgs.deleteSiteSectionGroupById(organizationId, site.id, group.id));
+    });
+  });
+
+  describe('site spaces', () => {
+    it('addSpaceToSite', async () => {
+      const { site } = await createSite();
+      const space = await createSpace('Reference');
+      const siteSpace = await expectContract('addSpaceToSite', api.orgs.addSpaceToSite(organizationId, site.id, { spaceId: space.id }));
+      expect(siteSpace).toMatchObject({ object: 'site-space', path: 'reference', space: { id: space.id } });
+    });
+
+    it('listSiteSpaces of a site without sections', async () => {
+      const { site, space } = await createSite();
+      const list = await expectContract('listSiteSpaces', api.orgs.listSiteSpaces(organizationId, site.id));
+      expect(list.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id]);
+    });
+
+    it('listSiteSpaces of a published site with sections', async () => {
+      const { site, space } = await createSite();
+      await api.orgs.publishSite(organizationId, site.id);
+      const section = await addSection(site.id, 'Alpha');
+      const list = await expectContract('listSiteSpaces', api.orgs.listSiteSpaces(organizationId, site.id));
+      expect(list.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id, section.siteSpaces[0]!.space.id]);
+      expect(list.items[1]).toMatchObject({ section: section.id, urls: { published: expect.any(String) } });
+    });
+
+    it('updateSiteSpaceById', async () => {
+      const { site } = await createSite();
+      await api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA });
+      const siteSpace = await addSiteSpace(site.id);
+      const updated = await expectContract(
+        'updateSiteSpaceById',
+        api.orgs.updateSiteSpaceById(organizationId, site.id, siteSpace.id, { path: 'v2', condition: 'visitor.claims.unsigned.plan === "pro"' }),
+      );
+      expect(updated).toMatchObject({ id: siteSpace.id, path: 'v2', condition: 'visitor.claims.unsigned.plan === "pro"' });
+    });
+
+    it('moveSiteSpace', async () => {
+      const { site } = await createSite();
+      const a = await addSiteSpace(site.id, 'Alpha');
+      const b = await addSiteSpace(site.id, 'Beta');
+      const moved = await expectContract(
+        'moveSiteSpace',
+        api.orgs.moveSiteSpace(organizationId, site.id, b.id, { position: { before: { type: 'site-space', siteSpace: a.id } } }),
+      );
+      expect(moved.id).toBe(b.id);
+    });
+
+    it('deleteSiteSpaceById', async () => {
+      const { site } = await createSite();
+      const siteSpace = await addSiteSpace(site.id);
+      await expectContract('deleteSiteSpaceById', api.orgs.deleteSiteSpaceById(organizationId, site.id, siteSpace.id));
+    });
+  });
+
+  describe('share links', () => {
+    it('createSiteShareLink', async () => {
+      const { site } = await createSite();
+      const link = await expectContract('createSiteShareLink', api.orgs.createSiteShareLink(organizationId, site.id, { name: 'Partners' }));
+      expect(link).toMatchObject({ object: 'share-link', name: 'Partners', active: true, urls: { published: expect.any(String) } });
+    });
+
+    it('listSiteShareLinks', async () => {
+      const { site } = await createSite();
+      const link = await createShareLink(site.id);
+      const list = await expectContract('listSiteShareLinks', api.orgs.listSiteShareLinks(organizationId, site.id));
+      expect(list.items.map((l: { id: string }) => l.id)).toEqual([link.id]);
+    });
+
+    it('updateSiteShareLinkById', async () => {
+      const { site } = await createSite();
+      const link = await createShareLink(site.id);
+      const updated = await expectContract('updateSiteShareLinkById', api.orgs.updateSiteShareLinkById(organizationId, site.id, link.id, { name: 'Press', active: false }));
+      expect(updated).toMatchObject({ id: link.id, name: 'Press', active: false });
+    });
+
+    it('deleteSiteShareLinkById', async () => {
+      const { site } = await createSite();
+      const link = await createShareLink(site.id);
+      await expectContract('deleteSiteShareLinkById', api.orgs.deleteSiteShareLinkById(organizationId, site.id, link.id));
     });
   });
 

@@ -1,28 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlObservers } from '../src/db/orm.js';
 import { newMember, newTeam, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { countStatements } from './support/sql.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server?.stop());
-
-/** Runs `work` and returns how many SQL statements the server sent meanwhile. */
-async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const observe = () => {
-    count += 1;
-  };
-  sqlObservers.add(observe);
-  try {
-    await work();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return count;
-}
 
 const SPACES_WITH_EVERYTHING = `query($org: ID!) {
   spaces(organizationId: $org, limit: 1000) {

@@ -8,10 +8,10 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
-import { newId } from '../src/ids.js';
-import { newTeam, newUser, rest, type Caller, type Response } from './support/factories.js';
-import { formatErrors, validateResponse } from './support/openapi.js';
+import { newTeam, newUser, rest, type Caller } from './support/factories.js';
+import { expectContract, expectError } from './support/expectations.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { createSpace, insertSite, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -27,46 +27,11 @@ const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-function expectError(res: Response, code: number, message: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(code);
-  expect(res.body).toEqual({ error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
-}
-
-function expectContract(operationId: string, res: Response) {
-  const errors = validateResponse(operationId, res.status, res.body);
-  expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(res.body, null, 2)}`).toEqual([]);
-}
-
-/** A site row of the organization (published, shared by link unless overridden). */
-async function newSite(organizationId: string, overrides: Partial<SiteRow> = {}): Promise<SiteRow> {
-  const em = server.em();
-  const at = server.clock.now();
-  const site = em.create(Site, {
-    id: newId(),
-    organization: organizationId,
-    type: 'basic',
-    title: 'Docs',
-    hostname: null,
-    basename: null,
-    proxyOrigin: null,
-    visibility: 'share-link',
-    published: true,
-    adaptiveContentEnabled: false,
-    agentsContext: '',
-    defaultSection: null,
-    defaultSiteSpace: null,
-    createdAt: at,
-    updatedAt: at,
-    ...overrides,
-  });
-  await em.flush();
-  return site;
-}
-
-const base = (site: { organization: string; id: string }) => `/v1/orgs/${site.organization}/sites/${site.id}`;
+/** The sites of these tests, as rows: published and shared by link. */
+const SHARED = { visibility: 'share-link' };
 
 async function createLink(caller: Caller, site: SiteRow, name = 'Partners') {
-  const res = await caller.rest('POST', `${base(site)}/share-links`, { name });
+  const res = await caller.rest('POST', `${siteBase(site)}/share-links`, { name });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; name: string; active: boolean; createdAt: string; urls: { published: string } };
 }
@@ -74,18 +39,12 @@ async function createLink(caller: Caller, site: SiteRow, name = 'Partners') {
 /** The secret key carried by a share link's published URL. */
 const keyOf = (link: { urls: { published: string } }) => new URL(link.urls.published).searchParams.get('shareKey')!;
 
-async function createSpace(caller: Caller, organizationId: string, title: string) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; title: string };
-}
-
 /** A share-link site publishing one space, with an active link, and an authenticated caller outside the organization. */
 async function sharedSite() {
   const team = await newTeam(server);
-  const site = await newSite(team.organization.id);
+  const site = await insertSite(server, team.organization.id, SHARED);
   const space = await createSpace(team.admin, team.organization.id, 'Partner guide');
-  const added = await team.admin.rest('POST', `${base(site)}/site-spaces`, { spaceId: space.id });
+  const added = await team.admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id });
   expect(added.status).toBe(201);
   const link = await createLink(team.admin, site);
   return { ...team, site, space, siteSpace: added.body, link, key: keyOf(link), visitor: await newUser(server) };
@@ -95,7 +54,7 @@ async function sharedSite() {
 async function reads(caller: Caller, site: SiteRow, spaceId: string, key: string) {
   const q = `shareKey=${encodeURIComponent(key)}`;
   const space = await caller.rest('GET', `/v1/spaces/${spaceId}?${q}`);
-  const list = await caller.rest('GET', `${base(site)}/site-spaces?${q}`);
+  const list = await caller.rest('GET', `${siteBase(site)}/site-spaces?${q}`);
   return [space.status, list.status];
 }
 
@@ -104,12 +63,12 @@ async function reads(caller: Caller, site: SiteRow, spaceId: string, key: string
 describe('authentication', () => {
   it('answers 401 on every share-link operation without a token or with a bad one', async () => {
     const { organization } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
     const calls: [string, string, unknown?][] = [
-      ['GET', `${base(site)}/share-links`],
-      ['POST', `${base(site)}/share-links`, { name: 'x' }],
-      ['PATCH', `${base(site)}/share-links/x`, { active: false }],
-      ['DELETE', `${base(site)}/share-links/x`],
+      ['GET', `${siteBase(site)}/share-links`],
+      ['POST', `${siteBase(site)}/share-links`, { name: 'x' }],
+      ['PATCH', `${siteBase(site)}/share-links/x`, { active: false }],
+      ['DELETE', `${siteBase(site)}/share-links/x`],
     ];
     for (const [method, path, body] of calls) {
       expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
@@ -125,8 +84,8 @@ describe('authentication', () => {
 describe('share link operations', () => {
   it('creates an active link whose published URL carries a new secret key of at least 128 bits', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id, { hostname: 'partners.example.com' });
-    const res = await admin.rest('POST', `${base(site)}/share-links`, { name: 'Partners' });
+    const site = await insertSite(server, organization.id, { ...SHARED, hostname: 'partners.example.com' });
+    const res = await admin.rest('POST', `${siteBase(site)}/share-links`, { name: 'Partners' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expectContract('createSiteShareLink', res);
     expect(res.body).toEqual({
@@ -145,14 +104,14 @@ describe('share link operations', () => {
     const second = await createLink(admin, site, 'Partners');
     expect(keyOf(second)).not.toBe(key);
     // The URL is handed out even before the site is published.
-    const unpublished = await newSite(organization.id, { published: false });
+    const unpublished = await insertSite(server, organization.id, { ...SHARED, published: false });
     expect((await createLink(admin, unpublished)).urls.published).toMatch(new RegExp(`^${PUBLIC_URL}/sites/${unpublished.id}\\?shareKey=`));
   });
 
   it('requires a name of at most 50 characters', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const url = `${base(site)}/share-links`;
+    const site = await insertSite(server, organization.id, SHARED);
+    const url = `${siteBase(site)}/share-links`;
     expect((await admin.rest('POST', url, { name: 'x'.repeat(50) })).status).toBe(201);
     expect((await admin.rest('POST', url, { name: '' })).status).toBe(201);
     expectError(await admin.rest('POST', url, { name: 'x'.repeat(51) }), 400, 'name: must be at most 50 characters');
@@ -164,32 +123,32 @@ describe('share link operations', () => {
 
   it('lists a site\'s links oldest first, with pages, and only that site\'s', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const other = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
+    const other = await insertSite(server, organization.id, SHARED);
     const links = [];
     for (const name of ['First', 'Second', 'Third']) {
       links.push(await createLink(admin, site, name));
       server.clock.advance(SECOND);
     }
     await createLink(admin, other, 'Elsewhere');
-    const res = await admin.rest('GET', `${base(site)}/share-links`);
+    const res = await admin.rest('GET', `${siteBase(site)}/share-links`);
     expect(res.status).toBe(200);
     expectContract('listSiteShareLinks', res);
     expect(res.body).toEqual({ items: links, count: 3 });
 
-    const page1 = await admin.rest('GET', `${base(site)}/share-links?limit=2`);
+    const page1 = await admin.rest('GET', `${siteBase(site)}/share-links?limit=2`);
     expect(page1.body.items.map((l: { name: string }) => l.name)).toEqual(['First', 'Second']);
-    const page2 = await admin.rest('GET', `${base(site)}/share-links?limit=2&page=${page1.body.next.page}`);
+    const page2 = await admin.rest('GET', `${siteBase(site)}/share-links?limit=2&page=${page1.body.next.page}`);
     expect(page2.body).toEqual({ items: [links[2]], count: 3 });
-    expectError(await admin.rest('GET', `${base(site)}/share-links?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${base(site)}/share-links?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
+    expectError(await admin.rest('GET', `${siteBase(site)}/share-links?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    expectError(await admin.rest('GET', `${siteBase(site)}/share-links?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
   });
 
   it('renames and turns links off and on; refuses an empty change or a long name', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
-    const url = `${base(site)}/share-links/${link.id}`;
+    const url = `${siteBase(site)}/share-links/${link.id}`;
 
     const off = await admin.rest('PATCH', url, { active: false });
     expect(off.status, JSON.stringify(off.body)).toBe(200);
@@ -210,19 +169,19 @@ describe('share link operations', () => {
 
   it('deletes a link, then answers 404 for it', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
-    const res = await admin.rest('DELETE', `${base(site)}/share-links/${link.id}`);
+    const res = await admin.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(await server.em().count(ShareLink, { id: link.id })).toBe(0);
-    expectError(await admin.rest('DELETE', `${base(site)}/share-links/${link.id}`), 404, 'Share link not found');
-    expectError(await admin.rest('PATCH', `${base(site)}/share-links/${link.id}`, { active: true }), 404, 'Share link not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`), 404, 'Share link not found');
+    expectError(await admin.rest('PATCH', `${siteBase(site)}/share-links/${link.id}`, { active: true }), 404, 'Share link not found');
   });
 
   it('works through GraphQL', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
     const created = await admin.gql(
       `mutation($s: ID!) { createShareLink(siteId: $s, input: { name: "Press" }) { object id name active urls { published } } }`,
       { s: site.id },
@@ -246,14 +205,14 @@ describe('share link operations', () => {
 describe('permissions and isolation', () => {
   it('needs the admin role for every share-link operation, listing included (403 for members)', async () => {
     const { organization, admin, read, create } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
     const forbidden = 'Site: this operation needs the admin role';
     for (const member of [read, create]) {
-      expectError(await member.rest('GET', `${base(site)}/share-links`), 403, forbidden);
-      expectError(await member.rest('POST', `${base(site)}/share-links`, { name: 'x' }), 403, forbidden);
-      expectError(await member.rest('PATCH', `${base(site)}/share-links/${link.id}`, { active: false }), 403, forbidden);
-      expectError(await member.rest('DELETE', `${base(site)}/share-links/${link.id}`), 403, forbidden);
+      expectError(await member.rest('GET', `${siteBase(site)}/share-links`), 403, forbidden);
+      expectError(await member.rest('POST', `${siteBase(site)}/share-links`, { name: 'x' }), 403, forbidden);
+      expectError(await member.rest('PATCH', `${siteBase(site)}/share-links/${link.id}`, { active: false }), 403, forbidden);
+      expectError(await member.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`), 403, forbidden);
     }
     expect(await server.em().findOneOrFail(ShareLink, { id: link.id })).toMatchObject({ active: true });
   });
@@ -261,20 +220,20 @@ describe('permissions and isolation', () => {
   it('answers 404 to guests, outsiders, other organizations and for links of another site', async () => {
     const { organization, admin, guest, outsider } = await newTeam(server);
     const other = await newTeam(server);
-    const site = await newSite(organization.id);
-    const otherSite = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SHARED);
+    const otherSite = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
     const theirs = await createLink(admin, otherSite);
     for (const caller of [guest, outsider, other.admin]) {
-      expectError(await caller.rest('GET', `${base(site)}/share-links`), 404, 'Site not found');
-      expectError(await caller.rest('PATCH', `${base(site)}/share-links/${link.id}`, { active: false }), 404, 'Site not found');
-      expectError(await caller.rest('DELETE', `${base(site)}/share-links/${link.id}`), 404, 'Site not found');
+      expectError(await caller.rest('GET', `${siteBase(site)}/share-links`), 404, 'Site not found');
+      expectError(await caller.rest('PATCH', `${siteBase(site)}/share-links/${link.id}`, { active: false }), 404, 'Site not found');
+      expectError(await caller.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`), 404, 'Site not found');
     }
     expectError(await other.admin.rest('GET', `/v1/orgs/${other.organization.id}/sites/${site.id}/share-links`), 404, 'Site not found');
-    expectError(await admin.rest('PATCH', `${base(site)}/share-links/${theirs.id}`, { active: false }), 404, 'Share link not found');
-    expectError(await admin.rest('DELETE', `${base(site)}/share-links/${theirs.id}`), 404, 'Share link not found');
+    expectError(await admin.rest('PATCH', `${siteBase(site)}/share-links/${theirs.id}`, { active: false }), 404, 'Share link not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/share-links/${theirs.id}`), 404, 'Share link not found');
     // A share key grants reading, never the links themselves.
-    expectError(await outsider.rest('GET', `${base(site)}/share-links?shareKey=${encodeURIComponent(keyOf(link))}`), 404, 'Site not found');
+    expectError(await outsider.rest('GET', `${siteBase(site)}/share-links?shareKey=${encodeURIComponent(keyOf(link))}`), 404, 'Site not found');
   });
 });
 
@@ -285,18 +244,18 @@ describe('share keys', () => {
     const { site, space, siteSpace, key, visitor, admin } = await sharedSite();
     const q = `shareKey=${encodeURIComponent(key)}`;
     expectError(await visitor.rest('GET', `/v1/spaces/${space.id}`), 404, 'Space not found');
-    expectError(await visitor.rest('GET', `${base(site)}/site-spaces`), 404, 'Site not found');
+    expectError(await visitor.rest('GET', `${siteBase(site)}/site-spaces`), 404, 'Site not found');
 
     const got = await visitor.rest('GET', `/v1/spaces/${space.id}?${q}`);
     expect(got.status, JSON.stringify(got.body)).toBe(200);
     expect(got.body).toMatchObject({ id: space.id, title: 'Partner guide', permissions: { access: false, admin: false, edit: false } });
 
-    const listed = await visitor.rest('GET', `${base(site)}/site-spaces?${q}`);
+    const listed = await visitor.rest('GET', `${siteBase(site)}/site-spaces?${q}`);
     expect(listed.status, JSON.stringify(listed.body)).toBe(200);
     expect(listed.body.items.map((s: { id: string }) => s.id)).toEqual([siteSpace.id]);
     // Published URLs carry the key, so that they open the site for whoever holds it.
     expect(listed.body.items[0].urls.published).toBe(`${PUBLIC_URL}/sites/${site.id}/partner-guide?${q}`);
-    const asAdmin = await admin.rest('GET', `${base(site)}/site-spaces`);
+    const asAdmin = await admin.rest('GET', `${siteBase(site)}/site-spaces`);
     expect(asAdmin.body.items[0].urls.published).toBe(`${PUBLIC_URL}/sites/${site.id}/partner-guide`);
 
     const gql = await visitor.gql(`query($s: ID!, $k: String) { siteSpaces(siteId: $s, shareKey: $k) { count items { id space { id } } } }`, { s: site.id, k: key });
@@ -305,23 +264,23 @@ describe('share keys', () => {
 
     // Reading only: the key opens no change.
     expectError(await visitor.rest('PATCH', `/v1/spaces/${space.id}?${q}`, { title: 'Mine' }), 404, 'Space not found');
-    expectError(await visitor.rest('DELETE', `${base(site)}/site-spaces/${siteSpace.id}?${q}`), 404, 'Site not found');
-    expectError(await visitor.rest('POST', `${base(site)}/site-spaces?${q}`, { spaceId: space.id }), 404, 'Site not found');
+    expectError(await visitor.rest('DELETE', `${siteBase(site)}/site-spaces/${siteSpace.id}?${q}`), 404, 'Site not found');
+    expectError(await visitor.rest('POST', `${siteBase(site)}/site-spaces?${q}`, { spaceId: space.id }), 404, 'Site not found');
   });
 
   it('stop working at once when the link is turned off, and work again when turned on', async () => {
     const { site, space, link, key, visitor, admin } = await sharedSite();
     expect(await reads(visitor, site, space.id, key)).toEqual([200, 200]);
-    expect((await admin.rest('PATCH', `${base(site)}/share-links/${link.id}`, { active: false })).status).toBe(200);
+    expect((await admin.rest('PATCH', `${siteBase(site)}/share-links/${link.id}`, { active: false })).status).toBe(200);
     expect(await reads(visitor, site, space.id, key)).toEqual([404, 404]);
-    expect((await admin.rest('PATCH', `${base(site)}/share-links/${link.id}`, { active: true })).status).toBe(200);
+    expect((await admin.rest('PATCH', `${siteBase(site)}/share-links/${link.id}`, { active: true })).status).toBe(200);
     expect(await reads(visitor, site, space.id, key)).toEqual([200, 200]);
   });
 
   it('stop working at once when the link is deleted', async () => {
     const { site, space, link, key, visitor, admin } = await sharedSite();
     expect(await reads(visitor, site, space.id, key)).toEqual([200, 200]);
-    expect((await admin.rest('DELETE', `${base(site)}/share-links/${link.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`)).status).toBe(204);
     expect(await reads(visitor, site, space.id, key)).toEqual([404, 404]);
   });
 
@@ -337,17 +296,17 @@ describe('share keys', () => {
 
   it('open only their own site and the spaces it publishes', async () => {
     const { organization, admin, site, space, key, visitor } = await sharedSite();
-    const otherSite = await newSite(organization.id);
+    const otherSite = await insertSite(server, organization.id, SHARED);
     const unpublishedSpace = await createSpace(admin, organization.id, 'Internal');
-    expectError(await visitor.rest('GET', `${base(otherSite)}/site-spaces?shareKey=${encodeURIComponent(key)}`), 404, 'Site not found');
+    expectError(await visitor.rest('GET', `${siteBase(otherSite)}/site-spaces?shareKey=${encodeURIComponent(key)}`), 404, 'Site not found');
     expectError(await visitor.rest('GET', `/v1/spaces/${unpublishedSpace.id}?shareKey=${encodeURIComponent(key)}`), 404, 'Space not found');
     expectError(await visitor.rest('GET', `/v1/spaces/${space.id}?shareKey=not-a-key`), 404, 'Space not found');
     // Under another organization's path the site is not found, key or not.
     const other = await newTeam(server);
     expectError(await visitor.rest('GET', `/v1/orgs/${other.organization.id}/sites/${site.id}/site-spaces?shareKey=${encodeURIComponent(key)}`), 404, 'Site not found');
     // Once the space leaves the site, the key no longer opens it.
-    const siteSpaces = (await admin.rest('GET', `${base(site)}/site-spaces`)).body.items;
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${siteSpaces[0].id}`)).status).toBe(204);
+    const siteSpaces = (await admin.rest('GET', `${siteBase(site)}/site-spaces`)).body.items;
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${siteSpaces[0].id}`)).status).toBe(204);
     expect(await reads(visitor, site, space.id, key)).toEqual([404, 200]);
   });
 });

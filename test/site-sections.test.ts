@@ -8,9 +8,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { newOrganization, newTeam, newUser, rest, type Caller, type Response } from './support/factories.js';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
+import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
+import { expectError, expectGqlError } from './support/expectations.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { createSpace, insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -25,87 +27,26 @@ beforeEach(() => server.clock.advance(SECOND));
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-function expectError(res: Response, code: number, message: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(code);
-  expect(res.body).toEqual({ error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
-}
-
-function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, 'expected a GraphQL error').toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-/** A site row of the organization, without sections or site spaces unless added. */
-async function newSite(organizationId: string, overrides: Partial<SiteRow> = {}): Promise<SiteRow> {
-  const em = server.em();
-  const now = server.clock.now();
-  const site = em.create(Site, {
-    id: newId(),
-    organization: organizationId,
-    type: 'basic',
-    title: 'Developer Docs',
-    hostname: null,
-    basename: null,
-    proxyOrigin: null,
-    visibility: 'public',
-    published: false,
-    adaptiveContentEnabled: false,
-    agentsContext: '',
-    defaultSection: null,
-    defaultSiteSpace: null,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  });
-  await em.flush();
-  return site;
-}
-
-/** A site space at the root level of a site without sections. */
-async function rootSiteSpace(site: SiteRow, spaceId: string, position: string, path: string) {
-  const em = server.em();
-  const row = em.create(SiteSpace, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    section: null,
-    space: spaceId,
-    path,
-    condition: null,
-    position,
-    createdAt: server.clock.now(),
-  });
-  await em.flush();
-  return row;
-}
-
-async function createSpace(caller: Caller, organizationId: string, title = 'Guides') {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; title: string };
-}
-
-const base = (site: SiteRow) => `/v1/orgs/${site.organization}/sites/${site.id}`;
+/** The sites of these tests, as rows: unpublished, titled like the section that takes their root-level site spaces. */
+const SITE = { title: 'Developer Docs', published: false };
 
 /** Adds a section publishing a new space titled `title` (REST). */
 async function addSection(caller: Caller, site: SiteRow, title = 'Guides', body: Record<string, unknown> = {}) {
   const space = await createSpace(caller, site.organization, title);
-  const res = await caller.rest('POST', `${base(site)}/sections`, { spaceId: space.id, ...body });
+  const res = await caller.rest('POST', `${siteBase(site)}/sections`, { spaceId: space.id, ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; title: string; path: string; siteSpaces: { id: string }[] };
 }
 
 async function addGroup(caller: Caller, site: SiteRow, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `${base(site)}/section-groups`, { title: 'Group', ...body });
+  const res = await caller.rest('POST', `${siteBase(site)}/section-groups`, { title: 'Group', ...body });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body as { id: string; sections: { id: string }[] };
 }
 
 /** Ids of every section in navigation order, as listSiteSections gives them. */
 async function sectionOrder(caller: Caller, site: SiteRow): Promise<string[]> {
-  const res = await caller.rest('GET', `${base(site)}/sections`);
+  const res = await caller.rest('GET', `${siteBase(site)}/sections`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.items.map((s: { id: string }) => s.id);
 }
@@ -134,9 +75,9 @@ const siteRow = (id: string) => server.em().findOneOrFail(Site, { id });
 describe('POST B/sections (addSectionToSite)', () => {
   it('adds a section with a site space of the space, as the default section of a site without any', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const space = await createSpace(admin, organization.id, 'Getting Started');
-    const res = await admin.rest('POST', `${base(site)}/sections`, { spaceId: space.id });
+    const res = await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: space.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
       object: 'site-section',
@@ -158,7 +99,7 @@ describe('POST B/sections (addSectionToSite)', () => {
 
   it('takes title and icon, and gives a published site its section URLs', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id, { published: true, basename: 'docs' });
+    const site = await insertSite(server, organization.id, { ...SITE, published: true, basename: 'docs' });
     const section = await addSection(admin, site, 'API', { title: 'API Reference', icon: 'book' });
     expect(section).toMatchObject({ title: 'API Reference', icon: 'book', path: 'api-reference' });
     expect((section as any).urls).toEqual({
@@ -169,37 +110,37 @@ describe('POST B/sections (addSectionToSite)', () => {
 
   it('titles a section after a one-character space "Untitled section" (a section title has at least 2)', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     expect(await addSection(admin, site, 'X')).toMatchObject({ title: 'Untitled section', path: 'untitled-section' });
   });
 
   it('makes paths unique within the site: -2, -3…', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const paths = [];
     for (let i = 0; i < 3; i++) paths.push((await addSection(admin, site, 'Guides')).path);
     expect(paths).toEqual(['guides', 'guides-2', 'guides-3']);
     // Another site may use the same path.
-    expect((await addSection(admin, await newSite(organization.id), 'Guides')).path).toBe('guides');
+    expect((await addSection(admin, await insertSite(server, organization.id, SITE), 'Guides')).path).toBe('guides');
   });
 
   it('places new sections at the end of the top level, after groups', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const group = await addGroup(admin, site);
     const b = await addSection(admin, site, 'Beta');
     expect(await topLevel(site)).toEqual([a.id, { group: group.id, sections: [] }, b.id]);
     // Only the first section is the default.
-    const list = await admin.rest('GET', `${base(site)}/sections`);
+    const list = await admin.rest('GET', `${siteBase(site)}/sections`);
     expect(list.body.items.map((s: { default: boolean }) => s.default)).toEqual([true, false]);
   });
 
   it('checks title (max 64, min 2), icon (max 50), spaceId and unknown fields', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
-    const space = await createSpace(admin, organization.id);
-    const post = (body: unknown) => admin.rest('POST', `${base(site)}/sections`, body);
+    const site = await insertSite(server, organization.id, SITE);
+    const space = await createSpace(admin, organization.id, 'Guides');
+    const post = (body: unknown) => admin.rest('POST', `${siteBase(site)}/sections`, body);
     expectError(await post({ spaceId: space.id, title: 'x'.repeat(65) }), 400, 'title: must be at most 64 characters');
     expectError(await post({ spaceId: space.id, title: 'x' }), 400, 'title: must be at least 2 characters');
     expectError(await post({ spaceId: space.id, icon: 'i'.repeat(51) }), 400, 'icon: must be at most 50 characters');
@@ -212,18 +153,18 @@ describe('POST B/sections (addSectionToSite)', () => {
   it('refuses a space of another organization and a deleted space (400 naming spaceId)', async () => {
     const { organization, admin } = await team();
     const other = await team();
-    const site = await newSite(organization.id);
-    const foreign = await createSpace(other.admin, other.organization.id);
-    expectError(await admin.rest('POST', `${base(site)}/sections`, { spaceId: foreign.id }), 400, /^spaceId: no space/);
-    const deleted = await createSpace(admin, organization.id);
+    const site = await insertSite(server, organization.id, SITE);
+    const foreign = await createSpace(other.admin, other.organization.id, 'Guides');
+    expectError(await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: foreign.id }), 400, /^spaceId: no space/);
+    const deleted = await createSpace(admin, organization.id, 'Guides');
     expect((await admin.rest('DELETE', `/v1/spaces/${deleted.id}`)).status).toBe(204);
-    expectError(await admin.rest('POST', `${base(site)}/sections`, { spaceId: deleted.id }), 400, /^spaceId: space "\w+" is deleted; restore it first$/);
+    expectError(await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: deleted.id }), 400, /^spaceId: space "\w+" is deleted; restore it first$/);
     expect(await server.em().count(SiteSection, { site: site.id })).toBe(0);
   });
 
   it('adds through GraphQL with the graph fields', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const space = await createSpace(admin, organization.id, 'Handbook');
     const res = await admin.gql(
       `mutation($siteId: ID!, $organizationId: ID, $input: AddSiteSectionInput!) {
@@ -259,11 +200,11 @@ describe('POST B/sections (addSectionToSite)', () => {
 describe('the first section of a site with root-level site spaces', () => {
   it('moves the root-level site spaces into a section titled like the site, which stays the default', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id, { title: 'Product Docs' });
+    const site = await insertSite(server, organization.id, { ...SITE, title: 'Product Docs' });
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
-    const first = await rootSiteSpace(site, one.id, 'a0', 'one');
-    const second = await rootSiteSpace(site, two.id, 'a1', 'two');
+    const first = await insertSiteSpace(server, site, { space: one.id, position: 'a0', path: 'one' });
+    const second = await insertSiteSpace(server, site, { space: two.id, position: 'a1', path: 'two' });
     const em = server.em();
     await em.nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: second.id });
 
@@ -294,9 +235,9 @@ describe('the first section of a site with root-level site spaces', () => {
 
   it('answers the new state to later mutations of the same GraphQL request', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id, { title: 'Docs' });
+    const site = await insertSite(server, organization.id, { ...SITE, title: 'Docs' });
     const root = await createSpace(admin, organization.id, 'Root');
-    const first = await rootSiteSpace(site, root.id, 'a0', 'root');
+    const first = await insertSiteSpace(server, site, { space: root.id, position: 'a0', path: 'root' });
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
     const res = await admin.gql(
@@ -319,11 +260,11 @@ describe('the first section of a site with root-level site spaces', () => {
 
   it('takes the first root-level site space as the default when the site names none', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id, { title: 'Docs' });
+    const site = await insertSite(server, organization.id, { ...SITE, title: 'Docs' });
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
-    await rootSiteSpace(site, two.id, 'a1', 'two');
-    const first = await rootSiteSpace(site, one.id, 'a0', 'one');
+    await insertSiteSpace(server, site, { space: two.id, position: 'a1', path: 'two' });
+    const first = await insertSiteSpace(server, site, { space: one.id, position: 'a0', path: 'one' });
     await addSection(admin, site, 'Docs'); // same title as the site: the keeper has "docs", this "docs-2"
     const sections = await server.em().find(SiteSection, { site: site.id }, { orderBy: { position: 'asc' } });
     expect(sections.map((s) => s.path)).toEqual(['docs', 'docs-2']);
@@ -336,36 +277,36 @@ describe('the first section of a site with root-level site spaces', () => {
 describe('GET B/sections and B/section-groups', () => {
   it('lists every section in navigation order, grouped ones at their group\'s place, page by page', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
     const group = await addGroup(admin, site, { sections: [d.id, b.id] });
     const e = await addSection(admin, site, 'Epsilon');
     expect(await sectionOrder(admin, site)).toEqual([a.id, c.id, d.id, b.id, e.id]);
     // Move the group first: its sections follow it.
-    expect((await admin.rest('POST', `${base(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: a.id } } })).status).toBe(200);
+    expect((await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: a.id } } })).status).toBe(200);
     expect(await sectionOrder(admin, site)).toEqual([d.id, b.id, a.id, c.id, e.id]);
 
     const seen: string[] = [];
     let page: string | undefined;
     do {
-      const res = await admin.rest('GET', `${base(site)}/sections?limit=2${page ? `&page=${page}` : ''}`);
+      const res = await admin.rest('GET', `${siteBase(site)}/sections?limit=2${page ? `&page=${page}` : ''}`);
       expect(res.status).toBe(200);
       expect(res.body.count).toBe(5);
       seen.push(...res.body.items.map((s: { id: string }) => s.id));
       page = res.body.next?.page;
     } while (page);
     expect(seen).toEqual([d.id, b.id, a.id, c.id, e.id]);
-    expectError(await admin.rest('GET', `${base(site)}/sections?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    expectError(await admin.rest('GET', `${siteBase(site)}/sections?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
   });
 
   it('lists groups by position with their sections', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const g1 = await addGroup(admin, site, { title: 'First', sections: [a.id] });
     const g2 = await addGroup(admin, site, { title: 'Second', icon: 'star' });
-    await admin.rest('POST', `${base(site)}/section-groups/${g2.id}/move`, { position: { before: { type: 'site-section-group', id: g1.id } } });
-    const res = await admin.rest('GET', `${base(site)}/section-groups`);
+    await admin.rest('POST', `${siteBase(site)}/section-groups/${g2.id}/move`, { position: { before: { type: 'site-section-group', id: g1.id } } });
+    const res = await admin.rest('GET', `${siteBase(site)}/section-groups`);
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({
       count: 2,
@@ -380,26 +321,24 @@ describe('GET B/sections and B/section-groups', () => {
 
   it('answers empty lists for a site without sections', async () => {
     const { organization, read } = await team();
-    const site = await newSite(organization.id);
-    expect((await read.rest('GET', `${base(site)}/sections`)).body).toEqual({ items: [], count: 0 });
-    expect((await read.rest('GET', `${base(site)}/section-groups`)).body).toEqual({ items: [], count: 0 });
+    const site = await insertSite(server, organization.id, SITE);
+    expect((await read.rest('GET', `${siteBase(site)}/sections`)).body).toEqual({ items: [], count: 0 });
+    expect((await read.rest('GET', `${siteBase(site)}/section-groups`)).body).toEqual({ items: [], count: 0 });
   });
 
   it('opens the section list of a share-link site to a holder of an active share key', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id, { visibility: 'share-link' });
+    const site = await insertSite(server, organization.id, { ...SITE, visibility: 'share-link' });
     const section = await addSection(admin, site, 'Shared');
-    const em = server.em();
     const key = `key-${newId()}`;
-    em.create(ShareLink, { id: newId(), organization: organization.id, site: site.id, name: 'Link', key, active: true, createdAt: server.clock.now() });
-    await em.flush();
+    await insertShareLink(server, site, { name: 'Link', key });
     const stranger = await newUser(server);
-    expectError(await stranger.rest('GET', `${base(site)}/sections`), 404, 'Site not found');
-    const res = await stranger.rest('GET', `${base(site)}/sections?shareKey=${key}`);
+    expectError(await stranger.rest('GET', `${siteBase(site)}/sections`), 404, 'Site not found');
+    const res = await stranger.rest('GET', `${siteBase(site)}/sections?shareKey=${key}`);
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.items.map((s: { id: string }) => s.id)).toEqual([section.id]);
     // The key opens only the list of sections, not the groups.
-    expectError(await stranger.rest('GET', `${base(site)}/section-groups?shareKey=${key}`), 404, 'Site not found');
+    expectError(await stranger.rest('GET', `${siteBase(site)}/section-groups?shareKey=${key}`), 404, 'Site not found');
   });
 });
 
@@ -408,14 +347,14 @@ describe('GET B/sections and B/section-groups', () => {
 describe('PATCH B/sections/{siteSectionId}', () => {
   it('changes title, path, icon, description and default site space; null removes icon and description', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
-    await rootSiteSpace(site, one.id, 'a0', 'one');
-    const second = await rootSiteSpace(site, two.id, 'a1', 'two');
+    await insertSiteSpace(server, site, { space: one.id, position: 'a0', path: 'one' });
+    const second = await insertSiteSpace(server, site, { space: two.id, position: 'a1', path: 'two' });
     await addSection(admin, site, 'Other');
     const keeper = (await server.em().findOneOrFail(SiteSection, { site: site.id, path: 'developer-docs' })).id;
-    const url = `${base(site)}/sections/${keeper}`;
+    const url = `${siteBase(site)}/sections/${keeper}`;
 
     const res = await admin.rest('PATCH', url, {
       title: 'Renamed',
@@ -440,9 +379,9 @@ describe('PATCH B/sections/{siteSectionId}', () => {
 
   it('checks every limit of §8 and the path characters', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const section = await addSection(admin, site, 'Alpha');
-    const patch = (body: unknown) => admin.rest('PATCH', `${base(site)}/sections/${section.id}`, body);
+    const patch = (body: unknown) => admin.rest('PATCH', `${siteBase(site)}/sections/${section.id}`, body);
     expectError(await patch({ title: 'x' }), 400, 'title: must be at least 2 characters');
     expectError(await patch({ title: 'x'.repeat(129) }), 400, 'title: must be at most 128 characters');
     expectError(await patch({ path: '' }), 400, 'path: must be at least 1 character');
@@ -459,44 +398,40 @@ describe('PATCH B/sections/{siteSectionId}', () => {
 
   it('stores a description of 256 characters, the contract\'s maximum', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const section = await addSection(admin, site, 'Alpha');
-    const res = await admin.rest('PATCH', `${base(site)}/sections/${section.id}`, { description: 'd'.repeat(256) });
+    const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${section.id}`, { description: 'd'.repeat(256) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect(res.body.description).toBe('d'.repeat(256));
   });
 
   it('answers 409 naming path when another section of the site has it', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     await addSection(admin, site, 'Beta');
-    expectError(await admin.rest('PATCH', `${base(site)}/sections/${a.id}`, { path: 'beta' }), 409, 'path: "beta" is already used by another section of the site');
+    expectError(await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'beta' }), 409, 'path: "beta" is already used by another section of the site');
     // Its own path is not a conflict.
-    expect((await admin.rest('PATCH', `${base(site)}/sections/${a.id}`, { path: 'alpha' })).status).toBe(200);
+    expect((await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'alpha' })).status).toBe(200);
   });
 
   it('refuses a default site space of another section (400)', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
-    const res = await admin.rest('PATCH', `${base(site)}/sections/${a.id}`, { defaultSiteSpace: b.siteSpaces[0]!.id });
+    const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: b.siteSpaces[0]!.id });
     expectError(res, 400, `defaultSiteSpace: no site space "${b.siteSpaces[0]!.id}" in this section`);
-    expectError(await admin.rest('PATCH', `${base(site)}/sections/${a.id}`, { defaultSiteSpace: 'nope' }), 400, /^defaultSiteSpace: /);
+    expectError(await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: 'nope' }), 400, /^defaultSiteSpace: /);
   });
 
   describe('condition', () => {
     async function siteWithSection(jsonSchema?: Record<string, unknown>) {
       const { organization, admin } = await team();
-      const site = await newSite(organization.id);
-      if (jsonSchema) {
-        const em = server.em();
-        em.create(SiteAdaptiveSchema, { site: site.id, organization: organization.id, jsonSchema, updatedAt: server.clock.now() });
-        await em.flush();
-      }
+      const site = await insertSite(server, organization.id, SITE);
+      if (jsonSchema) await insertAdaptiveSchema(server, site, { jsonSchema });
       const section = await addSection(admin, site, 'Alpha');
-      return { admin, site, section, url: `${base(site)}/sections/${section.id}` };
+      return { admin, site, section, url: `${siteBase(site)}/sections/${section.id}` };
     }
     const schema = {
       type: 'object',
@@ -550,43 +485,43 @@ describe('PATCH B/sections/{siteSectionId}', () => {
 describe('DELETE B/sections/{siteSectionId}', () => {
   it('removes the section with its site spaces (204)', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
-    const res = await admin.rest('DELETE', `${base(site)}/sections/${b.id}`);
+    const res = await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(await server.em().count(SiteSpace, { id: b.siteSpaces[0]!.id })).toBe(0);
     expect(await sectionOrder(admin, site)).toEqual([a.id]);
     expect((await siteRow(site.id)).defaultSection).toBe(a.id); // not the default: unchanged
-    expectError(await admin.rest('DELETE', `${base(site)}/sections/${b.id}`), 404, 'Site section not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`), 404, 'Site section not found');
   });
 
   it('hands the default to the first top-level section, then to the first grouped one, then to none', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const c = await addSection(admin, site, 'Gamma');
     const d = await addSection(admin, site, 'Delta');
     await addGroup(admin, site, { sections: [c.id] });
     // Top level: a, b, group[c], d → d moved first so that "first" means position, not creation.
-    await admin.rest('POST', `${base(site)}/sections/${d.id}/move`, { position: { before: { type: 'site-section', siteSection: b.id } } });
-    expect((await admin.rest('DELETE', `${base(site)}/sections/${a.id}`)).status).toBe(204);
+    await admin.rest('POST', `${siteBase(site)}/sections/${d.id}/move`, { position: { before: { type: 'site-section', siteSection: b.id } } });
+    expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${a.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSection).toBe(d.id);
-    expect((await admin.rest('DELETE', `${base(site)}/sections/${d.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${d.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSection).toBe(b.id);
-    expect((await admin.rest('DELETE', `${base(site)}/sections/${b.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSection).toBe(c.id);
-    const list = await admin.rest('GET', `${base(site)}/sections`);
+    const list = await admin.rest('GET', `${siteBase(site)}/sections`);
     expect(list.body.items).toMatchObject([{ id: c.id, default: true }]);
-    expect((await admin.rest('DELETE', `${base(site)}/sections/${c.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${c.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSection).toBeNull();
   });
 
   it('deletes through GraphQL', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const res = await admin.gql(`mutation($siteId: ID!, $id: ID!) { deleteSiteSection(siteId: $siteId, id: $id) }`, { siteId: site.id, id: a.id });
     expect(res).toMatchObject({ data: { deleteSiteSection: true } });
@@ -599,12 +534,12 @@ describe('DELETE B/sections/{siteSectionId}', () => {
 describe('POST B/sections/{siteSectionId}/move', () => {
   it('orders top-level sections among the top-level items; without position, to the end', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const group = await addGroup(admin, site);
     const c = await addSection(admin, site, 'Gamma');
-    const move = (id: string, body: unknown) => admin.rest('POST', `${base(site)}/sections/${id}/move`, body);
+    const move = (id: string, body: unknown) => admin.rest('POST', `${siteBase(site)}/sections/${id}/move`, body);
     const g = { group: group.id, sections: [] };
 
     const res = await move(c.id, { position: { before: { type: 'site-section', siteSection: a.id } } });
@@ -621,10 +556,10 @@ describe('POST B/sections/{siteSectionId}/move', () => {
 
   it('orders grouped sections among their group; a pointer across levels is a 400', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const [a, b, c, top] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Top')];
     const group = await addGroup(admin, site, { sections: [a.id, b.id, c.id] });
-    const move = (id: string, body: unknown) => admin.rest('POST', `${base(site)}/sections/${id}/move`, body);
+    const move = (id: string, body: unknown) => admin.rest('POST', `${siteBase(site)}/sections/${id}/move`, body);
 
     expect((await move(c.id, { position: { before: { type: 'site-section', siteSection: a.id } } })).status).toBe(200);
     expect(await topLevel(site)).toEqual([top.id, { group: group.id, sections: [c.id, a.id, b.id] }]);
@@ -646,7 +581,7 @@ describe('POST B/sections/{siteSectionId}/move', () => {
 
   it('moves through GraphQL with a position argument', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const res = await admin.gql(
@@ -663,9 +598,9 @@ describe('POST B/sections/{siteSectionId}/move', () => {
 describe('section groups', () => {
   it('creates a group at the end of the top level with the given sections in order (201)', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const [a, b, c] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma')];
-    const res = await admin.rest('POST', `${base(site)}/section-groups`, { title: 'Reference', icon: 'books', sections: [c.id, a.id] });
+    const res = await admin.rest('POST', `${siteBase(site)}/section-groups`, { title: 'Reference', icon: 'books', sections: [c.id, a.id] });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({
       object: 'site-section-group',
@@ -685,9 +620,9 @@ describe('section groups', () => {
 
   it('checks title (1-100), icon (max 50) and sections', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
-    const elsewhere = await addSection(admin, await newSite(organization.id), 'Elsewhere');
-    const post = (body: unknown) => admin.rest('POST', `${base(site)}/section-groups`, body);
+    const site = await insertSite(server, organization.id, SITE);
+    const elsewhere = await addSection(admin, await insertSite(server, organization.id, SITE), 'Elsewhere');
+    const post = (body: unknown) => admin.rest('POST', `${siteBase(site)}/section-groups`, body);
     expectError(await post({}), 400, 'title: is required');
     expectError(await post({ title: '' }), 400, 'title: must be at least 1 character');
     expectError(await post({ title: 't'.repeat(101) }), 400, 'title: must be at most 100 characters');
@@ -699,9 +634,9 @@ describe('section groups', () => {
 
   it('updates title and icon; null removes the icon', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const group = await addGroup(admin, site, { title: 'Old', icon: 'star' });
-    const url = `${base(site)}/section-groups/${group.id}`;
+    const url = `${siteBase(site)}/section-groups/${group.id}`;
     const res = await admin.rest('PATCH', url, { title: 'New' });
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ object: 'site-section-group', id: group.id, title: 'New', icon: 'star', sections: [] });
@@ -714,11 +649,11 @@ describe('section groups', () => {
 
   it('adds a section to the end of a group (201, the group) and removes it to the end of the top level (204)', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const [a, b, c] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma')];
     const group = await addGroup(admin, site, { sections: [b.id] });
     const other = await addGroup(admin, site, { sections: [c.id] });
-    const add = (sectionId: string) => admin.rest('POST', `${base(site)}/section-groups/${group.id}/sections`, { sectionId });
+    const add = (sectionId: string) => admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/sections`, { sectionId });
 
     const res = await add(a.id);
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -727,39 +662,39 @@ describe('section groups', () => {
     expect(await topLevel(site)).toEqual([{ group: group.id, sections: [b.id, a.id, c.id] }, { group: other.id, sections: [] }]);
     expect((await add(b.id)).body.sections.map((s: { id: string }) => s.id)).toEqual([b.id, a.id, c.id]); // already in: stays
     expectError(await add('nope'), 400, 'sectionId: no section "nope" in this site');
-    expectError(await admin.rest('POST', `${base(site)}/section-groups/${group.id}/sections`, {}), 400, 'sectionId: is required');
+    expectError(await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/sections`, {}), 400, 'sectionId: is required');
 
-    const removed = await admin.rest('DELETE', `${base(site)}/section-groups/${group.id}/sections/${a.id}`);
+    const removed = await admin.rest('DELETE', `${siteBase(site)}/section-groups/${group.id}/sections/${a.id}`);
     expect(removed.status).toBe(204);
     expect(await topLevel(site)).toEqual([{ group: group.id, sections: [b.id, c.id] }, { group: other.id, sections: [] }, a.id]);
-    expectError(await admin.rest('DELETE', `${base(site)}/section-groups/${group.id}/sections/${a.id}`), 404, 'Site section not found');
-    expectError(await admin.rest('DELETE', `${base(site)}/section-groups/${other.id}/sections/${b.id}`), 404, 'Site section not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/section-groups/${group.id}/sections/${a.id}`), 404, 'Site section not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/section-groups/${other.id}/sections/${b.id}`), 404, 'Site section not found');
   });
 
   it('deletes a group and keeps its sections, at the end of the top level in their order', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
     const group = await addGroup(admin, site, { sections: [c.id, a.id] });
-    await admin.rest('POST', `${base(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: b.id } } });
+    await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: b.id } } });
     expect(await topLevel(site)).toEqual([{ group: group.id, sections: [c.id, a.id] }, b.id, d.id]);
-    const res = await admin.rest('DELETE', `${base(site)}/section-groups/${group.id}`);
+    const res = await admin.rest('DELETE', `${siteBase(site)}/section-groups/${group.id}`);
     expect(res.status).toBe(204);
     expect(await topLevel(site)).toEqual([b.id, d.id, c.id, a.id]);
-    expect((await admin.rest('GET', `${base(site)}/section-groups`)).body).toEqual({ items: [], count: 0 });
-    expectError(await admin.rest('DELETE', `${base(site)}/section-groups/${group.id}`), 404, 'Site section group not found');
+    expect((await admin.rest('GET', `${siteBase(site)}/section-groups`)).body).toEqual({ items: [], count: 0 });
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/section-groups/${group.id}`), 404, 'Site section group not found');
   });
 
   it('moves a group among the top-level items; without position, to the end', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const g1 = await addGroup(admin, site, { title: 'G1' });
     const b = await addSection(admin, site, 'Beta');
     const g2 = await addGroup(admin, site, { title: 'G2' });
     const inner = await addSection(admin, site, 'Inner');
-    await admin.rest('POST', `${base(site)}/section-groups/${g2.id}/sections`, { sectionId: inner.id });
-    const move = (id: string, body: unknown) => admin.rest('POST', `${base(site)}/section-groups/${id}/move`, body);
+    await admin.rest('POST', `${siteBase(site)}/section-groups/${g2.id}/sections`, { sectionId: inner.id });
+    const move = (id: string, body: unknown) => admin.rest('POST', `${siteBase(site)}/section-groups/${id}/move`, body);
     const G1 = { group: g1.id, sections: [] };
     const G2 = { group: g2.id, sections: [inner.id] };
     expect(await topLevel(site)).toEqual([a.id, G1, b.id, G2]);
@@ -781,7 +716,7 @@ describe('section groups', () => {
 
   it('works through GraphQL with the graph fields', async () => {
     const { organization, admin } = await team();
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const created = await admin.gql(
       `mutation($siteId: ID!, $input: AddSiteSectionGroupInput!) {
@@ -820,7 +755,7 @@ describe('section groups', () => {
 describe('401, 403 and 404', () => {
   /** Every operation of the area, against one section and one group of `site`. */
   function operations(site: SiteRow, sectionId: string, groupId: string, spaceId: string): [string, string, unknown?][] {
-    const b = base(site);
+    const b = siteBase(site);
     return [
       ['GET', `${b}/sections`],
       ['POST', `${b}/sections`, { spaceId }],
@@ -839,8 +774,8 @@ describe('401, 403 and 404', () => {
 
   async function fixture() {
     const t = await team();
-    const site = await newSite(t.organization.id);
-    const space = await createSpace(t.admin, t.organization.id);
+    const site = await insertSite(server, t.organization.id, SITE);
+    const space = await createSpace(t.admin, t.organization.id, 'Guides');
     const section = await addSection(t.admin, site, 'Alpha');
     const group = await addGroup(t.admin, site, { sections: [section.id] });
     return { ...t, site, space, section, group };
@@ -894,10 +829,10 @@ describe('401, 403 and 404', () => {
 
   it('answers 404 for sections and groups of another site', async () => {
     const { site, admin, organization } = await fixture();
-    const other = await newSite(organization.id);
+    const other = await insertSite(server, organization.id, SITE);
     const foreignSection = await addSection(admin, other, 'Foreign');
     const foreignGroup = await addGroup(admin, other);
-    const b = base(site);
+    const b = siteBase(site);
     const sectionMissing: [string, string, unknown?][] = [
       ['PATCH', `${b}/sections/${foreignSection.id}`, { title: 'Changed' }],
       ['POST', `${b}/sections/${foreignSection.id}/move`, {}],

@@ -6,21 +6,13 @@
  * tests depend only on the site-space operations and on spaces.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { sqlObservers } from '../src/db/orm.js';
-import {
-  Site,
-  SiteAdaptiveSchema,
-  SiteSection,
-  SiteSectionGroup,
-  SiteSpace,
-  type SiteRow,
-  type SiteSectionRow,
-} from '../src/domain/sites/entities.js';
+import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/paths.js';
-import { newId } from '../src/ids.js';
-import { newTeam, rest, type Caller, type Response } from './support/factories.js';
-import { formatErrors, validateResponse } from './support/openapi.js';
+import { newTeam, rest, type Caller } from './support/factories.js';
+import { expectContract, expectError } from './support/expectations.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { createSpace, insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
+import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -34,92 +26,8 @@ beforeEach(() => server.clock.advance(SECOND));
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-function expectError(res: Response, code: number, message: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(code);
-  expect(res.body).toEqual({ error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
-}
-
-function expectContract(operationId: string, res: Response) {
-  const errors = validateResponse(operationId, res.status, res.body);
-  expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(res.body, null, 2)}`).toEqual([]);
-}
-
-/** A site row of the organization: published, public, no sections (override as needed). */
-async function newSite(organizationId: string, overrides: Partial<SiteRow> = {}): Promise<SiteRow> {
-  const em = server.em();
-  const now = server.clock.now();
-  const site = em.create(Site, {
-    id: newId(),
-    organization: organizationId,
-    type: 'basic',
-    title: 'Docs',
-    hostname: null,
-    basename: null,
-    proxyOrigin: null,
-    visibility: 'public',
-    published: true,
-    adaptiveContentEnabled: false,
-    agentsContext: '',
-    defaultSection: null,
-    defaultSiteSpace: null,
-    createdAt: now,
-    updatedAt: now,
-    ...overrides,
-  });
-  await em.flush();
-  return site;
-}
-
-/** A section row of the site at `position`; `isDefault` makes it the site's default section. */
-async function newSection(
-  site: SiteRow,
-  fields: { path: string; position: string; group?: string; isDefault?: boolean },
-): Promise<SiteSectionRow> {
-  const em = server.em();
-  const section = em.create(SiteSection, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    sectionGroup: fields.group ?? null,
-    title: `Section ${fields.path}`,
-    description: null,
-    path: fields.path,
-    condition: null,
-    icon: null,
-    defaultSiteSpace: null,
-    position: fields.position,
-    createdAt: server.clock.now(),
-  });
-  await em.flush();
-  if (fields.isDefault) await em.nativeUpdate(Site, { id: site.id }, { defaultSection: section.id });
-  return section;
-}
-
-async function newGroup(site: SiteRow, position: string) {
-  const em = server.em();
-  const group = em.create(SiteSectionGroup, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    title: 'Group',
-    icon: null,
-    position,
-    createdAt: server.clock.now(),
-  });
-  await em.flush();
-  return group;
-}
-
-async function createSpace(caller: Caller, organizationId: string, title: string) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; title: string };
-}
-
-const base = (site: { organization: string; id: string }) => `/v1/orgs/${site.organization}/sites/${site.id}`;
-
 async function addSiteSpace(caller: Caller, site: SiteRow, body: Record<string, unknown>) {
-  const res = await caller.rest('POST', `${base(site)}/site-spaces`, body);
+  const res = await caller.rest('POST', `${siteBase(site)}/site-spaces`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
 }
@@ -131,7 +39,7 @@ async function publish(caller: Caller, site: SiteRow, title: string, sectionId?:
 }
 
 async function listIds(caller: Caller, site: SiteRow, query = ''): Promise<string[]> {
-  const res = await caller.rest('GET', `${base(site)}/site-spaces${query}`);
+  const res = await caller.rest('GET', `${siteBase(site)}/site-spaces${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.items.map((s: { id: string }) => s.id);
 }
@@ -144,13 +52,13 @@ const sectionRow = (id: string) => server.em().findOneOrFail(SiteSection, { id }
 describe('authentication', () => {
   it('answers 401 on every site-space operation without a token or with a bad one', async () => {
     const { organization } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const calls: [string, string, unknown?][] = [
-      ['GET', `${base(site)}/site-spaces`],
-      ['POST', `${base(site)}/site-spaces`, { spaceId: 'x' }],
-      ['PATCH', `${base(site)}/site-spaces/x`, { path: 'p' }],
-      ['DELETE', `${base(site)}/site-spaces/x`],
-      ['POST', `${base(site)}/site-spaces/x/move`, {}],
+      ['GET', `${siteBase(site)}/site-spaces`],
+      ['POST', `${siteBase(site)}/site-spaces`, { spaceId: 'x' }],
+      ['PATCH', `${siteBase(site)}/site-spaces/x`, { path: 'p' }],
+      ['DELETE', `${siteBase(site)}/site-spaces/x`],
+      ['POST', `${siteBase(site)}/site-spaces/x/move`, {}],
     ];
     for (const [method, path, body] of calls) {
       expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
@@ -166,9 +74,9 @@ describe('authentication', () => {
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('publishes a space at the root level of a site without sections, as the default, with every contract field', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const space = await createSpace(admin, organization.id, 'Getting started');
-    const res = await admin.rest('POST', `${base(site)}/site-spaces`, { spaceId: space.id });
+    const res = await admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const spaceBody = (await admin.rest('GET', `/v1/spaces/${space.id}`)).body;
     expect(res.body).toEqual({
@@ -195,9 +103,9 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('goes to the default section when no section is named, and to the named section otherwise', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id, { hostname: 'docs.example.com', basename: 'help' });
-    const first = await newSection(site, { path: 'guides', position: 'a0' });
-    const main = await newSection(site, { path: 'api', position: 'a1', isDefault: true });
+    const site = await insertSite(server, organization.id, { hostname: 'docs.example.com', basename: 'help' });
+    const first = await insertSection(server, site, { path: 'guides', position: 'a0' });
+    const main = await insertSection(server, site, { path: 'api', position: 'a1', isDefault: true });
 
     const toDefault = await publish(admin, site, 'Endpoints');
     expect(toDefault).toMatchObject({ section: main.id, default: true, urls: { published: 'https://docs.example.com/help/api/endpoints' } });
@@ -214,18 +122,18 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('falls back to the oldest section of a site with sections but no default section', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const oldest = await newSection(site, { path: 'one', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const oldest = await insertSection(server, site, { path: 'one', position: 'a1' });
     server.clock.advance(SECOND);
-    await newSection(site, { path: 'two', position: 'a0' });
+    await insertSection(server, site, { path: 'two', position: 'a0' });
     expect(await publish(admin, site, 'Anything')).toMatchObject({ section: oldest.id, default: true });
   });
 
   it('makes paths from titles, unique among the siblings only', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const a = await newSection(site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await newSection(site, { path: 'b', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
+    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
     expect((await publish(admin, site, 'Guide', a.id)).path).toBe('guide');
     expect((await publish(admin, site, 'Guide', a.id)).path).toBe('guide-2');
     expect((await publish(admin, site, 'guide!', a.id)).path).toBe('guide-3');
@@ -237,14 +145,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('refuses a missing, unknown, foreign or deleted space and a section of another site, naming the field', async () => {
     const { organization, admin } = await newTeam(server);
     const other = await newTeam(server);
-    const site = await newSite(organization.id);
-    const otherSite = await newSite(organization.id);
-    const foreignSection = await newSection(otherSite, { path: 'x', position: 'a0' });
+    const site = await insertSite(server, organization.id);
+    const otherSite = await insertSite(server, organization.id);
+    const foreignSection = await insertSection(server, otherSite, { path: 'x', position: 'a0' });
     const space = await createSpace(admin, organization.id, 'Mine');
     const foreign = await createSpace(other.admin, other.organization.id, 'Theirs');
     const deleted = await createSpace(admin, organization.id, 'Gone');
     expect((await admin.rest('DELETE', `/v1/spaces/${deleted.id}`)).status).toBe(204);
-    const url = `${base(site)}/site-spaces`;
+    const url = `${siteBase(site)}/site-spaces`;
 
     expectError(await admin.rest('POST', url, {}), 400, 'spaceId: is required');
     expectError(await admin.rest('POST', url, { spaceId: 'nope' }), 400, 'spaceId: no space "nope" that you can read in the site\'s organization');
@@ -258,13 +166,13 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('refuses the same space twice in one section (409) but accepts it in another section', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const a = await newSection(site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await newSection(site, { path: 'b', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
+    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
     const space = await createSpace(admin, organization.id, 'Shared');
     await addSiteSpace(admin, site, { spaceId: space.id, sectionId: a.id });
     expectError(
-      await admin.rest('POST', `${base(site)}/site-spaces`, { spaceId: space.id, sectionId: a.id }),
+      await admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id, sectionId: a.id }),
       409,
       `spaceId: space "${space.id}" is already published in this section`,
     );
@@ -273,10 +181,10 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('gives concurrent additions distinct paths and positions, and one default', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const spaces = [];
     for (let i = 0; i < 6; i++) spaces.push(await createSpace(admin, organization.id, 'Same'));
-    const added = await Promise.all(spaces.map((space) => admin.rest('POST', `${base(site)}/site-spaces`, { spaceId: space.id })));
+    const added = await Promise.all(spaces.map((space) => admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id })));
     expect(added.map((r) => r.status)).toEqual(Array(6).fill(201));
     expect(added.map((r) => r.body.path).sort()).toEqual(['same', 'same-2', 'same-3', 'same-4', 'same-5', 'same-6']);
     expect(added.filter((r) => r.body.default)).toHaveLength(1);
@@ -287,15 +195,15 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('answers no published URL while the site is unpublished', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id, { published: false });
+    const site = await insertSite(server, organization.id, { published: false });
     const added = await publish(admin, site, 'Draft');
     expect(added.urls).toEqual({ location: `${PUBLIC_URL}/v1/orgs/${organization.id}/sites/${site.id}/site-spaces/${added.id}` });
   });
 
   it('works through GraphQL, with the site and section relations', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const section = await newSection(site, { path: 'docs', position: 'a0', isDefault: true });
+    const site = await insertSite(server, organization.id);
+    const section = await insertSection(server, site, { path: 'docs', position: 'a0', isDefault: true });
     const space = await createSpace(admin, organization.id, 'Handbook');
     const res = await admin.gql(
       `mutation($siteId: ID!, $input: AddSiteSpaceInput!) {
@@ -331,16 +239,16 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('lists in navigation order: groups and sections by position, then each section by position', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const group = await newGroup(site, 'a0');
-    const top = await newSection(site, { path: 'top', position: 'a1', isDefault: true });
-    const grouped2 = await newSection(site, { path: 'g2', position: 'a1', group: group.id });
-    const grouped1 = await newSection(site, { path: 'g1', position: 'a0', group: group.id });
+    const site = await insertSite(server, organization.id);
+    const group = await insertSectionGroup(server, site, { position: 'a0' });
+    const top = await insertSection(server, site, { path: 'top', position: 'a1', isDefault: true });
+    const grouped2 = await insertSection(server, site, { path: 'g2', position: 'a1', sectionGroup: group.id });
+    const grouped1 = await insertSection(server, site, { path: 'g1', position: 'a0', sectionGroup: group.id });
     const t1 = await publish(admin, site, 'T1', top.id);
     const g2 = await publish(admin, site, 'G2', grouped2.id);
     const g1a = await publish(admin, site, 'G1a', grouped1.id);
     const g1b = await publish(admin, site, 'G1b', grouped1.id);
-    const res = await admin.rest('GET', `${base(site)}/site-spaces`);
+    const res = await admin.rest('GET', `${siteBase(site)}/site-spaces`);
     expect(res.status).toBe(200);
     expectContract('listSiteSpaces', res);
     expect(res.body.count).toBe(4);
@@ -350,9 +258,9 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('filters by `default`: true only the defaults, false the others, absent all', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const a = await newSection(site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await newSection(site, { path: 'b', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
+    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
     const a1 = await publish(admin, site, 'A1', a.id);
     const a2 = await publish(admin, site, 'A2', a.id);
     const b1 = await publish(admin, site, 'B1', b.id);
@@ -360,11 +268,11 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
     expect(await listIds(admin, site, '?default=true')).toEqual([a1.id, b1.id]);
     expect(await listIds(admin, site, '?default=false')).toEqual([a2.id, b2.id]);
     expect(await listIds(admin, site)).toEqual([a1.id, a2.id, b1.id, b2.id]);
-    const all = await admin.rest('GET', `${base(site)}/site-spaces`);
+    const all = await admin.rest('GET', `${siteBase(site)}/site-spaces`);
     expect(all.body.items.map((s: { default: boolean }) => s.default)).toEqual([true, false, true, false]);
-    const res = await admin.rest('GET', `${base(site)}/site-spaces?default=true`);
+    const res = await admin.rest('GET', `${siteBase(site)}/site-spaces?default=true`);
     expect(res.body.count).toBe(2);
-    expectError(await admin.rest('GET', `${base(site)}/site-spaces?default=yes`), 400, 'default: must be true or false');
+    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?default=yes`), 400, 'default: must be true or false');
 
     const gql = await admin.gql(`query($id: ID!) { siteSpaces(siteId: $id, default: false) { count items { id default } } }`, { id: site.id });
     expect(gql.data.siteSpaces).toEqual({ count: 2, items: [{ id: a2.id, default: false }, { id: b2.id, default: false }] });
@@ -372,46 +280,39 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
   it('pages with `limit` and `page`, and keeps `limit` within 1-1000', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const ids = [];
     for (const title of ['One', 'Two', 'Three']) ids.push((await publish(admin, site, title)).id);
-    const first = await admin.rest('GET', `${base(site)}/site-spaces?limit=2`);
+    const first = await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=2`);
     expect(first.body.items.map((s: { id: string }) => s.id)).toEqual(ids.slice(0, 2));
     expect(first.body.count).toBe(3);
-    const second = await admin.rest('GET', `${base(site)}/site-spaces?limit=2&page=${first.body.next.page}`);
+    const second = await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=2&page=${first.body.next.page}`);
     expect(second.body.items.map((s: { id: string }) => s.id)).toEqual(ids.slice(2));
     expect(second.body.next).toBeUndefined();
-    expect((await admin.rest('GET', `${base(site)}/site-spaces?limit=1000`)).status).toBe(200);
-    expectError(await admin.rest('GET', `${base(site)}/site-spaces?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${base(site)}/site-spaces?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${base(site)}/site-spaces?page=garbage`), 400, 'page: not a page identifier returned by this list');
+    expect((await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=1000`)).status).toBe(200);
+    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
+    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?page=garbage`), 400, 'page: not a page identifier returned by this list');
   });
 
   it('sends the same number of SQL statements for 2 and for 8 site spaces with their relations', async () => {
     const { organization, admin } = await newTeam(server);
-    const small = await newSite(organization.id);
-    const large = await newSite(organization.id);
+    const small = await insertSite(server, organization.id);
+    const large = await insertSite(server, organization.id);
     for (const site of [small, large]) {
-      const a = await newSection(site, { path: 'a', position: 'a0', isDefault: true });
-      const b = await newSection(site, { path: 'b', position: 'a1' });
+      const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
+      const b = await insertSection(server, site, { path: 'b', position: 'a1' });
       const count = site === small ? 2 : 8;
       for (let i = 0; i < count; i++) await publish(admin, site, `S${i}`, i % 2 ? b.id : a.id);
     }
     const query = `query($id: ID!) { siteSpaces(siteId: $id) { count items {
       id path title default urls { published } space { id title permissions { admin } } site { id } siteSection { id }
     } } }`;
-    const statements = async (siteId: string) => {
-      let count = 0;
-      const observe = () => void count++;
-      sqlObservers.add(observe);
-      try {
+    const statements = (siteId: string) =>
+      countStatements(async () => {
         const res = await admin.gql(query, { id: siteId });
         expect(res.errors).toBeUndefined();
-      } finally {
-        sqlObservers.delete(observe);
-      }
-      return count;
-    };
+      });
     expect(await statements(large.id)).toBe(await statements(small.id));
   });
 });
@@ -421,10 +322,10 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('changes the path within 1-100 characters, unique among the siblings', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const a = await publish(admin, site, 'Alpha');
     await publish(admin, site, 'Beta');
-    const url = `${base(site)}/site-spaces/${a.id}`;
+    const url = `${siteBase(site)}/site-spaces/${a.id}`;
 
     const res = await admin.rest('PATCH', url, { path: 'x'.repeat(100) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -444,29 +345,24 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 
   it('allows the same path in another section', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const a = await newSection(site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await newSection(site, { path: 'b', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
+    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
     await publish(admin, site, 'Shared', a.id);
     const other = await publish(admin, site, 'Other', b.id);
-    const res = await admin.rest('PATCH', `${base(site)}/site-spaces/${other.id}`, { path: 'shared' });
+    const res = await admin.rest('PATCH', `${siteBase(site)}/site-spaces/${other.id}`, { path: 'shared' });
     expect(res.status).toBe(200);
     expect(res.body.path).toBe('shared');
   });
 
   it('sets a condition the adaptive schema allows, keeps it when omitted and removes it with null', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id, { adaptiveContentEnabled: true });
-    const em = server.em();
-    em.create(SiteAdaptiveSchema, {
-      site: site.id,
-      organization: organization.id,
+    const site = await insertSite(server, organization.id, { adaptiveContentEnabled: true });
+    await insertAdaptiveSchema(server, site, {
       jsonSchema: { type: 'object', properties: { plan: { type: 'string' }, beta: { type: 'boolean', description: 'Beta tester' } } },
-      updatedAt: server.clock.now(),
     });
-    await em.flush();
     const added = await publish(admin, site, 'Pro docs');
-    const url = `${base(site)}/site-spaces/${added.id}`;
+    const url = `${siteBase(site)}/site-spaces/${added.id}`;
     const condition = 'visitor.claims.plan === "pro" && !visitor.claims.beta';
 
     const set = await admin.rest('PATCH', url, { condition });
@@ -497,10 +393,10 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 
   it('refuses attribute conditions on a site without an adaptive schema', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     expectError(
-      await admin.rest('PATCH', `${base(site)}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta' }),
+      await admin.rest('PATCH', `${siteBase(site)}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta' }),
       400,
       'condition: "visitor.claims.beta" needs an adaptive schema on the site that defines it',
     );
@@ -509,11 +405,11 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   it('points the site space at another space of the organization, keeping its path', async () => {
     const { organization, admin } = await newTeam(server);
     const other = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Version 1');
     const sibling = await publish(admin, site, 'Sibling');
     const v2 = await createSpace(admin, organization.id, 'Version 2');
-    const url = `${base(site)}/site-spaces/${added.id}`;
+    const url = `${siteBase(site)}/site-spaces/${added.id}`;
 
     const res = await admin.rest('PATCH', url, { spaceId: v2.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -531,7 +427,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 
   it('works through GraphQL', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(
       `mutation($siteId: ID!, $id: ID!) { updateSiteSpace(siteId: $siteId, id: $id, input: { path: "manual", condition: "true" }) { id path condition } }`,
@@ -547,34 +443,34 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('removes the site space but not the space, and answers 404 the second time', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
-    const res = await admin.rest('DELETE', `${base(site)}/site-spaces/${added.id}`);
+    const res = await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
     expect(await server.em().count(SiteSpace, { id: added.id })).toBe(0);
     expect((await admin.rest('GET', `/v1/spaces/${added.space.id}`)).status).toBe(200);
-    expectError(await admin.rest('DELETE', `${base(site)}/site-spaces/${added.id}`), 404, 'Site space not found');
+    expectError(await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`), 404, 'Site space not found');
     expect((await siteRow(site.id)).defaultSiteSpace).toBeNull();
   });
 
   it('hands a section\'s default to the next site space, and keeps it when another one goes', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const section = await newSection(site, { path: 's', position: 'a0', isDefault: true });
+    const site = await insertSite(server, organization.id);
+    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const a = await publish(admin, site, 'A', section.id);
     const b = await publish(admin, site, 'B', section.id);
     const c = await publish(admin, site, 'C', section.id);
     expect((await sectionRow(section.id)).defaultSiteSpace).toBe(a.id);
 
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${a.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${a.id}`)).status).toBe(204);
     expect((await sectionRow(section.id)).defaultSiteSpace).toBe(b.id);
     expect(await listIds(admin, site, '?default=true')).toEqual([b.id]);
 
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${c.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${c.id}`)).status).toBe(204);
     expect((await sectionRow(section.id)).defaultSiteSpace).toBe(b.id);
 
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${b.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${b.id}`)).status).toBe(204);
     expect((await sectionRow(section.id)).defaultSiteSpace).toBeNull();
     // The next space added becomes the default again.
     const d = await publish(admin, site, 'D', section.id);
@@ -583,26 +479,26 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
 
   it('hands the root default to the following site space in position order, else to the one before', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const x = await publish(admin, site, 'X');
     const y = await publish(admin, site, 'Y');
     const z = await publish(admin, site, 'Z');
     // Z moved first: position order is Z, X, Y.
-    expect((await admin.rest('POST', `${base(site)}/site-spaces/${z.id}/move`, { position: { before: { type: 'site-space', siteSpace: x.id } } })).status).toBe(200);
+    expect((await admin.rest('POST', `${siteBase(site)}/site-spaces/${z.id}/move`, { position: { before: { type: 'site-space', siteSpace: x.id } } })).status).toBe(200);
     await server.em().nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: z.id });
 
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${z.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${z.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSiteSpace).toBe(x.id);
     await server.em().nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: y.id });
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${y.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${y.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSiteSpace).toBe(x.id);
-    expect((await admin.rest('DELETE', `${base(site)}/site-spaces/${x.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${x.id}`)).status).toBe(204);
     expect((await siteRow(site.id)).defaultSiteSpace).toBeNull();
   });
 
   it('works through GraphQL', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSpace(siteId: $s, id: $id) }`, { s: site.id, id: added.id });
     expect(res.errors).toBeUndefined();
@@ -615,12 +511,12 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', () => {
   it('moves before, after, and to the end of its section, leaving the default alone', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const section = await newSection(site, { path: 's', position: 'a0', isDefault: true });
+    const site = await insertSite(server, organization.id);
+    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const a = await publish(admin, site, 'A', section.id);
     const b = await publish(admin, site, 'B', section.id);
     const c = await publish(admin, site, 'C', section.id);
-    const move = (id: string, body?: unknown) => admin.rest('POST', `${base(site)}/site-spaces/${id}/move`, body);
+    const move = (id: string, body?: unknown) => admin.rest('POST', `${siteBase(site)}/site-spaces/${id}/move`, body);
 
     const res = await move(c.id, { position: { before: { type: 'site-space', siteSpace: a.id } } });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -643,14 +539,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
 
   it('refuses pointers that are not siblings, of the wrong type, or not adjacent', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const s1 = await newSection(site, { path: 's1', position: 'a0', isDefault: true });
-    const s2 = await newSection(site, { path: 's2', position: 'a1' });
+    const site = await insertSite(server, organization.id);
+    const s1 = await insertSection(server, site, { path: 's1', position: 'a0', isDefault: true });
+    const s2 = await insertSection(server, site, { path: 's2', position: 'a1' });
     const a = await publish(admin, site, 'A', s1.id);
     const b = await publish(admin, site, 'B', s1.id);
     const c = await publish(admin, site, 'C', s1.id);
     const elsewhere = await publish(admin, site, 'Elsewhere', s2.id);
-    const url = `${base(site)}/site-spaces/${a.id}/move`;
+    const url = `${siteBase(site)}/site-spaces/${a.id}/move`;
 
     const pointer = (siteSpace: string, type = 'site-space') => ({ type, siteSpace });
     expectError(await admin.rest('POST', url, { position: { before: pointer(elsewhere.id) } }), 400, `position.before: "${elsewhere.id}" is not a sibling of the item`);
@@ -668,7 +564,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
 
   it('works through GraphQL', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const a = await publish(admin, site, 'A');
     const b = await publish(admin, site, 'B');
     const res = await admin.gql(
@@ -685,16 +581,16 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
 describe('permissions and isolation', () => {
   it('lets members read, and only admins change (403 for a read member)', async () => {
     const { organization, admin, read, edit } = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const space = await createSpace(admin, organization.id, 'More');
     for (const member of [read, edit]) {
       expect(await listIds(member, site)).toEqual([added.id]);
       const forbidden = 'Site: this operation needs the admin role';
-      expectError(await member.rest('POST', `${base(site)}/site-spaces`, { spaceId: space.id }), 403, forbidden);
-      expectError(await member.rest('PATCH', `${base(site)}/site-spaces/${added.id}`, { path: 'x' }), 403, forbidden);
-      expectError(await member.rest('POST', `${base(site)}/site-spaces/${added.id}/move`, {}), 403, forbidden);
-      expectError(await member.rest('DELETE', `${base(site)}/site-spaces/${added.id}`), 403, forbidden);
+      expectError(await member.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id }), 403, forbidden);
+      expectError(await member.rest('PATCH', `${siteBase(site)}/site-spaces/${added.id}`, { path: 'x' }), 403, forbidden);
+      expectError(await member.rest('POST', `${siteBase(site)}/site-spaces/${added.id}/move`, {}), 403, forbidden);
+      expectError(await member.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`), 403, forbidden);
     }
     const gql = await read.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSpace(siteId: $s, id: $id) }`, { s: site.id, id: added.id });
     expect(gql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
@@ -704,12 +600,12 @@ describe('permissions and isolation', () => {
   it('answers 404 to guests, outsiders and admins of other organizations', async () => {
     const { organization, admin, guest, outsider } = await newTeam(server);
     const other = await newTeam(server);
-    const site = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     for (const caller of [guest, outsider, other.admin]) {
-      expectError(await caller.rest('GET', `${base(site)}/site-spaces`), 404, 'Site not found');
-      expectError(await caller.rest('PATCH', `${base(site)}/site-spaces/${added.id}`, { path: 'x' }), 404, 'Site not found');
-      expectError(await caller.rest('DELETE', `${base(site)}/site-spaces/${added.id}`), 404, 'Site not found');
+      expectError(await caller.rest('GET', `${siteBase(site)}/site-spaces`), 404, 'Site not found');
+      expectError(await caller.rest('PATCH', `${siteBase(site)}/site-spaces/${added.id}`, { path: 'x' }), 404, 'Site not found');
+      expectError(await caller.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`), 404, 'Site not found');
     }
     // Under another organization's path, even one the caller administers.
     const mixed = `/v1/orgs/${other.organization.id}/sites/${site.id}`;
@@ -720,16 +616,16 @@ describe('permissions and isolation', () => {
 
   it('answers 404 for a site space of another site, on every operation', async () => {
     const { organization, admin } = await newTeam(server);
-    const site = await newSite(organization.id);
-    const otherSite = await newSite(organization.id);
+    const site = await insertSite(server, organization.id);
+    const otherSite = await insertSite(server, organization.id);
     const theirs = await publish(admin, otherSite, 'Theirs');
     const mine = await publish(admin, site, 'Mine');
-    const url = `${base(site)}/site-spaces/${theirs.id}`;
+    const url = `${siteBase(site)}/site-spaces/${theirs.id}`;
     expectError(await admin.rest('PATCH', url, { path: 'x' }), 404, 'Site space not found');
     expectError(await admin.rest('DELETE', url), 404, 'Site space not found');
     expectError(await admin.rest('POST', `${url}/move`, {}), 404, 'Site space not found');
     expectError(
-      await admin.rest('POST', `${base(site)}/site-spaces/${mine.id}/move`, { position: { before: { type: 'site-space', siteSpace: theirs.id } } }),
+      await admin.rest('POST', `${siteBase(site)}/site-spaces/${mine.id}/move`, { position: { before: { type: 'site-space', siteSpace: theirs.id } } }),
       400,
       `position.before: "${theirs.id}" is not a sibling of the item`,
     );

@@ -1,26 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { sqlObservers } from '../src/db/orm.js';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { newMember, newTeam } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { countStatements } from './support/sql.js';
 
 let server: TestServer;
 beforeAll(async () => {
   server = await startTestServer();
 });
 afterAll(() => server?.stop());
-
-async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const observe = () => void (count += 1);
-  sqlObservers.add(observe);
-  try {
-    await work();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return count;
-}
 
 describe('a whole site tree in one GraphQL request', () => {
   it('costs the same number of SQL statements for 2×3 and for 20×25 site spaces with 5 groups', async () => {

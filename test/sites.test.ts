@@ -8,11 +8,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { sqlObservers } from '../src/db/orm.js';
-import { newId } from '../src/ids.js';
 import { gql, newMember, newOrganization, newTeam, newUser, rest, type Caller, type Response } from './support/factories.js';
-import { formatErrors, validateResponse } from './support/openapi.js';
+import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { createSpace, insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
+import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -30,24 +30,6 @@ const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-function expectError(res: Response, code: number, message: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(code);
-  expect(res.body).toEqual({ error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
-}
-
-function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, 'expected a GraphQL error').toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-/** Asserts that a body conforms to the reference's response schema of the operation. */
-function expectReferenceShape(operationId: string, status: number, body: unknown) {
-  const errors = validateResponse(operationId, status, body);
-  expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(body, null, 2)}`).toEqual([]);
-}
-
 const sitesPath = (organizationId: string) => `/v1/orgs/${organizationId}/sites`;
 const sitePath = (organizationId: string, siteId: string) => `${sitesPath(organizationId)}/${siteId}`;
 
@@ -58,78 +40,11 @@ async function createSite(caller: Caller, organizationId: string, body: Record<s
   return res.body;
 }
 
-async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
 async function patchSite(caller: Caller, organizationId: string, siteId: string, body: unknown) {
   return caller.rest('PATCH', sitePath(organizationId, siteId), body);
 }
 
 const siteRow = (id: string) => server.em().findOne(Site, { id });
-
-async function insertGroup(site: { id: string; organization: string }, fields: { title: string; position: string }) {
-  const em = server.em();
-  const group = em.create(SiteSectionGroup, { id: newId(), organization: site.organization, site: site.id, icon: null, createdAt: server.clock.now(), ...fields });
-  await em.flush();
-  return group;
-}
-
-async function insertSection(
-  site: { id: string; organization: string },
-  fields: { title: string; path: string; position: string; sectionGroup?: string | null; condition?: string | null },
-) {
-  const em = server.em();
-  const section = em.create(SiteSection, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    sectionGroup: null,
-    description: null,
-    condition: null,
-    icon: null,
-    defaultSiteSpace: null,
-    createdAt: server.clock.now(),
-    ...fields,
-  });
-  await em.flush();
-  return section;
-}
-
-async function insertSiteSpace(
-  site: { id: string; organization: string },
-  fields: { space: string; path: string; position: string; section?: string | null; condition?: string | null },
-) {
-  const em = server.em();
-  const siteSpace = em.create(SiteSpace, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    section: null,
-    condition: null,
-    createdAt: server.clock.now(),
-    ...fields,
-  });
-  await em.flush();
-  return siteSpace;
-}
-
-async function insertShareLink(site: { id: string; organization: string }, fields: { active?: boolean } = {}) {
-  const em = server.em();
-  const link = em.create(ShareLink, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    name: 'Partners',
-    key: newId() + newId(),
-    active: fields.active ?? true,
-    createdAt: server.clock.now(),
-  });
-  await em.flush();
-  return link;
-}
 
 /** A site in a fresh team's organization; `organization` is the site's organization id, as the rows want. */
 async function teamWithSite(body: Record<string, unknown> = {}) {
@@ -226,7 +141,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
     });
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(id).toMatch(/^[A-Za-z0-9]{20}$/);
-    expectReferenceShape('createSite', 201, res.body);
+    expectContract('createSite', res);
     expect(await siteRow(id)).toMatchObject({ organization: organization.id, defaultSiteSpace: null, defaultSection: null });
   });
 
@@ -263,9 +178,9 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
 
   it('publishes the listed spaces at the root level in order, with paths made from their titles; the first is the default', async () => {
     const { organization, admin } = await newTeam(server);
-    const guide = await createSpace(admin, organization.id, { title: 'Getting started' });
-    const again = await createSpace(admin, organization.id, { title: 'Getting Started!' });
-    const api = await createSpace(admin, organization.id, { title: 'API Référence' });
+    const guide = await createSpace(admin, organization.id, 'Getting started');
+    const again = await createSpace(admin, organization.id, 'Getting Started!');
+    const api = await createSpace(admin, organization.id, 'API Référence');
     const site = await createSite(admin, organization.id, { title: 'Docs', spaces: [guide.id, again.id, api.id] });
     expect(site.siteSpaces).toBe(3);
     const res = await admin.gql(
@@ -355,7 +270,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect(res.status).toBe(200);
     const { organization: _, ...created } = site;
     expect(res.body).toEqual(created);
-    expectReferenceShape('getSiteById', 200, res.body);
+    expectContract('getSiteById', res);
   });
 
   it('answers 404 for an unknown site', async () => {
@@ -375,12 +290,12 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
     const res = await read.rest('GET', sitesPath(organization.id));
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ items: [first, second], count: 2 });
-    expectReferenceShape('listSites', 200, res.body);
+    expectContract('listSites', res);
   });
 
   it('filters by a published space, a title (case-insensitive contains), the published flag and types', async () => {
     const { organization, admin } = await newTeam(server);
-    const space = await createSpace(admin, organization.id, { title: 'Shared' });
+    const space = await createSpace(admin, organization.id, 'Shared');
     const alpha = await createSite(admin, organization.id, { title: 'Alpha Docs', type: 'premium', spaces: [space.id] });
     const beta = await createSite(admin, organization.id, { title: 'Beta docs', type: 'ultimate' });
     const gamma = await createSite(admin, organization.id, { title: 'Gamma', spaces: [space.id] });
@@ -456,7 +371,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
       agentsContext: 'excluded',
       createdAt: site.createdAt,
     });
-    expectReferenceShape('updateSiteById', 200, res.body);
+    expectContract('updateSiteById', res);
     expect((await siteRow(site.id))!.updatedAt.toISOString()).toBe(now());
     // Omitted fields keep their values; null removes the basename.
     const again = await patchSite(admin, organization.id, site.id, { basename: null });
@@ -489,7 +404,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const set = await patchSite(admin, organization.id, site.id, { proxy: 'www.example.com/developer/docs', basename: 'v2' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.proxy).toEqual({ origin: 'www.example.com/developer/docs', target: `${PUBLIC_URL}/sites/${site.id}/v2` });
-    expectReferenceShape('updateSiteById', 200, set.body);
+    expectContract('updateSiteById', set);
     for (const bad of ['example.com', 'https://example.com/docs', 'example/docs', 'example.com/docs/', 'example.c/docs']) {
       expectError(await patchSite(admin, organization.id, site.id, { proxy: bad }), 400, 'proxy: must be a host followed by a path, such as company.com/docs');
     }
@@ -507,8 +422,8 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
 
   it('sets the root default site space of a site without sections', async () => {
     const { organization, admin } = await newTeam(server);
-    const a = await createSpace(admin, organization.id, { title: 'A' });
-    const b = await createSpace(admin, organization.id, { title: 'B' });
+    const a = await createSpace(admin, organization.id, 'A');
+    const b = await createSpace(admin, organization.id, 'B');
     const site = await createSite(admin, organization.id, { spaces: [a.id, b.id] });
     const [, second] = (await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } }))!;
     const res = await patchSite(admin, organization.id, site.id, { defaultSiteSpace: second!.id });
@@ -529,12 +444,12 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
 
   it('in a site with sections, sets the default section and the default site space of the default section', async () => {
     const { organization, admin, site } = await teamWithSite();
-    const space = await createSpace(admin, organization.id, { title: 'Space' });
-    const first = await insertSection(site, { title: 'First', path: 'first', position: 'a0' });
-    const second = await insertSection(site, { title: 'Second', path: 'second', position: 'a1' });
-    const inFirst = await insertSiteSpace(site, { space: space.id, path: 'v1', position: 'a0', section: first.id });
-    const v1 = await insertSiteSpace(site, { space: space.id, path: 'v1', position: 'a0', section: second.id });
-    const v2 = await insertSiteSpace(site, { space: space.id, path: 'v2', position: 'a1', section: second.id });
+    const space = await createSpace(admin, organization.id, 'Space');
+    const first = await insertSection(server, site, { title: 'First', path: 'first', position: 'a0' });
+    const second = await insertSection(server, site, { title: 'Second', path: 'second', position: 'a1' });
+    const inFirst = await insertSiteSpace(server, site, { space: space.id, path: 'v1', position: 'a0', section: first.id });
+    const v1 = await insertSiteSpace(server, site, { space: space.id, path: 'v1', position: 'a0', section: second.id });
+    const v2 = await insertSiteSpace(server, site, { space: space.id, path: 'v2', position: 'a1', section: second.id });
 
     // Without a named default, the first section in navigation order and its first site space stand in.
     const before = await admin.gql(`query($id: ID!) { site(id: $id) { defaultSiteSection { id } defaultSiteSpace { id } } }`, { id: site.id });
@@ -578,13 +493,13 @@ describe('publishing', () => {
     const published = await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`);
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ id: site.id, published: true, urls: { published: `${PUBLIC_URL}/sites/${site.id}` } });
-    expectReferenceShape('publishSite', 200, published.body);
+    expectContract('publishSite', published);
     // Publishing twice changes nothing.
     expect((await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`)).body.published).toBe(true);
     const unpublished = await admin.rest('POST', `${sitePath(organization.id, site.id)}/unpublish`);
     expect(unpublished.body.published).toBe(false);
     expect(unpublished.body.urls.published).toBeUndefined();
-    expectReferenceShape('unpublishSite', 200, unpublished.body);
+    expectContract('unpublishSite', unpublished);
 
     const viaGraphql = await admin.gql(`mutation($id: ID!) { publishSite(id: $id) { published urls { published } } }`, { id: site.id });
     expect(viaGraphql.data.publishSite).toEqual({ published: true, urls: { published: `${PUBLIC_URL}/sites/${site.id}` } });
@@ -598,13 +513,13 @@ describe('publishing', () => {
 describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
   it('deletes the site with its sections, groups, site spaces, share links and adaptive schema; the spaces stay', async () => {
     const { organization, admin } = await newTeam(server);
-    const space = await createSpace(admin, organization.id, { title: 'Kept' });
+    const space = await createSpace(admin, organization.id, 'Kept');
     const created = await createSite(admin, organization.id, { spaces: [space.id] });
     const site = { id: created.id as string, organization: organization.id };
-    const group = await insertGroup(site, { title: 'G', position: 'a0' });
-    const section = await insertSection(site, { title: 'S', path: 's', position: 'a0', sectionGroup: group.id });
-    await insertSiteSpace(site, { space: space.id, path: 'in-section', position: 'a0', section: section.id });
-    await insertShareLink(site);
+    const group = await insertSectionGroup(server, site, { title: 'G', position: 'a0' });
+    const section = await insertSection(server, site, { title: 'S', path: 's', position: 'a0', sectionGroup: group.id });
+    await insertSiteSpace(server, site, { space: space.id, path: 'in-section', position: 'a0', section: section.id });
+    await insertShareLink(server, site);
     expect((await admin.rest('PUT', `${sitePath(organization.id, site.id)}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA })).status).toBe(200);
 
     const res = await admin.rest('DELETE', sitePath(organization.id, site.id));
@@ -641,11 +556,11 @@ describe('adaptive schema', () => {
     const put = await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: ADAPTIVE_SCHEMA });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     expect(put.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA, updatedAt: now() });
-    expectReferenceShape('updateSiteAdaptiveSchema', 200, put.body);
+    expectContract('updateSiteAdaptiveSchema', put);
     const got = await read.rest('GET', schemaPath(organization.id, site.id));
     expect(got.status).toBe(200);
     expect(got.body).toEqual(put.body);
-    expectReferenceShape('getSiteAdaptiveSchema', 200, got.body);
+    expectContract('getSiteAdaptiveSchema', got);
 
     server.clock.advance(60 * SECOND);
     const minimal = { type: 'object', properties: {}, additionalProperties: false };
@@ -713,8 +628,8 @@ describe('adaptive schema', () => {
     const { organization, admin, site } = await teamWithSite();
     const space = await createSpace(admin, organization.id);
     expect((await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: ADAPTIVE_SCHEMA })).status).toBe(200);
-    const section = await insertSection(site, { title: 'Pro', path: 'pro', position: 'a0', condition: 'visitor.claims.plan === "pro"' });
-    await insertSiteSpace(site, { space: space.id, path: 'p', position: 'a0', section: section.id, condition: 'visitor.claims.beta' });
+    const section = await insertSection(server, site, { title: 'Pro', path: 'pro', position: 'a0', condition: 'visitor.claims.plan === "pro"' });
+    await insertSiteSpace(server, site, { space: space.id, path: 'p', position: 'a0', section: section.id, condition: 'visitor.claims.beta' });
     const withoutPlan = { ...ADAPTIVE_SCHEMA, properties: { beta: ADAPTIVE_SCHEMA.properties.beta } };
     expectError(
       await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: withoutPlan }),
@@ -755,8 +670,8 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
 
   it('answers a site without sections with its root-level site spaces and the default customization tree', async () => {
     const { organization, admin, read } = await newTeam(server);
-    const a = await createSpace(admin, organization.id, { title: 'Alpha' });
-    const b = await createSpace(admin, organization.id, { title: 'Beta' });
+    const a = await createSpace(admin, organization.id, 'Alpha');
+    const b = await createSpace(admin, organization.id, 'Beta');
     const site = await createSite(admin, organization.id, { title: 'Handbook', spaces: [a.id, b.id] });
     const res = await read.rest('GET', publishedPath(organization.id, site.id));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -793,19 +708,19 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
       aiSearch: { enabled: true },
       ai: { pageLinkSummaries: { enabled: false } },
     });
-    expectReferenceShape('getPublishedContentSite', 200, res.body);
+    expectContract('getPublishedContentSite', res);
   });
 
   it('answers a site with sections with its top-level sections and groups in position order', async () => {
     const { organization, admin, site } = await teamWithSite({ title: 'Platform' });
-    const space = await createSpace(admin, organization.id, { title: 'Guide' });
-    const last = await insertSection(site, { title: 'Last', path: 'last', position: 'a3' });
-    const group = await insertGroup(site, { title: 'Products', position: 'a1' });
-    const grouped = await insertSection(site, { title: 'Grouped', path: 'grouped', position: 'a0', sectionGroup: group.id });
-    const first = await insertSection(site, { title: 'First', path: 'first', position: 'a0' });
-    await insertSiteSpace(site, { space: space.id, path: 'guide', position: 'a0', section: first.id });
-    await insertSiteSpace(site, { space: space.id, path: 'guide', position: 'a0', section: grouped.id });
-    await insertSiteSpace(site, { space: space.id, path: 'guide', position: 'a0', section: last.id });
+    const space = await createSpace(admin, organization.id, 'Guide');
+    const last = await insertSection(server, site, { title: 'Last', path: 'last', position: 'a3' });
+    const group = await insertSectionGroup(server, site, { title: 'Products', position: 'a1' });
+    const grouped = await insertSection(server, site, { title: 'Grouped', path: 'grouped', position: 'a0', sectionGroup: group.id });
+    const first = await insertSection(server, site, { title: 'First', path: 'first', position: 'a0' });
+    await insertSiteSpace(server, site, { space: space.id, path: 'guide', position: 'a0', section: first.id });
+    await insertSiteSpace(server, site, { space: space.id, path: 'guide', position: 'a0', section: grouped.id });
+    await insertSiteSpace(server, site, { space: space.id, path: 'guide', position: 'a0', section: last.id });
 
     const res = await admin.rest('GET', publishedPath(organization.id, site.id));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -818,7 +733,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     ]);
     expect(structure.structure[1].sections.map((s: { id: string }) => s.id)).toEqual([grouped.id]);
     expect(structure.structure[0].siteSpaces.map((s: { path: string }) => s.path)).toEqual(['guide']);
-    expectReferenceShape('getPublishedContentSite', 200, res.body);
+    expectContract('getPublishedContentSite', res);
 
     // The same structure through GraphQL, where the union resolves each item's type.
     const viaGraphql = await admin.gql(
@@ -838,15 +753,15 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
   it('opens a published share-link site to an outsider holding an active share key, and to nobody else', async () => {
     const { organization, admin, outsider, site } = await teamWithSite({ visibility: 'share-link' });
     const other = await createSite(admin, organization.id, { visibility: 'share-link' });
-    const link = await insertShareLink(site);
-    const inactive = await insertShareLink(site, { active: false });
-    const otherLink = await insertShareLink({ id: other.id, organization: organization.id });
+    const link = await insertShareLink(server, site);
+    const inactive = await insertShareLink(server, site, { active: false });
+    const otherLink = await insertShareLink(server, { id: other.id, organization: organization.id });
     expect((await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`)).status).toBe(200);
 
     const opened = await outsider.rest('GET', publishedPath(organization.id, site.id, link.key));
     expect(opened.status, JSON.stringify(opened.body)).toBe(200);
     expect(opened.body).toMatchObject({ object: 'published-content-site', site: { id: site.id, visibility: 'share-link', published: true } });
-    expectReferenceShape('getPublishedContentSite', 200, opened.body);
+    expectContract('getPublishedContentSite', opened);
 
     expectError(await outsider.rest('GET', publishedPath(organization.id, site.id)), 404, 'Site not found');
     expectError(await outsider.rest('GET', publishedPath(organization.id, site.id, inactive.key)), 404, 'Site not found');
@@ -867,7 +782,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
 
   it('keeps an unpublished site, or one not shared by link, closed to share keys', async () => {
     const { organization, admin, read, guest, outsider, site } = await teamWithSite({ visibility: 'share-link' });
-    const link = await insertShareLink(site);
+    const link = await insertShareLink(server, site);
     // Unpublished: visitors cannot see it, guests included; members who may read it can (a preview).
     expectError(await outsider.rest('GET', publishedPath(organization.id, site.id, link.key)), 404, 'Site not found');
     expectError(await guest.rest('GET', publishedPath(organization.id, site.id, link.key)), 404, 'Site not found');
@@ -884,7 +799,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
 
   it('shows a share-key visitor the published site but neither its organization nor its share links', async () => {
     const { organization, admin, outsider, site } = await teamWithSite({ visibility: 'share-link' });
-    const link = await insertShareLink(site);
+    const link = await insertShareLink(server, site);
     await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`);
     const query = `query($id: ID!, $key: String) { publishedContentSite(siteId: $id, shareKey: $key) { site { id FIELD } } }`;
     const plain = await outsider.gql(query.replace('FIELD', 'title'), { id: site.id, key: link.key });
@@ -899,13 +814,13 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
 describe('the Site type in GraphQL', () => {
   it('walks sections, groups, site spaces and share links (share links for admins only)', async () => {
     const { organization, admin, read, site } = await teamWithSite();
-    const space = await createSpace(admin, organization.id, { title: 'Guide' });
-    const group = await insertGroup(site, { title: 'Group', position: 'a1' });
-    const top = await insertSection(site, { title: 'Top', path: 'top', position: 'a0' });
-    const inGroup = await insertSection(site, { title: 'In group', path: 'in-group', position: 'a0', sectionGroup: group.id });
-    const s1 = await insertSiteSpace(site, { space: space.id, path: 'one', position: 'a0', section: top.id });
-    const s2 = await insertSiteSpace(site, { space: space.id, path: 'two', position: 'a0', section: inGroup.id });
-    const link = await insertShareLink(site);
+    const space = await createSpace(admin, organization.id, 'Guide');
+    const group = await insertSectionGroup(server, site, { title: 'Group', position: 'a1' });
+    const top = await insertSection(server, site, { title: 'Top', path: 'top', position: 'a0' });
+    const inGroup = await insertSection(server, site, { title: 'In group', path: 'in-group', position: 'a0', sectionGroup: group.id });
+    const s1 = await insertSiteSpace(server, site, { space: space.id, path: 'one', position: 'a0', section: top.id });
+    const s2 = await insertSiteSpace(server, site, { space: space.id, path: 'two', position: 'a0', section: inGroup.id });
+    const link = await insertShareLink(server, site);
     const query = `query($id: ID!) { site(id: $id) {
       siteSpaces
       sections(limit: 1) { items { id } count next { page } }
@@ -934,21 +849,6 @@ describe('the Site type in GraphQL', () => {
   });
 });
 
-/** Runs `work` and returns how many SQL statements the server sent meanwhile. */
-async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const observe = () => {
-    count += 1;
-  };
-  sqlObservers.add(observe);
-  try {
-    await work();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return count;
-}
-
 describe('SQL statements', () => {
   it('stay the same for 2 and for 10 sites listed with their counts, defaults, structure and adaptive schema', async () => {
     const query = `query($o: ID!) { sites(organizationId: $o, limit: 1000) { count items {
@@ -962,7 +862,7 @@ describe('SQL statements', () => {
       const space = await createSpace(admin, organization.id);
       for (let i = 0; i < sites; i++) {
         const site = await createSite(admin, organization.id, { spaces: [space.id] });
-        if (i % 2) await insertSection({ id: site.id, organization: organization.id }, { title: 'S', path: 's', position: 'a0' });
+        if (i % 2) await insertSection(server, { id: site.id, organization: organization.id }, { title: 'S', path: 's', position: 'a0' });
       }
       let res: { data: any; errors?: unknown[] } | undefined;
       const statements = await countStatements(async () => {

@@ -1,0 +1,23 @@
+import { expect } from 'vitest';
+import type { Response } from './factories.js';
+import { formatErrors, validateResponse } from './openapi.js';
+
+/** Asserts a REST error: the status and the contract's error body `{error: {code, message}}`. */
+export function expectError(res: Response, code: number, message: string | RegExp) {
+  expect(res.status, JSON.stringify(res.body)).toBe(code);
+  expect(res.body).toEqual({ error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) } });
+}
+
+/** Asserts that a GraphQL answer failed, the first error with `code` (and `message`, when given). */
+export function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
+  expect(res.errors, 'expected a GraphQL error').toBeDefined();
+  expect(res.errors![0]!.extensions?.code).toBe(code);
+  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
+  else if (message) expect(res.errors![0]!.message).toMatch(message);
+}
+
+/** Asserts that a REST response body conforms to the reference's response schema of the operation for its status. */
+export function expectContract(operationId: string, res: Pick<Response, 'status' | 'body'>) {
+  const errors = validateResponse(operationId, res.status, res.body);
+  expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(res.body, null, 2)}`).toEqual([]);
+}
