@@ -1,4 +1,6 @@
 import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
 
 /**
  * Dispatch a batch once every promise chain started by the same database answer has run (the check
@@ -58,4 +60,20 @@ export function memoized<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKey:
       return value;
     },
   };
+}
+
+/**
+ * Reads rows as plain objects (entity property names, no entity instances, nothing registered in the
+ * EntityManager): for list loaders whose rows only feed GraphQL fields and are never changed. Code that
+ * changes a row loads it as an entity (a row loader or `em.find`), so the identity map sees the change.
+ */
+export function plainRows<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  where: FilterQuery<T>,
+  orderBy?: Record<string, 'asc' | 'desc'>,
+): Promise<T[]> {
+  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
+  if (orderBy) qb.orderBy(orderBy as never);
+  return qb.execute('all', true) as Promise<T[]>;
 }

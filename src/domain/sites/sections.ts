@@ -439,7 +439,24 @@ export async function moveSiteSectionGroup(
   });
 }
 
-/** The site spaces of a section, in position order, from a site's site spaces. */
-export function siteSpacesOfSection(siteSpaces: SiteSpaceRow[], sectionId: string): SiteSpaceRow[] {
-  return siteSpaces.filter((s) => s.section === sectionId);
+/** A site's site spaces grouped by section, computed once per loaded list (not once per section). */
+const bySectionOf = new WeakMap<readonly SiteSpaceRow[], Map<string | null, SiteSpaceRow[]>>();
+
+/**
+ * The site spaces of a section, in position order, from a site's site spaces (the list a loader
+ * returned, which nobody changes). The result is shared: callers must not change it either.
+ */
+export function siteSpacesOfSection(siteSpaces: readonly SiteSpaceRow[], sectionId: string): readonly SiteSpaceRow[] {
+  let bySection = bySectionOf.get(siteSpaces);
+  if (!bySection) {
+    bySection = new Map();
+    for (const row of siteSpaces) {
+      const key = row.section ?? null;
+      const group = bySection.get(key);
+      if (group) group.push(row);
+      else bySection.set(key, [row]);
+    }
+    bySectionOf.set(siteSpaces, bySection);
+  }
+  return bySection.get(sectionId) ?? [];
 }

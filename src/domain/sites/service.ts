@@ -265,7 +265,11 @@ async function setDefaultSiteSpace(ctx: Context, site: SiteRow, siteSpaceId: str
     return;
   }
   if (siteSpace.section !== section.id) throw badRequest(`defaultSiteSpace: site space "${siteSpaceId}" is not in the site's default section`);
-  section.defaultSiteSpace = siteSpace.id;
+  // The site's list of sections holds plain rows: the change goes to the section's entity, and the
+  // list is read afresh by whatever the request selects next.
+  const managed = (await ctx.loaders.siteSection.load(section.id))!;
+  managed.defaultSiteSpace = siteSpace.id;
+  ctx.loaders.sectionsBySite.clear(site.id);
 }
 
 /** Deletes a site; its sections, groups, site spaces, share links and adaptive schema go with it (ON DELETE CASCADE). Spaces stay. */

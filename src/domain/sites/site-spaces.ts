@@ -110,12 +110,17 @@ export async function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: st
  * transaction.
  */
 async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: EntityManager, site: SiteRow) => Promise<T>): Promise<T> {
-  return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
-    const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    if (!site) throw notFound('Site');
-    return work(em, site);
-  });
+  try {
+    return await ctx.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!site) throw notFound('Site');
+      return work(em, site);
+    });
+  } finally {
+    // The request's list of the site's site spaces holds plain rows, which a change leaves stale.
+    ctx.loaders.siteSpacesBySite.clear(siteId);
+  }
 }
 
 /** Site spaces of one section (null: the site's root level), in position order. */
