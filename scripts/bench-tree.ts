@@ -113,6 +113,7 @@ console.log(`database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded (P
 const rows: string[] = [];
 let baselineRps = 0;
 for (const target of targets) {
+  await statementsPerRequest(target); // warm-up: compilation and first-use work are not per-request costs
   const statements = await statementsPerRequest(target);
   const { rps, p50, p99 } = await measure(target);
   if (!baselineRps) baselineRps = rps;
