@@ -61,8 +61,8 @@ export const siteSpaceResolvers: Resolvers = {
   SiteSpace: {
     object: () => 'site-space',
     section: (s: SiteSpaceRow) => s.section ?? null,
-    space: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.space.load(s.space),
-    title: async (s: SiteSpaceRow, _: unknown, ctx: Context) => (await ctx.loaders.space.load(s.space))?.title ?? '',
+    space: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.spaceToRead.load(s.space),
+    title: async (s: SiteSpaceRow, _: unknown, ctx: Context) => (await ctx.loaders.spaceToRead.load(s.space))?.title ?? '',
     default: (s: SiteSpaceRow, _: unknown, ctx: Context) => isDefaultSiteSpace(ctx, s),
     condition: (s: SiteSpaceRow) => s.condition ?? null,
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.

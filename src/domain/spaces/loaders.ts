@@ -1,11 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader, rowLoader } from '../../graphql/loader.js';
+import { groupLoader, plainRows, rowLoader } from '../../graphql/loader.js';
 import { Space } from './entities.js';
 
 export function spaceLoaders(em: EntityManager) {
   return {
     /** A space by id, deleted or not (callers decide what a deleted space means to them). */
     space: rowLoader((ids: string[]) => em.find(Space, { id: { $in: ids } }), (s) => s.id),
+    /**
+     * The same as a plain row, for graph fields that only read it (a site tree shows hundreds of
+     * spaces; entities cost far more to build). Never change these rows: changes go through `space`.
+     */
+    spaceToRead: rowLoader((ids: string[]) => plainRows(em, Space, { id: { $in: ids } }), (s) => s.id),
     /** Live (not deleted) spaces of each collection, in position order. */
     spacesByCollection: groupLoader(
       (collectionIds: string[]) =>
