@@ -42,21 +42,32 @@ function compareKeys(a: KeyPart[], b: KeyPart[]): number {
   return 0;
 }
 
+function keyedInOrder<T>(rows: T[], keyOf: (row: T) => KeyPart[]) {
+  return rows.map((row) => ({ row, key: keyOf(row) })).sort((a, b) => compareKeys(a.key, b.key));
+}
+
+/** The rows ordered by `keyOf` ascending, as paginateRows orders them. */
+export function sortByKey<T>(rows: T[], keyOf: (row: T) => KeyPart[]): T[] {
+  return keyedInOrder(rows, keyOf).map(({ row }) => row);
+}
+
 /**
- * Keyset pagination over rows already sorted by `keyOf` ascending. The cursor is the key of the last
- * row returned, so rows inserted or removed elsewhere never shift or repeat a page.
+ * Keyset pagination: orders the rows by `keyOf` ascending (parts compared in turn; a key that is a
+ * prefix of another comes first) and returns the page after the cursor. The cursor is the key of the
+ * last row returned, so rows inserted or removed elsewhere never shift or repeat a page.
  */
 export function paginateRows<T>(rows: T[], keyOf: (row: T) => KeyPart[], args: PageArgs): Page<T> {
   const limit = pageSize(args.limit);
   const after = args.page ? decodeCursor(args.page) : null;
-  const start = after ? rows.findIndex((row) => compareKeys(keyOf(row), after) > 0) : 0;
-  const remaining = start < 0 ? [] : rows.slice(start);
+  const keyed = keyedInOrder(rows, keyOf);
+  const start = after ? keyed.findIndex(({ key }) => compareKeys(key, after) > 0) : 0;
+  const remaining = start < 0 ? [] : keyed.slice(start);
   const items = remaining.slice(0, limit);
   const hasMore = remaining.length > limit;
   return {
-    items,
+    items: items.map(({ row }) => row),
     count: rows.length,
-    next: hasMore ? { page: encodeCursor(keyOf(items[items.length - 1]!)) } : null,
+    next: hasMore ? { page: encodeCursor(items[items.length - 1]!.key) } : null,
   };
 }
 

@@ -147,11 +147,7 @@ export async function listCollections(ctx: Context, organizationId: string, args
   const all = await ctx.loaders.collectionsByOrganization.load(organizationId);
   const byId = new Map(all.map((c) => [c.id, c]));
   const candidates = args.nested === false ? all.filter((c) => !c.parent) : all;
-  const rows = (await visible(ctx, candidates))
-    .map((c) => ({ c, key: treeKey(c, byId) }))
-    .sort((a, b) => compareArrays(a.key, b.key));
-  const page = paginateRows(rows, (r) => r.key, args);
-  return { ...page, items: page.items.map((r) => r.c) };
+  return paginateRows(await visible(ctx, candidates), (c) => treeKey(c, byId), args);
 }
 
 /** Direct sub-collections of a collection that the viewer can see, by position. */
@@ -159,9 +155,4 @@ export async function listChildCollections(ctx: Context, collection: CollectionR
   const all = await ctx.loaders.collectionsByOrganization.load(collection.organization);
   const rows = await visible(ctx, all.filter((c) => c.parent === collection.id));
   return paginateRows(rows, (c) => [c.position, c.id], args);
-}
-
-function compareArrays(a: string[], b: string[]): number {
-  for (let i = 0; i < Math.min(a.length, b.length); i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  return a.length - b.length;
 }

@@ -4,7 +4,7 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { paginateRows, sortByKey, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong, type Ordered } from '../ordering.js';
@@ -105,13 +105,15 @@ async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout
   }
 }
 
+/** The site's top level: sections outside groups, and groups, merged in position order. */
+export function topLevelRows(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): (SiteSectionRow | SiteSectionGroupRow)[] {
+  return [...sections.filter((s) => !s.sectionGroup), ...groups].sort(byPosition);
+}
+
 function topLevelItems(layout: Pick<Layout, 'sections' | 'groups'>, exceptId?: string): TopLevelItem[] {
-  return [
-    ...layout.sections.filter((s) => !s.sectionGroup).map((s) => ({ id: s.id, position: s.position, kind: 'site-section' as const })),
-    ...layout.groups.map((g) => ({ id: g.id, position: g.position, kind: 'site-section-group' as const })),
-  ]
-    .filter((item) => item.id !== exceptId)
-    .sort(byPosition);
+  return topLevelRows(layout.sections, layout.groups)
+    .filter((row) => row.id !== exceptId)
+    .map((row) => ({ id: row.id, position: row.position, kind: 'path' in row ? ('site-section' as const) : ('site-section-group' as const) }));
 }
 
 function sectionsOfGroup(sections: SiteSectionRow[], groupId: string, exceptId?: string): SiteSectionRow[] {
@@ -136,29 +138,16 @@ function groupIn(groups: SiteSectionGroupRow[], groupId: string): SiteSectionGro
  * top-level.
  */
 export function sectionsInNavigationOrder(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): SiteSectionRow[] {
-  const keys = navigationKeys(sections, groups);
-  return [...sections].sort((a, b) => compareKeys(keys.get(a.id)!, keys.get(b.id)!));
+  return sortByKey(sections, navigationKeyOf(groups));
 }
 
-/** A sort key per section that follows navigation order: [top-level position, id] or [group position, group id, position, id]. */
-function navigationKeys(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): Map<string, string[]> {
+/** A section's sort key in navigation order: [top-level position, id] or [group position, group id, position, id]. */
+function navigationKeyOf(groups: SiteSectionGroupRow[]) {
   const groupById = new Map(groups.map((g) => [g.id, g]));
-  return new Map(
-    sections.map((s) => {
-      const group = s.sectionGroup ? groupById.get(s.sectionGroup) : undefined;
-      return [s.id, group ? [group.position, group.id, s.position, s.id] : [s.position, s.id]];
-    }),
-  );
-}
-
-function compareKeys(a: string[], b: string[]): number {
-  for (let i = 0; i < Math.max(a.length, b.length); i++) {
-    if (a[i] === b[i]) continue;
-    if (a[i] === undefined) return -1;
-    if (b[i] === undefined) return 1;
-    return a[i]! < b[i]! ? -1 : 1;
-  }
-  return 0;
+  return (s: SiteSectionRow): string[] => {
+    const group = s.sectionGroup ? groupById.get(s.sectionGroup) : undefined;
+    return group ? [group.position, group.id, s.position, s.id] : [s.position, s.id];
+  };
 }
 
 // ─── lists ──────────────────────────────────────────────────────────────────────────────────────────
@@ -166,8 +155,7 @@ function compareKeys(a: string[], b: string[]): number {
 /** Every section of a site (top-level and grouped) in navigation order. */
 export async function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
   const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(siteId), ctx.loaders.groupsBySite.load(siteId)]);
-  const keys = navigationKeys(sections, groups);
-  return paginateRows(sectionsInNavigationOrder(sections, groups), (s) => keys.get(s.id)!, args);
+  return paginateRows(sections, navigationKeyOf(groups), args);
 }
 
 /** The section groups of a site by position. */

@@ -12,7 +12,7 @@ import type { SpaceRow } from '../spaces/entities.js';
 import { createSpace } from '../spaces/service.js';
 import { validateCondition } from './conditions.js';
 import { defaultSiteCustomization } from './customizations.js';
-import { sectionsInNavigationOrder } from './sections.js';
+import { sectionsInNavigationOrder, topLevelRows } from './sections.js';
 import { listShareLinks } from './share-links.js';
 import { attachSpace } from './site-spaces.js';
 import {
@@ -20,7 +20,6 @@ import {
   SiteAdaptiveSchema,
   type SiteAdaptiveSchemaRow,
   type SiteRow,
-  type SiteSectionGroupRow,
   type SiteSectionRow,
   type SiteSpaceRow,
 } from './entities.js';
@@ -121,18 +120,13 @@ export async function defaultSiteSpace(ctx: Context, site: SiteRow): Promise<Sit
   return candidates.find((s) => s.id === named) ?? candidates[0] ?? null;
 }
 
-/** Top-level sections (outside groups) and groups, merged in position order. */
-function topLevelItems(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): (SiteSectionRow | SiteSectionGroupRow)[] {
-  return [...sections.filter((s) => !s.sectionGroup), ...groups].sort(byPosition);
-}
-
 /**
  * What a site shows at its top level: its top-level sections and section groups in position order
  * when it has sections, else its root-level site spaces in position order.
  */
 export async function siteStructure(ctx: Context, site: SiteRow) {
   const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(site.id), ctx.loaders.groupsBySite.load(site.id)]);
-  if (sections.length > 0) return { type: 'sections', structure: topLevelItems(sections, groups) };
+  if (sections.length > 0) return { type: 'sections', structure: topLevelRows(sections, groups) };
   const siteSpaces = await ctx.loaders.siteSpacesBySite.load(site.id);
   return { type: 'siteSpaces', structure: siteSpaces.filter((s) => !s.section).sort(byPosition) };
 }

@@ -78,16 +78,7 @@ export async function listSiteSpaces(ctx: Context, siteId: string, args: SiteSpa
   const isDefault = (row: SiteSpaceRow) =>
     row.section ? sectionById.get(row.section)?.defaultSiteSpace === row.id : site?.defaultSiteSpace === row.id;
   const wanted = args.default === null || args.default === undefined ? rows : rows.filter((row) => isDefault(row) === args.default);
-  const sorted = wanted
-    .map((row) => ({ row, key: keyOf(row) }))
-    .sort((a, b) => compareStrings(a.key, b.key))
-    .map(({ row }) => row);
-  return paginateRows(sorted, keyOf, args);
-}
-
-function compareStrings(a: string[], b: string[]): number {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
-  return 0;
+  return paginateRows(wanted, keyOf, args);
 }
 
 /**
