@@ -6,6 +6,7 @@
  * the past (see beforeAll) so that, when several files share one PostgreSQL (TEST_DATABASE_URL), the
  * purge jobs this file runs never reach spaces that other files deleted.
  */
+import { expectError } from './support/expectations.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { Revision } from '../src/domain/content/entities.js';
@@ -13,7 +14,7 @@ import { Space } from '../src/domain/spaces/entities.js';
 import { purgeSpace } from '../src/domain/spaces/service.js';
 import { Job } from '../src/jobs/entities.js';
 import { addMember } from '../src/domain/organizations/service.js';
-import { gql, newOrganization, newTeam, newUser, rest, type Caller, type Response } from './support/factories.js';
+import { gql, newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 const SECOND = 1000;
@@ -34,14 +35,6 @@ const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-const errorBody = (code: number, message: string | RegExp) => ({
-  error: { code, message: typeof message === 'string' ? message : expect.stringMatching(message) },
-});
-
-function expectError(res: Response, code: number, message: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(code);
-  expect(res.body).toEqual(errorBody(code, message));
-}
 
 function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
   expect(res.errors, 'expected a GraphQL error').toBeDefined();
