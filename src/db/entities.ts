@@ -5,8 +5,11 @@ import { Space } from '../domain/spaces/entities.js';
 import { Revision } from '../domain/content/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
+import { Team, TeamMember } from '../domain/teams/entities.js';
+import { ContentGrant } from '../domain/grants/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../domain/sites/entities.js';
 
 /** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
 export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret,
-  Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema];
+  Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
+  Team, TeamMember, ContentGrant];
