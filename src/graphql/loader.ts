@@ -1,6 +1,5 @@
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import { groupRows } from './row-index.js';
 
 /**
  * Dispatch a batch once every promise chain started by the same database answer has run (the check
@@ -10,36 +9,65 @@ import type { EntityName, FilterQuery } from '@mikro-orm/core';
 const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
 
 /**
+ * A DataLoader that also remembers what it has loaded, so that `get` hands out a loaded value itself
+ * rather than a promise of it. A resolver that returns `get(...)` as is costs no promise (nor promise
+ * hooks, nor a microtask) once its data is in, which is most fields of a large tree.
+ */
+export class Loader<K, V> extends DataLoader<K, V> {
+  private readonly loaded: Map<K, V>;
+
+  constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
+    const loaded = new Map<K, V>();
+    super(
+      async (keys) => {
+        const values = await batch(keys);
+        keys.forEach((key, i) => loaded.set(key, values[i]));
+        return values;
+      },
+      { batchScheduleFn },
+    );
+    this.loaded = loaded;
+  }
+
+  /** The value when this request has loaded it already, else a promise of it. */
+  get(key: K): V | Promise<V> {
+    return this.loaded.has(key) ? (this.loaded.get(key) as V) : this.load(key);
+  }
+
+  override clear(key: K): this {
+    this.loaded.delete(key);
+    return super.clear(key);
+  }
+
+  override clearAll(): this {
+    this.loaded.clear();
+    return super.clearAll();
+  }
+}
+
+/** Applies `then` to a value that may still be loading, without a promise when it is not. */
+export function whenLoaded<T, R>(value: T | Promise<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
+  return value instanceof Promise ? value.then(then) : then(value);
+}
+
+/**
  * A per-request loader of one row per key: duplicate keys are fetched once, results come back in key
  * order, and a missing row is null rather than an error.
  */
-export function rowLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V | null> {
-  return new DataLoader<K, V | null>(
-    async (keys) => {
-      const rows = await fetch([...new Set(keys)]);
-      const byKey = new Map(rows.map((row) => [keyOf(row), row]));
-      return keys.map((key) => byKey.get(key) ?? null);
-    },
-    { batchScheduleFn },
-  );
+export function rowLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): Loader<K, V | null> {
+  return new Loader<K, V | null>(async (keys) => {
+    const rows = await fetch([...new Set(keys)]);
+    const byKey = new Map(rows.map((row) => [keyOf(row), row]));
+    return keys.map((key) => byKey.get(key) ?? null);
+  });
 }
 
 /** A per-request loader of every row sharing a key (children of a parent), in the order fetched. */
-export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): DataLoader<K, V[]> {
-  return new DataLoader<K, V[]>(
-    async (keys) => {
-      const rows = await fetch([...new Set(keys)]);
-      const groups = new Map<K, V[]>();
-      for (const row of rows) {
-        const key = keyOf(row);
-        const group = groups.get(key);
-        if (group) group.push(row);
-        else groups.set(key, [row]);
-      }
-      return keys.map((key) => groups.get(key) ?? []);
-    },
-    { batchScheduleFn },
-  );
+export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (row: V) => K): Loader<K, V[]> {
+  return new Loader<K, V[]>(async (keys) => {
+    const groups = groupRows(await fetch([...new Set(keys)]), keyOf);
+    return keys.map((key) => groups.get(key) ?? []);
+  });
 }
 
 /**
@@ -62,18 +90,3 @@ export function memoized<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKey:
   };
 }
 
-/**
- * Reads rows as plain objects (entity property names, no entity instances, nothing registered in the
- * EntityManager): for list loaders whose rows only feed GraphQL fields and are never changed. Code that
- * changes a row loads it as an entity (a row loader or `em.find`), so the identity map sees the change.
- */
-export function plainRows<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  where: FilterQuery<T>,
-  orderBy?: Record<string, 'asc' | 'desc'>,
-): Promise<T[]> {
-  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
-  if (orderBy) qb.orderBy(orderBy as never);
-  return qb.execute('all', true) as Promise<T[]>;
-}

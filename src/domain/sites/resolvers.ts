@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
+import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteRow } from './entities.js';
@@ -30,7 +31,7 @@ export const siteResolvers: Resolvers = {
   Query: {
     sites: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & SiteFilters & { organizationId: string }, ctx: Context) =>
       listSites(ctx, organizationId, filters, { page, limit }),
-    site: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.site.load(id),
+    site: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.site.get(id),
     siteAdaptiveSchema: (_: unknown, { siteId }: SiteId, ctx: Context) => getAdaptiveSchema(ctx, siteId),
     publishedContentSite: (_: unknown, { siteId }: SiteId, ctx: Context) => publishedContentSite(ctx, siteId),
   },
@@ -49,7 +50,7 @@ export const siteResolvers: Resolvers = {
   },
   Site: {
     object: () => 'site',
-    siteSpaces: async (s: SiteRow, _: unknown, ctx: Context) => (await ctx.loaders.siteSpacesBySite.load(s.id)).length,
+    siteSpaces: (s: SiteRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length),
     proxy: (s: SiteRow, _: unknown, ctx: Context) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s: SiteRow) => ({ enabled: s.adaptiveContentEnabled }),
     // No ads programme on a self-hosted server.

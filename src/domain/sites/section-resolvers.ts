@@ -1,4 +1,6 @@
 import type { Context } from '../../graphql/context.js';
+import { whenLoaded } from '../../graphql/loader.js';
+import { groupedBy, indexedBy } from '../../graphql/row-index.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteSectionGroupRow, SiteSectionRow } from './entities.js';
@@ -14,6 +16,7 @@ import {
   moveSiteSectionGroup,
   removeSectionFromGroup,
   siteSpacesOfSection,
+  siteSpacesWithSpaces,
   updateSiteSection,
   updateSiteSectionGroup,
   type SiteSectionGroupPosition,
@@ -24,6 +27,8 @@ import { sectionPublishedUrl } from './urls.js';
 type OnSite = { siteId: string };
 type OnItem = OnSite & { id: string };
 type WithInput = { input: unknown };
+const idOf = (row: { id: string }) => row.id;
+const groupOf = (section: SiteSectionRow) => section.sectionGroup ?? null;
 const pageOf = ({ page, limit }: PageArgs): PageArgs => ({ page, limit });
 
 /** Site sections and section groups (root fields and their types). */
@@ -59,31 +64,30 @@ export const siteSectionResolvers: Resolvers = {
   },
   SiteSection: {
     object: () => 'site-section',
-    default: async (s: SiteSectionRow, _: unknown, ctx: Context) => (await ctx.loaders.site.load(s.site))?.defaultSection === s.id,
+    default: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id),
     sectionGroup: (s: SiteSectionRow) => s.sectionGroup ?? null,
-    siteSpaces: async (s: SiteSectionRow, _: unknown, ctx: Context) => siteSpacesOfSection(await ctx.loaders.siteSpacesBySite.load(s.site), s.id),
+    siteSpaces: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(siteSpacesWithSpaces(ctx, s.site), (rows) => siteSpacesOfSection(rows, s.id)),
     /** Like the site's: only a published site has published URLs. */
-    urls: async (s: SiteSectionRow, _: unknown, ctx: Context) => {
-      const site = await ctx.loaders.site.load(s.site);
-      return {
+    urls: (s: SiteSectionRow, _: unknown, ctx: Context) =>
+      whenLoaded(ctx.loaders.site.get(s.site), (site) => ({
         location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/sections/${s.id}`,
         published: site?.published ? sectionPublishedUrl(site, s, ctx.config) : null,
-      };
-    },
-    site: (s: SiteSectionRow, _: unknown, ctx: Context) => ctx.loaders.site.load(s.site),
+      })),
+    site: (s: SiteSectionRow, _: unknown, ctx: Context) => ctx.loaders.site.get(s.site),
     // Through the site's groups, which a request showing a site's structure has loaded already.
-    group: async (s: SiteSectionRow, _: unknown, ctx: Context) =>
-      s.sectionGroup ? ((await ctx.loaders.groupsBySite.load(s.site)).find((g) => g.id === s.sectionGroup) ?? null) : null,
+    group: (s: SiteSectionRow, _: unknown, ctx: Context) =>
+      s.sectionGroup ? whenLoaded(ctx.loaders.groupsBySite.get(s.site), (groups) => indexedBy(groups, idOf).get(s.sectionGroup!) ?? null) : null,
     /** The section's default site space; should it be gone, its first site space. */
-    defaultSiteSpace: async (s: SiteSectionRow, _: unknown, ctx: Context) => {
-      const siteSpaces = siteSpacesOfSection(await ctx.loaders.siteSpacesBySite.load(s.site), s.id);
-      return siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null;
-    },
+    defaultSiteSpace: (s: SiteSectionRow, _: unknown, ctx: Context) =>
+      whenLoaded(ctx.loaders.siteSpacesBySite.get(s.site), (rows) => {
+        const siteSpaces = siteSpacesOfSection(rows, s.id);
+        return siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null;
+      }),
   },
   SiteSectionGroup: {
     object: () => 'site-section-group',
-    sections: async (g: SiteSectionGroupRow, _: unknown, ctx: Context) =>
-      (await ctx.loaders.sectionsBySite.load(g.site)).filter((s) => s.sectionGroup === g.id),
-    site: (g: SiteSectionGroupRow, _: unknown, ctx: Context) => ctx.loaders.site.load(g.site),
+    sections: (g: SiteSectionGroupRow, _: unknown, ctx: Context) =>
+      whenLoaded(ctx.loaders.sectionsBySite.get(g.site), (sections) => groupedBy(sections, groupOf).get(g.id) ?? []),
+    site: (g: SiteSectionGroupRow, _: unknown, ctx: Context) => ctx.loaders.site.get(g.site),
   },
 };

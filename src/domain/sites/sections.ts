@@ -6,6 +6,8 @@ import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../graphql/errors.js';
 import { paginateRows, sortByKey, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
+import { whenLoaded } from '../../graphql/loader.js';
+import { groupedBy, indexedBy } from '../../graphql/row-index.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong, type Ordered } from '../ordering.js';
 import { validateCondition } from './conditions.js';
@@ -427,24 +429,33 @@ export async function moveSiteSectionGroup(
   });
 }
 
-/** A site's site spaces grouped by section, computed once per loaded list (not once per section). */
-const bySectionOf = new WeakMap<readonly SiteSpaceRow[], Map<string | null, SiteSpaceRow[]>>();
+const sectionOfSiteSpace = (row: SiteSpaceRow) => row.section ?? null;
+const idOf = (row: { id: string }) => row.id;
 
 /**
  * The site spaces of a section, in position order, from a site's site spaces (the list a loader
  * returned, which nobody changes). The result is shared: callers must not change it either.
  */
 export function siteSpacesOfSection(siteSpaces: readonly SiteSpaceRow[], sectionId: string): readonly SiteSpaceRow[] {
-  let bySection = bySectionOf.get(siteSpaces);
-  if (!bySection) {
-    bySection = new Map();
-    for (const row of siteSpaces) {
-      const key = row.section ?? null;
-      const group = bySection.get(key);
-      if (group) group.push(row);
-      else bySection.set(key, [row]);
+  return groupedBy(siteSpaces, sectionOfSiteSpace).get(sectionId) ?? [];
+}
+
+/**
+ * A site's site spaces, with the spaces they publish requested in the same breath: sections at every
+ * depth of a tree (top level, inside groups) then find their spaces in one batch rather than one per depth.
+ */
+export function siteSpacesWithSpaces(ctx: Context, siteId: string): readonly SiteSpaceRow[] | Promise<readonly SiteSpaceRow[]> {
+  return whenLoaded(ctx.loaders.siteSpacesBySite.get(siteId), (rows) => {
+    if (rows.length > 0 && !prefetched.has(rows)) {
+      prefetched.add(rows);
+      void ctx.loaders.spaceToRead.loadMany(rows.map((row) => row.space));
     }
-    bySectionOf.set(siteSpaces, bySection);
-  }
-  return bySection.get(sectionId) ?? [];
+    return rows;
+  });
+}
+const prefetched = new WeakSet<readonly SiteSpaceRow[]>();
+
+/** A section of a site, found among the site's sections (loaded once for the whole request). */
+export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
+  return whenLoaded(ctx.loaders.sectionsBySite.get(siteId), (sections) => indexedBy(sections, idOf).get(sectionId) ?? null);
 }

@@ -1,7 +1,9 @@
 import type { Context } from '../../graphql/context.js';
+import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { ShareLinkRow, SiteSpaceRow } from './entities.js';
+import { sectionOfSite } from './sections.js';
 import { createShareLink, deleteShareLink, listShareLinks, shareLinkUrl, updateShareLink } from './share-links.js';
 import {
   addSiteSpace,
@@ -61,18 +63,19 @@ export const siteSpaceResolvers: Resolvers = {
   SiteSpace: {
     object: () => 'site-space',
     section: (s: SiteSpaceRow) => s.section ?? null,
-    space: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.spaceToRead.load(s.space),
-    title: async (s: SiteSpaceRow, _: unknown, ctx: Context) => (await ctx.loaders.spaceToRead.load(s.space))?.title ?? '',
+    space: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.spaceToRead.get(s.space),
+    title: (s: SiteSpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? ''),
     default: (s: SiteSpaceRow, _: unknown, ctx: Context) => isDefaultSiteSpace(ctx, s),
     condition: (s: SiteSpaceRow) => s.condition ?? null,
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.
     hasAdvancedCustomizationFeature: () => false,
-    urls: async (s: SiteSpaceRow, _: unknown, ctx: Context) => ({
-      location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/site-spaces/${s.id}`,
-      published: await siteSpaceUrl(ctx, s, openedByKey.get(ctx)?.get(s.site) ?? null),
-    }),
-    site: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.site.load(s.site),
-    siteSection: (s: SiteSpaceRow, _: unknown, ctx: Context) => (s.section ? ctx.loaders.siteSection.load(s.section) : null),
+    urls: (s: SiteSpaceRow, _: unknown, ctx: Context) =>
+      whenLoaded(siteSpaceUrl(ctx, s, openedByKey.get(ctx)?.get(s.site) ?? null), (published) => ({
+        location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/site-spaces/${s.id}`,
+        published,
+      })),
+    site: (s: SiteSpaceRow, _: unknown, ctx: Context) => ctx.loaders.site.get(s.site),
+    siteSection: (s: SiteSpaceRow, _: unknown, ctx: Context) => (s.section ? sectionOfSite(ctx, s.site, s.section) : null),
   },
   ShareLink: {
     object: () => 'share-link',

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { whenLoaded } from '../../graphql/loader.js';
 import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
@@ -12,6 +13,7 @@ import { byPosition, placeAmong } from '../ordering.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { validateCondition } from './conditions.js';
 import { Site, SiteSection, SiteSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
+import { sectionOfSite } from './sections.js';
 import { siteSpacePublishedUrl } from './urls.js';
 
 
@@ -47,9 +49,9 @@ export type SiteSpaceListArgs = PageArgs & { default?: boolean | null };
 // ─── reading ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** True when the site space is the default of its section, or of the site's root level. */
-export async function isDefaultSiteSpace(ctx: Context, row: SiteSpaceRow): Promise<boolean> {
-  if (row.section) return (await ctx.loaders.siteSection.load(row.section))?.defaultSiteSpace === row.id;
-  return (await ctx.loaders.site.load(row.site))?.defaultSiteSpace === row.id;
+export function isDefaultSiteSpace(ctx: Context, row: SiteSpaceRow): boolean | Promise<boolean> {
+  if (row.section) return whenLoaded(sectionOfSite(ctx, row.site, row.section), (section) => section?.defaultSiteSpace === row.id);
+  return whenLoaded(ctx.loaders.site.get(row.site), (site) => site?.defaultSiteSpace === row.id);
 }
 
 /**
@@ -85,11 +87,14 @@ export async function listSiteSpaces(ctx: Context, siteId: string, args: SiteSpa
  * The published URL of a site space while its site is published, else null. A share key that opens the
  * site is carried along, so that the URL works for whoever holds it.
  */
-export async function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: string | null): Promise<string | null> {
-  const [site, section] = await Promise.all([ctx.loaders.site.load(row.site), row.section ? ctx.loaders.siteSection.load(row.section) : null]);
-  if (!site?.published) return null;
-  const url = siteSpacePublishedUrl(site, section, row, ctx.config);
-  return shareKey ? `${url}?shareKey=${encodeURIComponent(shareKey)}` : url;
+export function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: string | null): string | null | Promise<string | null> {
+  return whenLoaded(ctx.loaders.site.get(row.site), (site) => {
+    if (!site?.published) return null;
+    return whenLoaded(row.section ? sectionOfSite(ctx, row.site, row.section) : null, (section) => {
+      const url = siteSpacePublishedUrl(site, section, row, ctx.config);
+      return shareKey ? `${url}?shareKey=${encodeURIComponent(shareKey)}` : url;
+    });
+  });
 }
 
 // ─── changing ─────────────────────────────────────────────────────────────────────────────────────────

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader, plainRows, rowLoader } from '../../graphql/loader.js';
+import { plainRowsWhereIn } from '../../db/plain-rows.js';
+import { groupLoader, rowLoader } from '../../graphql/loader.js';
 import { Space } from './entities.js';
 
 export function spaceLoaders(em: EntityManager) {
@@ -10,7 +11,7 @@ export function spaceLoaders(em: EntityManager) {
      * The same as a plain row, for graph fields that only read it (a site tree shows hundreds of
      * spaces; entities cost far more to build). Never change these rows: changes go through `space`.
      */
-    spaceToRead: rowLoader((ids: string[]) => plainRows(em, Space, { id: { $in: ids } }), (s) => s.id),
+    spaceToRead: rowLoader((ids: string[]) => plainRowsWhereIn(em, Space, 'id', ids), (s) => s.id),
     /** Live (not deleted) spaces of each collection, in position order. */
     spacesByCollection: groupLoader(
       (collectionIds: string[]) =>
