@@ -4,7 +4,7 @@ import type { SpaceRow } from '../domain/spaces/entities.js';
 import type { SiteRow } from '../domain/sites/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
-import { memoized } from '../graphql/loader.js';
+import { memoized, whenLoaded } from '../graphql/loader.js';
 import type { Loaders } from '../graphql/loaders.js';
 import { atLeast, isRole, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
@@ -24,10 +24,15 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
   return isRole(level) ? level : null;
 }
 
+/** A value, or a promise of it while what it depends on is still loading. */
+type Loading<T> = T | Promise<T>;
+
 /**
  * The one place that decides what the viewer may do. Roles come from the membership role and the
  * `defaultLevel` chain (organization → collections → space); organization admins are admins of all
  * content; guests get nothing by default. Results are memoized per request and batched via loaders.
+ * The role and permission reads answer with a value rather than a promise once their rows are loaded:
+ * a tree of hundreds of spaces asks for hundreds of `permissions` objects.
  */
 export class Policy {
   // Keyed by what a role depends on, so that a row changed by a mutation is judged afresh.
@@ -41,43 +46,46 @@ export class Policy {
   ) {}
 
   /** The viewer's membership role in an organization: undefined when not a member, null for guests. */
-  async organizationRole(organizationId: string): Promise<Role | null | undefined> {
+  organizationRole(organizationId: string): Loading<Role | null | undefined> {
     if (!this.viewer) return undefined;
-    const membership = await this.loaders.viewerMembership.load(organizationId);
-    if (!membership || membership.disabled) return undefined;
-    return isRole(membership.role) ? membership.role : null;
+    return whenLoaded(this.loaders.viewerMembership.get(organizationId), (membership) => {
+      if (!membership || membership.disabled) return undefined;
+      return isRole(membership.role) ? membership.role : null;
+    });
   }
 
-  async isMember(organizationId: string): Promise<boolean> {
-    return (await this.organizationRole(organizationId)) !== undefined;
+  isMember(organizationId: string): Loading<boolean> {
+    return whenLoaded(this.organizationRole(organizationId), (role) => role !== undefined);
   }
 
-  collectionRole(collection: CollectionRow): Promise<Role | null> {
-    return this.collectionRoles.load(collection);
+  collectionRole(collection: CollectionRow): Loading<Role | null> {
+    return this.collectionRoles.get(collection);
   }
 
-  spaceRole(space: SpaceRow): Promise<Role | null> {
-    return this.spaceRoles.load(space);
+  spaceRole(space: SpaceRow): Loading<Role | null> {
+    return this.spaceRoles.get(space);
   }
 
-  private async computeCollectionRole(collection: CollectionRow): Promise<Role | null> {
-    const orgRole = await this.organizationRole(collection.organization);
-    if (orgRole === undefined || orgRole === null) return null;
-    if (orgRole === 'admin') return 'admin';
-    return applyDefaultLevel(collection.defaultLevel, await this.parentLevel(collection.parent, orgRole));
+  private computeCollectionRole(collection: CollectionRow): Loading<Role | null> {
+    return this.contentRole(collection.organization, collection.parent, collection.defaultLevel);
   }
 
-  private async computeSpaceRole(space: SpaceRow): Promise<Role | null> {
-    const orgRole = await this.organizationRole(space.organization);
-    if (orgRole === undefined || orgRole === null) return null;
-    if (orgRole === 'admin') return 'admin';
-    return applyDefaultLevel(space.defaultLevel, await this.parentLevel(space.parent, orgRole));
+  private computeSpaceRole(space: SpaceRow): Loading<Role | null> {
+    return this.contentRole(space.organization, space.parent, space.defaultLevel);
   }
 
-  private async parentLevel(parentId: string | null | undefined, orgRole: Role): Promise<Role | null> {
+  /** The role on a collection or space from the membership role and the `defaultLevel` chain. */
+  private contentRole(organizationId: string, parentId: string | null | undefined, defaultLevel: string | null | undefined): Loading<Role | null> {
+    return whenLoaded(this.organizationRole(organizationId), (orgRole) => {
+      if (orgRole === undefined || orgRole === null) return null;
+      if (orgRole === 'admin') return 'admin';
+      return whenLoaded(this.parentLevel(parentId, orgRole), (inherited) => applyDefaultLevel(defaultLevel, inherited));
+    });
+  }
+
+  private parentLevel(parentId: string | null | undefined, orgRole: Role): Loading<Role | null> {
     if (!parentId) return orgRole;
-    const parent = await this.loaders.collection.load(parentId);
-    return parent ? this.collectionRole(parent) : orgRole;
+    return whenLoaded(this.loaders.collection.get(parentId), (parent) => (parent ? this.collectionRole(parent) : orgRole));
   }
 
   /** A collection by id when the viewer can see it, else null (hidden and missing look the same). */
@@ -95,38 +103,37 @@ export class Policy {
     return atLeast(await this.organizationRole(organizationId), 'create');
   }
 
-  async organizationPermissions(organizationId: string) {
-    const role = await this.organizationRole(organizationId);
-    const member = role !== undefined;
-    const admin = role === 'admin';
-    const nonGuest = member && role !== null;
-    return {
-      view: member,
-      admin,
-      ownTeam: false,
-      createContent: atLeast(role, 'create'),
-      createOpenAPISpec: atLeast(role, 'create'),
-      ingestConversations: admin,
-      viewBilling: admin,
-      listMembers: nonGuest,
-      listTeams: nonGuest,
-      listIntegrations: nonGuest,
-    };
+  organizationPermissions(organizationId: string) {
+    return whenLoaded(this.organizationRole(organizationId), (role) => {
+      const member = role !== undefined;
+      const admin = role === 'admin';
+      const nonGuest = member && role !== null;
+      return {
+        view: member,
+        admin,
+        ownTeam: false,
+        createContent: atLeast(role, 'create'),
+        createOpenAPISpec: atLeast(role, 'create'),
+        ingestConversations: admin,
+        viewBilling: admin,
+        listMembers: nonGuest,
+        listTeams: nonGuest,
+        listIntegrations: nonGuest,
+      };
+    });
   }
 
-  async collectionPermissions(collection: CollectionRow) {
-    const role = await this.collectionRole(collection);
-    return {
+  collectionPermissions(collection: CollectionRow) {
+    return whenLoaded(this.collectionRole(collection), (role) => ({
       view: atLeast(role, 'read'),
       admin: atLeast(role, 'admin'),
       viewInviteLinks: atLeast(role, 'admin'),
       create: atLeast(role, 'create'),
-    };
+    }));
   }
 
-  async spacePermissions(space: SpaceRow) {
-    const role = await this.spaceRole(space);
-    return {
+  spacePermissions(space: SpaceRow) {
+    return whenLoaded(this.spaceRole(space), (role) => ({
       view: atLeast(role, 'read'),
       access: atLeast(role, 'read'),
       admin: atLeast(role, 'admin'),
@@ -136,12 +143,12 @@ export class Policy {
       comment: atLeast(role, 'comment'),
       merge: atLeast(role, 'review'),
       review: atLeast(role, 'review'),
-    };
+    }));
   }
 
   /** The viewer's role on a site: their organization role (guests have none). */
-  async siteRole(site: SiteRow): Promise<Role | null> {
-    return (await this.organizationRole(site.organization)) ?? null;
+  siteRole(site: SiteRow): Loading<Role | null> {
+    return whenLoaded(this.organizationRole(site.organization), (role) => role ?? null);
   }
 
   /** True when `shareKey` is an active share link of the site and the site is shared by link. */

@@ -15,23 +15,36 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
  */
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
+  private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
 
   constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
     const loaded = new Map<K, V>();
-    super(
-      async (keys) => {
-        const values = await batch(keys);
-        keys.forEach((key, i) => loaded.set(key, values[i]));
-        return values;
-      },
-      { batchScheduleFn },
-    );
+    const fetchAndRemember = async (keys: readonly K[]) => {
+      const values = await batch(keys);
+      keys.forEach((key, i) => loaded.set(key, values[i]));
+      return values;
+    };
+    super(fetchAndRemember, { batchScheduleFn });
     this.loaded = loaded;
+    this.fetchAndRemember = fetchAndRemember;
   }
 
   /** The value when this request has loaded it already, else a promise of it. */
   get(key: K): V | Promise<V> {
     return this.loaded.has(key) ? (this.loaded.get(key) as V) : this.load(key);
+  }
+
+  override load(key: K): Promise<V> {
+    return this.loaded.has(key) ? Promise.resolve(this.loaded.get(key) as V) : super.load(key);
+  }
+
+  /**
+   * Loads every key not loaded yet, in one batch of its own and without a promise per key: for a
+   * whole level of a tree that a parent already knows it needs, so that its fields then `get` values.
+   */
+  async loadAll(keys: readonly K[]): Promise<void> {
+    const missing = [...new Set(keys)].filter((key) => !this.loaded.has(key));
+    if (missing.length > 0) await this.fetchAndRemember(missing);
   }
 
   override clear(key: K): this {
@@ -73,20 +86,19 @@ export function groupLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>, keyOf: (ro
 /**
  * A per-request memo of a value computed from other loaders. Unlike a DataLoader it does not batch:
  * computations may depend on each other (a collection's role needs its parent's), and a batch would
- * wait on itself.
+ * wait on itself. Like `Loader.get`, it hands out a computed value itself once it is known.
  */
-export function memoized<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKey: (key: K) => C = (key) => key as unknown as C) {
-  const cache = new Map<C, Promise<V>>();
+export function memoized<K, V, C = K>(compute: (key: K) => V | Promise<V>, cacheKey: (key: K) => C = (key) => key as unknown as C) {
+  const cache = new Map<C, V | Promise<V>>();
   return {
-    load(key: K): Promise<V> {
+    get(key: K): V | Promise<V> {
       const id = cacheKey(key);
-      let value = cache.get(id);
-      if (!value) {
-        value = compute(key);
-        cache.set(id, value);
-      }
+      if (cache.has(id)) return cache.get(id)!;
+      const value = compute(key);
+      cache.set(id, value);
+      // A failure stays cached as the rejected promise, and is reported to whoever awaits it.
+      if (value instanceof Promise) value.then((settled) => cache.set(id, settled), () => undefined);
       return value;
     },
   };
 }
-

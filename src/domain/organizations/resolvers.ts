@@ -1,4 +1,5 @@
 import type { Context } from '../../graphql/context.js';
+import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { listCollections } from '../collections/service.js';
@@ -39,7 +40,7 @@ export const organizationResolvers: Resolvers = {
     trial: () => ({ status: 'notapplicable' }),
     customHostname: () => null,
     permissions: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationPermissions(o.id),
-    viewerRole: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationRole(o.id).then((r) => r ?? null),
+    viewerRole: (o: OrganizationRow, _: unknown, ctx: Context) => whenLoaded(ctx.policy.organizationRole(o.id), (role) => role ?? null),
     collections: (o: OrganizationRow, args: PageArgs & { nested: boolean }, ctx: Context) => listCollections(ctx, o.id, args),
     spaces: (o: OrganizationRow, args: PageArgs, ctx: Context) => listOrganizationSpaces(ctx, o.id, args),
   },

@@ -441,19 +441,23 @@ export function siteSpacesOfSection(siteSpaces: readonly SiteSpaceRow[], section
 }
 
 /**
- * A site's site spaces, with the spaces they publish requested in the same breath: sections at every
- * depth of a tree (top level, inside groups) then find their spaces in one batch rather than one per depth.
+ * A site's site spaces once the spaces they publish are loaded too: sections at every depth of a tree
+ * (top level, inside groups) then find their spaces loaded, in one statement for the whole site.
  */
 export function siteSpacesWithSpaces(ctx: Context, siteId: string): readonly SiteSpaceRow[] | Promise<readonly SiteSpaceRow[]> {
   return whenLoaded(ctx.loaders.siteSpacesBySite.get(siteId), (rows) => {
-    if (rows.length > 0 && !prefetched.has(rows)) {
-      prefetched.add(rows);
-      void ctx.loaders.spaceToRead.loadMany(rows.map((row) => row.space));
+    let ready = withSpaces.get(rows);
+    if (!ready) {
+      ready = ctx.loaders.spaceToRead.loadAll(rows.map((row) => row.space)).then(() => {
+        withSpaces.set(rows, rows);
+        return rows;
+      });
+      withSpaces.set(rows, ready);
     }
-    return rows;
+    return ready;
   });
 }
-const prefetched = new WeakSet<readonly SiteSpaceRow[]>();
+const withSpaces = new WeakMap<readonly SiteSpaceRow[], readonly SiteSpaceRow[] | Promise<readonly SiteSpaceRow[]>>();
 
 /** A section of a site, found among the site's sections (loaded once for the whole request). */
 export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
