@@ -21,6 +21,7 @@ import { getDirective } from '@graphql-tools/utils';
 import { createContext, type AppDeps } from '../src/graphql/context.js';
 import { DomainError, ERROR_STATUS, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
+import { guardOf } from '../src/graphql/schema.js';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Route } from './route.js';
 import { routes } from './routes/index.js';
@@ -35,6 +36,8 @@ type PreparedRoute = Route & {
   variables: Map<string, GraphQLInputType>;
   rootKey: string;
   shape: Shape;
+  /** The root field is @public: the operation answers without a token. */
+  open: boolean;
 };
 
 export function sendError(res: Response, status: number, message: string) {
@@ -102,7 +105,8 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   const rootType = operation.operation === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
   const rootShape = shapeOf(schema, operation.selectionSet, rootType, fragments);
   const rootKey = root.alias?.value ?? root.name.value;
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape: rootShape.get(rootKey)?.children ?? new Map() };
+  const open = guardOf(schema, rootType.getFields()[root.name.value] as never)?.kind === 'public';
+  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape: rootShape.get(rootKey)?.children ?? new Map(), open };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -173,7 +177,8 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
 
 /**
  * The one pipeline of every REST operation: authenticate → variables → execute the route's document →
- * success status and body, or the contract's error body with the status of the first error.
+ * success status and body, or the contract's error body with the status of the first error. A token is
+ * required unless the document's root field is @public.
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = express.Router();
@@ -182,7 +187,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     router[route.method.toLowerCase() as 'get'](path, async (req: Request, res: Response) => {
       try {
         const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
-        if (!ctx.viewer) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
+        if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {
           const [error] = result.errors;

@@ -12,8 +12,12 @@ import { DomainError, ERROR_STATUS, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
+import { samlRouter } from './domain/saml/router.js';
 
-/** The HTTP application: /healthz, the GraphQL door (with its playground) and the REST door under /v1. */
+/**
+ * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
+ * the browser-facing SAML endpoints under /saml.
+ */
 export async function createApp(deps: AppDeps) {
   const schema = buildSchema();
   const app = express();
@@ -73,6 +77,7 @@ export async function createApp(deps: AppDeps) {
   );
 
   app.use('/v1', createRestRouter(deps, schema));
+  app.use('/saml', samlRouter(deps));
   app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {

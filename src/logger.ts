@@ -7,7 +7,8 @@ export function createLogger(level: string, destination?: pino.DestinationStream
   const options: pino.LoggerOptions = {
     level,
     redact: {
-      paths: ['req.headers.authorization', 'req.headers.cookie', 'token', '*.token'],
+      // A SAML login's redirect carries the new API token in its Location.
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers.location', 'token', '*.token'],
       censor: '[redacted]',
     },
   };

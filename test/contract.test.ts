@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { newOrganization, newUser, type Caller } from './support/factories.js';
 import { formatErrors, referenceSuccessStatuses, validateResponse } from './support/openapi.js';
+import { identityProviderKeys } from './support/saml.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { routes } from '../rest-facade/routes/index.js';
 
@@ -612,6 +613,56 @@ describe('contract: the reference client against the REST facade', () => {
       const { site } = await createSite();
       const link = await createShareLink(site.id);
       await expectContract('deleteSiteShareLinkById', api.orgs.deleteSiteShareLinkById(organizationId, site.id, link.id));
+    });
+  });
+
+  describe('SAML providers and SSO logins', () => {
+    // Without defaultTeam: this branch's placeholder Team type does not yet have all of the reference's
+    // OrganizationTeam fields (members, spaces, permissions).
+    const certificate = identityProviderKeys().certificate;
+    const provider = (label = 'Okta') => ({ label, entityID: 'https://idp.example.com/metadata', ssoURL: 'https://idp.example.com/sso', certificate });
+
+    async function createProvider(label?: string) {
+      const { data } = await api.orgs.createOrganizationSamlProvider(organizationId, provider(label));
+      return data;
+    }
+
+    it('createOrganizationSAMLProvider', async () => {
+      const created = await expectContract('createOrganizationSAMLProvider', api.orgs.createOrganizationSamlProvider(organizationId, provider()));
+      expect(created).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'active', certificate });
+      expect(lastRaw?.headers.get('location')).toBe(created.urls.location);
+    });
+
+    it('listSAMLProvidersInOrganizationById', async () => {
+      const created = await createProvider('Azure');
+      const list = await expectContract('listSAMLProvidersInOrganizationById', api.orgs.listSamlProvidersInOrganizationById(organizationId));
+      expect(list.items.map((p: { id: string }) => p.id)).toContain(created.id);
+    });
+
+    it('getOrganizationSAMLProviderById', async () => {
+      const created = await createProvider();
+      const got = await expectContract('getOrganizationSAMLProviderById', api.orgs.getOrganizationSamlProviderById(organizationId, created.id));
+      expect(got).toEqual(created);
+    });
+
+    it('updateOrganizationSAMLProvider', async () => {
+      const created = await createProvider();
+      const updated = await expectContract(
+        'updateOrganizationSAMLProvider',
+        api.orgs.updateOrganizationSamlProvider(organizationId, created.id, { label: 'Renamed', defaultRole: null }),
+      );
+      expect(updated).toMatchObject({ id: created.id, label: 'Renamed', defaultRole: null });
+    });
+
+    it('deleteOrganizationSAMLProvider', async () => {
+      const created = await createProvider();
+      await expectContract('deleteOrganizationSAMLProvider', api.orgs.deleteOrganizationSamlProvider(organizationId, created.id));
+    });
+
+    it('listSSOProviderLoginsInOrganization', async () => {
+      const created = await createProvider('Login page');
+      const logins = await expectContract('listSSOProviderLoginsInOrganization', api.orgs.listSsoProviderLoginsInOrganization(organizationId));
+      expect(logins.items).toContainEqual({ id: created.id, label: 'Login page', startURL: created.service.startURL });
     });
   });
 

@@ -71,3 +71,17 @@ export const SITE_SECTION_GROUP = /* GraphQL */ `
 export const SHARE_LINK = /* GraphQL */ `
   fragment ShareLinkFields on ShareLink { object id createdAt name active urls { published } }
 `;
+
+/**
+ * `defaultTeam` selects the fields this branch's placeholder Team type has; once the teams area lands it
+ * selects the reference's whole OrganizationTeam.
+ */
+export const SAML_PROVIDER = /* GraphQL */ `
+  fragment SAMLProviderFields on SAMLProvider {
+    object id label ssoURL entityID certificate
+    defaultTeam { object id title createdAt }
+    defaultRole createdAt status
+    service { acsURL startURL entityID }
+    urls { location }
+  }
+`;

@@ -6,6 +6,7 @@ import { userRoutes } from './users.js';
 import { sitesRoutes } from './sites.js';
 import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
+import { samlRoutes } from './saml.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -16,4 +17,5 @@ export const routes: Route[] = [
   ...sitesRoutes,
   ...siteSectionsRoutes,
   ...siteSpacesRoutes,
+  ...samlRoutes,
 ];

@@ -4,6 +4,7 @@ import { organizationLoaders } from '../domain/organizations/loaders.js';
 import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
 import { siteLoaders } from '../domain/sites/loaders.js';
+import { samlLoaders } from '../domain/saml/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -12,6 +13,7 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...collectionLoaders(em),
     ...spaceLoaders(em),
     ...siteLoaders(em),
+    ...samlLoaders(em),
   };
 }
 

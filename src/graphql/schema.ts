@@ -13,6 +13,7 @@ import { userResolvers } from '../domain/users/resolvers.js';
 import { siteResolvers } from '../domain/sites/resolvers.js';
 import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
+import { samlResolvers } from '../domain/saml/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -73,6 +74,7 @@ export function buildSchema(): GraphQLSchema {
       siteResolvers,
       siteSectionResolvers,
       siteSpaceResolvers,
+      samlResolvers,
     ] as never,
   });
   return mapSchema(schema, {

@@ -1,0 +1,47 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { SamlProviderRow } from './entities.js';
+import { isActive, serviceUrls } from './service-provider.js';
+import {
+  createSamlProvider,
+  deleteSamlProvider,
+  listSamlProviders,
+  samlProviderOf,
+  ssoProviderLogins,
+  updateSamlProvider,
+} from './service.js';
+
+type OrganizationId = { organizationId: string };
+type ProviderId = OrganizationId & { id: string };
+
+/** SAML providers and the login page's list of SSO logins. */
+export const samlResolvers: Resolvers = {
+  Query: {
+    samlProviders: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) => listSamlProviders(ctx, organizationId, args),
+    samlProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => samlProviderOf(ctx, organizationId, id),
+    ssoProviderLogins: (_: unknown, { organizationId }: OrganizationId, ctx: Context) => ssoProviderLogins(ctx, organizationId),
+  },
+  Mutation: {
+    createSAMLProvider: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
+      createSamlProvider(ctx, organizationId, input),
+    updateSAMLProvider: (_: unknown, { organizationId, id, input }: ProviderId & { input: unknown }, ctx: Context) =>
+      updateSamlProvider(ctx, organizationId, id, input),
+    deleteSAMLProvider: async (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => {
+      await deleteSamlProvider(ctx, organizationId, id);
+      return true;
+    },
+  },
+  SAMLProvider: {
+    object: () => 'saml-provider',
+    defaultTeam: (p: SamlProviderRow, _: unknown, ctx: Context) => (p.defaultTeam ? ctx.loaders.samlTeam.load(p.defaultTeam) : null),
+    status: (p: SamlProviderRow) => (isActive(p) ? 'active' : 'pending'),
+    service: (p: SamlProviderRow, _: unknown, ctx: Context) => serviceUrls(ctx.config, p.id),
+    urls: (p: SamlProviderRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/orgs/${p.organization}/saml/${p.id}` }),
+    owningOrganization: (p: SamlProviderRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(p.organization),
+  },
+  // ─── Team placeholder (until the teams area lands): drop this block when merging ───
+  Team: {
+    object: () => 'team',
+  },
+};
