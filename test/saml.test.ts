@@ -219,7 +219,7 @@ describe('changing and deleting providers', () => {
     expect(res.body).toBeUndefined();
     expectError(await admin.rest('GET', url), 404, 'SAML provider not found');
     expectError(await admin.rest('DELETE', url), 404, 'SAML provider not found');
-    expect((await rest(server, null, 'GET', `/v1/orgs/${organization.id}/sso`)).body).toEqual({ items: [] });
+    expect((await admin.rest('GET', `/v1/orgs/${organization.id}/sso`)).body).toEqual({ items: [] });
   });
 
   it('loses its default team when the team is deleted', async () => {
@@ -292,10 +292,11 @@ describe('GraphQL', () => {
     expectGqlError(gone, 'NOT_FOUND', 'SAML provider not found');
   });
 
-  it('lists SSO logins without a token', async () => {
+  it('lists SSO logins to any caller with a token', async () => {
     const { organization, admin } = await newTeam(server);
     const provider = await createProvider(admin, organization.id);
-    const res = await rest(server, null, 'POST', '/graphql', { query: `{ ssoProviderLogins(organizationId: "${organization.id}") { items { id label startURL } } }` });
+    const outsider = await newUser(server);
+    const res = await rest(server, outsider.token, 'POST', '/graphql', { query: `{ ssoProviderLogins(organizationId: "${organization.id}") { items { id label startURL } } }` });
     expect(res.body.data.ssoProviderLogins.items).toEqual([{ id: provider.id, label: 'Okta', startURL: service(provider.id).startURL }]);
   });
 });
@@ -303,7 +304,7 @@ describe('GraphQL', () => {
 // ─── the login page's list ──────────────────────────────────────────────────────────────────────────
 
 describe('GET /v1/orgs/{organizationId}/sso', () => {
-  it('lists the active providers\' logins without the list envelope, to anyone', async () => {
+  it('lists the active providers\' logins without the list envelope, to any caller with a token', async () => {
     const { organization, admin, read } = await newTeam(server);
     const okta = await createProvider(admin, organization.id);
     await createProvider(admin, organization.id, { label: 'Pending' });
@@ -315,7 +316,8 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
         { id: azure.id, label: 'Azure', startURL: service(azure.id).startURL },
       ],
     };
-    for (const token of [null, read.token, admin.token]) {
+    const outsider = await newUser(server);
+    for (const token of [outsider.token, read.token, admin.token]) {
       const res = await rest(server, token, 'GET', `/v1/orgs/${organization.id}/sso`);
       expect(res.status).toBe(200);
       expect(res.body).toEqual(expected);
@@ -323,9 +325,10 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
     }
   });
 
-  it('answers 404 for an unknown organization and 401 for a bad token', async () => {
-    expectError(await rest(server, null, 'GET', '/v1/orgs/no-such-org/sso'), 404, 'Organization not found');
-    const { organization } = await newTeam(server);
+  it('answers 404 for an unknown organization and 401 without a valid token', async () => {
+    const { organization, admin } = await newTeam(server);
+    expectError(await admin.rest('GET', '/v1/orgs/no-such-org/sso'), 404, 'Organization not found');
+    expectError(await rest(server, null, 'GET', `/v1/orgs/${organization.id}/sso`), 401, /token/i);
     expectError(await rest(server, 'not-a-token', 'GET', `/v1/orgs/${organization.id}/sso`), 401, 'Invalid or revoked API token');
   });
 });
