@@ -15,18 +15,24 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
  */
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
-  private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
+  private readonly derivedFrom?: { clear(key: K): unknown };
 
-  constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
+  /**
+   * `derivedFrom`: the loader this one's values are computed from, which a `clear` here clears too, so
+   * that the next read sees fresh rows.
+   */
+  constructor(
+    batch: (keys: readonly K[]) => Promise<V[]>,
+    derivedFrom?: { clear(key: K): unknown },
+  ) {
     const loaded = new Map<K, V>();
-    const fetchAndRemember = async (keys: readonly K[]) => {
+    super(async (keys: readonly K[]) => {
       const values = await batch(keys);
       keys.forEach((key, i) => loaded.set(key, values[i]));
       return values;
-    };
-    super(fetchAndRemember, { batchScheduleFn });
+    }, { batchScheduleFn });
     this.loaded = loaded;
-    this.fetchAndRemember = fetchAndRemember;
+    this.derivedFrom = derivedFrom;
   }
 
   /** The value when this request has loaded it already, else a promise of it. */
@@ -38,17 +44,14 @@ export class Loader<K, V> extends DataLoader<K, V> {
     return this.loaded.has(key) ? Promise.resolve(this.loaded.get(key) as V) : super.load(key);
   }
 
-  /**
-   * Loads every key not loaded yet, in one batch of its own and without a promise per key: for a
-   * whole level of a tree that a parent already knows it needs, so that its fields then `get` values.
-   */
-  async loadAll(keys: readonly K[]): Promise<void> {
-    const missing = [...new Set(keys)].filter((key) => !this.loaded.has(key));
-    if (missing.length > 0) await this.fetchAndRemember(missing);
+  /** Records a value read along with something else (a parent that brought its children). */
+  remember(key: K, value: V): void {
+    if (!this.loaded.has(key)) this.loaded.set(key, value);
   }
 
   override clear(key: K): this {
     this.loaded.delete(key);
+    this.derivedFrom?.clear(key);
     return super.clear(key);
   }
 

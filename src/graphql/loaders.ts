@@ -8,11 +8,12 @@ import { samlLoaders } from '../domain/saml/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
+  const spaces = spaceLoaders(em);
   return {
     ...organizationLoaders(em, viewer),
     ...collectionLoaders(em),
-    ...spaceLoaders(em),
-    ...siteLoaders(em),
+    ...spaces,
+    ...siteLoaders(em, spaces.spaceToRead),
     ...samlLoaders(em),
   };
 }

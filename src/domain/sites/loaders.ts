@@ -1,11 +1,28 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
-import { groupLoader, rowLoader } from '../../graphql/loader.js';
+import { groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
+import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
+import { readSiteLayouts, type SiteLayout } from './layout.js';
 
-const byPosition = { position: 'asc', id: 'asc' } as const;
-
-export function siteLoaders(em: EntityManager) {
+/**
+ * `spaceToRead`: the spaces area's plain-row loader, which a site's layout fills with the spaces it
+ * publishes (read in the same statement).
+ */
+export function siteLoaders(em: EntityManager, spaceToRead: Loader<string, SpaceRow | null>) {
+  const layout = rowLoader(
+    async (siteIds: string[]) => {
+      const layouts = await readSiteLayouts(em, siteIds);
+      for (const { spaces } of layouts) for (const space of spaces) spaceToRead.remember(space.id, space);
+      return layouts;
+    },
+    (l) => l.site,
+  );
+  // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
+  const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) =>
+    new Loader<string, T[]>(async (siteIds) => (await layout.loadMany(siteIds)).map((l) => {
+      if (l instanceof Error) throw l;
+      return l ? pick(l) : [];
+    }), layout);
   return {
     site: rowLoader((ids: string[]) => em.find(Site, { id: { $in: ids } }), (s) => s.id),
     /** Sites of each organization, oldest first. */
@@ -15,13 +32,12 @@ export function siteLoaders(em: EntityManager) {
     ),
     siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
-    // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
-    sectionsBySite: groupLoader((siteIds: string[]) => plainRowsWhereIn(em, SiteSection, 'site', siteIds, byPosition), (s) => s.site),
+    sectionsBySite: partOfLayout((l) => l.sections),
     siteSectionGroup: rowLoader((ids: string[]) => em.find(SiteSectionGroup, { id: { $in: ids } }), (g) => g.id),
-    groupsBySite: groupLoader((siteIds: string[]) => plainRowsWhereIn(em, SiteSectionGroup, 'site', siteIds, byPosition), (g) => g.site),
+    groupsBySite: partOfLayout((l) => l.groups),
     siteSpace: rowLoader((ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }), (s) => s.id),
     /** Site spaces of each site by position within their section (or root level). */
-    siteSpacesBySite: groupLoader((siteIds: string[]) => plainRowsWhereIn(em, SiteSpace, 'site', siteIds, byPosition), (s) => s.site),
+    siteSpacesBySite: partOfLayout((l) => l.siteSpaces),
     /** Site spaces that publish each space. */
     siteSpacesBySpace: groupLoader((spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }), (s) => s.space),
     shareLinksBySite: groupLoader(

@@ -16,7 +16,6 @@ import {
   moveSiteSectionGroup,
   removeSectionFromGroup,
   siteSpacesOfSection,
-  siteSpacesWithSpaces,
   updateSiteSection,
   updateSiteSectionGroup,
   type SiteSectionGroupPosition,
@@ -66,7 +65,7 @@ export const siteSectionResolvers: Resolvers = {
     object: () => 'site-section',
     default: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id),
     sectionGroup: (s: SiteSectionRow) => s.sectionGroup ?? null,
-    siteSpaces: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(siteSpacesWithSpaces(ctx, s.site), (rows) => siteSpacesOfSection(rows, s.id)),
+    siteSpaces: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.site), (rows) => siteSpacesOfSection(rows, s.id)),
     /** Like the site's: only a published site has published URLs. */
     urls: (s: SiteSectionRow, _: unknown, ctx: Context) =>
       whenLoaded(ctx.loaders.site.get(s.site), (site) => ({

@@ -440,25 +440,6 @@ export function siteSpacesOfSection(siteSpaces: readonly SiteSpaceRow[], section
   return groupedBy(siteSpaces, sectionOfSiteSpace).get(sectionId) ?? [];
 }
 
-/**
- * A site's site spaces once the spaces they publish are loaded too: sections at every depth of a tree
- * (top level, inside groups) then find their spaces loaded, in one statement for the whole site.
- */
-export function siteSpacesWithSpaces(ctx: Context, siteId: string): readonly SiteSpaceRow[] | Promise<readonly SiteSpaceRow[]> {
-  return whenLoaded(ctx.loaders.siteSpacesBySite.get(siteId), (rows) => {
-    let ready = withSpaces.get(rows);
-    if (!ready) {
-      ready = ctx.loaders.spaceToRead.loadAll(rows.map((row) => row.space)).then(() => {
-        withSpaces.set(rows, rows);
-        return rows;
-      });
-      withSpaces.set(rows, ready);
-    }
-    return ready;
-  });
-}
-const withSpaces = new WeakMap<readonly SiteSpaceRow[], readonly SiteSpaceRow[] | Promise<readonly SiteSpaceRow[]>>();
-
 /** A section of a site, found among the site's sections (loaded once for the whole request). */
 export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
   return whenLoaded(ctx.loaders.sectionsBySite.get(siteId), (sections) => indexedBy(sections, idOf).get(sectionId) ?? null);
