@@ -71,3 +71,24 @@ export const SITE_SECTION_GROUP = /* GraphQL */ `
 export const SHARE_LINK = /* GraphQL */ `
   fragment ShareLinkFields on ShareLink { object id createdAt name active urls { published } }
 `;
+
+export const MEMBER = /* GraphQL */ `
+  fragment MemberFields on Member {
+    object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams
+  }
+  ${USER}
+`;
+
+export const TEAM = /* GraphQL */ `
+  fragment TeamFields on Team { object id title members spaces createdAt permissions { admin view } }
+`;
+
+export const INVITE_LINK = /* GraphQL */ `
+  fragment InviteLinkFields on InviteLink {
+    ... on OrganizationInviteLink { object id role redundant }
+    ... on SpaceInviteLink { object id level redundant space { ...SpaceFields } }
+    ... on CollectionInviteLink { object id level redundant collection { ...CollectionFields } }
+  }
+  ${SPACE}
+  ${COLLECTION}
+`;

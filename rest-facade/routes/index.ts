@@ -1,6 +1,9 @@
 import type { Route } from '../route.js';
 import { collectionRoutes } from './collections.js';
 import { organizationRoutes } from './organizations.js';
+import { memberRoutes } from './members.js';
+import { teamRoutes } from './teams.js';
+import { inviteRoutes } from './invites.js';
 import { spaceRoutes } from './spaces.js';
 import { userRoutes } from './users.js';
 import { sitesRoutes } from './sites.js';
@@ -11,6 +14,9 @@ import { siteSpacesRoutes } from './site-spaces.js';
 export const routes: Route[] = [
   ...userRoutes,
   ...organizationRoutes,
+  ...memberRoutes,
+  ...teamRoutes,
+  ...inviteRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
   ...sitesRoutes,

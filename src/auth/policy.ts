@@ -1,17 +1,21 @@
 import type { Clock } from '../clock.js';
 import type { CollectionRow } from '../domain/collections/entities.js';
+import type { ContentGrantRow } from '../domain/grants/entities.js';
+import { memberKey } from '../domain/members/keys.js';
+import type { MemberRow } from '../domain/organizations/entities.js';
 import type { SpaceRow } from '../domain/spaces/entities.js';
 import type { SiteRow } from '../domain/sites/entities.js';
+import type { TeamMemberRow, TeamRow } from '../domain/teams/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
 import { memoized } from '../graphql/loader.js';
 import type { Loaders } from '../graphql/loaders.js';
-import { atLeast, isRole, type DefaultLevel, type Role } from './roles.js';
+import { atLeast, isRole, strongest, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
 export type Need = 'member' | Role;
-export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE';
+export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TEAM';
 
 /** What a guard may take into account besides the viewer's roles. */
 export type GuardScope = { within?: string | null; shareKey?: string | null };
@@ -24,26 +28,94 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
   return isRole(level) ? level : null;
 }
 
+/** The strongest role granted on each space and collection of one organization. */
+type GrantedRoles = { spaces: Map<string, Role>; collections: Map<string, Role> };
+
+function indexGrants(grants: ContentGrantRow[]): GrantedRoles {
+  const granted: GrantedRoles = { spaces: new Map(), collections: new Map() };
+  for (const grant of grants) {
+    if (!isRole(grant.role)) continue;
+    const [byId, id] = grant.space ? [granted.spaces, grant.space] : [granted.collections, grant.collection!];
+    byId.set(id, strongest(byId.get(id), grant.role)!);
+  }
+  return granted;
+}
+
 /**
- * The one place that decides what the viewer may do. Roles come from the membership role and the
- * `defaultLevel` chain (organization → collections → space); organization admins are admins of all
- * content; guests get nothing by default. Results are memoized per request and batched via loaders.
+ * The one place that decides what a user may do (the viewer, or another user through `forUser`).
+ * A role on content is the strongest of:
+ * - the `defaultLevel` chain: the membership role passed down organization → collections → space,
+ *   each `defaultLevel` replacing the inherited level (guests start with nothing);
+ * - every grant to the user, or to one of their teams, on the item or on any collection above it.
+ * Organization admins are admins of all content. Guests get content only through grants: that is
+ * what guests are for (the reference invites outside collaborators to single spaces as guests).
+ * Users who are not members (or are disabled) get nothing, whatever grants name them.
+ * Results are memoized per request and read through loaders: one membership, one team-membership
+ * and one grant statement per organization and batch, whatever the number of items judged.
  */
 export class Policy {
   // Keyed by what a role depends on, so that a row changed by a mutation is judged afresh.
   private readonly collectionRoles = memoized((c: CollectionRow) => this.computeCollectionRole(c), roleKey);
   private readonly spaceRoles = memoized((s: SpaceRow) => this.computeSpaceRole(s), roleKey);
+  /** Roles from the `defaultLevel` chain alone (non-guest members only). */
+  private readonly defaultRoles = memoized((c: CollectionRow) => this.computeDefaultRole(c), roleKey);
+  /** Roles granted on a collection or on a collection above it. */
+  private readonly inheritedGrants = memoized((c: CollectionRow) => this.computeInheritedGrant(c), (c) => `${c.id}|${c.parent ?? ''}`);
+  private readonly grantedRoles = memoized((organizationId: string) => this.loadGrantedRoles(organizationId));
+  private readonly others = new Map<string, Policy>();
 
   constructor(
     private readonly viewer: Viewer | null,
     private readonly loaders: Loaders,
     private readonly clock: Clock,
+    /** Whose roles this policy judges: the viewer unless made by `forUser`. */
+    private readonly userId: string | null = viewer?.user.id ?? null,
   ) {}
 
-  /** The viewer's membership role in an organization: undefined when not a member, null for guests. */
+  /** The same rules applied to another user of the request (e.g. a member's spaces as an admin lists them). */
+  forUser(userId: string): Policy {
+    if (userId === this.userId) return this;
+    let policy = this.others.get(userId);
+    if (!policy) {
+      policy = new Policy(this.viewer, this.loaders, this.clock, userId);
+      this.others.set(userId, policy);
+    }
+    return policy;
+  }
+
+  /** Forgets memoized roles after a change of memberships, team memberships or grants within the request. */
+  forget(): void {
+    for (const memo of [this.collectionRoles, this.spaceRoles, this.defaultRoles, this.inheritedGrants, this.grantedRoles]) memo.clear();
+    this.others.clear();
+    for (const loader of [this.loaders.viewerMembership, this.loaders.membership, this.loaders.teamMembershipsOf, this.loaders.grantsReaching]) {
+      loader.clearAll();
+    }
+  }
+
+  private membership(organizationId: string): Promise<MemberRow | null> {
+    if (!this.userId) return Promise.resolve(null);
+    if (this.userId === this.viewer?.user.id) return this.loaders.viewerMembership.load(organizationId);
+    return this.loaders.membership.load(memberKey(organizationId, this.userId));
+  }
+
+  /** The user's team memberships in an organization. */
+  teamMemberships(organizationId: string): Promise<TeamMemberRow[]> {
+    if (!this.userId) return Promise.resolve([]);
+    return this.loaders.teamMembershipsOf.load(memberKey(organizationId, this.userId));
+  }
+
+  /**
+   * Loads what judging the user's content roles in an organization reads (membership, team memberships
+   * and grants). Judging several users at once (a members list) awaits this for all of them first, so
+   * that their reads share one batch whatever order the database answers in.
+   */
+  async prepare(organizationId: string): Promise<void> {
+    await Promise.all([this.organizationRole(organizationId), this.grantedRoles.load(organizationId)]);
+  }
+
+  /** The user's membership role in an organization: undefined when not a member, null for guests. */
   async organizationRole(organizationId: string): Promise<Role | null | undefined> {
-    if (!this.viewer) return undefined;
-    const membership = await this.loaders.viewerMembership.load(organizationId);
+    const membership = await this.membership(organizationId);
     if (!membership || membership.disabled) return undefined;
     return isRole(membership.role) ? membership.role : null;
   }
@@ -62,22 +134,60 @@ export class Policy {
 
   private async computeCollectionRole(collection: CollectionRow): Promise<Role | null> {
     const orgRole = await this.organizationRole(collection.organization);
-    if (orgRole === undefined || orgRole === null) return null;
+    if (orgRole === undefined) return null;
     if (orgRole === 'admin') return 'admin';
-    return applyDefaultLevel(collection.defaultLevel, await this.parentLevel(collection.parent, orgRole));
+    const [byDefault, granted] = await Promise.all([
+      orgRole === null ? null : this.defaultRoles.load(collection),
+      this.inheritedGrants.load(collection),
+    ]);
+    return strongest(byDefault, granted);
   }
 
   private async computeSpaceRole(space: SpaceRow): Promise<Role | null> {
     const orgRole = await this.organizationRole(space.organization);
-    if (orgRole === undefined || orgRole === null) return null;
+    if (orgRole === undefined) return null;
     if (orgRole === 'admin') return 'admin';
-    return applyDefaultLevel(space.defaultLevel, await this.parentLevel(space.parent, orgRole));
+    const [byDefault, granted] = await Promise.all([
+      orgRole === null ? null : this.defaultLevelBelow(space.parent, orgRole).then((inherited) => applyDefaultLevel(space.defaultLevel, inherited)),
+      this.grantedOnSpace(space),
+    ]);
+    return strongest(byDefault, granted);
   }
 
-  private async parentLevel(parentId: string | null | undefined, orgRole: Role): Promise<Role | null> {
+  private async computeDefaultRole(collection: CollectionRow): Promise<Role | null> {
+    const orgRole = await this.organizationRole(collection.organization);
+    if (!orgRole) return null; // guests and outsiders: the chain gives them nothing
+    return applyDefaultLevel(collection.defaultLevel, await this.defaultLevelBelow(collection.parent, orgRole));
+  }
+
+  /** The default level that items directly under `parentId` (null: the top level) inherit. */
+  private async defaultLevelBelow(parentId: string | null | undefined, orgRole: Role): Promise<Role | null> {
     if (!parentId) return orgRole;
     const parent = await this.loaders.collection.load(parentId);
-    return parent ? this.collectionRole(parent) : orgRole;
+    return parent ? this.defaultRoles.load(parent) : orgRole;
+  }
+
+  private async loadGrantedRoles(organizationId: string): Promise<GrantedRoles | null> {
+    if (!this.userId) return null;
+    const granted = indexGrants(await this.loaders.grantsReaching.load(memberKey(organizationId, this.userId)));
+    return granted.spaces.size + granted.collections.size > 0 ? granted : null;
+  }
+
+  private async computeInheritedGrant(collection: CollectionRow): Promise<Role | null> {
+    const granted = await this.grantedRoles.load(collection.organization);
+    if (!granted) return null;
+    return strongest(granted.collections.get(collection.id), await this.grantAbove(collection.parent));
+  }
+
+  private async grantedOnSpace(space: SpaceRow): Promise<Role | null> {
+    const granted = await this.grantedRoles.load(space.organization);
+    if (!granted) return null;
+    return strongest(granted.spaces.get(space.id), await this.grantAbove(space.parent));
+  }
+
+  private async grantAbove(parentId: string | null | undefined): Promise<Role | null> {
+    const parent = parentId ? await this.loaders.collection.load(parentId) : null;
+    return parent ? this.inheritedGrants.load(parent) : null;
   }
 
   /** A collection by id when the viewer can see it, else null (hidden and missing look the same). */
@@ -100,10 +210,11 @@ export class Policy {
     const member = role !== undefined;
     const admin = role === 'admin';
     const nonGuest = member && role !== null;
+    const ownTeam = member && (await this.teamMemberships(organizationId)).some((m) => m.role === 'owner');
     return {
       view: member,
       admin,
-      ownTeam: false,
+      ownTeam,
       createContent: atLeast(role, 'create'),
       createOpenAPISpec: atLeast(role, 'create'),
       ingestConversations: admin,
@@ -137,6 +248,22 @@ export class Policy {
       merge: atLeast(role, 'review'),
       review: atLeast(role, 'review'),
     };
+  }
+
+  /**
+   * The user's role on a team, as guards and `permissions` read it: `admin` (manage its members) for
+   * organization admins and the team's owners, `read` for the other non-guest members.
+   */
+  async teamRole(team: TeamRow): Promise<Role | null | undefined> {
+    const orgRole = await this.organizationRole(team.organization);
+    if (orgRole === undefined || orgRole === 'admin') return orgRole;
+    const owner = (await this.teamMemberships(team.organization)).some((m) => m.team === team.id && m.role === 'owner');
+    return owner ? 'admin' : orgRole && 'read';
+  }
+
+  async teamPermissions(team: TeamRow) {
+    const role = await this.teamRole(team);
+    return { admin: atLeast(role, 'admin'), view: atLeast(role, 'read') };
   }
 
   /** The viewer's role on a site: their organization role (guests have none). */
@@ -188,6 +315,11 @@ export class Policy {
       const collection = await this.loaders.collection.load(id);
       if (!collection || !(await this.isMember(collection.organization))) return { role: undefined, what: 'Collection' };
       return { role: await this.collectionRole(collection), what: 'Collection', organization: collection.organization };
+    }
+    if (target === 'TEAM') {
+      const team = await this.loaders.team.load(id);
+      if (!team) return { role: undefined, what: 'Team' };
+      return { role: await this.teamRole(team), what: 'Team', organization: team.organization };
     }
     if (target === 'SITE') {
       const site = await this.loaders.site.load(id);

@@ -59,7 +59,19 @@ export function memoized<K, V, C = K>(compute: (key: K) => Promise<V>, cacheKey:
       }
       return value;
     },
+    /** Forgets every value, after a change they depend on. */
+    clear(): void {
+      cache.clear();
+    },
   };
+}
+
+/**
+ * A per-request loader of one value per key, all computed by one call: `fetch` receives the distinct
+ * keys and returns their values in the same order (for values that are not rows, such as counts).
+ */
+export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>): DataLoader<K, V> {
+  return new DataLoader<K, V>(async (keys) => fetch([...keys]), { batchScheduleFn });
 }
 
 /**
