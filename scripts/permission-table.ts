@@ -4,12 +4,20 @@ import { pathToFileURL } from 'node:url';
 import { routes } from '../rest-facade/routes/index.js';
 import { buildSchema, guardOf, type Guard } from '../src/graphql/schema.js';
 
+/** Who holds a role on a team (team roles are not content roles; see Policy.teamRole). */
+const TEAM_ROLE_HOLDERS: Partial<Record<string, string>> = {
+  admin: 'organization admin or owner of the team',
+  read: 'non-guest member of the team\'s organization, or owner of the team',
+};
+
 function describeGuard(guard: Guard | undefined): string {
   if (!guard) return '**none**';
   if (guard.kind === 'public') return 'anyone';
   if (guard.kind === 'authenticated') return 'any valid token';
   const target = guard.on.toLowerCase();
-  const needed = guard.role === 'member' ? `member of the ${target} (guests included)` : `\`${guard.role}\` on the ${target}`;
+  const needed =
+    (guard.on === 'TEAM' ? TEAM_ROLE_HOLDERS[guard.role] : undefined) ??
+    (guard.role === 'member' ? `member of the ${target} (guests included)` : `\`${guard.role}\` on the ${target}`);
   return guard.also ? `${needed}; also ${guard.also}` : needed;
 }
 

@@ -4,10 +4,11 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
 // follow, so GitBookAPI loses its inherited API groups in type-checking. Its `exports` map hides
 // dist/client, hence this path to the declaration file (a type-only import, erased at run time).
-import type { Api, SiteAdaptiveJSONSchema, SiteVisibility } from '../node_modules/@gitbook/api/dist/client.js';
+import type { Api, MemberRole, SiteAdaptiveJSONSchema, SiteVisibility, TeamMemberRole } from '../node_modules/@gitbook/api/dist/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { newOrganization, newUser, type Caller } from './support/factories.js';
+import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
+import { createInviteLink } from './support/people.js';
 import { formatErrors, referenceSuccessStatuses, validateResponse } from './support/openapi.js';
 import { identityProviderKeys } from './support/saml.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -189,6 +190,143 @@ describe('contract: the reference client against the REST facade', () => {
       const res = (await api.orgs.updateOrganizationMemberLastSeenAt(organizationId)) as unknown as ClientResponse;
       expect(res.status).toBe(expectedStatus('updateOrganizationMemberLastSeenAt'));
       expect(res.data).toEqual({ serviceVisitorClaims: expect.any(String) });
+    });
+  });
+
+  describe('members', () => {
+    it('listMembersInOrganizationById', async () => {
+      const member = await newMember(server, organizationId, null);
+      const list = await expectContract('listMembersInOrganizationById', api.orgs.listMembersInOrganizationById(organizationId, { role: 'guest', order: 'asc' }));
+      expect(list.items.map((m: { id: string }) => m.id)).toContain(member.user.id);
+      expect(list.items.every((m: { role: string | null }) => m.role === null)).toBe(true);
+    });
+
+    it('getMemberInOrganizationById', async () => {
+      const member = await expectContract('getMemberInOrganizationById', api.orgs.getMemberInOrganizationById(organizationId, admin.user.id));
+      expect(member).toMatchObject({ object: 'member', id: admin.user.id, role: 'admin' });
+    });
+
+    it('updateMemberInOrganizationById', async () => {
+      const member = await newMember(server, organizationId, 'read');
+      const updated = await expectContract('updateMemberInOrganizationById', api.orgs.updateMemberInOrganizationById(organizationId, member.user.id, { role: 'edit' as MemberRole }));
+      expect(updated).toMatchObject({ id: member.user.id, role: 'edit' });
+    });
+
+    it('removeMemberFromOrganizationById', async () => {
+      const member = await newMember(server, organizationId, 'read');
+      await expectContract('removeMemberFromOrganizationById', api.orgs.removeMemberFromOrganizationById(organizationId, member.user.id));
+    });
+
+    it('setUserAsSSOMemberForOrganization', async () => {
+      const member = await newMember(server, organizationId, 'read');
+      const marked = await expectContract('setUserAsSSOMemberForOrganization', api.orgs.setUserAsSsoMemberForOrganization(organizationId, member.user.id));
+      expect(marked).toMatchObject({ id: member.user.id, sso: true });
+    });
+
+    it('listSpacesForOrganizationMember', async () => {
+      const member = await newMember(server, organizationId, 'read');
+      const space = await createSpace('Shared');
+      const list = await expectContract('listSpacesForOrganizationMember', api.orgs.listSpacesForOrganizationMember(organizationId, member.user.id));
+      expect(list.items[0]).toMatchObject({ permission: 'read', space: { id: space.id } });
+    });
+
+    it('listTeamsForOrganizationMember', async () => {
+      const member = await newMember(server, organizationId, 'read');
+      const { data: team } = await api.orgs.createOrganizationTeam(organizationId, { title: 'Readers', members: [member.user.id] });
+      const list = await expectContract('listTeamsForOrganizationMember', api.orgs.listTeamsForOrganizationMember(organizationId, member.user.id));
+      expect(list.items).toEqual([{ team: expect.objectContaining({ id: team.id }), member: { role: 'member' } }]);
+    });
+  });
+
+  describe('teams', () => {
+    async function createTeam(title = 'Writers', members: string[] = []) {
+      const { data } = await api.orgs.createOrganizationTeam(organizationId, { title, members });
+      return data;
+    }
+
+    it('createOrganizationTeam', async () => {
+      const member = await newMember(server, organizationId, 'edit');
+      const team = await expectContract('createOrganizationTeam', api.orgs.createOrganizationTeam(organizationId, { title: 'Writers', members: [member.user.id] }));
+      expect(team).toMatchObject({ object: 'team', title: 'Writers', members: 1, spaces: 0 });
+    });
+
+    it('listTeamsInOrganizationById', async () => {
+      const team = await createTeam('Listed team');
+      const list = await expectContract('listTeamsInOrganizationById', api.orgs.listTeamsInOrganizationById(organizationId, { title: 'listed', owner: admin.user.id }));
+      expect(list.items.map((t: { id: string }) => t.id)).toEqual([team.id]);
+    });
+
+    it('getTeamInOrganizationById', async () => {
+      const team = await createTeam();
+      const got = await expectContract('getTeamInOrganizationById', api.orgs.getTeamInOrganizationById(organizationId, team.id));
+      expect(got).toMatchObject({ id: team.id, title: 'Writers' });
+    });
+
+    it('updateTeamInOrganizationById', async () => {
+      const team = await createTeam();
+      const updated = await expectContract('updateTeamInOrganizationById', api.orgs.updateTeamInOrganizationById(organizationId, team.id, { title: 'Authors' }));
+      expect(updated).toMatchObject({ id: team.id, title: 'Authors' });
+    });
+
+    it('removeTeamFromOrganizationById', async () => {
+      const team = await createTeam();
+      await expectContract('removeTeamFromOrganizationById', api.orgs.removeTeamFromOrganizationById(organizationId, team.id));
+    });
+
+    it('listTeamMembersInOrganizationById', async () => {
+      const member = await newMember(server, organizationId, 'edit');
+      const team = await createTeam('Writers', [member.user.id]);
+      const list = await expectContract('listTeamMembersInOrganizationById', api.orgs.listTeamMembersInOrganizationById(organizationId, team.id));
+      expect(list.items).toEqual([{ organization: expect.objectContaining({ id: member.user.id }), team: { role: 'member' }, permissions: { view: true } }]);
+    });
+
+    it('updateMembersInOrganizationTeam', async () => {
+      const member = await newMember(server, organizationId, 'edit');
+      const team = await createTeam();
+      await expectContract(
+        'updateMembersInOrganizationTeam',
+        api.orgs.updateMembersInOrganizationTeam(organizationId, team.id, { add: [member.user.email], memberships: { [member.user.id]: { role: 'owner' as TeamMemberRole } } }),
+      );
+      const { data } = await api.orgs.listTeamMembersInOrganizationById(organizationId, team.id);
+      expect(data.items.map((m) => [m.organization.id, m.team.role])).toEqual([[member.user.id, 'owner']]);
+    });
+
+    it('addMemberToOrganizationTeamById', async () => {
+      const member = await newMember(server, organizationId, 'edit');
+      const team = await createTeam();
+      await expectContract('addMemberToOrganizationTeamById', api.orgs.addMemberToOrganizationTeamById(organizationId, team.id, member.user.id, { role: 'owner' as TeamMemberRole }));
+    });
+
+    it('deleteMemberFromOrganizationTeamById', async () => {
+      const member = await newMember(server, organizationId, 'edit');
+      const team = await createTeam('Writers', [member.user.id]);
+      await expectContract('deleteMemberFromOrganizationTeamById', api.orgs.deleteMemberFromOrganizationTeamById(organizationId, team.id, member.user.id));
+    });
+  });
+
+  describe('invite links', () => {
+    it('getOrganizationInviteLink', async () => {
+      const link = await createInviteLink(admin, organizationId, { role: 'edit' });
+      const got = await expectContract('getOrganizationInviteLink', api.orgs.getOrganizationInviteLink(organizationId, link.id));
+      expect(got).toEqual({ object: 'invite', id: link.id, role: 'edit', redundant: true });
+    });
+
+    it('getOrganizationInviteLink of a link to a space', async () => {
+      const space = await createSpace('Partner guide');
+      const link = await createInviteLink(admin, organizationId, { space: space.id, level: 'comment' });
+      const got = await expectContract('getOrganizationInviteLink', api.orgs.getOrganizationInviteLink(organizationId, link.id));
+      expect(got).toMatchObject({ object: 'invite', id: link.id, level: 'comment', space: { id: space.id } });
+    });
+
+    it('updateOrganizationInviteById', async () => {
+      const link = await createInviteLink(admin, organizationId, { role: 'edit' });
+      const updated = await expectContract('updateOrganizationInviteById', api.orgs.updateOrganizationInviteById(organizationId, link.id, { role: null }));
+      expect(updated).toMatchObject({ id: link.id, role: null });
+    });
+
+    it('deleteOrganizationInviteById', async () => {
+      const link = await createInviteLink(admin, organizationId, { role: 'edit' });
+      await expectContract('deleteOrganizationInviteById', api.orgs.deleteOrganizationInviteById(organizationId, link.id));
     });
   });
 
@@ -617,8 +755,6 @@ describe('contract: the reference client against the REST facade', () => {
   });
 
   describe('SAML providers and SSO logins', () => {
-    // Without defaultTeam: this branch's placeholder Team type does not yet have all of the reference's
-    // OrganizationTeam fields (members, spaces, permissions).
     const certificate = identityProviderKeys().certificate;
     const provider = (label = 'Okta') => ({ label, entityID: 'https://idp.example.com/metadata', ssoURL: 'https://idp.example.com/sso', certificate });
 
@@ -628,8 +764,12 @@ describe('contract: the reference client against the REST facade', () => {
     }
 
     it('createOrganizationSAMLProvider', async () => {
-      const created = await expectContract('createOrganizationSAMLProvider', api.orgs.createOrganizationSamlProvider(organizationId, provider()));
-      expect(created).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'active', certificate });
+      const { data: team } = await api.orgs.createOrganizationTeam(organizationId, { title: 'SSO people' });
+      const created = await expectContract(
+        'createOrganizationSAMLProvider',
+        api.orgs.createOrganizationSamlProvider(organizationId, { ...provider(), defaultTeam: team.id }),
+      );
+      expect(created).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'active', certificate, defaultTeam: { id: team.id, title: 'SSO people' } });
       expect(lastRaw?.headers.get('location')).toBe(created.urls.location);
     });
 

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMember, newTeam, type Caller } from './support/factories.js';
+import { createTeam, grant } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
@@ -102,6 +103,65 @@ describe('SQL statements per GraphQL request', () => {
     const few = await countStatements(() => admin.rest('GET', `/v1/orgs/${organization.id}/spaces`));
     await addSpaces(admin, organization.id, [], 45);
     const many = await countStatements(() => admin.rest('GET', `/v1/orgs/${organization.id}/spaces`));
+    expect(many).toBe(few);
+  });
+
+  it('stay the same for 5 and for 50 members with their space and team counts', async () => {
+    const { organization, admin, read } = await newTeam(server);
+    const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides' })).body.id;
+    await addSpaces(admin, organization.id, [collection], 6);
+    const spaces = (await admin.rest('GET', `/v1/orgs/${organization.id}/spaces`)).body.items.map((s: { id: string }) => s.id);
+    const team = await createTeam(admin, organization.id, 'Writers', [read.user.id]);
+    await grant(admin, { collection }, { team: team.id }, 'edit');
+    await grant(admin, { space: spaces[0] }, { user: read.user.id }, 'admin');
+
+    const MEMBERS = `query($org: ID!) { members(organizationId: $org, limit: 1000) { count items { id role spaces teams user { id displayName } } } }`;
+    const measure = async (caller: Caller) => {
+      let result: { data: any; errors?: unknown[] } | undefined;
+      const statements = await countStatements(async () => {
+        result = await caller.gql(MEMBERS, { org: organization.id });
+      });
+      expect(result!.errors).toBeUndefined();
+      const rest = await countStatements(() => caller.rest('GET', `/v1/orgs/${organization.id}/members?limit=1000`));
+      return { statements, rest, count: result!.data.members.count as number };
+    };
+    const fewAsAdmin = await measure(admin);
+    const fewAsReader = await measure(read);
+    expect(fewAsAdmin.count).toBe(5);
+
+    for (let i = 0; i < 45; i++) {
+      const member = await newMember(server, organization.id, i % 3 ? 'read' : null);
+      if (i % 2) await admin.rest('PUT', `/v1/orgs/${organization.id}/teams/${team.id}/members/${member.user.id}`);
+      if (i % 5 === 0) await grant(admin, { space: spaces[i % spaces.length] }, { user: member.user.id }, 'comment');
+    }
+    const manyAsAdmin = await measure(admin);
+    const manyAsReader = await measure(read);
+    expect(manyAsAdmin.count).toBe(50);
+    expect(manyAsAdmin.statements).toBe(fewAsAdmin.statements);
+    expect(manyAsAdmin.rest).toBe(fewAsAdmin.rest);
+    expect(manyAsReader.statements).toBe(fewAsReader.statements);
+    expect(manyAsReader.rest).toBe(fewAsReader.rest);
+    console.log(`SQL statements for 5 and 50 members with counts: admin ${fewAsAdmin.statements}, reader ${fewAsReader.statements}`);
+  });
+
+  it('stay the same for a member given 5 or 50 spaces through user and team grants', async () => {
+    const { organization, admin, guest } = await newTeam(server);
+    const team = await createTeam(admin, organization.id, 'Guests', [guest.user.id]);
+    // Grants every space (again: a grant replaces the earlier one), half to the guest, half to their team.
+    const grantNew = async (count: number) => {
+      await addSpaces(admin, organization.id, [], count);
+      const all = (await admin.rest('GET', `/v1/orgs/${organization.id}/spaces?limit=1000`)).body.items.map((s: { id: string }) => s.id);
+      for (const [i, id] of all.entries()) await grant(admin, { space: id }, i % 2 ? { team: team.id } : { user: guest.user.id }, 'edit');
+    };
+    await grantNew(5);
+    const few = await countStatements(() => guest.gql(SPACES_WITH_EVERYTHING, { org: organization.id }));
+    await grantNew(45);
+    let result: { data: any; errors?: unknown[] } | undefined;
+    const many = await countStatements(async () => {
+      result = await guest.gql(SPACES_WITH_EVERYTHING, { org: organization.id });
+    });
+    expect(result!.errors).toBeUndefined();
+    expect(result!.data.spaces.count).toBe(50);
     expect(many).toBe(few);
   });
 });

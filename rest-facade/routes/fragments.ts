@@ -72,16 +72,34 @@ export const SHARE_LINK = /* GraphQL */ `
   fragment ShareLinkFields on ShareLink { object id createdAt name active urls { published } }
 `;
 
-/**
- * `defaultTeam` selects the fields this branch's placeholder Team type has; once the teams area lands it
- * selects the reference's whole OrganizationTeam.
- */
+export const MEMBER = /* GraphQL */ `
+  fragment MemberFields on Member {
+    object id role user { ...UserFields } disabled joinedAt lastSeenAt sso spaces teams
+  }
+  ${USER}
+`;
+
+export const TEAM = /* GraphQL */ `
+  fragment TeamFields on Team { object id title members spaces createdAt permissions { admin view } }
+`;
+
+export const INVITE_LINK = /* GraphQL */ `
+  fragment InviteLinkFields on InviteLink {
+    ... on OrganizationInviteLink { object id role redundant }
+    ... on SpaceInviteLink { object id level redundant space { ...SpaceFields } }
+    ... on CollectionInviteLink { object id level redundant collection { ...CollectionFields } }
+  }
+  ${SPACE}
+  ${COLLECTION}
+`;
+
 export const SAML_PROVIDER = /* GraphQL */ `
   fragment SAMLProviderFields on SAMLProvider {
     object id label ssoURL entityID certificate
-    defaultTeam { object id title createdAt }
+    defaultTeam { ...TeamFields }
     defaultRole createdAt status
     service { acsURL startURL entityID }
     urls { location }
   }
+  ${TEAM}
 `;

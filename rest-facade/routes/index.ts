@@ -1,6 +1,9 @@
 import type { Route } from '../route.js';
 import { collectionRoutes } from './collections.js';
 import { organizationRoutes } from './organizations.js';
+import { memberRoutes } from './members.js';
+import { teamRoutes } from './teams.js';
+import { inviteRoutes } from './invites.js';
 import { spaceRoutes } from './spaces.js';
 import { userRoutes } from './users.js';
 import { sitesRoutes } from './sites.js';
@@ -12,6 +15,9 @@ import { samlRoutes } from './saml.js';
 export const routes: Route[] = [
   ...userRoutes,
   ...organizationRoutes,
+  ...memberRoutes,
+  ...teamRoutes,
+  ...inviteRoutes,
   ...collectionRoutes,
   ...spaceRoutes,
   ...sitesRoutes,

@@ -1,17 +1,21 @@
 import type { Clock } from '../clock.js';
 import type { CollectionRow } from '../domain/collections/entities.js';
+import type { ContentGrantRow } from '../domain/grants/entities.js';
+import { memberKey } from '../domain/members/keys.js';
+import type { MemberRow } from '../domain/organizations/entities.js';
 import type { SpaceRow } from '../domain/spaces/entities.js';
 import type { SiteRow } from '../domain/sites/entities.js';
+import type { TeamMemberRow, TeamRow } from '../domain/teams/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
 import { memoized, whenLoaded } from '../graphql/loader.js';
 import type { Loaders } from '../graphql/loaders.js';
-import { atLeast, isRole, type DefaultLevel, type Role } from './roles.js';
+import { atLeast, isRole, strongest, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
 export type Need = 'member' | Role;
-export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE';
+export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TEAM';
 
 /** What a guard may take into account besides the viewer's roles. */
 export type GuardScope = { within?: string | null; shareKey?: string | null };
@@ -27,28 +31,96 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
 /** A value, or a promise of it while what it depends on is still loading. */
 type Loading<T> = T | Promise<T>;
 
+/** The strongest role granted on each space and collection of one organization. */
+type GrantedRoles = { spaces: Map<string, Role>; collections: Map<string, Role> };
+
+function indexGrants(grants: ContentGrantRow[]): GrantedRoles {
+  const granted: GrantedRoles = { spaces: new Map(), collections: new Map() };
+  for (const grant of grants) {
+    if (!isRole(grant.role)) continue;
+    const [byId, id] = grant.space ? [granted.spaces, grant.space] : [granted.collections, grant.collection!];
+    byId.set(id, strongest(byId.get(id), grant.role)!);
+  }
+  return granted;
+}
+
 /**
- * The one place that decides what the viewer may do. Roles come from the membership role and the
- * `defaultLevel` chain (organization → collections → space); organization admins are admins of all
- * content; guests get nothing by default. Results are memoized per request and batched via loaders.
- * The role and permission reads answer with a value rather than a promise once their rows are loaded:
- * a tree of hundreds of spaces asks for hundreds of `permissions` objects.
+ * The one place that decides what a user may do (the viewer, or another user through `forUser`).
+ * A role on content is the strongest of:
+ * - the `defaultLevel` chain: the membership role passed down organization → collections → space,
+ *   each `defaultLevel` replacing the inherited level (guests start with nothing);
+ * - every grant to the user, or to one of their teams, on the item or on any collection above it.
+ * Organization admins are admins of all content. Guests get content only through grants: that is
+ * what guests are for (the reference invites outside collaborators to single spaces as guests).
+ * Users who are not members (or are disabled) get nothing, whatever grants name them.
+ * Results are memoized per request and read through loaders: one membership, one team-membership
+ * and one grant statement per organization and batch, whatever the number of items judged. The role
+ * and permission reads answer with a value rather than a promise once their rows are loaded: a tree
+ * of hundreds of spaces asks for hundreds of `permissions` objects.
  */
 export class Policy {
   // Keyed by what a role depends on, so that a row changed by a mutation is judged afresh.
   private readonly collectionRoles = memoized((c: CollectionRow) => this.computeCollectionRole(c), roleKey);
   private readonly spaceRoles = memoized((s: SpaceRow) => this.computeSpaceRole(s), roleKey);
+  /** Roles from the `defaultLevel` chain alone (non-guest members only). */
+  private readonly defaultRoles = memoized((c: CollectionRow) => this.computeDefaultRole(c), roleKey);
+  /** Roles granted on a collection or on a collection above it. */
+  private readonly inheritedGrants = memoized((c: CollectionRow) => this.computeInheritedGrant(c), (c) => `${c.id}|${c.parent ?? ''}`);
+  private readonly grantedRoles = memoized((organizationId: string) => this.loadGrantedRoles(organizationId));
+  private readonly others = new Map<string, Policy>();
 
   constructor(
     private readonly viewer: Viewer | null,
     private readonly loaders: Loaders,
     private readonly clock: Clock,
+    /** Whose roles this policy judges: the viewer unless made by `forUser`. */
+    private readonly userId: string | null = viewer?.user.id ?? null,
   ) {}
 
-  /** The viewer's membership role in an organization: undefined when not a member, null for guests. */
+  /** The same rules applied to another user of the request (e.g. a member's spaces as an admin lists them). */
+  forUser(userId: string): Policy {
+    if (userId === this.userId) return this;
+    let policy = this.others.get(userId);
+    if (!policy) {
+      policy = new Policy(this.viewer, this.loaders, this.clock, userId);
+      this.others.set(userId, policy);
+    }
+    return policy;
+  }
+
+  /** Forgets memoized roles after a change of memberships, team memberships or grants within the request. */
+  forget(): void {
+    for (const memo of [this.collectionRoles, this.spaceRoles, this.defaultRoles, this.inheritedGrants, this.grantedRoles]) memo.clear();
+    this.others.clear();
+    for (const loader of [this.loaders.viewerMembership, this.loaders.membership, this.loaders.teamMembershipsOf, this.loaders.grantsReaching]) {
+      loader.clearAll();
+    }
+  }
+
+  private membership(organizationId: string): Loading<MemberRow | null> {
+    if (!this.userId) return null;
+    if (this.userId === this.viewer?.user.id) return this.loaders.viewerMembership.get(organizationId);
+    return this.loaders.membership.get(memberKey(organizationId, this.userId));
+  }
+
+  /** The user's team memberships in an organization. */
+  teamMemberships(organizationId: string): Loading<TeamMemberRow[]> {
+    if (!this.userId) return [];
+    return this.loaders.teamMembershipsOf.get(memberKey(organizationId, this.userId));
+  }
+
+  /**
+   * Loads what judging the user's content roles in an organization reads (membership, team memberships
+   * and grants). Judging several users at once (a members list) awaits this for all of them first, so
+   * that their reads share one batch whatever order the database answers in.
+   */
+  async prepare(organizationId: string): Promise<void> {
+    await Promise.all([this.organizationRole(organizationId), this.grantedRoles.get(organizationId)]);
+  }
+
+  /** The user's membership role in an organization: undefined when not a member, null for guests. */
   organizationRole(organizationId: string): Loading<Role | null | undefined> {
-    if (!this.viewer) return undefined;
-    return whenLoaded(this.loaders.viewerMembership.get(organizationId), (membership) => {
+    return whenLoaded(this.membership(organizationId), (membership) => {
       if (!membership || membership.disabled) return undefined;
       return isRole(membership.role) ? membership.role : null;
     });
@@ -67,25 +139,62 @@ export class Policy {
   }
 
   private computeCollectionRole(collection: CollectionRow): Loading<Role | null> {
-    return this.contentRole(collection.organization, collection.parent, collection.defaultLevel);
-  }
-
-  private computeSpaceRole(space: SpaceRow): Loading<Role | null> {
-    return this.contentRole(space.organization, space.parent, space.defaultLevel);
-  }
-
-  /** The role on a collection or space from the membership role and the `defaultLevel` chain. */
-  private contentRole(organizationId: string, parentId: string | null | undefined, defaultLevel: string | null | undefined): Loading<Role | null> {
-    return whenLoaded(this.organizationRole(organizationId), (orgRole) => {
-      if (orgRole === undefined || orgRole === null) return null;
+    return whenLoaded(this.organizationRole(collection.organization), (orgRole) => {
+      if (orgRole === undefined) return null;
       if (orgRole === 'admin') return 'admin';
-      return whenLoaded(this.parentLevel(parentId, orgRole), (inherited) => applyDefaultLevel(defaultLevel, inherited));
+      const byDefault = orgRole === null ? null : this.defaultRoles.get(collection);
+      return whenLoaded(byDefault, (level) => whenLoaded(this.inheritedGrants.get(collection), (granted) => strongest(level, granted)));
     });
   }
 
-  private parentLevel(parentId: string | null | undefined, orgRole: Role): Loading<Role | null> {
+  private computeSpaceRole(space: SpaceRow): Loading<Role | null> {
+    return whenLoaded(this.organizationRole(space.organization), (orgRole) => {
+      if (orgRole === undefined) return null;
+      if (orgRole === 'admin') return 'admin';
+      const byDefault =
+        orgRole === null ? null : whenLoaded(this.defaultLevelBelow(space.parent, orgRole), (inherited) => applyDefaultLevel(space.defaultLevel, inherited));
+      return whenLoaded(byDefault, (level) => whenLoaded(this.grantedOnSpace(space), (granted) => strongest(level, granted)));
+    });
+  }
+
+  private computeDefaultRole(collection: CollectionRow): Loading<Role | null> {
+    return whenLoaded(this.organizationRole(collection.organization), (orgRole) => {
+      if (!orgRole) return null; // guests and outsiders: the chain gives them nothing
+      return whenLoaded(this.defaultLevelBelow(collection.parent, orgRole), (inherited) => applyDefaultLevel(collection.defaultLevel, inherited));
+    });
+  }
+
+  /** The default level that items directly under `parentId` (null: the top level) inherit. */
+  private defaultLevelBelow(parentId: string | null | undefined, orgRole: Role): Loading<Role | null> {
     if (!parentId) return orgRole;
-    return whenLoaded(this.loaders.collection.get(parentId), (parent) => (parent ? this.collectionRole(parent) : orgRole));
+    return whenLoaded(this.loaders.collection.get(parentId), (parent) => (parent ? this.defaultRoles.get(parent) : orgRole));
+  }
+
+  private loadGrantedRoles(organizationId: string): Loading<GrantedRoles | null> {
+    if (!this.userId) return null;
+    return whenLoaded(this.loaders.grantsReaching.get(memberKey(organizationId, this.userId)), (grants) => {
+      const granted = indexGrants(grants);
+      return granted.spaces.size + granted.collections.size > 0 ? granted : null;
+    });
+  }
+
+  private computeInheritedGrant(collection: CollectionRow): Loading<Role | null> {
+    return whenLoaded(this.grantedRoles.get(collection.organization), (granted) => {
+      if (!granted) return null;
+      return whenLoaded(this.grantAbove(collection.parent), (above) => strongest(granted.collections.get(collection.id), above));
+    });
+  }
+
+  private grantedOnSpace(space: SpaceRow): Loading<Role | null> {
+    return whenLoaded(this.grantedRoles.get(space.organization), (granted) => {
+      if (!granted) return null;
+      return whenLoaded(this.grantAbove(space.parent), (above) => strongest(granted.spaces.get(space.id), above));
+    });
+  }
+
+  private grantAbove(parentId: string | null | undefined): Loading<Role | null> {
+    if (!parentId) return null;
+    return whenLoaded(this.loaders.collection.get(parentId), (parent) => (parent ? this.inheritedGrants.get(parent) : null));
   }
 
   /** A collection by id when the viewer can see it, else null (hidden and missing look the same). */
@@ -106,20 +215,22 @@ export class Policy {
   organizationPermissions(organizationId: string) {
     return whenLoaded(this.organizationRole(organizationId), (role) => {
       const member = role !== undefined;
-      const admin = role === 'admin';
-      const nonGuest = member && role !== null;
-      return {
-        view: member,
-        admin,
-        ownTeam: false,
-        createContent: atLeast(role, 'create'),
-        createOpenAPISpec: atLeast(role, 'create'),
-        ingestConversations: admin,
-        viewBilling: admin,
-        listMembers: nonGuest,
-        listTeams: nonGuest,
-        listIntegrations: nonGuest,
-      };
+      return whenLoaded(member ? this.teamMemberships(organizationId) : [], (teams) => {
+        const admin = role === 'admin';
+        const nonGuest = member && role !== null;
+        return {
+          view: member,
+          admin,
+          ownTeam: teams.some((m) => m.role === 'owner'),
+          createContent: atLeast(role, 'create'),
+          createOpenAPISpec: atLeast(role, 'create'),
+          ingestConversations: admin,
+          viewBilling: admin,
+          listMembers: nonGuest,
+          listTeams: nonGuest,
+          listIntegrations: nonGuest,
+        };
+      });
     });
   }
 
@@ -144,6 +255,22 @@ export class Policy {
       merge: atLeast(role, 'review'),
       review: atLeast(role, 'review'),
     }));
+  }
+
+  /**
+   * The user's role on a team, as guards and `permissions` read it: `admin` (manage its members) for
+   * organization admins and the team's owners, `read` for the other non-guest members.
+   */
+  async teamRole(team: TeamRow): Promise<Role | null | undefined> {
+    const orgRole = await this.organizationRole(team.organization);
+    if (orgRole === undefined || orgRole === 'admin') return orgRole;
+    const owner = (await this.teamMemberships(team.organization)).some((m) => m.team === team.id && m.role === 'owner');
+    return owner ? 'admin' : orgRole && 'read';
+  }
+
+  async teamPermissions(team: TeamRow) {
+    const role = await this.teamRole(team);
+    return { admin: atLeast(role, 'admin'), view: atLeast(role, 'read') };
   }
 
   /** The viewer's role on a site: their organization role (guests have none). */
@@ -195,6 +322,11 @@ export class Policy {
       const collection = await this.loaders.collection.load(id);
       if (!collection || !(await this.isMember(collection.organization))) return { role: undefined, what: 'Collection' };
       return { role: await this.collectionRole(collection), what: 'Collection', organization: collection.organization };
+    }
+    if (target === 'TEAM') {
+      const team = await this.loaders.team.load(id);
+      if (!team) return { role: undefined, what: 'Team' };
+      return { role: await this.teamRole(team), what: 'Team', organization: team.organization };
     }
     if (target === 'SITE') {
       const site = await this.loaders.site.load(id);

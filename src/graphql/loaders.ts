@@ -1,6 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
 import { organizationLoaders } from '../domain/organizations/loaders.js';
+import { memberLoaders } from '../domain/members/loaders.js';
+import { userLoaders } from '../domain/users/loaders.js';
+import { teamLoaders } from '../domain/teams/loaders.js';
+import { grantLoaders } from '../domain/grants/loaders.js';
+import { inviteLoaders } from '../domain/invites/loaders.js';
 import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
 import { siteLoaders } from '../domain/sites/loaders.js';
@@ -9,8 +14,14 @@ import { samlLoaders } from '../domain/saml/loaders.js';
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
   const spaces = spaceLoaders(em);
+  const teams = teamLoaders(em);
   return {
     ...organizationLoaders(em, viewer),
+    ...memberLoaders(em),
+    ...userLoaders(em),
+    ...teams,
+    ...grantLoaders(em, teams.teamMembershipsOf),
+    ...inviteLoaders(em),
     ...collectionLoaders(em),
     ...spaces,
     ...siteLoaders(em, spaces.spaceToRead),

@@ -5,6 +5,8 @@ export const DEFAULT_PAGE_SIZE = 50;
 export const MAX_PAGE_SIZE = 1000;
 
 export type PageArgs = { page?: string | null; limit?: number | null };
+/** The direction of a list: ascending or descending sort keys. */
+export type Order = 'asc' | 'desc';
 export type Page<T> = { items: T[]; count: number; next: { page: string } | null };
 type KeyPart = string | number;
 
@@ -42,8 +44,8 @@ function compareKeys(a: KeyPart[], b: KeyPart[]): number {
   return 0;
 }
 
-function keyedInOrder<T>(rows: T[], keyOf: (row: T) => KeyPart[]) {
-  return rows.map((row) => ({ row, key: keyOf(row) })).sort((a, b) => compareKeys(a.key, b.key));
+function keyedInOrder<T>(rows: T[], keyOf: (row: T) => KeyPart[], direction = 1) {
+  return rows.map((row) => ({ row, key: keyOf(row) })).sort((a, b) => direction * compareKeys(a.key, b.key));
 }
 
 /** The rows ordered by `keyOf` ascending, as paginateRows orders them. */
@@ -52,15 +54,17 @@ export function sortByKey<T>(rows: T[], keyOf: (row: T) => KeyPart[]): T[] {
 }
 
 /**
- * Keyset pagination: orders the rows by `keyOf` ascending (parts compared in turn; a key that is a
- * prefix of another comes first) and returns the page after the cursor. The cursor is the key of the
- * last row returned, so rows inserted or removed elsewhere never shift or repeat a page.
+ * Keyset pagination: orders the rows by `keyOf` ascending, or descending with `order: 'desc'` (parts
+ * compared in turn; a key that is a prefix of another comes first) and returns the page after the
+ * cursor. The cursor is the key of the last row returned, so rows inserted or removed elsewhere never
+ * shift or repeat a page.
  */
-export function paginateRows<T>(rows: T[], keyOf: (row: T) => KeyPart[], args: PageArgs): Page<T> {
+export function paginateRows<T>(rows: T[], keyOf: (row: T) => KeyPart[], args: PageArgs, order: Order = 'asc'): Page<T> {
   const limit = pageSize(args.limit);
   const after = args.page ? decodeCursor(args.page) : null;
-  const keyed = keyedInOrder(rows, keyOf);
-  const start = after ? keyed.findIndex(({ key }) => compareKeys(key, after) > 0) : 0;
+  const direction = order === 'desc' ? -1 : 1;
+  const keyed = keyedInOrder(rows, keyOf, direction);
+  const start = after ? keyed.findIndex(({ key }) => direction * compareKeys(key, after) > 0) : 0;
   const remaining = start < 0 ? [] : keyed.slice(start);
   const items = remaining.slice(0, limit);
   const hasMore = remaining.length > limit;

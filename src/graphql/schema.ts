@@ -8,6 +8,10 @@ import { ROLES } from '../auth/roles.js';
 import type { GuardTarget, Need } from '../auth/policy.js';
 import { collectionResolvers } from '../domain/collections/resolvers.js';
 import { organizationResolvers } from '../domain/organizations/resolvers.js';
+import { memberResolvers } from '../domain/members/resolvers.js';
+import { teamResolvers } from '../domain/teams/resolvers.js';
+import { inviteResolvers } from '../domain/invites/resolvers.js';
+import { grantResolvers } from '../domain/grants/resolvers.js';
 import { spaceResolvers } from '../domain/spaces/resolvers.js';
 import { userResolvers } from '../domain/users/resolvers.js';
 import { siteResolvers } from '../domain/sites/resolvers.js';
@@ -69,6 +73,10 @@ export function buildSchema(): GraphQLSchema {
       scalarResolvers,
       userResolvers,
       organizationResolvers,
+      memberResolvers,
+      teamResolvers,
+      inviteResolvers,
+      grantResolvers,
       collectionResolvers,
       spaceResolvers,
       siteResolvers,

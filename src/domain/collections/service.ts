@@ -7,6 +7,7 @@ import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
+import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { assertCanCreateIn, collectionInOrganization } from './placement.js';
@@ -122,6 +123,7 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     collection.updatedAt = ctx.clock.now();
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
+    await removeAccessTo(tx as EntityManager, { collections: ids });
     await moveTenantRows(tx as EntityManager, spaceIds, target);
   });
   await ctx.em.refresh(collection);

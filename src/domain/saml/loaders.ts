@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader, rowLoader } from '../../graphql/loader.js';
-import { Team } from '../teams/entities.js';
+import { groupLoader } from '../../graphql/loader.js';
 import { SamlProvider } from './entities.js';
 
 export function samlLoaders(em: EntityManager) {
@@ -10,7 +9,5 @@ export function samlLoaders(em: EntityManager) {
       (organizationIds: string[]) => em.find(SamlProvider, { organization: { $in: organizationIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
       (provider) => provider.organization,
     ),
-    // ─── Team placeholder (until the teams area lands): drop this loader when merging, use its team loader ───
-    samlTeam: rowLoader((ids: string[]) => em.find(Team, { id: { $in: ids } }), (team) => team.id),
   };
 }

@@ -34,14 +34,10 @@ export const samlResolvers: Resolvers = {
   },
   SAMLProvider: {
     object: () => 'saml-provider',
-    defaultTeam: (p: SamlProviderRow, _: unknown, ctx: Context) => (p.defaultTeam ? ctx.loaders.samlTeam.load(p.defaultTeam) : null),
+    defaultTeam: (p: SamlProviderRow, _: unknown, ctx: Context) => (p.defaultTeam ? ctx.loaders.team.get(p.defaultTeam) : null),
     status: (p: SamlProviderRow) => (isActive(p) ? 'active' : 'pending'),
     service: (p: SamlProviderRow, _: unknown, ctx: Context) => serviceUrls(ctx.config, p.id),
     urls: (p: SamlProviderRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/orgs/${p.organization}/saml/${p.id}` }),
     owningOrganization: (p: SamlProviderRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(p.organization),
-  },
-  // ─── Team placeholder (until the teams area lands): drop this block when merging ───
-  Team: {
-    object: () => 'team',
   },
 };

@@ -50,7 +50,7 @@ const UpdateSamlProviderInput = z
 /** `teamId` when it is a team of the organization; a 400 naming defaultTeam otherwise. */
 async function teamOfOrganization(ctx: Context, organizationId: string, teamId: string | null | undefined) {
   if (!teamId) return teamId;
-  const team = await ctx.loaders.samlTeam.load(teamId);
+  const team = await ctx.loaders.team.load(teamId);
   if (!team || team.organization !== organizationId) throw badRequest(`defaultTeam: no team "${teamId}" in this organization`);
   return teamId;
 }

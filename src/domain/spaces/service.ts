@@ -11,6 +11,7 @@ import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { Revision } from '../content/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
+import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
 import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
@@ -60,11 +61,12 @@ const spaceOwnedEntities = [Revision];
 
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
- * sites of the old organization stop publishing them.
+ * sites of the old organization stop publishing them, and its teams and members lose their grants.
  */
 export async function moveTenantRows(em: EntityManager, spaceIds: string[], organizationId: string) {
   if (spaceIds.length === 0) return;
   await unpublishSpaces(em, spaceIds);
+  await removeAccessTo(em, { spaces: spaceIds });
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
   for (const entity of spaceOwnedEntities) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
 }

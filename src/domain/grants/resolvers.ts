@@ -1,0 +1,49 @@
+import type { Context } from '../../graphql/context.js';
+import { conflict } from '../../graphql/errors.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { ContentGrantRow } from './entities.js';
+import { grantRole, listGrants, revokeRole, type GrantTarget } from './service.js';
+
+/** The space or collection named by a guarded root field (the guard has loaded and checked it). */
+async function spaceTarget(ctx: Context, spaceId: string): Promise<GrantTarget> {
+  const space = (await ctx.loaders.space.load(spaceId))!;
+  return { organization: space.organization, space: space.id };
+}
+
+/** The same for a change: like every change of a space, it waits until a deleted space is restored. */
+async function liveSpaceTarget(ctx: Context, spaceId: string): Promise<GrantTarget> {
+  if ((await ctx.loaders.space.load(spaceId))!.deletedAt) throw conflict('Space is deleted: restore it first');
+  return spaceTarget(ctx, spaceId);
+}
+
+async function collectionTarget(ctx: Context, collectionId: string): Promise<GrantTarget> {
+  const collection = (await ctx.loaders.collection.load(collectionId))!;
+  return { organization: collection.organization, collection: collection.id };
+}
+
+type SpaceArgs = { spaceId: string; input: unknown };
+type CollectionArgs = { collectionId: string; input: unknown };
+
+export const grantResolvers: Resolvers = {
+  Query: {
+    spaceGrants: async (_: unknown, { spaceId, ...args }: PageArgs & { spaceId: string }, ctx: Context) =>
+      listGrants(ctx, await spaceTarget(ctx, spaceId), args),
+    collectionGrants: async (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
+      listGrants(ctx, await collectionTarget(ctx, collectionId), args),
+  },
+  Mutation: {
+    grantSpaceRole: async (_: unknown, { spaceId, input }: SpaceArgs, ctx: Context) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
+    revokeSpaceRole: async (_: unknown, { spaceId, input }: SpaceArgs, ctx: Context) => revokeRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
+    grantCollectionRole: async (_: unknown, { collectionId, input }: CollectionArgs, ctx: Context) =>
+      grantRole(ctx, await collectionTarget(ctx, collectionId), input),
+    revokeCollectionRole: async (_: unknown, { collectionId, input }: CollectionArgs, ctx: Context) =>
+      revokeRole(ctx, await collectionTarget(ctx, collectionId), input),
+  },
+  ContentGrant: {
+    team: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.team ? ctx.loaders.team.load(g.team) : null),
+    user: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.user ? ctx.loaders.user.load(g.user) : null),
+    space: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.space ? ctx.loaders.space.load(g.space) : null),
+    collection: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.collection ? ctx.loaders.collection.load(g.collection) : null),
+  },
+};

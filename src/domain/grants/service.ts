@@ -1,0 +1,102 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { ROLES, strongest, type Role } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { InviteLink } from '../invites/entities.js';
+import { memberKey } from '../members/keys.js';
+import { ContentGrant, type ContentGrantRow } from './entities.js';
+
+/** What a grant is on: one space or one collection of an organization. */
+export type GrantTarget = { organization: string } & ({ space: string; collection?: undefined } | { collection: string; space?: undefined });
+
+const granteeFields = {
+  /** A team of the organization. */
+  team: z.string().min(1).nullish(),
+  /** A member of the organization (user id). */
+  user: z.string().min(1).nullish(),
+};
+const exactlyOneGrantee = { check: (g: { team?: string | null; user?: string | null }) => !!g.team !== !!g.user, error: 'team or user is required (exactly one)' };
+
+const Grantee = z.object(granteeFields).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
+const GrantInput = z.object({ ...granteeFields, role: oneOf(ROLES) }).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
+
+/** The grantee of an input: a team of the organization or a member of it, or a 400 naming the field. */
+async function granteeOf(ctx: Context, organizationId: string, grantee: { team?: string | null; user?: string | null }) {
+  if (grantee.team) {
+    const team = await ctx.loaders.team.load(grantee.team);
+    if (!team || team.organization !== organizationId) throw badRequest(`team: no team "${grantee.team}" in this organization`);
+    return { team: team.id, user: null };
+  }
+  if (!(await ctx.loaders.membership.load(memberKey(organizationId, grantee.user!)))) {
+    throw badRequest(`user: no member "${grantee.user}" in this organization`);
+  }
+  return { team: null, user: grantee.user! };
+}
+
+const targetWhere = (target: GrantTarget) => (target.space ? { space: target.space } : { collection: target.collection! });
+
+/**
+ * Sets the role of a team or user on a space or collection, creating the grant or replacing its role
+ * (`keepStronger`: only raising it). Changes are flushed by the caller.
+ */
+export async function putGrant(
+  em: EntityManager,
+  target: GrantTarget,
+  grantee: { team: string | null; user: string | null },
+  role: Role,
+  now: Date,
+  keepStronger = false,
+): Promise<ContentGrantRow> {
+  const existing = await em.findOne(ContentGrant, { ...targetWhere(target), ...grantee });
+  if (existing) {
+    existing.role = keepStronger ? strongest(existing.role as Role, role)! : role;
+    return existing;
+  }
+  return em.create(ContentGrant, {
+    id: newId(),
+    organization: target.organization,
+    space: target.space ?? null,
+    collection: target.collection ?? null,
+    ...grantee,
+    role,
+    createdAt: now,
+  });
+}
+
+/** Gives a team or a member a role on a space or collection, replacing the role they were given there before. */
+export async function grantRole(ctx: Context, target: GrantTarget, input: unknown): Promise<ContentGrantRow> {
+  const { role, ...named } = parseInput(GrantInput, input);
+  const grant = await putGrant(ctx.em, target, await granteeOf(ctx, target.organization, named), role, ctx.clock.now());
+  await ctx.em.flush();
+  ctx.policy.forget();
+  return grant;
+}
+
+/** Takes back the role given to a team or a member on a space or collection; true when there was one. */
+export async function revokeRole(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
+  const grantee = await granteeOf(ctx, target.organization, parseInput(Grantee, input));
+  const removed = await ctx.em.nativeDelete(ContentGrant, { ...targetWhere(target), ...grantee });
+  ctx.policy.forget();
+  return removed > 0;
+}
+
+/** Grants on a space or collection, oldest first. */
+export async function listGrants(ctx: Context, target: GrantTarget, args: PageArgs) {
+  return paginateRows(await ctx.em.find(ContentGrant, targetWhere(target)), byCreation, args);
+}
+
+/**
+ * Spaces and collections leaving their organization (transfers) lose the access given on them there:
+ * grants to the old organization's teams and members, and content invite links.
+ */
+export async function removeAccessTo(em: EntityManager, content: { spaces?: string[]; collections?: string[] }) {
+  for (const [field, ids] of [['space', content.spaces], ['collection', content.collections]] as const) {
+    if (!ids?.length) continue;
+    await em.nativeDelete(ContentGrant, { [field]: { $in: ids } });
+    await em.nativeDelete(InviteLink, { [field]: { $in: ids } });
+  }
+}

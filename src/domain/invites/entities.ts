@@ -1,0 +1,25 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Collection } from '../collections/entities.js';
+import { Organization } from '../organizations/entities.js';
+import { Space } from '../spaces/entities.js';
+
+/**
+ * A link that lets whoever holds it join an organization: as a member with `role` (null: guest), or,
+ * for a content link (`space` or `collection` set), as a guest given `role` on that content. The id is
+ * the secret of the link (the reference joins by invite id), so it is drawn from 192 random bits.
+ */
+export const InviteLink = defineEntity({
+  name: 'InviteLink',
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  checks: [{ name: 'invite_link_at_most_one_target', expression: 'num_nonnulls(space_id, collection_id) <= 1' }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    /** Organization role of an organization link (null: guest); the level on the content of a content link. */
+    role: p.string().nullable(),
+    space: () => p.manyToOne(Space).mapToPk().nullable().deleteRule('cascade'),
+    collection: () => p.manyToOne(Collection).mapToPk().nullable().deleteRule('cascade'),
+    createdAt: p.datetime(),
+  },
+});
+export type InviteLinkRow = InferEntity<typeof InviteLink>;

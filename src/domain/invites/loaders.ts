@@ -1,0 +1,9 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { rowLoader } from '../../graphql/loader.js';
+import { InviteLink } from './entities.js';
+
+export function inviteLoaders(em: EntityManager) {
+  return {
+    inviteLink: rowLoader((ids: string[]) => em.find(InviteLink, { id: { $in: ids } }), (l) => l.id),
+  };
+}

@@ -1,0 +1,54 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { InviteLinkRow } from './entities.js';
+import {
+  createInviteLink,
+  deleteInviteLink,
+  inviteLinkOf,
+  isRedundant,
+  joinWithInviteLink,
+  listInviteLinks,
+  updateInviteLink,
+} from './service.js';
+
+type InviteArgs = { organizationId: string; inviteId: string };
+
+const inviteFields = {
+  object: () => 'invite',
+  redundant: (l: InviteLinkRow, _: unknown, ctx: Context) => isRedundant(ctx, l),
+};
+
+export const inviteResolvers: Resolvers = {
+  Query: {
+    inviteLinks: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string }, ctx: Context) =>
+      listInviteLinks(ctx, organizationId, args),
+    inviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => inviteLinkOf(ctx, organizationId, inviteId),
+  },
+  Mutation: {
+    createInviteLink: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
+      createInviteLink(ctx, organizationId, input),
+    updateInviteLink: (_: unknown, { organizationId, inviteId, input }: InviteArgs & { input: unknown }, ctx: Context) =>
+      updateInviteLink(ctx, organizationId, inviteId, input),
+    deleteInviteLink: async (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => {
+      await deleteInviteLink(ctx, organizationId, inviteId);
+      return true;
+    },
+    joinOrganizationWithInvite: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
+      joinWithInviteLink(ctx, organizationId, inviteId),
+  },
+  InviteLink: {
+    __resolveType: (l: InviteLinkRow) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),
+  },
+  OrganizationInviteLink: inviteFields,
+  SpaceInviteLink: {
+    ...inviteFields,
+    level: (l: InviteLinkRow) => l.role,
+    space: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.space.load(l.space!),
+  },
+  CollectionInviteLink: {
+    ...inviteFields,
+    level: (l: InviteLinkRow) => l.role,
+    collection: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.collection.load(l.collection!),
+  },
+};

@@ -1,0 +1,146 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import { ROLES, rank, type Role } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, forbidden, notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput } from '../../graphql/validation.js';
+import { collectionInOrganization } from '../collections/placement.js';
+import { putGrant } from '../grants/service.js';
+import { Member, type MemberRow } from '../organizations/entities.js';
+import { InviteLink, type InviteLinkRow } from './entities.js';
+
+const role = oneOf(ROLES);
+
+const CreateInviteLinkInput = z.object({
+  /** Organization role of those who join (null: guest); for an organization link, required. */
+  role: role.nullish(),
+  /** Role on the space or collection, for a content link. */
+  level: role.nullish(),
+  /** The space of a content link. */
+  space: z.string().min(1).nullish(),
+  /** The collection of a content link. */
+  collection: z.string().min(1).nullish(),
+});
+
+/** Exactly one of them: `role` for an organization link, `level` for a content link. */
+const UpdateInviteLinkInput = z.object({ role: role.nullish(), level: role.nullish() });
+
+/** 24 random bytes (192 bits), base64url: the link's id is its secret, as the reference joins by invite id. */
+function newInviteId(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+const isContentLink = (link: InviteLinkRow) => !!(link.space || link.collection);
+
+/** The invite link `inviteId` of the organization, or 404. */
+export async function inviteLinkOf(ctx: Context, organizationId: string, inviteId: string): Promise<InviteLinkRow> {
+  const link = await ctx.loaders.inviteLink.load(inviteId);
+  if (!link || link.organization !== organizationId) throw notFound('Invite link');
+  return link;
+}
+
+export async function listInviteLinks(ctx: Context, organizationId: string, args: PageArgs) {
+  return paginateRows(await ctx.em.find(InviteLink, { organization: organizationId }), byCreation, args);
+}
+
+/** A live space of the organization named in a request body, or a 400 naming the field. */
+async function spaceInOrganization(ctx: Context, id: string, organizationId: string) {
+  const space = await ctx.loaders.space.load(id);
+  if (!space || space.deletedAt || space.organization !== organizationId) throw badRequest(`space: no space "${id}" in this organization`);
+  return space;
+}
+
+/**
+ * Creates an invite link: to the organization with `role` (null: guest), or to one space or collection
+ * with `level` (those who join become guests with that role on it).
+ */
+export async function createInviteLink(ctx: Context, organizationId: string, input: unknown): Promise<InviteLinkRow> {
+  const fields = parseInput(CreateInviteLinkInput, input);
+  if (fields.space && fields.collection) throw badRequest('space: a link is to one space or one collection, not both');
+  const content = fields.space || fields.collection;
+  if (content && fields.role !== undefined) throw badRequest('role: a link to a space or collection takes a level, not a role');
+  if (content && !fields.level) throw badRequest('level: is required for a link to a space or collection');
+  if (!content && fields.level !== undefined) throw badRequest('level: only a link to a space or collection takes a level');
+  if (!content && fields.role === undefined) throw badRequest('role: is required (null invites guests)');
+  if (fields.space) await spaceInOrganization(ctx, fields.space, organizationId);
+  if (fields.collection) await collectionInOrganization(ctx, fields.collection, organizationId, 'collection');
+  const link = ctx.em.create(InviteLink, {
+    id: newInviteId(),
+    organization: organizationId,
+    role: (content ? fields.level : fields.role) ?? null,
+    space: fields.space ?? null,
+    collection: fields.collection ?? null,
+    createdAt: ctx.clock.now(),
+  });
+  await ctx.em.flush();
+  return link;
+}
+
+/** Changes the role of an organization link or the level of a content link. */
+export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: unknown): Promise<InviteLinkRow> {
+  const changes = parseInput(UpdateInviteLinkInput, input);
+  const link = await inviteLinkOf(ctx, organizationId, inviteId);
+  if (isContentLink(link)) {
+    if (changes.role !== undefined) throw badRequest('role: this link is to a space or collection; change its level');
+    if (!changes.level) throw badRequest('level: is required');
+    link.role = changes.level;
+  } else {
+    if (changes.level !== undefined) throw badRequest('level: this link is to the organization; change its role');
+    if (changes.role === undefined) throw badRequest('role: is required (null invites guests)');
+    link.role = changes.role;
+  }
+  await ctx.em.flush();
+  return link;
+}
+
+/** Deletes an invite link: it stops letting anyone join at once. */
+export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
+  await inviteLinkOf(ctx, organizationId, inviteId);
+  await ctx.em.nativeDelete(InviteLink, { id: inviteId });
+  ctx.loaders.inviteLink.clear(inviteId);
+}
+
+/** True when the viewer already has everything the link gives. */
+export async function isRedundant(ctx: Context, link: InviteLinkRow): Promise<boolean> {
+  const given = rank(link.role as Role | null);
+  if (link.space) {
+    const space = await ctx.loaders.space.load(link.space);
+    return !!space && rank(await ctx.policy.spaceRole(space)) >= given;
+  }
+  if (link.collection) {
+    const collection = await ctx.loaders.collection.load(link.collection);
+    return !!collection && rank(await ctx.policy.collectionRole(collection)) >= given;
+  }
+  const held = await ctx.policy.organizationRole(link.organization);
+  return held !== undefined && rank(held) >= given;
+}
+
+/**
+ * Joins the viewer to the link's organization. A new member gets the link's role (a content link makes
+ * them a guest with the link's level on its space or collection). An existing member keeps their role
+ * (a link never demotes nor promotes, and a disabled member stays disabled); a content link still
+ * raises their role on its content to the link's level when that is more. Organizations that turned
+ * invite links off refuse every link (403).
+ */
+export async function joinWithInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<MemberRow> {
+  const link = await ctx.em.findOne(InviteLink, { id: inviteId, organization: organizationId });
+  if (!link) throw notFound('Invite link');
+  const organization = (await ctx.loaders.organization.load(organizationId))!;
+  if (!organization.inviteLinks) throw forbidden('Invite links are turned off in this organization');
+  const userId = ctx.viewer!.user.id;
+  const content = isContentLink(link);
+  await ctx.em
+    .createQueryBuilder(Member)
+    .insert({ organization: organizationId, user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), lastSeenAt: null, disabled: false, sso: false })
+    .onConflict(['organization', 'user'])
+    .ignore()
+    .execute();
+  if (content) {
+    const target = link.space ? { organization: organizationId, space: link.space } : { organization: organizationId, collection: link.collection! };
+    await putGrant(ctx.em, target, { team: null, user: userId }, link.role as Role, ctx.clock.now(), true);
+    await ctx.em.flush();
+  }
+  ctx.policy.forget();
+  return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;
+}

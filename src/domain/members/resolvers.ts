@@ -1,0 +1,44 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { MemberRow } from '../organizations/entities.js';
+import { memberKey } from './keys.js';
+import {
+  listMembers,
+  listMemberSpaces,
+  markMemberAsSSO,
+  memberOf,
+  memberSpaces,
+  removeMember,
+  updateMember,
+  type MemberFilters,
+} from './service.js';
+
+type MemberArgs = { organizationId: string; userId: string };
+
+export const memberResolvers: Resolvers = {
+  Query: {
+    members: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & MemberFilters & { organizationId: string }, ctx: Context) =>
+      listMembers(ctx, organizationId, filters, { page, limit }),
+    member: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => memberOf(ctx, organizationId, userId),
+    memberSpaces: (_: unknown, { organizationId, userId, order, ...args }: MemberArgs & PageArgs & { order?: string | null }, ctx: Context) =>
+      listMemberSpaces(ctx, organizationId, userId, { order }, args),
+  },
+  Mutation: {
+    updateMember: (_: unknown, { organizationId, userId, input }: MemberArgs & { input: unknown }, ctx: Context) =>
+      updateMember(ctx, organizationId, userId, input),
+    removeMember: async (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => {
+      await removeMember(ctx, organizationId, userId);
+      return true;
+    },
+    markMemberAsSSO: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => markMemberAsSSO(ctx, organizationId, userId),
+  },
+  Member: {
+    object: () => 'member',
+    id: (m: MemberRow) => m.user,
+    user: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.user.load(m.user),
+    spaces: async (m: MemberRow, _: unknown, ctx: Context) => (await memberSpaces(ctx, m.organization, m.user)).length,
+    teams: async (m: MemberRow, _: unknown, ctx: Context) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,
+    owningOrganization: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(m.organization),
+  },
+};

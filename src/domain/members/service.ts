@@ -1,0 +1,133 @@
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { ROLES, type Role } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { conflict, notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput, text } from '../../graphql/validation.js';
+import { ContentGrant } from '../grants/entities.js';
+import { Member, type MemberRow } from '../organizations/entities.js';
+import type { SpaceRow } from '../spaces/entities.js';
+import { TeamMember } from '../teams/entities.js';
+import { memberKey } from './keys.js';
+
+const MemberFilters = z.object({
+  /** A role, or `guest` for members without one. */
+  role: oneOf([...ROLES, 'guest']).nullish(),
+  /** Part of the display name or e-mail address, case-insensitive. */
+  search: text({ max: 512 }).nullish(),
+  /** `lastSeenAt` lists only members seen at least once. */
+  sort: oneOf(['joinedAt', 'lastSeenAt']).nullish(),
+  order: oneOf(['asc', 'desc']).nullish(),
+});
+export type MemberFilters = z.input<typeof MemberFilters>;
+
+const UpdateMemberInput = z.object({
+  /** A role, or null to make the member a guest. */
+  role: oneOf(ROLES).nullable().optional(),
+});
+
+const SpaceOrder = z.object({ order: oneOf(['asc', 'desc']).nullish() });
+
+/** The membership of `userId` in the organization, or 404. */
+export async function memberOf(ctx: Context, organizationId: string, userId: string): Promise<MemberRow> {
+  const member = await ctx.loaders.membership.load(memberKey(organizationId, userId));
+  if (!member) throw notFound('Member');
+  return member;
+}
+
+/** Members of an organization matching the filters, most recently joined (or seen) first by default. */
+export async function listMembers(ctx: Context, organizationId: string, filters: MemberFilters, args: PageArgs) {
+  const { role, search, sort, order } = parseInput(MemberFilters, filters);
+  const bySeen = sort === 'lastSeenAt';
+  let members = await ctx.em.find(Member, {
+    organization: organizationId,
+    ...(role ? { role: role === 'guest' ? null : role } : {}),
+    ...(bySeen ? { lastSeenAt: { $ne: null } } : {}),
+  });
+  if (search) {
+    const needle = search.toLowerCase();
+    const users = await ctx.loaders.user.loadMany(members.map((m) => m.user));
+    members = members.filter((_, i) => {
+      const user = users[i];
+      return !!user && !(user instanceof Error) && (user.displayName.toLowerCase().includes(needle) || user.email.includes(needle));
+    });
+  }
+  return paginateRows(members, (m) => [(bySeen ? m.lastSeenAt! : m.joinedAt).getTime(), m.user], args, order ?? 'desc');
+}
+
+/**
+ * Refuses to leave the organization without an active admin when `userId` stops being one. The
+ * organization's admin rows stay locked until the transaction ends, so two admins demoting each other
+ * at once cannot both succeed.
+ */
+async function assertAnotherAdmin(tx: EntityManager, organizationId: string, userId: string, change: string) {
+  const admins = await tx.find(Member, { organization: organizationId, role: 'admin', disabled: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+  if (!admins.some((a) => a.user !== userId)) throw conflict(`The last admin of the organization cannot be ${change}: make another member admin first`);
+}
+
+/** Changes a member's role (null: guest); the last admin cannot be demoted (409). */
+export async function updateMember(ctx: Context, organizationId: string, userId: string, input: unknown): Promise<MemberRow> {
+  const { role } = parseInput(UpdateMemberInput, input);
+  const member = await memberOf(ctx, organizationId, userId);
+  if (role === undefined || role === member.role) return member;
+  await ctx.em.transactional(async (tx) => {
+    if (member.role === 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, userId, 'demoted');
+    await tx.nativeUpdate(Member, { organization: organizationId, user: userId }, { role });
+  });
+  await ctx.em.refresh(member);
+  ctx.policy.forget();
+  return member;
+}
+
+/**
+ * Removes a member with their team memberships and the grants given to them in the organization; the
+ * last admin cannot be removed (409).
+ */
+export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
+  const member = await memberOf(ctx, organizationId, userId);
+  await ctx.em.transactional(async (tx) => {
+    if (member.role === 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, userId, 'removed');
+    await tx.nativeDelete(TeamMember, { organization: organizationId, user: userId });
+    await tx.nativeDelete(ContentGrant, { organization: organizationId, user: userId });
+    await tx.nativeDelete(Member, { organization: organizationId, user: userId });
+  });
+  ctx.policy.forget();
+}
+
+/** Marks a member as one who signs in with the organization's single sign-on. */
+export async function markMemberAsSSO(ctx: Context, organizationId: string, userId: string): Promise<MemberRow> {
+  const member = await memberOf(ctx, organizationId, userId);
+  member.sso = true;
+  await ctx.em.flush();
+  return member;
+}
+
+export type MemberSpace = { permission: Role; space: SpaceRow };
+
+/**
+ * Live spaces of the organization that the member can access, each with the member's own role, as far
+ * as the caller can see them (an admin sees them all; others never learn of spaces hidden from them).
+ */
+export async function memberSpaces(ctx: Context, organizationId: string, userId: string): Promise<MemberSpace[]> {
+  const member = ctx.policy.forUser(userId);
+  const [spaces] = await Promise.all([
+    ctx.loaders.spacesByOrganization.load(organizationId),
+    member.prepare(organizationId),
+    ctx.policy.prepare(organizationId),
+  ]);
+  const [theirs, mine] = await Promise.all([
+    Promise.all(spaces.map((s) => member.spaceRole(s))),
+    Promise.all(spaces.map((s) => ctx.policy.spaceRole(s))),
+  ]);
+  return spaces.flatMap((space, i) => (theirs[i] && mine[i] ? [{ permission: theirs[i]!, space }] : []));
+}
+
+/** A page of the member's spaces, newest first by default. */
+export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, filters: { order?: string | null }, args: PageArgs) {
+  const { order } = parseInput(SpaceOrder, filters);
+  await memberOf(ctx, organizationId, userId);
+  const items = await memberSpaces(ctx, organizationId, userId);
+  return paginateRows(items, (item) => byCreation(item.space), args, order ?? 'desc');
+}

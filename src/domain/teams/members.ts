@@ -1,0 +1,120 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Context } from '../../graphql/context.js';
+import { badRequest } from '../../graphql/errors.js';
+import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput } from '../../graphql/validation.js';
+import { memberOf } from '../members/service.js';
+import { Member } from '../organizations/entities.js';
+import { User } from '../users/entities.js';
+import { TEAM_ROLES, TeamMember, type TeamMemberRow, type TeamRole, type TeamRow } from './entities.js';
+
+/** A user id or an e-mail address, as the bulk update names users. */
+const userReference = z.string({ error: 'must be a user id or an e-mail address' }).min(1, { error: 'must not be empty' });
+const references = z.array(userReference).max(1000, { error: 'must have at most 1000 entries' });
+
+const UpdateTeamMembersInput = z.object({
+  /** Members of the organization to add (as `member` unless `memberships` says otherwise). */
+  add: references.nullish(),
+  /** Members to remove; a user in both `add` and `remove` is removed. */
+  remove: references.nullish(),
+  /** New roles, by user id or e-mail, of members of the team (after `add` and `remove`). */
+  memberships: z
+    .record(userReference, z.object({ role: oneOf(TEAM_ROLES) }, { error: 'must be an object with a role' }), { error: 'must be an object' })
+    .nullish(),
+});
+
+const TeamRoleInput = z.object({ role: oneOf(TEAM_ROLES).nullish() });
+
+/** Team members of the team, in the order they were added. */
+export async function listTeamMembers(ctx: Context, team: TeamRow, args: PageArgs) {
+  const members = await ctx.loaders.teamMembersByTeam.load(team.id);
+  return paginateRows(members, (m) => [m.addedAt.getTime(), m.user], args);
+}
+
+/**
+ * Resolves user ids and e-mail addresses to members of the organization, or a 400 naming the first
+ * reference (and its field) that is not one.
+ */
+async function resolveMembers(tx: EntityManager, organizationId: string, fields: Record<string, string[]>): Promise<Map<string, string>> {
+  const all = [...new Set(Object.values(fields).flat())];
+  const emails = all.filter((r) => r.includes('@')).map((r) => r.trim().toLowerCase());
+  const users = await tx.find(User, { $or: [{ id: { $in: all } }, { email: { $in: emails } }] }, { fields: ['id', 'email'] });
+  const members = new Set(
+    (await tx.find(Member, { organization: organizationId, user: { $in: users.map((u) => u.id) } }, { fields: ['user'] })).map((m) => m.user),
+  );
+  const userOf = new Map<string, string>();
+  for (const user of users) {
+    if (!members.has(user.id)) continue;
+    userOf.set(user.id, user.id);
+    userOf.set(user.email, user.id);
+  }
+  const resolved = new Map<string, string>();
+  for (const [field, refs] of Object.entries(fields)) {
+    for (const ref of refs) {
+      const userId = userOf.get(ref.includes('@') ? ref.trim().toLowerCase() : ref);
+      if (!userId) throw badRequest(`${field}: "${ref}" is not a member of this organization`);
+      resolved.set(ref, userId);
+    }
+  }
+  return resolved;
+}
+
+/**
+ * Adds, removes and re-roles members of a team in one transaction: all of it or, on any bad entry,
+ * nothing. Everyone named must be a member of the organization; a user both added and removed is
+ * removed; `memberships` may only name users who are in the team afterwards.
+ */
+export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unknown): Promise<void> {
+  const changes = parseInput(UpdateTeamMembersInput, input);
+  const add = changes.add ?? [];
+  const remove = changes.remove ?? [];
+  const memberships = Object.entries(changes.memberships ?? {});
+  await ctx.em.transactional(async (tx) => {
+    const userOf = await resolveMembers(tx as EntityManager, team.organization, {
+      add,
+      remove,
+      memberships: memberships.map(([ref]) => ref),
+    });
+    const removed = new Set(remove.map((ref) => userOf.get(ref)!));
+    const current = new Map((await tx.find(TeamMember, { team: team.id })).map((m) => [m.user, m]));
+    const roles = new Map<string, TeamRole>();
+    for (const [ref, { role }] of memberships) {
+      const userId = userOf.get(ref)!;
+      if (removed.has(userId)) continue;
+      if (!current.has(userId) && !add.some((a) => userOf.get(a) === userId)) throw badRequest(`memberships.${ref}: not a member of the team`);
+      roles.set(userId, role);
+    }
+    const now = ctx.clock.now();
+    for (const userId of new Set(add.map((ref) => userOf.get(ref)!))) {
+      if (removed.has(userId) || current.has(userId)) continue;
+      tx.create(TeamMember, { team: team.id, user: userId, organization: team.organization, role: roles.get(userId) ?? 'member', addedAt: now });
+    }
+    for (const [userId, role] of roles) {
+      const existing = current.get(userId);
+      if (existing) existing.role = role;
+    }
+    await tx.flush();
+    if (removed.size) await tx.nativeDelete(TeamMember, { team: team.id, user: { $in: [...removed] } });
+  });
+  ctx.policy.forget();
+}
+
+/** Adds a member of the organization to the team, or changes their role in it (`member` by default). */
+export async function addTeamMember(ctx: Context, team: TeamRow, userId: string, input: unknown): Promise<TeamMemberRow> {
+  const { role } = parseInput(TeamRoleInput, input);
+  await memberOf(ctx, team.organization, userId);
+  const existing = await ctx.em.findOne(TeamMember, { team: team.id, user: userId });
+  const membership = existing ?? ctx.em.create(TeamMember, { team: team.id, user: userId, organization: team.organization, role: 'member', addedAt: ctx.clock.now() });
+  if (role) membership.role = role;
+  await ctx.em.flush();
+  ctx.policy.forget();
+  return membership;
+}
+
+/** Removes a user from the team; true when they were in it. */
+export async function removeTeamMember(ctx: Context, team: TeamRow, userId: string): Promise<boolean> {
+  const removed = await ctx.em.nativeDelete(TeamMember, { team: team.id, user: userId });
+  ctx.policy.forget();
+  return removed > 0;
+}

@@ -1,0 +1,55 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import { memberKey } from '../members/keys.js';
+import type { TeamMemberRow, TeamRow } from './entities.js';
+import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';
+import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, teamSpaceCount, type TeamFilters } from './service.js';
+
+type TeamArgs = { organizationId: string; teamId: string };
+type OrganizationArgs = { organizationId: string; input: unknown };
+
+export const teamResolvers: Resolvers = {
+  Query: {
+    teams: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & TeamFilters & { organizationId: string }, ctx: Context) =>
+      listTeams(ctx, organizationId, filters, { page, limit }),
+    team: (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => teamOf(ctx, organizationId, teamId),
+    teamMembers: async (_: unknown, { organizationId, teamId, ...args }: TeamArgs & PageArgs, ctx: Context) =>
+      listTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), args),
+    memberTeams: (
+      _: unknown,
+      { organizationId, userId, title, ...args }: PageArgs & { organizationId: string; userId: string; title?: string | null },
+      ctx: Context,
+    ) => listMemberTeams(ctx, organizationId, userId, { title }, args),
+  },
+  Mutation: {
+    createTeam: (_: unknown, { organizationId, input }: OrganizationArgs, ctx: Context) => createTeam(ctx, organizationId, input),
+    updateTeam: (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) =>
+      renameTeam(ctx, organizationId, teamId, input),
+    deleteTeam: async (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => {
+      await deleteTeam(ctx, organizationId, teamId);
+      return true;
+    },
+    updateTeamMembers: async (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) => {
+      await updateTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), input);
+      return true;
+    },
+    addTeamMember: async (_: unknown, { organizationId, teamId, userId, role }: TeamArgs & { userId: string; role?: string | null }, ctx: Context) =>
+      addTeamMember(ctx, await teamOf(ctx, organizationId, teamId), userId, { role }),
+    removeTeamMember: async (_: unknown, { organizationId, teamId, userId }: TeamArgs & { userId: string }, ctx: Context) =>
+      removeTeamMember(ctx, await teamOf(ctx, organizationId, teamId), userId),
+  },
+  Team: {
+    object: () => 'team',
+    members: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamMemberCount.load(t.id),
+    spaces: (t: TeamRow, _: unknown, ctx: Context) => teamSpaceCount(ctx, t),
+    permissions: (t: TeamRow, _: unknown, ctx: Context) => ctx.policy.teamPermissions(t),
+    owningOrganization: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(t.organization),
+  },
+  OrganizationTeamMember: {
+    organization: (m: TeamMemberRow, _: unknown, ctx: Context) => ctx.loaders.membership.load(memberKey(m.organization, m.user)),
+    team: (m: TeamMemberRow) => ({ role: m.role }),
+    // Whoever may list a team's members may see each of them.
+    permissions: () => ({ view: true }),
+  },
+};
