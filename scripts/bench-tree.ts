@@ -40,7 +40,7 @@ select json_build_object(
           'space', json_build_object('id', sp.id, 'title', sp.title, 'emoji', sp.emoji, 'comments', 0, 'changeRequestsOpen', 0)
         ) order by ss.position, ss.id)
         from site_space ss join space sp on sp.id = ss.space_id
-        where ss.section_id = sec.id), '[]'::json)
+        where ss.site_id = s.id and ss.section_id = sec.id), '[]'::json)
     ) order by sec.position, sec.id)
     from site_section sec where sec.site_id = s.id), '[]'::json),
   'groups', coalesce((
