@@ -5,6 +5,9 @@ import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
 import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
+import { userLoaders } from '../domain/users/loaders.js';
+import { contentLoaders } from '../domain/content/loaders.js';
+import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -14,6 +17,9 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...spaceLoaders(em),
     ...siteLoaders(em),
     ...samlLoaders(em),
+    ...userLoaders(em),
+    ...contentLoaders(em),
+    ...changeRequestLoaders(em),
   };
 }
 
