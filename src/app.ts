@@ -13,6 +13,7 @@ import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
 import { samlRouter } from './domain/saml/router.js';
+import { fileDownloadRouter } from './domain/content/files.js';
 
 /**
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
@@ -78,6 +79,7 @@ export async function createApp(deps: AppDeps) {
 
   app.use('/v1', createRestRouter(deps, schema));
   app.use('/saml', samlRouter(deps));
+  app.use('/files', fileDownloadRouter(deps));
   app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {

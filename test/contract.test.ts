@@ -806,6 +806,63 @@ describe('contract: the reference client against the REST facade', () => {
     });
   });
 
+  describe('change requests and content', () => {
+    /** A space with a change request holding a page that shows an uploaded image. */
+    async function changeRequestWithContent() {
+      const space = await createSpace('Content');
+      const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: 'Edits' });
+      const png = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000030000000208060000', 'hex'), Buffer.alloc(16)]);
+      const uploaded = await admin.gql(
+        `mutation($s: ID!, $c: ID!, $i: UploadFileInput!) { uploadFile(spaceId: $s, changeRequestId: $c, input: $i) { file { id } } }`,
+        { s: space.id, c: cr.id, i: { name: 'image.png', content: png.toString('base64') } },
+      );
+      const created = await admin.gql(
+        `mutation($s: ID!, $c: ID!, $i: CreatePageInput!) { createPage(spaceId: $s, changeRequestId: $c, input: $i) { page { id } } }`,
+        { s: space.id, c: cr.id, i: { title: 'Intro', markdown: 'Hello ![image](.gitbook/assets/image.png)' } },
+      );
+      return { space, cr, fileId: uploaded.data.uploadFile.file.id as string, pageId: created.data.createPage.page.id as string };
+    }
+
+    it('createChangeRequest, getChangeRequestById, listChangeRequestsForSpace, updateChangeRequestById', async () => {
+      const space = await createSpace();
+      const cr = await expectContract('createChangeRequest', api.spaces.createChangeRequest(space.id, { subject: 'Fix typos' }));
+      expect(cr).toMatchObject({ object: 'change-request', number: 1, subject: 'Fix typos', status: 'open' });
+      await expectContract('getChangeRequestById', api.spaces.getChangeRequestById(space.id, String(cr.number)));
+      const list = await expectContract('listChangeRequestsForSpace', api.spaces.listChangeRequestsForSpace(space.id));
+      expect(list.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+      const patched = await expectContract('updateChangeRequestById', api.spaces.updateChangeRequestById(space.id, cr.id, { status: 'draft' }));
+      expect(patched.status).toBe('draft');
+    });
+
+    it('content reads: getRevisionOfChangeRequestById, listPagesInChangeRequest, getPageInChangeRequestById, files and backlinks', async () => {
+      const { space, cr, fileId, pageId } = await changeRequestWithContent();
+      await expectContract('getRevisionOfChangeRequestById', api.spaces.getRevisionOfChangeRequestById(space.id, cr.id));
+      const pages = await expectContract('listPagesInChangeRequest', api.spaces.listPagesInChangeRequest(space.id, cr.id));
+      expect(pages.pages.map((p: { id: string }) => p.id)).toEqual([pageId]);
+      await expectContract('getPageInChangeRequestById', api.spaces.getPageInChangeRequestById(space.id, cr.id, pageId, { format: 'markdown' as never }));
+      const files = await expectContract('listFilesInChangeRequestById', api.spaces.listFilesInChangeRequestById(space.id, cr.id));
+      expect(files.items.map((f: { id: string }) => f.id)).toEqual([fileId]);
+      await expectContract('getFileInChangeRequestById', api.spaces.getFileInChangeRequestById(space.id, cr.id, fileId));
+      const backlinks = await expectContract('listChangeRequestFileBacklinks', api.spaces.listChangeRequestFileBacklinks(space.id, cr.id, fileId));
+      expect(backlinks.items.map((l: { page: { id: string } }) => l.page.id)).toEqual([pageId]);
+    });
+
+    it('updateChangeRequest and mergeChangeRequest', async () => {
+      const { space, cr } = await changeRequestWithContent();
+      const { data: other } = await api.spaces.createChangeRequest(space.id, {});
+      await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Other" }) { revision { id } } }`, { s: space.id, c: other.id });
+      const merged = await expectContract('mergeChangeRequest', api.spaces.mergeChangeRequest(space.id, other.id));
+      expect(merged.result).toBe('merge');
+      const updated = await expectContract('updateChangeRequest', api.spaces.updateChangeRequest(space.id, cr.id));
+      expect(updated.result).toBe('update');
+      await expectContract('getRevisionOfChangeRequestById', api.spaces.getRevisionOfChangeRequestById(space.id, cr.id));
+      // A change request started from a merge revision reads it with `mergedFrom`.
+      const { data: fresh } = await api.spaces.createChangeRequest(space.id, {});
+      const revision = await expectContract('getRevisionOfChangeRequestById', api.spaces.getRevisionOfChangeRequestById(space.id, fresh.id));
+      expect(revision).toMatchObject({ type: 'merge', mergedFrom: { id: other.id } });
+    });
+  });
+
   describe('the prepared reference', () => {
     it('rejects a body that does not conform, so the checks above are not vacuous', () => {
       const errors = validateResponse('getSpaceById', 200, { object: 'space', id: 's', emoji: 1, createdAt: 'yesterday', urls: { location: 'nowhere' } });

@@ -103,3 +103,37 @@ export const SAML_PROVIDER = /* GraphQL */ `
   }
   ${TEAM}
 `;
+
+export const CHANGE_REQUEST = /* GraphQL */ `
+  fragment ChangeRequestFields on ChangeRequest {
+    object id number status subject createdBy { ...UserFields } createdAt updatedAt
+    revision revisionInitial revisionMergedAncestor revisionMerged comments outdated
+    urls { app location }
+  }
+  ${USER}
+`;
+
+/** A page with its children to the deepest level pages may nest (MAX_PAGE_DEPTH, 8; GraphQL has no recursion). */
+const pageFields = (depth: number): string =>
+  `id kind type title emoji icon createdAt updatedAt markdown document urls { app } slug path description documentId
+   git { oid path } layout { width cover coverSize title description tableOfContents outline pagination metadata }
+   cover { ref { kind file url } yPos } hidden noIndex noRobotsIndex` + (depth > 0 ? ` pages { ${pageFields(depth - 1)} }` : ' pages { id }');
+
+export const PAGE = /* GraphQL */ `
+  fragment PageFields on Page { ${pageFields(7)} }
+`;
+
+export const FILE = /* GraphQL */ `
+  fragment FileFields on RevisionFile { id name contentType downloadURL size dimensions { width height } git { oid path } }
+`;
+
+export const REVISION = /* GraphQL */ `
+  fragment RevisionFields on Revision {
+    object id parents type pages { ...PageFields } files { ...FileFields } reusableContents createdAt
+    urls { app published public }
+    mergedFrom { ...ChangeRequestFields }
+  }
+  ${PAGE}
+  ${FILE}
+  ${CHANGE_REQUEST}
+`;

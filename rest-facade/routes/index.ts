@@ -10,6 +10,7 @@ import { sitesRoutes } from './sites.js';
 import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
+import { changeRequestRoutes } from './change-requests.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -24,4 +25,5 @@ export const routes: Route[] = [
   ...siteSectionsRoutes,
   ...siteSpacesRoutes,
   ...samlRoutes,
+  ...changeRequestRoutes,
 ];

@@ -2,7 +2,8 @@ import { ApiToken, User } from '../domain/users/entities.js';
 import { Member, Organization } from '../domain/organizations/entities.js';
 import { Collection } from '../domain/collections/entities.js';
 import { Space } from '../domain/spaces/entities.js';
-import { Revision } from '../domain/content/entities.js';
+import { ContentFile, FileBlob, PageVersion, Revision } from '../domain/content/entities.js';
+import { ChangeRequest } from '../domain/change-requests/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
 import { Team, TeamMember } from '../domain/teams/entities.js';
@@ -15,4 +16,5 @@ import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, Sit
 export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret,
   Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
   Team, TeamMember, ContentGrant, InviteLink,
-  SamlProvider, SamlRequest, SamlConsumedAssertion];
+  SamlProvider, SamlRequest, SamlConsumedAssertion,
+  PageVersion, ContentFile, FileBlob, ChangeRequest];

@@ -30,6 +30,7 @@ export const unauthenticated = (message = 'Authentication required: send "Author
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new DomainError('CONFLICT', message);
+export const payloadTooLarge = (message: string) => new DomainError('PAYLOAD_TOO_LARGE', message);
 
 /** GraphQL's own codes (parse, validation, variable coercion) that mean bad input. */
 const BAD_INPUT_CODES = new Set(['GRAPHQL_PARSE_FAILED', 'GRAPHQL_VALIDATION_FAILED', 'BAD_USER_INPUT', 'BAD_REQUEST']);

@@ -46,6 +46,15 @@ export class Loader<K, V> extends DataLoader<K, V> {
     return this.loaded.has(key) ? Promise.resolve(this.loaded.get(key) as V) : super.load(key);
   }
 
+  /**
+   * Loads every key not loaded yet, in one batch of its own and without a promise per key: for a
+   * whole level of a tree that a parent already knows it needs, so that its fields then `get` values.
+   */
+  async loadAll(keys: readonly K[]): Promise<void> {
+    const missing = [...new Set(keys)].filter((key) => !this.loaded.has(key));
+    if (missing.length > 0) await this.loadMany(missing);
+  }
+
   /** Records a value read along with something else (a parent that brought its children). */
   remember(key: K, value: V): void {
     if (!this.loaded.has(key)) this.loaded.set(key, value);

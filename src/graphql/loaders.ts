@@ -10,6 +10,8 @@ import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
 import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
+import { contentLoaders } from '../domain/content/loaders.js';
+import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -26,6 +28,8 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...spaces,
     ...siteLoaders(em, spaces.spaceToRead),
     ...samlLoaders(em),
+    ...contentLoaders(em),
+    ...changeRequestLoaders(em),
   };
 }
 

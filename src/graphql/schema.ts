@@ -18,6 +18,8 @@ import { siteResolvers } from '../domain/sites/resolvers.js';
 import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
+import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
+import { contentResolvers } from '../domain/content/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -83,6 +85,8 @@ export function buildSchema(): GraphQLSchema {
       siteSectionResolvers,
       siteSpaceResolvers,
       samlResolvers,
+      changeRequestResolvers,
+      contentResolvers,
     ] as never,
   });
   return mapSchema(schema, {

@@ -1,4 +1,5 @@
 import type { Context } from '../../graphql/context.js';
+import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SpaceRow } from './entities.js';
@@ -48,11 +49,11 @@ export const spaceResolvers: Resolvers = {
         icon: null,
       };
     },
-    // Comments and change requests arrive with their areas; until then a space has none.
+    // Comments arrive with their area; until then a space has none.
     comments: () => 0,
-    changeRequests: () => 0,
-    changeRequestsOpen: () => 0,
-    changeRequestsDraft: () => 0,
+    changeRequests: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total),
+    changeRequestsOpen: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
+    changeRequestsDraft: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),
     permissions: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spacePermissions(s),
     owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
     /** The parent, when the viewer can see it (a visible space must not reveal a hidden collection). */

@@ -1,3 +1,4 @@
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import emojiRegex from 'emoji-regex';
 import { z } from 'zod';
@@ -9,7 +10,9 @@ import { byCreation, paginateRows, type PageArgs } from '../../graphql/paginatio
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
-import { Revision } from '../content/entities.js';
+import { ContentFile, FileBlob, PageVersion, Revision } from '../content/entities.js';
+import { copyContent } from '../content/copy.js';
+import { ChangeRequest } from '../change-requests/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
@@ -31,7 +34,7 @@ function emojiOfCodePoints(value: string): string | null {
 }
 
 /** An emoji character (sequence) or its code points in hex, as the reference accepts ("1f389"). */
-const emoji = z
+export const emoji = z
   .string()
   .max(50, { error: 'must be at most 50 characters' })
   .refine((value) => singleEmoji.test(value) || emojiOfCodePoints(value) !== null, {
@@ -57,7 +60,8 @@ const UpdateSpaceInput = z.object({
 const PURGE_JOB = 'space.purge';
 
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
-const spaceOwnedEntities = [Revision];
+// Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
+const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [Revision, PageVersion, ContentFile, FileBlob, ChangeRequest] as never[];
 
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
@@ -91,7 +95,7 @@ export const purgeSpace: JobHandler = async (em, payload, now) => {
 export const spaceJobHandlers = { [PURGE_JOB]: purgeSpace };
 
 function newRevision(em: EntityManager, clock: Clock, space: { id: string; organization: string }) {
-  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', createdAt: clock.now() });
+  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', pages: [], files: [], createdAt: clock.now() });
 }
 
 function assertVisibilityFits(visibility: string, parentId: string | null | undefined) {
@@ -172,13 +176,13 @@ function copyTitle(title: string): string {
   return (chars.length > room ? chars.slice(0, room).join('').trimEnd() : title) + COPY_SUFFIX;
 }
 
-/** A full copy under a new id, placed right after the original. */
+/** A copy under a new id, placed right after the original, with its main content (not its history or change requests). */
 export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow> {
   const source = await liveSpace(ctx, id);
   await assertCanCreateIn(ctx, source.organization, source.parent ?? null);
   const now = ctx.clock.now();
   const copyId = newId();
-  const revision = newRevision(ctx.em, ctx.clock, { id: copyId, organization: source.organization });
+  const revision = await copyContent(ctx.em, source.revision, { space: copyId, organization: source.organization }, now);
   const copy = ctx.em.create(Space, {
     id: copyId,
     organization: source.organization,

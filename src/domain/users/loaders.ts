@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { plainRowsWhereIn } from '../../db/plain-rows.js';
 import { rowLoader } from '../../graphql/loader.js';
 import { User } from './entities.js';
 
 export function userLoaders(em: EntityManager) {
   return {
-    user: rowLoader((ids: string[]) => em.find(User, { id: { $in: ids } }), (u) => u.id),
+    /** A user by id, as a plain row (authors and creators shown next to content). */
+    user: rowLoader((ids: string[]) => plainRowsWhereIn(em, User, 'id', ids), (u) => u.id),
   };
 }

@@ -1,0 +1,206 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { parseInput, text, oneOf } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/service.js';
+import { emoji } from '../spaces/service.js';
+import { PageVersion, Revision, type PageVersionRow } from './entities.js';
+import { blobId } from './git.js';
+import { arrange, assertDepth, heightOf, positionFor, slugOf, subtree, type FileEntry, type PagePlacement } from './manifest.js';
+import { DEFAULT_READ, type RevisionView } from './views.js';
+
+/** A change request's content being edited: the manifest to change, inside the edit's transaction. */
+export type Draft = {
+  tx: EntityManager;
+  organization: string;
+  space: string;
+  pages: PagePlacement[];
+  files: FileEntry[];
+  author: string;
+  now: Date;
+};
+
+/**
+ * Applies one edit to a change request's content as a new revision whose parent is the current one.
+ * The change request is locked meanwhile, so concurrent edits apply one after the other; a locked or
+ * deleted space and a merged or archived change request refuse edits with 409.
+ */
+export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: string, apply: (draft: Draft) => Promise<R> | R): Promise<{ result: R; view: RevisionView }> {
+  const found = await changeRequestIn(ctx, spaceId, ref);
+  const author = ctx.viewer!.user.id;
+  const outcome = await ctx.em.transactional(async (em) => {
+    const tx = em as EntityManager;
+    const space = await editableSpace(tx, spaceId);
+    const changeRequest = await lockChangeRequest(tx, found.id);
+    if (changeRequest.status === 'archived') throw conflict('Change request is archived: reopen it to edit');
+    const current = await tx.findOneOrFail(Revision, { id: changeRequest.revision });
+    const now = ctx.clock.now();
+    const draft: Draft = {
+      tx,
+      organization: space.organization,
+      space: space.id,
+      pages: current.pages.map((p) => ({ page: p.page, version: p.version, parent: p.parent, position: p.position, name: p.name })),
+      files: [...current.files],
+      author,
+      now,
+    };
+    const result = await apply(draft);
+    const revision = tx.create(Revision, {
+      id: newId(),
+      organization: space.organization,
+      space: space.id,
+      parents: [current.id],
+      type: 'edits',
+      changeRequest: changeRequest.id,
+      createdBy: author,
+      pages: arrange(draft.pages),
+      files: draft.files,
+      createdAt: now,
+    });
+    Object.assign(changeRequest, {
+      revision: revision.id,
+      updatedAt: now,
+      contributors: changeRequest.contributors.includes(author) ? changeRequest.contributors : [...changeRequest.contributors, author],
+    });
+    return { result, revision, space, changeRequest };
+  });
+  forgetChangeRequest(ctx, found);
+  return { result: outcome.result, view: { revision: outcome.revision, space: outcome.space, changeRequest: outcome.changeRequest, options: DEFAULT_READ } };
+}
+
+const flag = z.boolean({ error: 'must be true or false' });
+const PageLayoutInput = z.object({
+  width: oneOf(['default', 'wide']),
+  cover: flag,
+  coverSize: oneOf(['hero', 'full']),
+  title: flag,
+  description: flag,
+  tableOfContents: flag,
+  outline: flag,
+  pagination: flag,
+  metadata: flag,
+}).partial();
+const PageCoverInput = z
+  .object({ file: z.string().optional().nullable(), url: z.url({ error: 'must be a URL' }).max(2048).optional().nullable(), yPos: z.number().optional().nullable() })
+  .refine((c) => !!c.file !== !!c.url, { error: 'give exactly one of file and url' });
+
+/** Editable fields of a page; bounds are this server's (the contract sets none). */
+const pageFields = {
+  title: text({ min: 1, max: 100 }),
+  emoji: emoji.nullable(),
+  icon: text({ max: 50 }).nullable(),
+  description: text({ max: 500 }).nullable(),
+  markdown: z.string({ error: 'must be a string' }).max(1_000_000, { error: 'must be at most 1000000 characters' }),
+  hidden: flag,
+  noIndex: flag,
+  noRobotsIndex: flag,
+  layout: PageLayoutInput,
+  cover: PageCoverInput.nullable(),
+};
+const PositionInput = z.object({ before: z.string().optional().nullable(), after: z.string().optional().nullable() });
+const CreatePageInput = z.object({
+  ...pageFields,
+  emoji: pageFields.emoji.optional(),
+  icon: pageFields.icon.optional(),
+  description: pageFields.description.optional(),
+  markdown: pageFields.markdown.optional(),
+  hidden: flag.optional(),
+  noIndex: flag.optional(),
+  noRobotsIndex: flag.optional(),
+  layout: PageLayoutInput.optional(),
+  cover: pageFields.cover.optional(),
+  parent: z.string().optional().nullable(),
+  position: PositionInput.optional().nullable(),
+});
+const UpdatePageInput = z.object(pageFields).partial();
+const MovePageInput = z.object({ parent: z.string().nullable().optional(), position: PositionInput.optional().nullable() });
+
+type PageFields = z.infer<typeof UpdatePageInput>;
+
+function entryOf(draft: Draft, pageId: string): PagePlacement {
+  const entry = draft.pages.find((p) => p.page === pageId);
+  if (!entry) throw notFound('Page');
+  return entry;
+}
+
+function assertCover(draft: Draft, cover: PageFields['cover']) {
+  if (cover?.file && !draft.files.some((f) => f.file === cover.file)) throw badRequest(`cover.file: no file "${cover.file}" in this change request`);
+}
+
+const coverOf = (cover: NonNullable<PageFields['cover']>) => ({
+  ref: cover.file ? { kind: 'file', file: cover.file } : { kind: 'url', url: cover.url! },
+  yPos: cover.yPos ?? 0,
+});
+
+/** A new immutable version of a page, from the previous one (if any) and the changes. */
+function writeVersion(draft: Draft, pageId: string, previous: PageVersionRow | null, changes: PageFields): PageVersionRow {
+  const markdown = changes.markdown ?? previous?.markdown ?? '';
+  const pick = <K extends keyof PageFields & keyof PageVersionRow>(key: K, fallback: PageVersionRow[K]) =>
+    (changes[key] !== undefined ? changes[key] : (previous?.[key] ?? fallback)) as PageVersionRow[K];
+  return draft.tx.create(PageVersion, {
+    key: newId(),
+    organization: draft.organization,
+    space: draft.space,
+    page: pageId,
+    title: changes.title ?? previous!.title,
+    emoji: pick('emoji', null),
+    icon: pick('icon', null),
+    description: pick('description', null),
+    markdown,
+    layout: changes.layout ? { ...(previous?.layout ?? {}), ...changes.layout } : (previous?.layout ?? null),
+    cover: changes.cover !== undefined ? (changes.cover ? coverOf(changes.cover) : null) : (previous?.cover ?? null),
+    hidden: pick('hidden', false),
+    noIndex: pick('noIndex', false),
+    noRobotsIndex: pick('noRobotsIndex', false),
+    oid: blobId(markdown),
+    createdAt: previous?.createdAt ?? draft.now,
+    createdBy: previous ? previous.createdBy : draft.author,
+    updatedAt: draft.now,
+    updatedBy: draft.author,
+  });
+}
+
+/** Adds a page (at the end of its parent's children unless `position` says otherwise); returns its id. */
+export function createPage(draft: Draft, input: unknown): string {
+  const fields = parseInput(CreatePageInput, input);
+  const { parent = null, position, ...changes } = fields;
+  assertCover(draft, changes.cover);
+  assertDepth(draft.pages, parent ?? null);
+  const id = newId();
+  const place = positionFor(draft.pages, id, { parent: parent ?? null, ...position });
+  const version = writeVersion(draft, id, null, changes);
+  draft.pages.push({ page: id, version: version.key, parent: parent ?? null, position: place, name: slugOf(version.title) });
+  return id;
+}
+
+export async function updatePage(draft: Draft, pageId: string, input: unknown): Promise<string> {
+  const changes = parseInput(UpdatePageInput, input);
+  const entry = entryOf(draft, pageId);
+  assertCover(draft, changes.cover);
+  const previous = await draft.tx.findOneOrFail(PageVersion, { key: entry.version });
+  const version = writeVersion(draft, pageId, previous, changes);
+  Object.assign(entry, { version: version.key, name: slugOf(version.title) });
+  return pageId;
+}
+
+/** Moves a page (with its descendants) under another parent and/or among its siblings. */
+export function movePage(draft: Draft, pageId: string, input: unknown): string {
+  const { parent, position } = parseInput(MovePageInput, input);
+  if (parent === undefined && !position) throw badRequest('parent or position is required');
+  const entry = entryOf(draft, pageId);
+  const target = parent === undefined ? entry.parent : parent;
+  if (target && subtree(arrange(draft.pages), pageId).has(target)) throw badRequest('parent: a page cannot move under itself or its descendants');
+  if (target !== entry.parent) assertDepth(draft.pages, target, heightOf(draft.pages, pageId));
+  entry.position = positionFor(draft.pages, pageId, { parent: target, ...position });
+  entry.parent = target;
+  return pageId;
+}
+
+/** Removes a page and its descendants. */
+export function deletePage(draft: Draft, pageId: string): void {
+  entryOf(draft, pageId);
+  const removed = subtree(arrange(draft.pages), pageId);
+  draft.pages = draft.pages.filter((p) => !removed.has(p.page));
+}
