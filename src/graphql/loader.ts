@@ -17,6 +17,7 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
  */
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
+  private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
   private readonly derivedFrom?: { clear(key: K): unknown };
 
   /**
@@ -28,12 +29,14 @@ export class Loader<K, V> extends DataLoader<K, V> {
     derivedFrom?: { clear(key: K): unknown },
   ) {
     const loaded = new Map<K, V>();
-    super(async (keys: readonly K[]) => {
+    const fetchAndRemember = async (keys: readonly K[]) => {
       const values = await batch(keys);
       keys.forEach((key, i) => loaded.set(key, values[i]));
       return values;
-    }, { batchScheduleFn });
+    };
+    super(fetchAndRemember, { batchScheduleFn });
     this.loaded = loaded;
+    this.fetchAndRemember = fetchAndRemember;
     this.derivedFrom = derivedFrom;
   }
 
@@ -52,7 +55,7 @@ export class Loader<K, V> extends DataLoader<K, V> {
    */
   async loadAll(keys: readonly K[]): Promise<void> {
     const missing = [...new Set(keys)].filter((key) => !this.loaded.has(key));
-    if (missing.length > 0) await this.loadMany(missing);
+    if (missing.length > 0) await this.fetchAndRemember(missing);
   }
 
   /** Records a value read along with something else (a parent that brought its children). */

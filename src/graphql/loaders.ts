@@ -16,6 +16,7 @@ import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
   const spaces = spaceLoaders(em);
+  const changeRequests = changeRequestLoaders(em);
   const teams = teamLoaders(em);
   return {
     ...organizationLoaders(em, viewer),
@@ -26,10 +27,13 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...inviteLoaders(em),
     ...collectionLoaders(em),
     ...spaces,
-    ...siteLoaders(em, spaces.spaceToRead),
+    ...siteLoaders(em, {
+      spaceToRead: spaces.spaceToRead,
+      prefetch: (spaceIds) => changeRequests.changeRequestCounts.loadAll(spaceIds),
+    }),
     ...samlLoaders(em),
     ...contentLoaders(em),
-    ...changeRequestLoaders(em),
+    ...changeRequests,
   };
 }
 

@@ -1,5 +1,5 @@
-import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { plainQuery, tableOf } from '../../db/plain-rows.js';
 import { groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
 import { ChangeRequest } from './entities.js';
 
@@ -28,12 +28,11 @@ export function changeRequestLoaders(em: EntityManager) {
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
     changeRequestCounts: new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
-      const rows: { space: string; status: string; n: string | number }[] = await em
-        .createQueryBuilder(ChangeRequest)
-        .select(['space', 'status', raw('count(*) as n')])
-        .where({ space: { $in: [...new Set(spaceIds)] } })
-        .groupBy(['space', 'status'])
-        .execute('all', true);
+      const rows = await plainQuery<{ space: string; status: string; n: string | number }>(
+        em,
+        `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any($1) group by space_id, status`,
+        [[...new Set(spaceIds)]],
+      );
       const counts = new Map<string, ChangeRequestCounts>();
       for (const row of rows) {
         const entry = counts.get(row.space) ?? { total: 0, open: 0, draft: 0 };

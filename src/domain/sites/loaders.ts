@@ -4,15 +4,26 @@ import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
 import { readSiteLayouts, type SiteLayout } from './layout.js';
 
-/**
- * `spaceToRead`: the spaces area's plain-row loader, which a site's layout fills with the spaces it
- * publishes (read in the same statement).
- */
-export function siteLoaders(em: EntityManager, spaceToRead: Loader<string, SpaceRow | null>) {
+/** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
+export type PublishedSpaces = {
+  /** The spaces area's plain-row loader, filled with the spaces read in the layout's statement. */
+  spaceToRead: Loader<string, SpaceRow | null>;
+  /** Loads what each space of a site shows besides its row (counts), so a tree's spaces need no further batch. */
+  prefetch: (spaceIds: string[]) => Promise<unknown>;
+};
+
+export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   const layout = rowLoader(
     async (siteIds: string[]) => {
       const layouts = await readSiteLayouts(em, siteIds);
-      for (const { spaces } of layouts) for (const space of spaces) spaceToRead.remember(space.id, space);
+      const ids: string[] = [];
+      for (const layout of layouts) {
+        for (const space of layout.spaces) {
+          spaces.spaceToRead.remember(space.id, space);
+          ids.push(space.id);
+        }
+      }
+      if (ids.length > 0) await spaces.prefetch(ids);
       return layouts;
     },
     (l) => l.site,
