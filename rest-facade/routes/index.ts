@@ -7,6 +7,7 @@ import { sitesRoutes } from './sites.js';
 import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
+import { insightsRoutes } from './insights.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -17,5 +18,6 @@ export const routes: Route[] = [
   ...sitesRoutes,
   ...siteSectionsRoutes,
   ...siteSpacesRoutes,
+  ...insightsRoutes,
   ...samlRoutes,
 ];

@@ -14,6 +14,7 @@ import { siteResolvers } from '../domain/sites/resolvers.js';
 import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
+import { insightsResolvers } from '../domain/insights/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -74,6 +75,7 @@ export function buildSchema(): GraphQLSchema {
       siteResolvers,
       siteSectionResolvers,
       siteSpaceResolvers,
+      insightsResolvers,
       samlResolvers,
     ] as never,
   });

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122050000 } from './Migration20261122050000.js';
 import { Migration20261122043713 } from './Migration20261122043713.js';
 import { Migration20261122043205 } from './Migration20261122043205.js';
 import { Migration20261122031702 } from './Migration20261122031702.js';
@@ -13,4 +14,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122031702', class: Migration20261122031702 },
   { name: 'Migration20261122043205', class: Migration20261122043205 },
   { name: 'Migration20261122043713', class: Migration20261122043713 },
+  { name: 'Migration20261122050000', class: Migration20261122050000 },
 ];
