@@ -22,6 +22,8 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(12),
   /** How often the durable job worker looks for due jobs; 0 disables the worker. */
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /** Most insights events accepted in one ingestion request; more is answered 413. */
+  INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
 });
 
 import type { Database } from './db/orm.js';
@@ -40,6 +42,7 @@ export type Config = {
   bodyLimit: string;
   graphqlMaxDepth: number;
   jobPollMs: number;
+  insightsMaxBatch: number;
 };
 
 /** Reads and validates the environment; throws a readable error naming each bad variable. */
@@ -66,6 +69,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
+    insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
   };
 }
 

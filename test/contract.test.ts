@@ -754,6 +754,50 @@ describe('contract: the reference client against the REST facade', () => {
     });
   });
 
+  describe('site insights', () => {
+    /** A page view of the site now, by a visitor with visitor-auth claims. */
+    const pageView = (url = 'https://docs.example.com/start') => ({
+      type: 'page_view' as const,
+      session: {
+        visitorId: 'visitor-1',
+        sessionId: 'session-1',
+        cookies: {},
+        userAgent: 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+        language: 'en',
+        referrer: null,
+        visitorAuthClaims: { plan: 'pro' },
+      },
+      location: { url, siteSection: null, siteSpace: null, siteShareKey: null, space: null, revision: null, page: null },
+      timestamp: server.clock.now().toISOString(),
+    });
+
+    it('trackEventsInSiteById', async () => {
+      const { site } = await createSite();
+      await expectContract('trackEventsInSiteById', api.orgs.trackEventsInSiteById(organizationId, site.id, { events: [pageView(), pageView('https://docs.example.com/b')] }));
+    });
+
+    it('aggregateSiteEvents', async () => {
+      const { site } = await createSite();
+      await api.orgs.trackEventsInSiteById(organizationId, site.id, { events: [pageView(), pageView()] });
+      const result = await expectContract(
+        'aggregateSiteEvents',
+        api.orgs.aggregateSiteEvents(organizationId, site.id, {
+          select: [{ column: 'datetime', interval: 'day' }, { column: 'url' }, { column: 'eventsCount' }, { column: 'visitorsCount' }],
+          range: 'last7Days',
+        } as never),
+      );
+      expect(result.columns.map((c: { column: string }) => c.column)).toEqual(['datetime', 'url', 'eventsCount', 'visitorsCount']);
+      expect(result.columns[2].values).toEqual([2]);
+    });
+
+    it('listSiteVisitorSegments', async () => {
+      const { site } = await createSite();
+      await api.orgs.trackEventsInSiteById(organizationId, site.id, { events: [pageView()] });
+      const list = await expectContract('listSiteVisitorSegments', api.orgs.listSiteVisitorSegments(organizationId, site.id));
+      expect(list.items).toEqual([{ title: 'plan: pro', claims: { plan: 'pro' }, events: 1, visitors: 1, sessions: 1 }]);
+    });
+  });
+
   describe('SAML providers and SSO logins', () => {
     const certificate = identityProviderKeys().certificate;
     const provider = (label = 'Okta') => ({ label, entityID: 'https://idp.example.com/metadata', ssoURL: 'https://idp.example.com/sso', certificate });

@@ -11,6 +11,7 @@ import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
 import { changeRequestRoutes } from './change-requests.js';
+import { insightsRoutes } from './insights.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -24,6 +25,7 @@ export const routes: Route[] = [
   ...sitesRoutes,
   ...siteSectionsRoutes,
   ...siteSpacesRoutes,
+  ...insightsRoutes,
   ...samlRoutes,
   ...changeRequestRoutes,
 ];

@@ -72,6 +72,10 @@ const components = {
   },
 };
 
+// Reference defect: PlainObject declares no `type`, so a string value matches both the PlainObject and the
+// string branch of its own values' oneOf, and no map with a string value could validate. It means an object.
+(components.components.schemas.PlainObject as Schema).type = 'object';
+
 const addFormats = ((addFormatsModule as any).default ?? addFormatsModule) as (ajv: Ajv) => Ajv;
 
 // strict: false because the reference carries OpenAPI annotations (example, deprecated, x-…) unknown to JSON Schema.

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122051909 } from './Migration20261122051909.js';
+import { Migration20261122050000 } from './Migration20261122050000.js';
 import { Migration20261122043713 } from './Migration20261122043713.js';
 import { Migration20261122043811 } from './Migration20261122043811.js';
 import { Migration20261122043205 } from './Migration20261122043205.js';
@@ -16,5 +17,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122043205', class: Migration20261122043205 },
   { name: 'Migration20261122043713', class: Migration20261122043713 },
   { name: 'Migration20261122043811', class: Migration20261122043811 },
+  { name: 'Migration20261122050000', class: Migration20261122050000 },
   { name: 'Migration20261122051909', class: Migration20261122051909 },
 ];

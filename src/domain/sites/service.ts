@@ -10,6 +10,7 @@ import { newId } from '../../ids.js';
 import { byPosition } from '../ordering.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { createSpace } from '../spaces/service.js';
+import { forgetSiteInsights } from '../insights/purge.js';
 import { validateCondition } from './conditions.js';
 import { defaultSiteCustomization } from './customizations.js';
 import { sectionsInNavigationOrder, topLevelRows } from './sections.js';
@@ -266,9 +267,15 @@ async function setDefaultSiteSpace(ctx: Context, site: SiteRow, siteSpaceId: str
   ctx.loaders.sectionsBySite.clear(site.id);
 }
 
-/** Deletes a site; its sections, groups, site spaces, share links and adaptive schema go with it (ON DELETE CASCADE). Spaces stay. */
+/**
+ * Deletes a site; its sections, groups, site spaces, share links and adaptive schema go with it (ON DELETE
+ * CASCADE), its insights rollups at once and its raw events by a durable job. Spaces stay.
+ */
 export async function deleteSite(ctx: Context, id: string): Promise<void> {
-  await ctx.em.nativeDelete(Site, { id });
+  await ctx.em.transactional(async (em) => {
+    await em.nativeDelete(Site, { id });
+    await forgetSiteInsights(em as EntityManager, ctx.clock, id);
+  });
 }
 
 /** Puts the site live (or takes it down) for the audience its visibility sets. */

@@ -1,0 +1,39 @@
+import type { Route } from '../route.js';
+
+const INSIGHTS_PATH = '/v1/orgs/{organizationId}/sites/{siteId}/insights';
+
+export const insightsRoutes: Route[] = [
+  {
+    operationId: 'trackEventsInSiteById',
+    method: 'POST',
+    path: `${INSIGHTS_PATH}/events`,
+    status: 204,
+    document: `mutation($organizationId: ID!, $siteId: ID!, $events: [JSON!]!) {
+      trackSiteEvents(siteId: $siteId, organizationId: $organizationId, events: $events)
+    }`,
+  },
+  {
+    operationId: 'aggregateSiteEvents',
+    method: 'POST',
+    path: `${INSIGHTS_PATH}/events/aggregate`,
+    status: 200,
+    document: `query($organizationId: ID!, $siteId: ID!, $select: [InsightsColumnInput!], $where: [InsightsFilterInput!],
+      $groupBy: [InsightsColumnInput!], $order: InsightsOrderInput, $range: JSON!, $limit: Int) {
+      aggregateSiteEvents(siteId: $siteId, organizationId: $organizationId, select: $select, where: $where, groupBy: $groupBy,
+        order: $order, range: $range, limit: $limit) {
+        columns { column claim values }
+      }
+    }`,
+  },
+  {
+    operationId: 'listSiteVisitorSegments',
+    method: 'GET',
+    path: `${INSIGHTS_PATH}/visitor-segments`,
+    status: 200,
+    document: `query($organizationId: ID!, $siteId: ID!, $page: String, $limit: Int) {
+      siteVisitorSegments(siteId: $siteId, organizationId: $organizationId, page: $page, limit: $limit) {
+        items { title claims events visitors sessions } count next { page }
+      }
+    }`,
+  },
+];

@@ -1,0 +1,162 @@
+/**
+ * `npm run bench:insights`: ingests BENCH_EVENTS (default 1,000,000) visitor events spread over the last
+ * year into one site through the REST operation, in batches of the largest accepted size with
+ * BENCH_CONCURRENCY requests in flight (default 4), on the configured database (DATABASE_URL, or a fresh
+ * embedded one). As a baseline it loads the same rows with COPY straight into the events table, for a
+ * second site (its COPY text made before the clock starts; the API's events come from a load generator
+ * on a thread of its own). Then it runs typical aggregates BENCH_RUNS times each (default 30) and prints
+ * p50/p99 and how long /healthz waited at most while each ran.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { Worker } from 'node:worker_threads';
+import { Readable } from 'node:stream';
+import pg from 'pg';
+import copyStreams from 'pg-copy-streams';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { embeddedDatabase } from '../src/db/orm.js';
+import { eventRow, validateEvent } from '../src/domain/insights/events.js';
+import { copyText } from '../src/domain/insights/storage.js';
+import { EVENT_COLUMNS } from '../src/domain/insights/tables.js';
+import { createOrganization } from '../src/domain/organizations/service.js';
+import { createApiToken, createUser } from '../src/domain/users/service.js';
+import { newId } from '../src/ids.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+import { events } from './insights-traffic.js';
+
+const total = Number(process.env.BENCH_EVENTS ?? 1_000_000);
+const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
+const runs = Number(process.env.BENCH_RUNS ?? 30);
+
+const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-insights-'));
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const batch = config.insightsMaxBatch;
+const server = await startServer(config, { logger: createLogger('silent') });
+// The embedded database blocks the event loop while it loads the baseline: idle keep-alive sockets
+// must not be closed under the client meanwhile.
+server.server.keepAliveTimeout = 10 * 60_000;
+const em = server.deps.orm.em.fork();
+const owner = await createUser(em, systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });
+const { secret } = await createApiToken(em, systemClock, owner.id, 'bench');
+const organization = await createOrganization(em, systemClock, owner.id, { title: 'Bench organization' });
+const headers = { authorization: `Bearer ${secret}`, 'content-type': 'application/json' };
+
+async function call(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 500)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+/** A site publishing one space, and the ids its events' locations may name. */
+async function newSite(title: string) {
+  const space = await call('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Guide' });
+  const site = await call('POST', `/v1/orgs/${organization.id}/sites`, { title, spaces: [space.id] });
+  const siteSpaces = await call('GET', `/v1/orgs/${organization.id}/sites/${site.id}/site-spaces`);
+  return { id: site.id as string, organization: organization.id, space: space.id as string, siteSpace: siteSpaces.items[0].id as string };
+}
+
+// ─── ingestion through the API, from a load generator on its own thread ──────────────────────────────
+
+const end = Date.now();
+const apiSite = await newSite('Bench site');
+const began = performance.now();
+await new Promise<void>((resolve, reject) => {
+  // A worker thread does not inherit tsx's loader: a small module registers it, then loads the generator.
+  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+    register();
+    await import(${JSON.stringify(new URL('./insights-ingest-worker.ts', import.meta.url).href)});`;
+  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
+    workerData: { url: server.url, token: secret, site: apiSite, total, batch, concurrency, end },
+  });
+  worker.on('message', (message: { sent?: number; done?: boolean }) => {
+    if (message.sent) process.stdout.write(`  ${message.sent.toLocaleString('en')} events\r`);
+    if (message.done) resolve();
+  });
+  worker.on('error', reject);
+  worker.on('exit', (code) => (code ? reject(new Error(`load generator exited with ${code}`)) : resolve()));
+});
+const apiSeconds = (performance.now() - began) / 1000;
+
+// ─── baseline: the same rows with COPY straight into the table ──────────────────────────────────────
+
+const copySite = await newSite('COPY baseline site');
+const copyBatches: string[] = [];
+for (let from = 0; from < total; from += batch) {
+  const now = new Date();
+  copyBatches.push(copyText(events(copySite, from, Math.min(total, from + batch), total, end).map((event, i) => eventRow(validateEvent(event, i), copySite, now))));
+}
+const copySql = `copy insight_event (${Object.keys(EVENT_COLUMNS).map((c) => `"${c}"`).join(', ')}) from stdin`;
+const copyBegan = performance.now();
+const pglite = embeddedDatabase(server.deps.orm);
+if (pglite) {
+  // PGlite reads COPY input from a blob; the rows go in one statement per batch of text.
+  for (const text of copyBatches) await pglite.query(copySql.replace('from stdin', `from '/dev/blob'`), [], { blob: new Blob([text]) });
+} else {
+  const client = new pg.Client({ connectionString: config.databaseUrl });
+  await client.connect();
+  if (config.databaseSchema) await client.query(`set search_path to "${config.databaseSchema}"`);
+  await pipeline(Readable.from(copyBatches), client.query(copyStreams.from(copySql)));
+  await client.end();
+}
+const copySeconds = (performance.now() - copyBegan) / 1000;
+
+// ─── aggregates ─────────────────────────────────────────────────────────────────────────────────────
+
+const AGGREGATES: [string, Record<string, unknown>][] = [
+  ['page views per day, last year', { select: [{ column: 'datetime', interval: 'day' }, { column: 'eventsCount' }], where: [{ column: 'eventType', values: ['page_view'] }], range: 'lastYear' }],
+  ['top pages, last month', { groupBy: [{ column: 'page' }], order: { by: { column: 'eventsCount' }, direction: 'desc' }, range: 'last30Days', limit: 10 }],
+  ['visitors by browser, last week', { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }], range: 'last7Days' }],
+  ['visitors by country, last week', { select: [{ column: 'visitorGeoCountry' }, { column: 'visitorsCount' }], range: 'last7Days' }],
+  ['events by browser, last year', { groupBy: [{ column: 'visitorBrowser' }], range: 'lastYear' }],
+  ['filtered count: mobile page views, 3 months', { where: [{ column: 'eventType', values: ['page_view'] }, { column: 'visitorDevice', values: ['mobile'] }], range: 'last3Months' }],
+  ['visitors and sessions per day, last 30 days', { select: [{ column: 'datetime', interval: 'day' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last30Days' }],
+  // The worst case: distinct visitors over every raw row of the year (no rollup can answer it).
+  ['visitors by browser, last year (all raw rows)', { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }], range: 'lastYear' }],
+];
+
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
+/** Longest wait of /healthz, polled back to back while `work` runs: how long other requests stall. */
+async function longestStall(work: () => Promise<void>): Promise<number> {
+  let running = true;
+  let longest = 0;
+  const poll = (async () => {
+    while (running) {
+      const at = performance.now();
+      await fetch(`${server.url}/healthz`).then((res) => res.arrayBuffer());
+      longest = Math.max(longest, performance.now() - at);
+    }
+  })();
+  await work();
+  running = false;
+  await poll;
+  return longest;
+}
+
+const database = config.databaseUrl ? 'PostgreSQL server' : 'embedded (PGlite)';
+console.log(`database: ${database}; ${total.toLocaleString('en')} events per site in batches of ${batch}, ${concurrency} requests in flight`);
+console.log(`ingest through POST …/insights/events: ${(total / apiSeconds).toFixed(0).padStart(8)} events/s  (${apiSeconds.toFixed(1)} s, rollups included)`);
+console.log(`baseline COPY into the table:         ${(total / copySeconds).toFixed(0).padStart(8)} rows/s    (${copySeconds.toFixed(1)} s, no rollups)`);
+console.log(`API / COPY: ${(copySeconds / apiSeconds).toFixed(2)}`);
+console.log(`aggregates over ${(2 * total).toLocaleString('en')} stored events (${runs} runs each):`);
+const aggregatePath = `/v1/orgs/${organization.id}/sites/${apiSite.id}/insights/events/aggregate`;
+for (const [name, body] of AGGREGATES) {
+  await call('POST', aggregatePath, body); // warm-up
+  const times: number[] = [];
+  const stall = await longestStall(async () => {
+    for (let i = 0; i < runs; i++) {
+      const at = performance.now();
+      await call('POST', aggregatePath, body);
+      times.push(performance.now() - at);
+    }
+  });
+  times.sort((a, b) => a - b);
+  console.log(`  ${name.padEnd(46)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  longest /healthz wait ${stall.toFixed(1).padStart(7)} ms`);
+}
+await server.stop();
+if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });

@@ -1,0 +1,25 @@
+/**
+ * The load generator of `npm run bench:insights`, on a thread of its own so that making and sending
+ * events takes no time from the server's thread: sends every batch of the run to the ingestion
+ * operation, `concurrency` requests in flight, and reports each thousandth batch and the end.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { events, type TrafficSite } from './insights-traffic.js';
+
+type Job = { url: string; token: string; site: TrafficSite; total: number; batch: number; concurrency: number; end: number };
+const { url, token, site, total, batch, concurrency, end } = workerData as Job;
+
+const path = `${url}/v1/orgs/${site.organization}/sites/${site.id}/insights/events`;
+const batches = Math.ceil(total / batch);
+let next = 0;
+await Promise.all(
+  Array.from({ length: concurrency }, async () => {
+    for (let b = next++; b < batches; b = next++) {
+      const body = JSON.stringify({ events: events(site, b * batch, Math.min(total, (b + 1) * batch), total, end) });
+      const res = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body });
+      if (res.status !== 204) throw new Error(`batch ${b}: ${res.status} ${(await res.text()).slice(0, 500)}`);
+      if (b % 100 === 99) parentPort!.postMessage({ sent: (b + 1) * batch });
+    }
+  }),
+);
+parentPort!.postMessage({ done: true });
