@@ -10,6 +10,9 @@ import { sitesRoutes } from './sites.js';
 import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
+import { translationRoutes } from './translations.js';
+import { openAPIRoutes } from './openapi.js';
+import { integrationRoutes } from './integrations.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -24,4 +27,7 @@ export const routes: Route[] = [
   ...siteSectionsRoutes,
   ...siteSpacesRoutes,
   ...samlRoutes,
+  ...translationRoutes,
+  ...openAPIRoutes,
+  ...integrationRoutes,
 ];

@@ -10,6 +10,9 @@ import { collectionLoaders } from '../domain/collections/loaders.js';
 import { spaceLoaders } from '../domain/spaces/loaders.js';
 import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
+import { translationLoaders } from '../domain/translations/loaders.js';
+import { openAPILoaders } from '../domain/openapi/loaders.js';
+import { integrationLoaders } from '../domain/integrations/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -26,6 +29,9 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...spaces,
     ...siteLoaders(em, spaces.spaceToRead),
     ...samlLoaders(em),
+    ...translationLoaders(em),
+    ...openAPILoaders(em),
+    ...integrationLoaders(em),
   };
 }
 

@@ -18,6 +18,9 @@ import { siteResolvers } from '../domain/sites/resolvers.js';
 import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
+import { translationResolvers } from '../domain/translations/resolvers.js';
+import { openAPIResolvers } from '../domain/openapi/resolvers.js';
+import { integrationResolvers } from '../domain/integrations/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -38,6 +41,11 @@ export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown
   return undefined;
 }
 
+/** The value of a guard's argument: `arg` names a field argument, or a field of one (`input.organization`). */
+function guardValue(args: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), args);
+}
+
 /** Wraps a root field's resolver so that its guard runs first. */
 function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
@@ -48,7 +56,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
       throw new Error(`Root field ${name}: @requires role "${guard.role}" is not member or a content role`);
     }
     for (const arg of [guard.arg, guard.within]) {
-      if (arg && !field.args?.[arg]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
+      if (arg && !field.args?.[arg.split('.')[0]!]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
     }
   }
   const resolve = field.resolve ?? defaultFieldResolver;
@@ -58,7 +66,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
       if (!ctx.viewer) throw unauthenticated();
       if (guard.kind === 'requires') {
         const scope = { within: guard.within ? args[guard.within] : undefined, shareKey: args.shareKey };
-        await ctx.policy.require(guard.on, String(args[guard.arg]), guard.role, scope);
+        await ctx.policy.require(guard.on, String(guardValue(args, guard.arg)), guard.role, scope);
       }
       return resolve(source, args, ctx, info);
     },
@@ -83,6 +91,9 @@ export function buildSchema(): GraphQLSchema {
       siteSectionResolvers,
       siteSpaceResolvers,
       samlResolvers,
+      translationResolvers,
+      openAPIResolvers,
+      integrationResolvers,
     ] as never,
   });
   return mapSchema(schema, {

@@ -1,7 +1,9 @@
 import { spaceJobHandlers } from '../domain/spaces/service.js';
+import { openAPIJobHandlers } from '../domain/openapi/service.js';
 import type { JobHandler } from './queue.js';
 
 /** Every durable job kind and its handler. */
 export const jobHandlers: Record<string, JobHandler> = {
   ...spaceJobHandlers,
+  ...openAPIJobHandlers,
 };

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122054241 } from './Migration20261122054241.js';
 import { Migration20261122043713 } from './Migration20261122043713.js';
 import { Migration20261122043811 } from './Migration20261122043811.js';
 import { Migration20261122043205 } from './Migration20261122043205.js';
@@ -15,4 +16,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122043205', class: Migration20261122043205 },
   { name: 'Migration20261122043713', class: Migration20261122043713 },
   { name: 'Migration20261122043811', class: Migration20261122043811 },
+  { name: 'Migration20261122054241', class: Migration20261122054241 },
 ];
