@@ -16,4 +16,9 @@ export type Route = {
   status: 200 | 201 | 204;
   /** `input`: the whole JSON body is the variable `$input` instead of one variable per field. */
   body?: 'input';
+  /**
+   * A create-or-update: the root field answers `{created, <entity>}` and the body is the entity, with
+   * 201 (and its Location) when it was created, else `status`.
+   */
+  upsert?: { entity: string };
 };

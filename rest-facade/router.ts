@@ -22,6 +22,7 @@ import { createContext, type AppDeps } from '../src/graphql/context.js';
 import { DomainError, ERROR_STATUS, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
+import { parseVariableError } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Route } from './route.js';
 import { routes } from './routes/index.js';
@@ -106,7 +107,12 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   const rootShape = shapeOf(schema, operation.selectionSet, rootType, fragments);
   const rootKey = root.alias?.value ?? root.name.value;
   const open = guardOf(schema, rootType.getFields()[root.name.value] as never)?.kind === 'public';
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape: rootShape.get(rootKey)?.children ?? new Map(), open };
+  let shape = rootShape.get(rootKey)?.children ?? new Map();
+  if (route.upsert) {
+    if (!shape.has('created') || !shape.has(route.upsert.entity)) throw new Error(`Route ${route.operationId}: an upsert selects created and ${route.upsert.entity}`);
+    shape = shape.get(route.upsert.entity)!.children ?? new Map();
+  }
+  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -136,14 +142,14 @@ function coerceParameter(name: string, raw: unknown, type: GraphQLInputType): un
 
 /** Rewrites GraphQL's variable-coercion messages so that they name the REST field. */
 export function restMessage(message: string): string {
-  const invalid = /^Variable "\$(\w+)" got invalid value .*?(?: at "([^"]+)")?; ([\s\S]*)$/.exec(message);
+  const invalid = parseVariableError(message);
   if (invalid) {
-    const [, variable, at, detail] = invalid;
-    const field = at ? at.replace(/^input\./, '') : variable === 'input' ? '' : variable!;
+    const { variable, path, detail } = invalid;
+    const field = path ? path.replace(/^input\./, '') : variable === 'input' ? '' : variable;
     const prefix = field ? `${field}.` : '';
-    const unknown = /^Field "(\w+)" is not defined by type "\w+"\./.exec(detail!);
+    const unknown = /^Field "(\w+)" is not defined by type "\w+"\./.exec(detail);
     if (unknown) return `${prefix}${unknown[1]}: unknown field`;
-    const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\./.exec(detail!);
+    const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\./.exec(detail);
     if (missing) return `${prefix}${missing[1]}: is required`;
     return field ? `${field}: ${detail}` : `body: ${detail}`;
   }
@@ -196,9 +202,16 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
           return sendError(res, status, status === 500 ? 'Internal server error' : restMessage(error!.message));
         }
         if (route.status === 204) return res.status(204).end();
-        const body = stripNulls((result.data as Record<string, unknown>)[route.rootKey], route.shape) as { urls?: { location?: string } };
-        if (route.status === 201 && body?.urls?.location) res.location(body.urls.location);
-        return res.status(route.status).json(body);
+        let data = (result.data as Record<string, unknown>)[route.rootKey];
+        let status: number = route.status;
+        if (route.upsert) {
+          const answer = data as Record<string, unknown>;
+          if (answer.created) status = 201;
+          data = answer[route.upsert.entity];
+        }
+        const body = stripNulls(data, route.shape) as { urls?: { location?: string } };
+        if (status === 201 && body?.urls?.location) res.location(body.urls.location);
+        return res.status(status).json(body);
       } catch (error) {
         if (error instanceof DomainError) return sendError(res, ERROR_STATUS[error.code], error.message);
         deps.logger.error({ err: error, operation: route.operationId }, 'operation failed');

@@ -14,7 +14,7 @@ function describeGuard(guard: Guard | undefined): string {
   if (!guard) return '**none**';
   if (guard.kind === 'public') return 'anyone';
   if (guard.kind === 'authenticated') return 'any valid token';
-  const target = guard.on.toLowerCase();
+  const target = guard.on.toLowerCase().replaceAll('_', ' ');
   const needed =
     (guard.on === 'TEAM' ? TEAM_ROLE_HOLDERS[guard.role] : undefined) ??
     (guard.role === 'member' ? `member of the ${target} (guests included)` : `\`${guard.role}\` on the ${target}`);

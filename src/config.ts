@@ -1,5 +1,8 @@
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { parseAllowEntry } from './net/addresses.js';
+
+const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -24,6 +27,23 @@ const EnvSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /** Most insights events accepted in one ingestion request; more is answered 413. */
   INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
+  /**
+   * Longest wait for a fetched document (an OpenAPI spec URL), connection to last byte. At most two
+   * minutes: well inside a job's five-minute lease, so no second worker takes a job still fetching.
+   */
+  FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  /** Largest fetched document, in bytes. */
+  FETCH_MAX_BYTES: z.coerce.number().int().min(1024).default(10 * 1024 * 1024),
+  /**
+   * Hosts, IP addresses and CIDR ranges that fetches may reach although they are private, loopback or
+   * link-local (comma-separated); every other such address is refused after DNS resolution.
+   */
+  FETCH_ALLOW_PRIVATE: z
+    .string()
+    .default('')
+    .refine((list) => listOf(list).every((entry) => parseAllowEntry(entry) !== null), {
+      error: 'must be comma-separated host names, IP addresses or CIDR ranges',
+    }),
 });
 
 import type { Database } from './db/orm.js';
@@ -43,7 +63,11 @@ export type Config = {
   graphqlMaxDepth: number;
   jobPollMs: number;
   insightsMaxBatch: number;
+  fetch: FetchConfig;
 };
+
+/** How the server fetches documents from URLs given by callers. */
+export type FetchConfig = { timeoutMs: number; maxBytes: number; allowPrivate: string[] };
 
 /** Reads and validates the environment; throws a readable error naming each bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +94,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
+    fetch: {
+      timeoutMs: e.FETCH_TIMEOUT_MS,
+      maxBytes: e.FETCH_MAX_BYTES,
+      allowPrivate: listOf(e.FETCH_ALLOW_PRIVATE),
+    },
   };
 }
 

@@ -18,7 +18,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   if (applied.length) logger.info({ applied }, 'applied database migrations');
   const deps = { orm, config, clock, logger };
   const { app, stop: stopApollo } = await createApp(deps);
-  const stopWorker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, logger, config.jobPollMs) : () => {};
+  const stopWorker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : () => {};
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
@@ -30,7 +30,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     port,
     url: `http://127.0.0.1:${port}`,
     /** Runs the durable jobs that are due now (by the server's clock). */
-    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, logger),
+    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
     async stop() {
       stopWorker();
       await new Promise<void>((resolve) => server.close(() => resolve()));

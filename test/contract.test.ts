@@ -4,7 +4,7 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
 // follow, so GitBookAPI loses its inherited API groups in type-checking. Its `exports` map hides
 // dist/client, hence this path to the declaration file (a type-only import, erased at run time).
-import type { Api, MemberRole, SiteAdaptiveJSONSchema, SiteVisibility, TeamMemberRole } from '../node_modules/@gitbook/api/dist/client.js';
+import type { Api, MemberRole, PublishIntegration, SiteAdaptiveJSONSchema, SiteVisibility, TeamMemberRole } from '../node_modules/@gitbook/api/dist/client.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
@@ -904,6 +904,157 @@ describe('contract: the reference client against the REST facade', () => {
       const { data: fresh } = await api.spaces.createChangeRequest(space.id, {});
       const revision = await expectContract('getRevisionOfChangeRequestById', api.spaces.getRevisionOfChangeRequestById(space.id, fresh.id));
       expect(revision).toMatchObject({ type: 'merge', mergedFrom: { id: other.id } });
+    });
+  });
+
+  describe('translation settings', () => {
+    // The contract's Translation settings ({title, languages}) differ from the reference's translation
+    // jobs ({source, language, instructions}); the contract wins, so bodies are checked against the
+    // contract's shape (§2.12) instead of the reference schema, and the client's typed bodies are cast.
+    const settingsShape = (title: string, languages: string[]) => ({
+      object: 'translation-settings',
+      id: expect.any(String),
+      title,
+      languages,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
+      permissions: { edit: true },
+      urls: { location: expect.stringContaining(`/v1/orgs/${organizationId}/translations/`) },
+    });
+
+    async function createSettings(title = 'Europe') {
+      const { data } = await api.orgs.createTranslation(organizationId, { title, languages: ['fr', 'de'] } as never);
+      return data as any;
+    }
+
+    async function expectShape(operationId: string, call: Promise<unknown>) {
+      const res = (await call) as ClientResponse;
+      expect(res.status, `${operationId}: HTTP status`).toBe(expectedStatus(operationId));
+      return res.status === 204 ? undefined : res.data;
+    }
+
+    it('createTranslation', async () => {
+      const created = await expectShape('createTranslation', api.orgs.createTranslation(organizationId, { title: 'Europe', languages: ['fr', 'de'] } as never));
+      expect(created).toEqual(settingsShape('Europe', ['fr', 'de']));
+      expect(lastRaw?.headers.get('location')).toBe(created.urls.location);
+    });
+
+    it('listTranslations', async () => {
+      const created = await createSettings('Listed');
+      const list = await expectShape('listTranslations', api.orgs.listTranslations(organizationId));
+      expect(list.items).toContainEqual(created);
+      expect(list.count).toEqual(expect.any(Number));
+    });
+
+    it('getTranslation', async () => {
+      const created = await createSettings();
+      expect(await expectShape('getTranslation', api.orgs.getTranslation(organizationId, created.id))).toEqual(created);
+    });
+
+    it('updateTranslation', async () => {
+      const created = await createSettings();
+      const updated = await expectShape('updateTranslation', api.orgs.updateTranslation(organizationId, created.id, { title: 'Asia', languages: ['ja'] } as never));
+      expect(updated).toEqual(settingsShape('Asia', ['ja']));
+    });
+
+    it('deleteTranslation', async () => {
+      const created = await createSettings();
+      await expectShape('deleteTranslation', api.orgs.deleteTranslation(organizationId, created.id));
+    });
+  });
+
+  describe('OpenAPI specifications', () => {
+    const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Contract', version: '9.9.9' }, paths: {} });
+
+    async function createSpec(slug: string) {
+      const { data } = await api.orgs.createOpenApiSpec(organizationId, { slug, source: { text } });
+      return data;
+    }
+
+    it('createOpenAPISpec', async () => {
+      const created = await expectContract('createOpenAPISpec', api.orgs.createOpenApiSpec(organizationId, { slug: 'contract-created', source: { text } }));
+      expect(created).toMatchObject({ object: 'openapi-spec', slug: 'contract-created', processingState: 'pending' });
+      expect(lastRaw?.headers.get('location')).toBe(created.urls.location);
+    });
+
+    it('listOpenAPISpecs', async () => {
+      const created = await createSpec('contract-listed');
+      const list = await expectContract('listOpenAPISpecs', api.orgs.listOpenApiSpecs(organizationId));
+      expect(list.items.map((s: { id: string }) => s.id)).toContain(created.id);
+    });
+
+    it('getOpenAPISpecBySlug, once processed', async () => {
+      await createSpec('contract-got');
+      await server.runDueJobs();
+      const spec = await expectContract('getOpenAPISpecBySlug', api.orgs.getOpenApiSpecBySlug(organizationId, 'contract-got'));
+      expect(spec).toMatchObject({ slug: 'contract-got', processingState: 'complete', lastVersion: '9.9.9' });
+    });
+
+    it('createOrUpdateOpenAPISpecBySlug: 201 when it creates, 200 when it updates', async () => {
+      // operations.tsv gives "200/201": both are success statuses of this operation.
+      const created = (await api.orgs.createOrUpdateOpenApiSpecBySlug(organizationId, 'contract-put', { source: { text } })) as unknown as ClientResponse;
+      expect(created.status).toBe(201);
+      expect(formatErrors(validateResponse('createOrUpdateOpenAPISpecBySlug', 201, created.data))).toBe('');
+      const updated = await expectContract('createOrUpdateOpenAPISpecBySlug', api.orgs.createOrUpdateOpenApiSpecBySlug(organizationId, 'contract-put', { source: { url: 'https://example.com/openapi.json' } }));
+      expect(updated).toMatchObject({ id: created.data.id, sourceURL: 'https://example.com/openapi.json', processingState: 'pending' });
+    });
+
+    it('deleteOpenAPISpecBySlug', async () => {
+      await createSpec('contract-deleted');
+      await expectContract('deleteOpenAPISpecBySlug', api.orgs.deleteOpenApiSpecBySlug(organizationId, 'contract-deleted'));
+    });
+  });
+
+  describe('integrations', () => {
+    // The client types enums as TypeScript enums; their string values are what travels.
+    const body = (title = 'Contract'): PublishIntegration => ({
+      organization: organizationId,
+      title,
+      description: 'Made by the contract test',
+      scopes: ['space:content:read' as never],
+      categories: ['content' as never],
+      externalLinks: [{ url: 'https://example.com', label: 'Home' }],
+      configurations: { account: { properties: { token: { type: 'string', title: 'Token' } }, required: ['token'] } } as never,
+      script: 'export default {}',
+      secrets: { TOKEN: 'never-shown' },
+      contentSecurityPolicy: "default-src 'self'",
+    });
+
+    it('publishIntegration, twice (the version goes up)', async () => {
+      const first = await expectContract('publishIntegration', api.integrations.publishIntegration('contract-published', body()));
+      expect(first).toMatchObject({ object: 'integration', name: 'contract-published', version: 1, owner: { id: organizationId } });
+      const second = await expectContract('publishIntegration', api.integrations.publishIntegration('contract-published', body('Contract 2')));
+      expect(second).toMatchObject({ version: 2, title: 'Contract 2' });
+      expect(JSON.stringify([first, second])).not.toContain('never-shown');
+    });
+
+    it('listIntegrations', async () => {
+      await api.integrations.publishIntegration('contract-listed', body());
+      const list = await expectContract('listIntegrations', api.integrations.listIntegrations({ search: 'contract-listed', owner: organizationId }));
+      expect(list.items.map((i: { name: string }) => i.name)).toEqual(['contract-listed']);
+    });
+
+    it('getIntegrationByName', async () => {
+      await api.integrations.publishIntegration('contract-got', body());
+      const got = await expectContract('getIntegrationByName', api.integrations.getIntegrationByName('contract-got'));
+      expect(got).toMatchObject({ name: 'contract-got', permissions: { admin: true, install: true } });
+    });
+
+    it('listIntegrationInstallations', async () => {
+      await api.integrations.publishIntegration('contract-installed', body());
+      await createSpace('Installed on');
+      const installed = await admin.gql(
+        `mutation($o: ID!) { installIntegration(organizationId: $o, integrationName: "contract-installed", input: {configuration: {token: "t"}, externalIds: ["acct-1"]}) { id } }`,
+        { o: organizationId },
+      );
+      expect(installed.errors).toBeUndefined();
+      const list = await expectContract('listIntegrationInstallations', api.integrations.listIntegrationInstallations('contract-installed', { externalId: 'acct-1' }));
+      expect(list.items).toEqual([expect.objectContaining({ id: installed.data.installIntegration.id, status: 'active', space_selection: 'all', spaces: expect.any(Number) })]);
+    });
+
+    it('unpublishIntegration', async () => {
+      await api.integrations.publishIntegration('contract-unpublished', body());
+      await expectContract('unpublishIntegration', api.integrations.unpublishIntegration('contract-unpublished'));
     });
   });
 

@@ -137,3 +137,37 @@ export const REVISION = /* GraphQL */ `
   ${FILE}
   ${CHANGE_REQUEST}
 `;
+
+export const TRANSLATION_SETTINGS = /* GraphQL */ `
+  fragment TranslationSettingsFields on TranslationSettings {
+    object id title languages createdAt updatedAt permissions { edit } urls { location }
+  }
+`;
+
+export const OPENAPI_SPEC = /* GraphQL */ `
+  fragment OpenAPISpecFields on OpenAPISpec {
+    object id createdAt updatedAt slug sourceURL processingState lastVersion lastProcessedAt lastProcessErrorCode
+    permissions { view edit } urls { location app }
+  }
+`;
+
+export const INTEGRATION = /* GraphQL */ `
+  fragment IntegrationFields on Integration {
+    object name version title description summary previewImages target verified visibility scopes categories
+    blocks { id title description icon urlUnfurl markdown { codeblock body } }
+    contentSources { id title description icon configuration { componentId } }
+    configurations externalLinks { url label }
+    owner { ...OrganizationFields }
+    urls { location icon app assets publicEndpoint }
+    permissions { admin install }
+    contentSecurityPolicy
+  }
+  ${ORGANIZATION}
+`;
+
+export const INTEGRATION_INSTALLATION = /* GraphQL */ `
+  fragment IntegrationInstallationFields on IntegrationInstallation {
+    id status space_selection site_selection spaces configuration createdAt updatedAt
+    urls { location app publicEndpoint } externalIds target { organization }
+  }
+`;

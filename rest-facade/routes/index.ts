@@ -12,6 +12,9 @@ import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
 import { changeRequestRoutes } from './change-requests.js';
 import { insightsRoutes } from './insights.js';
+import { translationRoutes } from './translations.js';
+import { openAPIRoutes } from './openapi.js';
+import { integrationRoutes } from './integrations.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -28,4 +31,7 @@ export const routes: Route[] = [
   ...insightsRoutes,
   ...samlRoutes,
   ...changeRequestRoutes,
+  ...translationRoutes,
+  ...openAPIRoutes,
+  ...integrationRoutes,
 ];

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js';
 import type { CollectionRow } from '../domain/collections/entities.js';
+import type { IntegrationRow } from '../domain/integrations/entities.js';
 import type { ContentGrantRow } from '../domain/grants/entities.js';
 import { memberKey } from '../domain/members/keys.js';
 import type { MemberRow } from '../domain/organizations/entities.js';
@@ -15,7 +16,7 @@ import type { Viewer } from './viewer.js';
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
 export type Need = 'member' | Role;
-export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TEAM';
+export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TEAM' | 'ORGANIZATION_OR_SUBDOMAIN' | 'INTEGRATION';
 
 /** What a guard may take into account besides the viewer's roles. */
 export type GuardScope = { within?: string | null; shareKey?: string | null };
@@ -278,6 +279,18 @@ export class Policy {
     return whenLoaded(this.organizationRole(site.organization), (role) => role ?? null);
   }
 
+  /**
+   * The user's role on an integration: their role in the organization that publishes it; `read` for
+   * everyone else (guests of that organization included) when it is public or unlisted; none (it is
+   * invisible) when it is private.
+   */
+  integrationRole(integration: IntegrationRow): Loading<Role | null | undefined> {
+    return whenLoaded(this.organizationRole(integration.organization), (role) => {
+      if (role) return role;
+      return integration.visibility !== 'private' || role === null ? 'read' : undefined;
+    });
+  }
+
   /** True when `shareKey` is an active share link of the site and the site is shared by link. */
   async opensSite(site: SiteRow, shareKey: string | null | undefined): Promise<boolean> {
     if (!shareKey || site.visibility !== 'share-link') return false;
@@ -322,6 +335,14 @@ export class Policy {
       const collection = await this.loaders.collection.load(id);
       if (!collection || !(await this.isMember(collection.organization))) return { role: undefined, what: 'Collection' };
       return { role: await this.collectionRole(collection), what: 'Collection', organization: collection.organization };
+    }
+    if (target === 'ORGANIZATION_OR_SUBDOMAIN') {
+      const organization = await this.loaders.organizationByIdOrSubdomain.load(id);
+      return { role: organization ? await this.organizationRole(organization.id) : undefined, what: 'Organization', organization: organization?.id };
+    }
+    if (target === 'INTEGRATION') {
+      const integration = await this.loaders.integration.load(id);
+      return { role: integration ? await this.integrationRole(integration) : undefined, what: 'Integration', organization: integration?.organization };
     }
     if (target === 'TEAM') {
       const team = await this.loaders.team.load(id);

@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import type { Logger } from '../logger.js';
+import { variableErrorMessage } from './variable-errors.js';
 
 /** The catalogue of failures. Each code has one HTTP status, used by the REST facade and by /graphql. */
 export const ERROR_STATUS = {
@@ -58,7 +59,7 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown, logg
     const code = formatted.extensions?.code as string | undefined;
     if (code === 'INTERNAL_SERVER_ERROR') return internal(formatted, error, logger);
     if (code && code in ERROR_STATUS) return formatted;
-    return { ...formatted, extensions: { code: 'BAD_REQUEST', status: 400 } };
+    return { ...formatted, message: variableErrorMessage(formatted.message), extensions: { code: 'BAD_REQUEST', status: 400 } };
   }
   return internal(formatted, original, logger);
 }

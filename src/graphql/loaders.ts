@@ -12,6 +12,9 @@ import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
 import { contentLoaders } from '../domain/content/loaders.js';
 import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
+import { translationLoaders } from '../domain/translations/loaders.js';
+import { openAPILoaders } from '../domain/openapi/loaders.js';
+import { integrationLoaders } from '../domain/integrations/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -34,6 +37,9 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...samlLoaders(em),
     ...contentLoaders(em),
     ...changeRequests,
+    ...translationLoaders(em),
+    ...openAPILoaders(em),
+    ...integrationLoaders(em),
   };
 }
 

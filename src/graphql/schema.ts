@@ -21,6 +21,9 @@ import { samlResolvers } from '../domain/saml/resolvers.js';
 import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
 import { contentResolvers } from '../domain/content/resolvers.js';
 import { insightsResolvers } from '../domain/insights/resolvers.js';
+import { translationResolvers } from '../domain/translations/resolvers.js';
+import { openAPIResolvers } from '../domain/openapi/resolvers.js';
+import { integrationResolvers } from '../domain/integrations/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -41,6 +44,11 @@ export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown
   return undefined;
 }
 
+/** The value of a guard's argument: `arg` names a field argument, or a field of one (`input.organization`). */
+function guardValue(args: Record<string, unknown>, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), args);
+}
+
 /** Wraps a root field's resolver so that its guard runs first. */
 function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
@@ -51,7 +59,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
       throw new Error(`Root field ${name}: @requires role "${guard.role}" is not member or a content role`);
     }
     for (const arg of [guard.arg, guard.within]) {
-      if (arg && !field.args?.[arg]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
+      if (arg && !field.args?.[arg.split('.')[0]!]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
     }
   }
   const resolve = field.resolve ?? defaultFieldResolver;
@@ -61,7 +69,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
       if (!ctx.viewer) throw unauthenticated();
       if (guard.kind === 'requires') {
         const scope = { within: guard.within ? args[guard.within] : undefined, shareKey: args.shareKey };
-        await ctx.policy.require(guard.on, String(args[guard.arg]), guard.role, scope);
+        await ctx.policy.require(guard.on, String(guardValue(args, guard.arg)), guard.role, scope);
       }
       return resolve(source, args, ctx, info);
     },
@@ -89,6 +97,9 @@ export function buildSchema(): GraphQLSchema {
       samlResolvers,
       changeRequestResolvers,
       contentResolvers,
+      translationResolvers,
+      openAPIResolvers,
+      integrationResolvers,
     ] as never,
   });
   return mapSchema(schema, {

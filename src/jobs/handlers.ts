@@ -1,9 +1,11 @@
 import { spaceJobHandlers } from '../domain/spaces/service.js';
 import { insightsJobHandlers } from '../domain/insights/purge.js';
+import { openAPIJobHandlers } from '../domain/openapi/service.js';
 import type { JobHandler } from './queue.js';
 
 /** Every durable job kind and its handler. */
 export const jobHandlers: Record<string, JobHandler> = {
   ...spaceJobHandlers,
   ...insightsJobHandlers,
+  ...openAPIJobHandlers,
 };

@@ -1,12 +1,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
+import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import { Job, type JobRow } from './entities.js';
 
-/** A job handler. It must be idempotent: a job whose worker died is run again after its lease. */
-export type JobHandler = (em: EntityManager, payload: Record<string, unknown>, now: Date) => Promise<void>;
+/** What a job may use besides its database: the configuration and the logger. */
+export type JobEnv = { config: Config; logger: Logger };
+
+/**
+ * A job handler. It must be idempotent: a job whose worker died is run again after its lease. It runs
+ * in one transaction, unless it is marked `outsideTransaction`: a handler that awaits outside I/O (a
+ * fetch) must not hold a transaction meanwhile (the embedded database has one connection), so it gets
+ * a plain EntityManager and keeps each of its writes short.
+ */
+export type JobHandler = ((em: EntityManager, payload: Record<string, unknown>, now: Date, env?: JobEnv) => Promise<void>) & {
+  outsideTransaction?: boolean;
+};
 
 const LEASE_MS = 5 * 60 * 1000;
 const BATCH = 20;
@@ -33,7 +44,8 @@ async function claimDueJobs(orm: Orm, now: Date): Promise<JobRow[]> {
  * Runs every job due at the clock's now and returns how many succeeded. A failing job is retried
  * later with exponential backoff; a finished job is deleted.
  */
-export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, logger: Logger): Promise<number> {
+export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv): Promise<number> {
+  const { logger } = env;
   const now = clock.now();
   let done = 0;
   for (const job of await claimDueJobs(orm, now)) {
@@ -41,7 +53,8 @@ export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string
     const handler = handlers[job.kind];
     try {
       if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      await em.transactional((tx) => handler(tx as EntityManager, job.payload, now));
+      if (handler.outsideTransaction) await handler(em, job.payload, now, env);
+      else await em.transactional((tx) => handler(tx as EntityManager, job.payload, now, env));
       await em.nativeDelete(Job, { id: job.id });
       done += 1;
     } catch (err) {
@@ -54,15 +67,15 @@ export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string
 }
 
 /** Polls for due jobs until stopped. */
-export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, logger: Logger, intervalMs: number) {
+export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, intervalMs: number) {
   let running = false;
   const timer = setInterval(async () => {
     if (running) return;
     running = true;
     try {
-      await runDueJobs(orm, clock, handlers, logger);
+      await runDueJobs(orm, clock, handlers, env);
     } catch (err) {
-      logger.error({ err }, 'job worker cycle failed');
+      env.logger.error({ err }, 'job worker cycle failed');
     } finally {
       running = false;
     }

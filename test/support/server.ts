@@ -19,10 +19,14 @@ export type TestServer = RunningServer & {
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
  * (tests run due jobs explicitly), on a database of the file's own (see freshDatabase).
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { logger?: Logger } = {}): Promise<TestServer> {
-  const fresh = await freshDatabase();
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>> } = {},
+): Promise<TestServer> {
+  // A database given by the caller outlives this server (a restart test starts another on it).
+  const fresh = options.database ?? (await freshDatabase());
   const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', PUBLIC_URL: 'http://docs.test', ...env });
-  const clock = new ManualClock(new Date('2026-01-15T12:00:00.000Z'));
+  const clock = options.clock ?? new ManualClock(new Date('2026-01-15T12:00:00.000Z'));
   const running = await startServer(config, {
     clock,
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
@@ -35,7 +39,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     context: (viewer) => contextFor(running.deps, running.deps.orm.em.fork() as EntityManager, viewer),
     async stop() {
       await running.stop();
-      await fresh.dispose();
+      if (!options.database) await fresh.dispose();
     },
   };
 }

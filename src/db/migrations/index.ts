@@ -1,6 +1,7 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122051909 } from './Migration20261122051909.js';
 import { Migration20261122050000 } from './Migration20261122050000.js';
+import { Migration20261122054241 } from './Migration20261122054241.js';
 import { Migration20261122043713 } from './Migration20261122043713.js';
 import { Migration20261122043811 } from './Migration20261122043811.js';
 import { Migration20261122043205 } from './Migration20261122043205.js';
@@ -19,4 +20,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122043811', class: Migration20261122043811 },
   { name: 'Migration20261122050000', class: Migration20261122050000 },
   { name: 'Migration20261122051909', class: Migration20261122051909 },
+  { name: 'Migration20261122054241', class: Migration20261122054241 },
 ];

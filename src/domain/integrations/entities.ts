@@ -1,0 +1,86 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Organization } from '../organizations/entities.js';
+import { Site } from '../sites/entities.js';
+import { Space } from '../spaces/entities.js';
+
+/**
+ * An integration published by an organization, under a name unique on the server. Each publish
+ * replaces its definition and bumps `version`. `secrets` are kept encrypted (AES-256-GCM) and never
+ * returned.
+ */
+export const Integration = defineEntity({
+  name: 'Integration',
+  indexes: [{ properties: ['organization'] }],
+  properties: {
+    name: p.string().length(100).primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    version: p.integer(),
+    title: p.string().length(30),
+    description: p.string().length(100),
+    summary: p.text().nullable(),
+    /** The icon as a data: URL of the decoded image. */
+    icon: p.text().nullable(),
+    /** Preview images as data: URLs of the decoded images. */
+    previewImages: p.json<string[]>(),
+    visibility: p.string(),
+    target: p.string(),
+    scopes: p.json<string[]>(),
+    categories: p.json<string[]>(),
+    blocks: p.json<Record<string, unknown>[]>(),
+    contentSources: p.json<Record<string, unknown>[]>(),
+    externalLinks: p.json<{ url: string; label: string }[]>(),
+    configurations: p.json<Record<string, unknown>>(),
+    script: p.text(),
+    /** `{iv, tag, data}` (base64) of the JSON secrets map, or null when none were given. */
+    secrets: p.json<{ iv: string; tag: string; data: string }>().nullable(),
+    contentSecurityPolicy: p.json<string | Record<string, string>>().nullable(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type IntegrationRow = InferEntity<typeof Integration>;
+
+/** An integration installed on an organization, with the spaces and sites it works on. */
+export const IntegrationInstallation = defineEntity({
+  name: 'IntegrationInstallation',
+  uniques: [{ properties: ['integration', 'organization'] }],
+  indexes: [{ properties: ['organization'] }],
+  properties: {
+    id: p.string().primary(),
+    integration: () => p.manyToOne(Integration).mapToPk().deleteRule('cascade'),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    status: p.string(),
+    /** `all` spaces of the organization, or the `selected` ones. */
+    spaceSelection: p.string(),
+    siteSelection: p.string(),
+    /** Account-level configuration, valid against the integration's `configurations.account` schema. */
+    configuration: p.json<Record<string, unknown>>(),
+    /** Identifiers the integration gives the installation in its own system (at most 5). */
+    externalIds: p.json<string[]>(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  },
+});
+export type IntegrationInstallationRow = InferEntity<typeof IntegrationInstallation>;
+
+/** A space selected for an installation (selection `selected`); goes with the space. */
+export const IntegrationSpaceInstallation = defineEntity({
+  name: 'IntegrationSpaceInstallation',
+  properties: {
+    installation: () => p.manyToOne(IntegrationInstallation).mapToPk().deleteRule('cascade').primary(),
+    space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').primary().index(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+  },
+});
+export type IntegrationSpaceInstallationRow = InferEntity<typeof IntegrationSpaceInstallation>;
+
+/** A site selected for an installation (selection `selected`); goes with the site. */
+export const IntegrationSiteInstallation = defineEntity({
+  name: 'IntegrationSiteInstallation',
+  properties: {
+    installation: () => p.manyToOne(IntegrationInstallation).mapToPk().deleteRule('cascade').primary(),
+    site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade').primary().index(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+  },
+});
+export type IntegrationSiteInstallationRow = InferEntity<typeof IntegrationSiteInstallation>;

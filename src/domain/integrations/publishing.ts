@@ -1,0 +1,80 @@
+import { z } from 'zod';
+import { oneOf, text } from '../../graphql/validation.js';
+import { Configurations } from './configurations.js';
+import { imageDataUrl } from './images.js';
+
+export const INTEGRATION_SCOPES = [
+  'space:views:read', 'space:content:read', 'space:content:write', 'space:metadata:read', 'space:metadata:write',
+  'space:script:inject', 'space:script:cookies', 'space:git:sync', 'space:visitor:auth',
+  'site:metadata:read', 'site:views:read', 'site:script:inject', 'site:script:cookies', 'site:visitor:auth',
+  'site:adaptive:read', 'site:adaptive:write', 'openapi:read', 'openapi:write', 'conversations:ingest',
+] as const;
+export const INTEGRATION_CATEGORIES = ['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other'] as const;
+export const INTEGRATION_TARGETS = ['all', 'site', 'space', 'organization'] as const;
+export const INTEGRATION_VISIBILITIES = ['public', 'private', 'unlisted'] as const;
+
+/** `^[a-zA-Z0-9-_.]+$`, at most 100 characters: integration names and block domains. */
+export const integrationName = text({ min: 1, max: 100 }).regex(/^[a-zA-Z0-9-_.]+$/, { error: 'must be letters, digits, -, _ and .' });
+
+/** Base64 content that must decode as an image; becomes its data: URL. */
+const image = z.string({ error: 'must be a base64 string' }).transform((value, ctx) => {
+  const url = imageDataUrl(value);
+  if (!url) ctx.addIssue({ code: 'custom', message: 'must be the base64 content of an image (PNG, JPEG, GIF, WebP, SVG, …)' });
+  return url ?? '';
+});
+
+const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' });
+
+const Block = z
+  .object({
+    id: text({ min: 1, max: 100 }),
+    title: text({ min: 2, max: 40 }),
+    description: text({ max: 150 }).optional(),
+    icon: text({ max: 2048 }).optional(),
+    urlUnfurl: z.array(text({ min: 1, max: 2048 })).max(100).optional(),
+    markdown: z.object({ codeblock: text({ min: 1, max: 100 }), body: text({ min: 1, max: 100 }) }).strict().optional(),
+  })
+  .strict();
+
+const ContentSource = z
+  .object({
+    id: text({ min: 1, max: 100 }),
+    title: text({ min: 2, max: 40 }),
+    description: text({ max: 150 }).optional(),
+    icon: text({ max: 2048 }).optional(),
+    configuration: z.object({ componentId: text({ min: 1, max: 100 }) }).strict(),
+  })
+  .strict();
+
+/** Distinct ids within a list of blocks or content sources. */
+const distinctIds = <T extends { id: string }>(items: T[]) => new Set(items.map((item) => item.id)).size === items.length;
+const distinct = <T>(values: T[]) => [...new Set(values)];
+
+/** The body of a publish, with the limits of the contract (§4.12, §8) and the reference's enums. */
+export const PublishIntegrationInput = z.object({
+  /** Id or subdomain of the publishing organization. */
+  organization: text({ min: 1, max: 255 }),
+  title: text({ min: 2, max: 30 }),
+  description: text({ max: 100 }),
+  summary: text({ max: 2048 }).nullish(),
+  icon: image.nullish(),
+  previewImages: z.array(image).max(3, { error: 'must hold at most 3 images' }).nullish(),
+  visibility: oneOf(INTEGRATION_VISIBILITIES).nullish(),
+  /** Omitted: installable at all targets. */
+  target: oneOf(INTEGRATION_TARGETS).nullish(),
+  scopes: z.array(oneOf(INTEGRATION_SCOPES)).transform(distinct),
+  categories: z.array(oneOf(INTEGRATION_CATEGORIES)).transform(distinct).nullish(),
+  blocks: z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }).nullish(),
+  contentSources: z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }).nullish(),
+  externalLinks: z.array(z.object({ url, label: text({ min: 1, max: 100 }) })).max(5, { error: 'must hold at most 5 links' }).nullish(),
+  configurations: Configurations.nullish(),
+  script: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+  /** Omitted: the stored secrets stay; null or `{}` removes them. */
+  secrets: z.record(text({ min: 1, max: 255 }), z.string({ error: 'must be a string' })).nullish(),
+  contentSecurityPolicy: z
+    .union([text({ min: 1, max: 10000 }), z.record(z.string().regex(/^[a-z][a-z-]*$/), text({ max: 10000 }))], {
+      error: 'must be a policy string or an object of directive strings',
+    })
+    .nullish(),
+});
+export type PublishIntegrationFields = z.infer<typeof PublishIntegrationInput>;

@@ -1,0 +1,145 @@
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { parseInput, text } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { enqueue, type JobEnv, type JobHandler } from '../../jobs/queue.js';
+import { OpenAPISpec, type OpenAPISpecRow } from './entities.js';
+import { processSource } from './processing.js';
+
+const PROCESS_JOB = 'openapi.process';
+
+const slug = text({ min: 1, max: 100 }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
+  error: 'must be lowercase letters and digits in words joined by single hyphens',
+});
+
+/** Exactly one of `url` (an http(s) URL of at most 2048 characters) and `text` (the specification). */
+const Source = z
+  .object({
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' }).nullish(),
+    text: z.string().min(1, { error: 'must not be empty' }).nullish(),
+  })
+  .refine((source) => !!source.url !== !!source.text, { error: 'give exactly one of url and text' });
+
+const CreateInput = z.object({ slug, source: Source });
+const PutInput = z.object({ source: Source });
+
+type Source = z.infer<typeof Source>;
+
+/** A 400 when a text source is larger than what a URL may serve (FETCH_MAX_BYTES). */
+function checkTextSize(ctx: Context, source: Source) {
+  const max = ctx.config.fetch.maxBytes;
+  if (source.text && Buffer.byteLength(source.text) > max) throw badRequest(`source.text: must be at most ${max} bytes`);
+}
+
+/** Gives the spec a new source and schedules its processing in the same unit of work. */
+function setSource(ctx: Context, spec: OpenAPISpecRow, source: Source) {
+  spec.sourceURL = source.url ?? null;
+  spec.sourceText = source.text ?? null;
+  spec.sourceRevision += 1;
+  spec.processingState = 'pending';
+  spec.updatedAt = ctx.clock.now();
+  enqueue(ctx.em, ctx.clock, PROCESS_JOB, { specId: spec.id, revision: spec.sourceRevision });
+}
+
+function newSpec(ctx: Context, organizationId: string, slugValue: string, source: Source): OpenAPISpecRow {
+  const now = ctx.clock.now();
+  const spec = ctx.em.create(OpenAPISpec, {
+    id: newId(),
+    organization: organizationId,
+    slug: slugValue,
+    sourceURL: null,
+    sourceText: null,
+    sourceRevision: 0,
+    processingState: 'pending',
+    lastVersion: null,
+    lastProcessedAt: null,
+    lastProcessErrorCode: null,
+    lastTitle: null,
+    lastFormat: null,
+    operations: [],
+    createdAt: now,
+    updatedAt: now,
+  });
+  setSource(ctx, spec, source);
+  return spec;
+}
+
+async function flushNew(ctx: Context, slugValue: string) {
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if (error instanceof UniqueConstraintViolationException) throw conflict(`slug: the organization already has a specification "${slugValue}"`);
+    throw error;
+  }
+}
+
+/** The organization's spec of that slug; 404 when there is none. */
+export async function openAPISpecOf(ctx: Context, organizationId: string, specSlug: string): Promise<OpenAPISpecRow> {
+  const spec = await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: specSlug });
+  if (!spec) throw notFound('OpenAPI specification');
+  return spec;
+}
+
+export async function listOpenAPISpecs(ctx: Context, organizationId: string, args: PageArgs) {
+  return paginateRows(await ctx.loaders.openAPISpecsByOrganization.load(organizationId), byCreation, args);
+}
+
+/** Stores a new specification (409 when the slug is taken); it is processed by a job. */
+export async function createOpenAPISpec(ctx: Context, organizationId: string, input: unknown): Promise<OpenAPISpecRow> {
+  const fields = parseInput(CreateInput, input);
+  checkTextSize(ctx, fields.source);
+  if (await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: fields.slug })) {
+    throw conflict(`slug: the organization already has a specification "${fields.slug}"`);
+  }
+  const spec = newSpec(ctx, organizationId, fields.slug, fields.source);
+  await flushNew(ctx, fields.slug);
+  return spec;
+}
+
+/** Creates the specification of that slug or replaces its source; either way it is processed again. */
+export async function putOpenAPISpec(ctx: Context, organizationId: string, specSlug: string, input: unknown) {
+  const validSlug = parseInput(z.object({ specSlug: slug }), { specSlug }).specSlug;
+  const { source } = parseInput(PutInput, input);
+  checkTextSize(ctx, source);
+  const existing = await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: validSlug });
+  if (existing) {
+    setSource(ctx, existing, source);
+    await ctx.em.flush();
+    return { created: false, spec: existing };
+  }
+  const spec = newSpec(ctx, organizationId, validSlug, source);
+  await flushNew(ctx, validSlug);
+  return { created: true, spec };
+}
+
+/** Deletes a specification; a processing job still queued for it finds nothing and ends. */
+export async function deleteOpenAPISpec(ctx: Context, organizationId: string, specSlug: string): Promise<void> {
+  ctx.em.remove(await openAPISpecOf(ctx, organizationId, specSlug));
+  await ctx.em.flush();
+}
+
+/**
+ * Processes one source revision of a spec: marks it in progress, fetches and reads it outside any
+ * transaction, then records the outcome, unless the source changed (or the spec went) meanwhile, in
+ * which case the newer revision's own job records its outcome. Run again after a crash, it starts over.
+ */
+async function processSpec(em: EntityManager, payload: Record<string, unknown>, now: Date, env?: JobEnv) {
+  if (!env) throw new Error('openapi.process runs with the job environment (configuration and logger)');
+  const current = { id: String(payload.specId), sourceRevision: Number(payload.revision) };
+  const spec = await em.findOne(OpenAPISpec, current);
+  if (!spec) return;
+  await em.nativeUpdate(OpenAPISpec, current, { processingState: 'progress' });
+  const outcome = await processSource({ url: spec.sourceURL ?? null, text: spec.sourceText ?? null }, env.config.fetch);
+  const recorded = outcome.ok
+    ? { lastVersion: outcome.version, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
+    : { lastProcessErrorCode: outcome.code };
+  if (!outcome.ok) env.logger.info({ spec: spec.id, code: outcome.code, reason: outcome.reason }, 'OpenAPI specification not processed');
+  await em.nativeUpdate(OpenAPISpec, current, { ...recorded, processingState: 'complete', lastProcessedAt: now });
+}
+
+export const openAPIJobHandlers: Record<string, JobHandler> = {
+  [PROCESS_JOB]: Object.assign(processSpec, { outsideTransaction: true }),
+};

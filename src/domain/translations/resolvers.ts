@@ -1,0 +1,44 @@
+import { atLeast } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { whenLoaded } from '../../graphql/loader.js';
+import type { PageArgs } from '../../graphql/pagination.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { TranslationSettingsRow } from './entities.js';
+import {
+  createTranslationSettings,
+  deleteTranslationSettings,
+  listTranslationSettings,
+  translationSettingsOf,
+  updateTranslationSettings,
+} from './service.js';
+
+type OrganizationId = { organizationId: string };
+type SettingsId = OrganizationId & { translationSettingsId: string };
+
+export const translationResolvers: Resolvers = {
+  Query: {
+    translationSettingsList: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) =>
+      listTranslationSettings(ctx, organizationId, args),
+    translationSettings: (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) =>
+      translationSettingsOf(ctx, organizationId, translationSettingsId),
+  },
+  Mutation: {
+    createTranslationSettings: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
+      createTranslationSettings(ctx, organizationId, input),
+    updateTranslationSettings: (_: unknown, { organizationId, translationSettingsId, input }: SettingsId & { input: unknown }, ctx: Context) =>
+      updateTranslationSettings(ctx, organizationId, translationSettingsId, input),
+    deleteTranslationSettings: async (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) => {
+      await deleteTranslationSettings(ctx, organizationId, translationSettingsId);
+      return true;
+    },
+  },
+  TranslationSettings: {
+    object: () => 'translation-settings',
+    permissions: (s: TranslationSettingsRow, _: unknown, ctx: Context) =>
+      whenLoaded(ctx.policy.organizationRole(s.organization), (role) => ({ edit: atLeast(role, 'create') })),
+    urls: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ({
+      location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/translations/${s.id}`,
+    }),
+    owningOrganization: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
+  },
+};

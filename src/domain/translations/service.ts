@@ -1,0 +1,61 @@
+import { z } from 'zod';
+import type { Context } from '../../graphql/context.js';
+import { notFound } from '../../graphql/errors.js';
+import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { parseInput, text } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { TranslationSettings, type TranslationSettingsRow } from './entities.js';
+
+/** Language codes of the reference (`TranslationLanguage`); GraphQL's enum of the same values checks them. */
+const languages = z
+  .array(z.string())
+  .refine((codes) => new Set(codes).size === codes.length, { error: 'must not name a language twice' });
+
+const TranslationSettingsInput = z.object({
+  /** 1-100 characters. */
+  title: text({ min: 1, max: 100 }),
+  /** Replaces the languages when given. */
+  languages: languages.optional().nullable(),
+});
+
+/** The settings `id` of the organization; 404 when they belong to another organization or none. */
+export async function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsRow> {
+  const settings = await ctx.em.findOne(TranslationSettings, { id, organization: organizationId });
+  if (!settings) throw notFound('Translation settings');
+  return settings;
+}
+
+export async function listTranslationSettings(ctx: Context, organizationId: string, args: PageArgs) {
+  return paginateRows(await ctx.loaders.translationSettingsByOrganization.load(organizationId), byCreation, args);
+}
+
+export async function createTranslationSettings(ctx: Context, organizationId: string, input: unknown): Promise<TranslationSettingsRow> {
+  const fields = parseInput(TranslationSettingsInput, input);
+  const now = ctx.clock.now();
+  const settings = ctx.em.create(TranslationSettings, {
+    id: newId(),
+    organization: organizationId,
+    title: fields.title,
+    languages: fields.languages ?? [],
+    createdAt: now,
+    updatedAt: now,
+  });
+  await ctx.em.flush();
+  return settings;
+}
+
+/** Sets the title and, when `languages` is given, replaces the languages. */
+export async function updateTranslationSettings(ctx: Context, organizationId: string, id: string, input: unknown): Promise<TranslationSettingsRow> {
+  const fields = parseInput(TranslationSettingsInput, input);
+  const settings = await translationSettingsOf(ctx, organizationId, id);
+  settings.title = fields.title;
+  if (fields.languages) settings.languages = fields.languages;
+  settings.updatedAt = ctx.clock.now();
+  await ctx.em.flush();
+  return settings;
+}
+
+export async function deleteTranslationSettings(ctx: Context, organizationId: string, id: string): Promise<void> {
+  ctx.em.remove(await translationSettingsOf(ctx, organizationId, id));
+  await ctx.em.flush();
+}
