@@ -4,6 +4,7 @@ import { Collection } from '../domain/collections/entities.js';
 import { Space } from '../domain/spaces/entities.js';
 import { ContentFile, FileBlob, PageVersion, Revision } from '../domain/content/entities.js';
 import { ChangeRequest } from '../domain/change-requests/entities.js';
+import { Comment, CommentReaction, CommentReply } from '../domain/comments/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
 import { Team, TeamMember } from '../domain/teams/entities.js';
@@ -17,4 +18,4 @@ export const entities = [User, ApiToken, Organization, Member, Collection, Space
   Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
   Team, TeamMember, ContentGrant, InviteLink,
   SamlProvider, SamlRequest, SamlConsumedAssertion,
-  PageVersion, ContentFile, FileBlob, ChangeRequest];
+  PageVersion, ContentFile, FileBlob, ChangeRequest, Comment, CommentReply, CommentReaction];

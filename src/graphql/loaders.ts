@@ -12,6 +12,7 @@ import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
 import { contentLoaders } from '../domain/content/loaders.js';
 import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
+import { commentLoaders } from '../domain/comments/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -30,6 +31,7 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...samlLoaders(em),
     ...contentLoaders(em),
     ...changeRequestLoaders(em),
+    ...commentLoaders(em),
   };
 }
 

@@ -19,6 +19,7 @@ import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
 import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
+import { commentResolvers } from '../domain/comments/resolvers.js';
 import { contentResolvers } from '../domain/content/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
@@ -87,6 +88,7 @@ export function buildSchema(): GraphQLSchema {
       samlResolvers,
       changeRequestResolvers,
       contentResolvers,
+      commentResolvers,
     ] as never,
   });
   return mapSchema(schema, {
