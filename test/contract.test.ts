@@ -1058,6 +1058,47 @@ describe('contract: the reference client against the REST facade', () => {
     });
   });
 
+  describe('comments', () => {
+    it('space comments: list, post, get, update, delete; replies: list, post, get, update, delete', async () => {
+      const space = await createSpace('Discussed');
+      const posted = await expectContract('postCommentInSpace', api.spaces.postCommentInSpace(space.id, { body: { markdown: 'Hello' } }));
+      expect(posted).toMatchObject({ object: 'comment', status: 'open', body: { markdown: 'Hello' } });
+      const list = await expectContract('listCommentsInSpace', api.spaces.listCommentsInSpace(space.id, { order: 'asc', status: 'open' }));
+      expect(list.items.map((c: { id: string }) => c.id)).toEqual([posted.id]);
+      await expectContract('getCommentInSpace', api.spaces.getCommentInSpace(space.id, posted.id, { format: 'document' }));
+      const resolved = await expectContract('updateCommentInSpace', api.spaces.updateCommentInSpace(space.id, posted.id, { resolved: true, addedReactions: ['👍'] }));
+      expect(resolved).toMatchObject({ status: 'resolved', resolvedBy: { id: admin.user.id }, reactions: [{ emoji: '👍', count: 1 }] });
+      const reply = await expectContract('postCommentReplyInSpace', api.spaces.postCommentReplyInSpace(space.id, posted.id, { body: { markdown: 'Hi' } }));
+      const replies = await expectContract('listCommentRepliesInSpace', api.spaces.listCommentRepliesInSpace(space.id, posted.id));
+      expect(replies.items.map((r: { id: string }) => r.id)).toEqual([reply.id]);
+      await expectContract('getCommentReplyInSpace', api.spaces.getCommentReplyInSpace(space.id, posted.id, reply.id));
+      await expectContract('updateCommentReplyInSpace', api.spaces.updateCommentReplyInSpace(space.id, posted.id, reply.id, { addedReactions: ['🎉'] }));
+      await expectContract('deleteCommentReplyInSpace', api.spaces.deleteCommentReplyInSpace(space.id, posted.id, reply.id));
+      await expectContract('deleteCommentInSpace', api.spaces.deleteCommentInSpace(space.id, posted.id));
+    });
+
+    it('change-request comments: list, post, get, update, delete; replies: list, post, get, update, delete', async () => {
+      const space = await createSpace('Reviewed');
+      const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: 'Edits' });
+      const created = await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Intro", markdown: "Hello" }) { page { id } } }`, { s: space.id, c: cr.id });
+      const pageId = created.data.createPage.page.id as string;
+      const posted = await expectContract('postCommentInChangeRequest', api.spaces.postCommentInChangeRequest(space.id, cr.id, { page: pageId, body: { markdown: 'Why?' } }));
+      expect(posted.target).toMatchObject({ changeRequest: cr.id, page: { id: pageId, outdated: false } });
+      const list = await expectContract('listCommentsInChangeRequest', api.spaces.listCommentsInChangeRequest(space.id, cr.id, { targetPage: pageId }));
+      expect(list.items.map((c: { id: string }) => c.id)).toEqual([posted.id]);
+      await expectContract('getCommentInChangeRequest', api.spaces.getCommentInChangeRequest(space.id, cr.id, posted.id));
+      await expectContract('updateCommentInChangeRequest', api.spaces.updateCommentInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Why not?' } }));
+      const reply = await expectContract('postCommentReplyInChangeRequest', api.spaces.postCommentReplyInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Because' } }));
+      await expectContract('listCommentRepliesInChangeRequest', api.spaces.listCommentRepliesInChangeRequest(space.id, cr.id, posted.id));
+      await expectContract('getCommentReplyInChangeRequest', api.spaces.getCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { format: 'markdown' }));
+      await expectContract('updateCommentReplyInChangeRequest', api.spaces.updateCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { resolved: true }));
+      const { data: afterReply } = await api.spaces.getCommentInChangeRequest(space.id, cr.id, posted.id);
+      expect(afterReply.status).toBe('resolved');
+      await expectContract('deleteCommentReplyInChangeRequest', api.spaces.deleteCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id));
+      await expectContract('deleteCommentInChangeRequest', api.spaces.deleteCommentInChangeRequest(space.id, cr.id, posted.id));
+    });
+  });
+
   describe('the prepared reference', () => {
     it('rejects a body that does not conform, so the checks above are not vacuous', () => {
       const errors = validateResponse('getSpaceById', 200, { object: 'space', id: 's', emoji: 1, createdAt: 'yesterday', urls: { location: 'nowhere' } });

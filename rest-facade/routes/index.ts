@@ -15,6 +15,7 @@ import { insightsRoutes } from './insights.js';
 import { translationRoutes } from './translations.js';
 import { openAPIRoutes } from './openapi.js';
 import { integrationRoutes } from './integrations.js';
+import { commentRoutes } from './comments.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -34,4 +35,5 @@ export const routes: Route[] = [
   ...translationRoutes,
   ...openAPIRoutes,
   ...integrationRoutes,
+  ...commentRoutes,
 ];

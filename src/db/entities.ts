@@ -4,6 +4,7 @@ import { Collection } from '../domain/collections/entities.js';
 import { Space } from '../domain/spaces/entities.js';
 import { ContentFile, FileBlob, PageVersion, Revision } from '../domain/content/entities.js';
 import { ChangeRequest } from '../domain/change-requests/entities.js';
+import { Comment, CommentReaction, CommentReply } from '../domain/comments/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
 import { Team, TeamMember } from '../domain/teams/entities.js';
@@ -21,4 +22,5 @@ export const entities = [User, ApiToken, Organization, Member, Collection, Space
   Team, TeamMember, ContentGrant, InviteLink,
   SamlProvider, SamlRequest, SamlConsumedAssertion,
   PageVersion, ContentFile, FileBlob, ChangeRequest,
-  TranslationSettings, OpenAPISpec, Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation];
+  TranslationSettings, OpenAPISpec, Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation,
+  Comment, CommentReply, CommentReaction];

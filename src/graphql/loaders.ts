@@ -15,11 +15,13 @@ import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
 import { translationLoaders } from '../domain/translations/loaders.js';
 import { openAPILoaders } from '../domain/openapi/loaders.js';
 import { integrationLoaders } from '../domain/integrations/loaders.js';
+import { commentLoaders, threadKey } from '../domain/comments/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
   const spaces = spaceLoaders(em);
   const changeRequests = changeRequestLoaders(em);
+  const comments = commentLoaders(em);
   const teams = teamLoaders(em);
   return {
     ...organizationLoaders(em, viewer),
@@ -32,7 +34,11 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...spaces,
     ...siteLoaders(em, {
       spaceToRead: spaces.spaceToRead,
-      prefetch: (spaceIds) => changeRequests.changeRequestCounts.loadAll(spaceIds),
+      prefetch: (spaceIds) =>
+        Promise.all([
+          changeRequests.changeRequestCounts.loadAll(spaceIds),
+          comments.openCommentCounts.loadAll(spaceIds.map((id) => threadKey(id, null))),
+        ]),
     }),
     ...samlLoaders(em),
     ...contentLoaders(em),
@@ -40,6 +46,7 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...translationLoaders(em),
     ...openAPILoaders(em),
     ...integrationLoaders(em),
+    ...comments,
   };
 }
 

@@ -19,6 +19,7 @@ import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
 import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
 import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
+import { commentResolvers } from '../domain/comments/resolvers.js';
 import { contentResolvers } from '../domain/content/resolvers.js';
 import { insightsResolvers } from '../domain/insights/resolvers.js';
 import { translationResolvers } from '../domain/translations/resolvers.js';
@@ -100,6 +101,7 @@ export function buildSchema(): GraphQLSchema {
       translationResolvers,
       openAPIResolvers,
       integrationResolvers,
+      commentResolvers,
     ] as never,
   });
   return mapSchema(schema, {

@@ -34,8 +34,6 @@ export const changeRequestResolvers: Resolvers = {
   ChangeRequest: {
     object: () => 'change-request',
     createdBy: (c: ChangeRequestRow, _: unknown, ctx: Context) => ctx.loaders.user.get(c.createdBy),
-    // Comments arrive with their area; until then a change request has none.
-    comments: () => 0,
     outdated: (c: ChangeRequestRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.space.get(c.space), (space) => isOutdated(c, space!)),
     urls: (c: ChangeRequestRow, _: unknown, ctx: Context) => ({
       location: `${ctx.config.publicUrl}/v1/spaces/${c.space}/change-requests/${c.id}`,

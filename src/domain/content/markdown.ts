@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { Nodes, Parents, PhrasingContent, RootContent } from 'mdast';
 
@@ -69,7 +70,37 @@ function blocks(nodes: RootContent[]): Json[] {
   });
 }
 
-/** A markdown body as the reference's JSON document (paragraphs, headings, lists, code, quotes, links, bold/italic/code marks). */
-export function markdownToDocument(markdown: string) {
-  return { object: 'document', data: {}, nodes: blocks(fromMarkdown(markdown).children) };
+/** The top-level blocks of a body (link definitions are no blocks). */
+const topLevelBlocks = (markdown: string) => fromMarkdown(markdown).children.filter((node) => node.type !== 'definition');
+
+/**
+ * Node ids of a page's top-level blocks: a hash of the page id, the block's markdown and how many
+ * identical blocks come before it. An id survives edits elsewhere in the page and ends when its block
+ * changes.
+ */
+function nodeKeys(pageId: string, markdown: string, nodes: RootContent[]): string[] {
+  const seen = new Map<string, number>();
+  return nodes.map((node) => {
+    const source = markdown.slice(node.position?.start.offset ?? 0, node.position?.end.offset ?? 0);
+    const occurrence = seen.get(source) ?? 0;
+    seen.set(source, occurrence + 1);
+    return createHash('sha1').update(`${pageId}\n${occurrence}\n${source}`).digest('hex').slice(0, 16);
+  });
+}
+
+/** A page's nodes (its top-level blocks): the id a comment targets and the block's text. */
+export function pageNodes(pageId: string, markdown: string): { id: string; text: string }[] {
+  const nodes = topLevelBlocks(markdown);
+  const keys = nodeKeys(pageId, markdown, nodes);
+  return nodes.map((node, i) => ({ id: keys[i]!, text: plainText(node) }));
+}
+
+/**
+ * A markdown body as the reference's JSON document (paragraphs, headings, lists, code, quotes, links,
+ * bold/italic/code marks). Given the page id, top-level blocks carry their node id as `key`.
+ */
+export function markdownToDocument(markdown: string, pageId?: string) {
+  const nodes = topLevelBlocks(markdown);
+  const keys = pageId ? nodeKeys(pageId, markdown, nodes) : [];
+  return { object: 'document', data: {}, nodes: nodes.flatMap((node, i) => blocks([node]).map((b) => (pageId ? { ...b, key: keys[i] } : b))) };
 }

@@ -105,7 +105,7 @@ export const contentResolvers: Resolvers = {
     createdAt: (p: PageView) => p.version.createdAt,
     updatedAt: (p: PageView) => p.version.updatedAt,
     markdown: (p: PageView) => (p.view.options.format === 'markdown' ? p.version.markdown : null),
-    document: (p: PageView) => (p.view.options.format === 'document' ? markdownToDocument(p.version.markdown) : null),
+    document: (p: PageView) => (p.view.options.format === 'document' ? markdownToDocument(p.version.markdown, p.entry.page) : null),
     urls: (p: PageView, _: unknown, ctx: Context) => ({ app: pageAppUrl(ctx, p) }),
     slug: (p: PageView) => p.entry.slug,
     path: (p: PageView) => p.entry.path,

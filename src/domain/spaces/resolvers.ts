@@ -49,8 +49,6 @@ export const spaceResolvers: Resolvers = {
         icon: null,
       };
     },
-    // Comments arrive with their area; until then a space has none.
-    comments: () => 0,
     changeRequests: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total),
     changeRequestsOpen: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
     changeRequestsDraft: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),

@@ -13,6 +13,7 @@ import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { ContentFile, FileBlob, PageVersion, Revision } from '../content/entities.js';
 import { copyContent } from '../content/copy.js';
 import { ChangeRequest } from '../change-requests/entities.js';
+import { Comment, CommentReaction, CommentReply } from '../comments/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
@@ -25,7 +26,7 @@ export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth',
 const singleEmoji = new RegExp(`^(?:${emojiRegex().source})$`);
 
 /** The emoji spelled by hex code points ("1f389", "1f44d-1f3fd"), or null when they spell none. */
-function emojiOfCodePoints(value: string): string | null {
+export function emojiOfCodePoints(value: string): string | null {
   if (!/^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(value)) return null;
   const codePoints = value.split('-').map((hex) => parseInt(hex, 16));
   if (codePoints.some((cp) => cp > 0x10ffff)) return null;
@@ -61,7 +62,9 @@ const PURGE_JOB = 'space.purge';
 
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
 // Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
-const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [Revision, PageVersion, ContentFile, FileBlob, ChangeRequest] as never[];
+const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [
+  Revision, PageVersion, ContentFile, FileBlob, ChangeRequest, Comment, CommentReply, CommentReaction,
+] as never[];
 
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The

@@ -1,0 +1,73 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, reviveRows, tableOf } from '../../db/plain-rows.js';
+import { batchLoader, groupLoader, rowLoader } from '../../graphql/loader.js';
+import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
+
+/**
+ * `spaceId|changeRequestId`: the discussion a comment belongs to, a space's own (no change request
+ * id) or a change request's.
+ */
+export const threadKey = (spaceId: string, changeRequestId: string | null | undefined) => `${spaceId}|${changeRequestId ?? ''}`;
+export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) => threadKey(comment.space, comment.changeRequest);
+
+function splitThreads(keys: readonly string[]) {
+  const spaces: string[] = [];
+  const changeRequests: string[] = [];
+  for (const key of keys) {
+    const [space, changeRequest] = key.split('|');
+    if (changeRequest) changeRequests.push(changeRequest);
+    else spaces.push(space!);
+  }
+  return { spaces, changeRequests };
+}
+
+/** Counts of rows by a key column, in one grouped statement: `select key, count(*) … where key = any($1) group by key`. */
+async function countsBy(em: EntityManager, sql: string, keys: string[]): Promise<Map<string, number>> {
+  const rows = await plainQuery<{ key: string; n: string | number }>(em, sql, [keys]);
+  return new Map(rows.map((row) => [row.key, Number(row.n)]));
+}
+
+export function commentLoaders(em: EntityManager) {
+  const table = () => tableOf(em, Comment);
+  const col = (property: string) => columnOf(em, Comment, property);
+  /** The spaces' own comments (not those of their change requests). */
+  const spaceComments = async (spaceIds: string[]) => {
+    const sql = `select ${jsonListOf(em, Comment, 't')} as "rows" from ${table()} t where t.${col('space')} = any($1) and t.${col('changeRequest')} is null`;
+    const [{ rows }] = await plainQuery<{ rows: CommentRow[] }>(em, sql, [spaceIds]);
+    return reviveRows(em, Comment, rows);
+  };
+  return {
+    comment: rowLoader((ids: string[]) => plainRowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
+    /** Every comment of each discussion (`threadKey`), in one statement for all of them. */
+    commentsByThread: groupLoader(
+      async (keys: string[]) => {
+        const { spaces, changeRequests } = splitThreads(keys);
+        const [ofSpaces, ofChangeRequests] = await Promise.all([
+          spaces.length ? spaceComments(spaces) : [],
+          changeRequests.length ? plainRowsWhereIn(em, Comment, 'changeRequest', changeRequests) : [],
+        ]);
+        return [...ofSpaces, ...ofChangeRequests];
+      },
+      threadOf,
+    ),
+    /**
+     * Open comments of each discussion (`threadKey`), in one grouped statement for all: a space's
+     * own comments, or a change request's.
+     */
+    openCommentCounts: batchLoader(async (keys: string[]) => {
+      const sql = `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${table()}
+        where ${col('space')} = any($1) and ${col('status')} = 'open' group by 1`;
+      const counts = await countsBy(em, sql, [...new Set(keys.map((key) => key.split('|')[0]!))]);
+      return keys.map((key) => counts.get(key) ?? 0);
+    }),
+    commentReply: rowLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
+    repliesByComment: groupLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'comment', ids), (r) => r.comment),
+    replyCounts: batchLoader(async (ids: string[]) => {
+      const column = columnOf(em, CommentReply, 'comment');
+      const counts = await countsBy(em, `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`, ids);
+      return ids.map((id) => counts.get(id) ?? 0);
+    }),
+    /** Reactions to each comment and to its replies, in one statement for all comments. */
+    reactionsByComment: groupLoader((ids: string[]) => plainRowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }), (r) => r.comment),
+  };
+}

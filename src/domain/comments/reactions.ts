@@ -1,0 +1,51 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { newId } from '../../ids.js';
+import { emoji, emojiOfCodePoints } from '../spaces/service.js';
+import { CommentReaction, type CommentReactionRow } from './entities.js';
+
+/** At most this many emojis added or removed by one request. */
+export const MAX_REACTIONS_PER_REQUEST = 20;
+
+/** A list of reactions: each one emoji (or its hex code point, stored as the emoji itself). */
+export const reactionList = z
+  .array(emoji.transform((value) => emojiOfCodePoints(value) ?? value), { error: 'must be a list of emojis' })
+  .max(MAX_REACTIONS_PER_REQUEST, { error: `must hold at most ${MAX_REACTIONS_PER_REQUEST} emojis` });
+
+/** What is reacted to: a comment, or one of its replies. */
+export type ReactionTarget = { organization: string; space: string; comment: string; reply: string | null };
+
+export type ReactionChange = { added: string[]; removed: string[] };
+
+/**
+ * Adds and removes the user's reactions. Adding relies on the unique (target, user, emoji) key, so a
+ * repeated or concurrent identical reaction is one row; removing a reaction never added deletes nothing.
+ */
+export async function changeReactions(tx: EntityManager, target: ReactionTarget, user: string, change: ReactionChange, now: Date) {
+  const id = target.reply ?? target.comment;
+  const added = [...new Set(change.added)];
+  if (added.length > 0) {
+    await tx
+      .createQueryBuilder(CommentReaction)
+      .insert(added.map((e) => ({ id: newId(), ...target, target: id, user, emoji: e, reactedAt: now })))
+      .onConflict(['target', 'user', 'emoji'])
+      .ignore()
+      .execute();
+  }
+  if (change.removed.length > 0) await tx.nativeDelete(CommentReaction, { target: id, user, emoji: { $in: [...new Set(change.removed)] } });
+}
+
+export type ReactionSummary = { emoji: string; count: number; users: { user: string; reactedAt: Date }[] };
+
+/** The reactions to one target, by emoji in the order each was first used, with who reacted and when. */
+export function summarize(reactions: readonly CommentReactionRow[], targetId: string): ReactionSummary[] {
+  const byEmoji = new Map<string, ReactionSummary>();
+  for (const reaction of reactions) {
+    if (reaction.target !== targetId) continue;
+    let entry = byEmoji.get(reaction.emoji);
+    if (!entry) byEmoji.set(reaction.emoji, (entry = { emoji: reaction.emoji, count: 0, users: [] }));
+    entry.count += 1;
+    entry.users.push({ user: reaction.user, reactedAt: reaction.reactedAt });
+  }
+  return [...byEmoji.values()];
+}

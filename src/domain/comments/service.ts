@@ -1,0 +1,226 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import { atLeast } from '../../auth/roles.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest, conflict, forbidden, payloadTooLarge } from '../../graphql/errors.js';
+import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { oneOf, parseInput } from '../../graphql/validation.js';
+import { newId } from '../../ids.js';
+import { pageNodes } from '../content/markdown.js';
+import { pageTree, type PageTree } from '../content/views.js';
+import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
+import { changeReactions, reactionList, type ReactionTarget } from './reactions.js';
+import { commentIn, currentContent, forgetComment, keyOfThread, replyIn, threadIn, type Thread } from './threads.js';
+
+/** Comment and reply bodies are markdown of at most this many characters (413 beyond). */
+export const MAX_BODY_LENGTH = 100_000;
+/** The text of a targeted node kept as its preview. */
+const PREVIEW_LENGTH = 200;
+
+/** `{markdown}`: required and non-empty; too long is 413, not 400. */
+const body = z.object({
+  markdown: z.string({ error: 'must be a string' }).refine((s) => s.trim().length > 0, { error: 'must not be empty' }),
+});
+
+function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
+  const markdown = (input as { body?: { markdown?: unknown } } | null)?.body?.markdown;
+  if (typeof markdown === 'string' && markdown.length > MAX_BODY_LENGTH) {
+    throw payloadTooLarge(`body.markdown: must be at most ${MAX_BODY_LENGTH} characters`);
+  }
+  return parseInput(schema, input);
+}
+
+const PostCommentInput = z.object({ page: z.string().nullish(), node: z.string().nullish(), body });
+const PostReplyInput = z.object({ body });
+const UpdateInput = z.object({
+  resolved: z.boolean().nullish(),
+  body: body.nullish(),
+  addedReactions: reactionList.nullish(),
+  removedReactions: reactionList.nullish(),
+});
+const ListFilter = z.object({
+  order: oneOf(['asc', 'desc']),
+  status: oneOf(['all', 'open', 'resolved']),
+  targetPage: z.string().nullish(),
+  authors: z.array(z.string()).nullish(),
+});
+
+export type CommentFilter = { order?: string | null; status?: string | null; targetPage?: string | null; authors?: string[] | null };
+type Ids = { spaceId: string; changeRequestId?: string | null };
+
+/** Comments are discussions of content that exists: a deleted space takes none until restored. */
+function assertOpen(thread: Thread) {
+  if (thread.space.deletedAt) throw conflict('Space is deleted: restore it first');
+}
+
+export async function listComments(ctx: Context, ids: Ids, filter: CommentFilter, args: PageArgs) {
+  const { order, status, targetPage, authors } = parseInput(ListFilter, { ...filter, order: filter.order ?? 'desc', status: filter.status ?? 'all' });
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const all = await ctx.loaders.commentsByThread.load(keyOfThread(thread));
+  // Replies reach their comment through the row loader: hand it what the list read.
+  for (const comment of all) ctx.loaders.comment.remember(comment.id, comment);
+  const matching = all.filter(
+    (c) => (status === 'all' || c.status === status) && (!targetPage || c.page === targetPage) && (!authors?.length || authors.includes(c.postedBy)),
+  );
+  return paginateRows(matching, (c) => [new Date(c.postedAt).getTime(), c.id], args, order);
+}
+
+export async function getComment(ctx: Context, ids: Ids & { commentId: string }) {
+  return commentIn(ctx, await threadIn(ctx, ids.spaceId, ids.changeRequestId), ids.commentId);
+}
+
+/** The page (and node) a new comment targets, as they stand in the discussion's content. */
+function targetOf(tree: PageTree, pageId: string | null | undefined, nodeId: string | null | undefined) {
+  const page = pageId ? tree.byId.get(pageId) : undefined;
+  if (pageId && !page) throw badRequest(`page: no page "${pageId}" in this content`);
+  if (!nodeId) return { page, node: null };
+  for (const candidate of page ? [page] : tree.all) {
+    const node = pageNodes(candidate.entry.page, candidate.version.markdown).find((n) => n.id === nodeId);
+    if (node) return { page: candidate, node: { id: node.id, preview: node.text.slice(0, PREVIEW_LENGTH) } };
+  }
+  throw badRequest(`node: no node "${nodeId}" in ${page ? 'this page' : 'this content'}`);
+}
+
+export async function postComment(ctx: Context, ids: Ids, input: unknown): Promise<CommentRow> {
+  const fields = parseBody(PostCommentInput, input);
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  assertOpen(thread);
+  const view = await currentContent(ctx, thread.space.id, thread.changeRequest?.id ?? null);
+  const { page, node } = targetOf(await pageTree(ctx, view), fields.page, fields.node);
+  const comment: CommentRow = {
+    id: newId(),
+    organization: thread.space.organization,
+    space: thread.space.id,
+    changeRequest: thread.changeRequest?.id ?? null,
+    postedBy: ctx.viewer!.user.id,
+    postedAt: ctx.clock.now(),
+    editedAt: null,
+    markdown: fields.body.markdown,
+    status: 'open',
+    resolvedAt: null,
+    resolvedBy: null,
+    revision: view.revision.id,
+    page: page?.entry.page ?? null,
+    pageVersion: page?.entry.version ?? null,
+    pagePath: page?.entry.path ?? null,
+    node: node?.id ?? null,
+    nodePreview: node?.preview ?? null,
+  };
+  await ctx.em.insert(Comment, comment);
+  forgetComment(ctx, comment);
+  return comment;
+}
+
+/** Sets a comment open or resolved; resolving an open one records when and by whom, reopening clears them. */
+async function resolve(tx: EntityManager, ctx: Context, commentId: string, resolved: boolean) {
+  if (resolved) {
+    await tx.nativeUpdate(Comment, { id: commentId, status: 'open' }, { status: 'resolved', resolvedAt: ctx.clock.now(), resolvedBy: ctx.viewer!.user.id });
+  } else {
+    await tx.nativeUpdate(Comment, { id: commentId, status: 'resolved' }, { status: 'open', resolvedAt: null, resolvedBy: null });
+  }
+}
+
+function assertAuthor(ctx: Context, row: { postedBy: string }, what: string) {
+  if (row.postedBy !== ctx.viewer!.user.id) throw forbidden(`body: only its author may edit a ${what}`);
+}
+
+/** Author or space admin: who may delete a comment or a reply. */
+async function assertMayDelete(ctx: Context, thread: Thread, row: { postedBy: string }, what: string) {
+  if (row.postedBy === ctx.viewer!.user.id) return;
+  if (!atLeast(await ctx.policy.spaceRole(thread.space), 'admin')) throw forbidden(`Only its author or a space admin may delete a ${what}`);
+}
+
+type Update = z.infer<typeof UpdateInput>;
+
+/**
+ * Applies an update of a comment or a reply (its body, reactions and, for comments and for replies in
+ * change requests, the comment's resolution) in one transaction, after every check has passed.
+ */
+async function applyUpdate(ctx: Context, comment: CommentRow, target: { entity: typeof Comment | typeof CommentReply; id: string; reply: string | null }, changes: Update) {
+  const reactionTarget: ReactionTarget = { organization: comment.organization, space: comment.space, comment: comment.id, reply: target.reply };
+  const now = ctx.clock.now();
+  await ctx.em.transactional(async (em) => {
+    const tx = em as EntityManager;
+    if (changes.body) await tx.nativeUpdate(target.entity as typeof Comment, { id: target.id }, { markdown: changes.body.markdown, editedAt: now });
+    if (changes.resolved !== undefined && changes.resolved !== null) await resolve(tx, ctx, comment.id, changes.resolved);
+    await changeReactions(tx, reactionTarget, ctx.viewer!.user.id, { added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [] }, now);
+  });
+  forgetComment(ctx, comment);
+  if (target.reply) ctx.loaders.commentReply.clear(target.reply);
+}
+
+export async function updateComment(ctx: Context, ids: Ids & { commentId: string }, input: unknown): Promise<CommentRow> {
+  const changes = parseBody(UpdateInput, input);
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const comment = await commentIn(ctx, thread, ids.commentId);
+  assertOpen(thread);
+  if (changes.body) assertAuthor(ctx, comment, 'comment');
+  await applyUpdate(ctx, comment, { entity: Comment, id: comment.id, reply: null }, changes);
+  return (await ctx.loaders.comment.load(comment.id))!;
+}
+
+export async function deleteComment(ctx: Context, ids: Ids & { commentId: string }): Promise<boolean> {
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const comment = await commentIn(ctx, thread, ids.commentId);
+  await assertMayDelete(ctx, thread, comment, 'comment');
+  // Replies and reactions go with it (foreign keys on delete cascade).
+  await ctx.em.nativeDelete(Comment, { id: comment.id });
+  forgetComment(ctx, comment);
+  return true;
+}
+
+/** Replies of a comment, oldest first. */
+export async function listReplies(ctx: Context, ids: Ids & { commentId: string }, args: PageArgs) {
+  const comment = await getComment(ctx, ids);
+  const replies = await ctx.loaders.repliesByComment.load(comment.id);
+  return paginateRows(replies, (r) => [new Date(r.postedAt).getTime(), r.id], args);
+}
+
+export async function getReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }) {
+  return replyIn(ctx, await getComment(ctx, ids), ids.commentReplyId);
+}
+
+export async function postReply(ctx: Context, ids: Ids & { commentId: string }, input: unknown): Promise<CommentReplyRow> {
+  const fields = parseBody(PostReplyInput, input);
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const comment = await commentIn(ctx, thread, ids.commentId);
+  assertOpen(thread);
+  const reply: CommentReplyRow = {
+    id: newId(),
+    organization: comment.organization,
+    space: comment.space,
+    comment: comment.id,
+    postedBy: ctx.viewer!.user.id,
+    postedAt: ctx.clock.now(),
+    editedAt: null,
+    markdown: fields.body.markdown,
+  };
+  await ctx.em.insert(CommentReply, reply);
+  forgetComment(ctx, comment);
+  return reply;
+}
+
+export async function updateReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }, input: unknown): Promise<CommentReplyRow> {
+  const changes = parseBody(UpdateInput, input);
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const comment = await commentIn(ctx, thread, ids.commentId);
+  const reply = await replyIn(ctx, comment, ids.commentReplyId);
+  assertOpen(thread);
+  if (changes.resolved !== undefined && changes.resolved !== null && !thread.changeRequest) {
+    throw badRequest('resolved: only replies in change requests take it; resolve the comment instead');
+  }
+  if (changes.body) assertAuthor(ctx, reply, 'reply');
+  await applyUpdate(ctx, comment, { entity: CommentReply, id: reply.id, reply: reply.id }, changes);
+  return (await ctx.loaders.commentReply.load(reply.id))!;
+}
+
+export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }): Promise<boolean> {
+  const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
+  const comment = await commentIn(ctx, thread, ids.commentId);
+  const reply = await replyIn(ctx, comment, ids.commentReplyId);
+  await assertMayDelete(ctx, thread, reply, 'reply');
+  await ctx.em.nativeDelete(CommentReply, { id: reply.id });
+  forgetComment(ctx, comment);
+  ctx.loaders.commentReply.clear(reply.id);
+  return true;
+}
