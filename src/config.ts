@@ -22,6 +22,16 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(12),
   /** How often the durable job worker looks for due jobs; 0 disables the worker. */
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /** Website import: most pages fetched per import. */
+  IMPORT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
+  /** Website import: how many links deep from the first page (0: that page only). */
+  IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(6).default(2),
+  /** Website import: largest page accepted, in bytes; larger pages are skipped. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(2_000_000),
+  /** Website import: time for the whole import, in milliseconds. */
+  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Website import: hosts, addresses or CIDR ranges fetched even though private or loopback (comma-separated). */
+  IMPORT_ALLOWED_HOSTS: z.string().default(''),
 });
 
 import type { Database } from './db/orm.js';
@@ -40,6 +50,7 @@ export type Config = {
   bodyLimit: string;
   graphqlMaxDepth: number;
   jobPollMs: number;
+  websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number; allowedHosts: string[] };
 };
 
 /** Reads and validates the environment; throws a readable error naming each bad variable. */
@@ -66,6 +77,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
+    websiteImport: {
+      maxPages: e.IMPORT_MAX_PAGES,
+      maxDepth: e.IMPORT_MAX_DEPTH,
+      maxBytes: e.IMPORT_MAX_BYTES,
+      timeoutMs: e.IMPORT_TIMEOUT_MS,
+      allowedHosts: e.IMPORT_ALLOWED_HOSTS.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    },
   };
 }
 

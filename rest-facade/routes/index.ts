@@ -11,6 +11,7 @@ import { siteSectionsRoutes } from './site-sections.js';
 import { siteSpacesRoutes } from './site-spaces.js';
 import { samlRoutes } from './saml.js';
 import { changeRequestRoutes } from './change-requests.js';
+import { searchRoutes } from './search.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -26,4 +27,5 @@ export const routes: Route[] = [
   ...siteSpacesRoutes,
   ...samlRoutes,
   ...changeRequestRoutes,
+  ...searchRoutes,
 ];

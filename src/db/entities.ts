@@ -10,6 +10,7 @@ import { Team, TeamMember } from '../domain/teams/entities.js';
 import { ContentGrant } from '../domain/grants/entities.js';
 import { SamlConsumedAssertion, SamlProvider, SamlRequest } from '../domain/saml/entities.js';
 import { InviteLink } from '../domain/invites/entities.js';
+import { SearchIndexedSpace, SearchSection } from '../domain/search/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../domain/sites/entities.js';
 
 /** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
@@ -17,4 +18,4 @@ export const entities = [User, ApiToken, Organization, Member, Collection, Space
   Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
   Team, TeamMember, ContentGrant, InviteLink,
   SamlProvider, SamlRequest, SamlConsumedAssertion,
-  PageVersion, ContentFile, FileBlob, ChangeRequest];
+  PageVersion, ContentFile, FileBlob, ChangeRequest, SearchIndexedSpace, SearchSection];

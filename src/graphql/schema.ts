@@ -20,6 +20,7 @@ import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
 import { samlResolvers } from '../domain/saml/resolvers.js';
 import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
 import { contentResolvers } from '../domain/content/resolvers.js';
+import { searchResolvers } from '../domain/search/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -87,6 +88,7 @@ export function buildSchema(): GraphQLSchema {
       samlResolvers,
       changeRequestResolvers,
       contentResolvers,
+      searchResolvers,
     ] as never,
   });
   return mapSchema(schema, {

@@ -1,4 +1,5 @@
 import type { MigrationObject } from '@mikro-orm/core';
+import { Migration20261122055213 } from './Migration20261122055213.js';
 import { Migration20261122051909 } from './Migration20261122051909.js';
 import { Migration20261122043713 } from './Migration20261122043713.js';
 import { Migration20261122043811 } from './Migration20261122043811.js';
@@ -17,4 +18,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122043713', class: Migration20261122043713 },
   { name: 'Migration20261122043811', class: Migration20261122043811 },
   { name: 'Migration20261122051909', class: Migration20261122051909 },
+  { name: 'Migration20261122055213', class: Migration20261122055213 },
 ];

@@ -13,6 +13,7 @@ import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { ContentFile, FileBlob, PageVersion, Revision } from '../content/entities.js';
 import { copyContent } from '../content/copy.js';
 import { ChangeRequest } from '../change-requests/entities.js';
+import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
@@ -61,7 +62,7 @@ const PURGE_JOB = 'space.purge';
 
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
 // Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
-const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [Revision, PageVersion, ContentFile, FileBlob, ChangeRequest] as never[];
+const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [Revision, PageVersion, ContentFile, FileBlob, ChangeRequest, SearchIndexedSpace, SearchSection] as never[];
 
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
