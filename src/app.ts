@@ -14,6 +14,7 @@ import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
 import { samlRouter } from './domain/saml/router.js';
 import { fileDownloadRouter } from './domain/content/files.js';
+import { pdfRouter } from './domain/content/pdf.js';
 
 /**
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
@@ -80,6 +81,7 @@ export async function createApp(deps: AppDeps) {
   app.use('/v1', createRestRouter(deps, schema));
   app.use('/saml', samlRouter(deps));
   app.use('/files', fileDownloadRouter(deps));
+  app.use('/pdf', pdfRouter(deps));
   app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
 
   const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {

@@ -44,6 +44,14 @@ const EnvSchema = z.object({
     .refine((list) => listOf(list).every((entry) => parseAllowEntry(entry) !== null), {
       error: 'must be comma-separated host names, IP addresses or CIDR ranges',
     }),
+  /** Website import: most pages fetched per import. */
+  IMPORT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
+  /** Website import: how many links deep from the first page (0: that page only). */
+  IMPORT_MAX_DEPTH: z.coerce.number().int().min(0).max(6).default(2),
+  /** Website import: largest page accepted, in bytes; larger pages are skipped. */
+  IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(2_000_000),
+  /** Website import: time for the whole import, in milliseconds. */
+  IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
 import type { Database } from './db/orm.js';
@@ -64,6 +72,7 @@ export type Config = {
   jobPollMs: number;
   insightsMaxBatch: number;
   fetch: FetchConfig;
+  websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number; allowedHosts: string[] };
 };
 
 /** How the server fetches documents from URLs given by callers. */
@@ -98,6 +107,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.FETCH_TIMEOUT_MS,
       maxBytes: e.FETCH_MAX_BYTES,
       allowPrivate: listOf(e.FETCH_ALLOW_PRIVATE),
+    },
+    websiteImport: {
+      maxPages: e.IMPORT_MAX_PAGES,
+      maxDepth: e.IMPORT_MAX_DEPTH,
+      maxBytes: e.IMPORT_MAX_BYTES,
+      timeoutMs: e.IMPORT_TIMEOUT_MS,
+      // One allow-list for every fetch the server makes (OpenAPI specs and website import).
+      allowedHosts: listOf(e.FETCH_ALLOW_PRIVATE),
     },
   };
 }

@@ -1,4 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
@@ -73,7 +75,8 @@ let emailDomain: string;
 let lastRaw: Response | undefined;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  // The website import reads a local site (see importContentInChangeRequest).
+  server = await startTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1' });
   emailDomain = `contract-${newId().toLowerCase()}.example.com`;
   admin = await newUser(server, { email: `admin@${emailDomain}` });
   organizationId = (await newOrganization(server, admin, { title: 'Contract org', emailDomains: [emailDomain] })).id;
@@ -904,6 +907,43 @@ describe('contract: the reference client against the REST facade', () => {
       const { data: fresh } = await api.spaces.createChangeRequest(space.id, {});
       const revision = await expectContract('getRevisionOfChangeRequestById', api.spaces.getRevisionOfChangeRequestById(space.id, fresh.id));
       expect(revision).toMatchObject({ type: 'merge', mergedFrom: { id: other.id } });
+    });
+
+    it('listPageLinksInChangeRequest and listSpaceLinks', async () => {
+      const { space, cr, pageId } = await changeRequestWithContent();
+      await admin.gql(`mutation($s: ID!, $c: ID!, $p: ID!) { updatePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { markdown: "![i](.gitbook/assets/image.png) [x](https://example.com) [y](missing.md)" }) { page { id } } }`, { s: space.id, c: cr.id, p: pageId });
+      const pageLinks = await expectContract('listPageLinksInChangeRequest', api.spaces.listPageLinksInChangeRequest(space.id, cr.id, pageId));
+      expect(pageLinks.items.map((l: { status: string }) => l.status)).toEqual(['in-app', 'ok', 'broken']);
+      await api.spaces.mergeChangeRequest(space.id, cr.id);
+      const spaceLinks = await expectContract('listSpaceLinks', api.spaces.listSpaceLinks(space.id, { status: 'broken' as never }));
+      expect(spaceLinks.stats).toEqual({ total: 3, broken: { total: 1 } });
+    });
+
+    it('getChangeRequestPDF', async () => {
+      const { space, cr, pageId } = await changeRequestWithContent();
+      const pdf = await expectContract('getChangeRequestPDF', api.spaces.getChangeRequestPdf(space.id, cr.id, { page: pageId, only: true }));
+      expect(pdf.url).toMatch(/\/pdf\/.*signature=/);
+    });
+
+    it('importContentInChangeRequest', async () => {
+      const site = createHttpServer((_req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<title>Imported</title><p>Hello</p>'));
+      await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
+      try {
+        const space = await createSpace('Import');
+        const { data: cr } = await api.spaces.createChangeRequest(space.id, {});
+        const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
+        const imported = await expectContract('importContentInChangeRequest', api.spaces.importContentInChangeRequest(space.id, cr.id, { url, source: 'website' as never }));
+        expect(imported).toMatchObject({ importedResources: 1, totalResources: 1 });
+      } finally {
+        site.close();
+      }
+    });
+
+    it('searchOrganizationContent', async () => {
+      const { space, cr } = await changeRequestWithContent();
+      await api.spaces.mergeChangeRequest(space.id, cr.id);
+      const found = await expectContract('searchOrganizationContent', api.orgs.searchOrganizationContent(organizationId, { query: 'hello' }));
+      expect(found.items.map((s: { id: string }) => s.id)).toContain(space.id);
     });
   });
 

@@ -1,5 +1,5 @@
 import type { Route } from '../route.js';
-import { CHANGE_REQUEST, FILE, ORGANIZATION, PAGE, REVISION, SPACE } from './fragments.js';
+import { CHANGE_REQUEST, FILE, LINKS, ORGANIZATION, PAGE, REVISION, SPACE } from './fragments.js';
 
 const CR = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
 const inChangeRequest = '$spaceId: ID!, $changeRequestId: ID!';
@@ -114,5 +114,31 @@ export const changeRequestRoutes: Route[] = [
         count next { page }
       }
     } ${ORGANIZATION} ${SPACE} ${CHANGE_REQUEST} ${PAGE}`,
+  },
+  {
+    operationId: 'listPageLinksInChangeRequest',
+    method: 'GET',
+    path: `${CR}/content/page/{pageId}/links`,
+    status: 200,
+    document: `query(${inChangeRequest}, $pageId: ID!, $page: String, $limit: Int) {
+      changeRequestPageLinks(${ids}, pageId: $pageId, page: $page, limit: $limit) { ...LinkListFields }
+    } ${LINKS} ${ORGANIZATION} ${SPACE} ${CHANGE_REQUEST} ${PAGE} ${FILE}`,
+  },
+  {
+    operationId: 'getChangeRequestPDF',
+    method: 'GET',
+    path: `${CR}/pdf`,
+    status: 200,
+    document: `query(${inChangeRequest}, $page: ID, $only: Boolean) { changeRequestPDF(${ids}, page: $page, only: $only) { url } }`,
+  },
+  {
+    operationId: 'importContentInChangeRequest',
+    method: 'POST',
+    path: `${CR}/content/import`,
+    status: 201,
+    body: 'input',
+    document: `mutation(${inChangeRequest}, $input: ImportContentInput!) {
+      importContent(${ids}, input: $input) { revision importedResources totalResources }
+    }`,
   },
 ];

@@ -199,3 +199,20 @@ export const COMMENT_REPLY = /* GraphQL */ `
   }
   ${USER}
 `;
+
+/** A ContentLocation (page, file, space or URL) and classified link lists; needs ORGANIZATION, SPACE, CHANGE_REQUEST, PAGE and FILE. */
+export const CONTENT_LOCATION = /* GraphQL */ `
+  fragment ContentLocationFields on ContentLocation {
+    kind url organization { ...OrganizationFields } space { ...SpaceFields }
+    versionContext { type changeRequest { ...ChangeRequestFields } }
+    page { ...PageFields } file { ...FileFields }
+  }
+`;
+
+export const LINKS = /* GraphQL */ `
+  fragment LinkListFields on ContentReferenceUsageList {
+    items { status relation targetReference { ...ContentLocationFields } locationReferences { ...ContentLocationFields } }
+    count next { page } stats { total broken { total changeRequest } }
+  }
+  ${CONTENT_LOCATION}
+`;

@@ -16,6 +16,7 @@ import { translationRoutes } from './translations.js';
 import { openAPIRoutes } from './openapi.js';
 import { integrationRoutes } from './integrations.js';
 import { commentRoutes } from './comments.js';
+import { searchRoutes } from './search.js';
 
 /** Every routed REST operation. An operation of the contract that is not here answers 404. */
 export const routes: Route[] = [
@@ -36,4 +37,5 @@ export const routes: Route[] = [
   ...openAPIRoutes,
   ...integrationRoutes,
   ...commentRoutes,
+  ...searchRoutes,
 ];

@@ -1,5 +1,5 @@
 import type { Route } from '../route.js';
-import { SPACE } from './fragments.js';
+import { CHANGE_REQUEST, FILE, LINKS, ORGANIZATION, PAGE, SPACE } from './fragments.js';
 
 /** A mutation on one space by id that answers the space. */
 const spaceMutation = (operationId: string, path: string, field: string, status: 200 | 201 = 200): Route => ({
@@ -69,5 +69,14 @@ export const spaceRoutes: Route[] = [
     document: `query($organizationId: ID!, $page: String, $limit: Int) {
       spaces(organizationId: $organizationId, page: $page, limit: $limit) { items { ...SpaceFields } count next { page } }
     } ${SPACE}`,
+  },
+  {
+    operationId: 'listSpaceLinks',
+    method: 'GET',
+    path: '/v1/spaces/{spaceId}/links',
+    status: 200,
+    document: `query($spaceId: ID!, $status: String, $page: String, $limit: Int) {
+      spaceLinks(spaceId: $spaceId, status: $status, page: $page, limit: $limit) { ...LinkListFields }
+    } ${LINKS} ${ORGANIZATION} ${SPACE} ${CHANGE_REQUEST} ${PAGE} ${FILE}`,
   },
 ];

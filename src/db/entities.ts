@@ -14,6 +14,7 @@ import { InviteLink } from '../domain/invites/entities.js';
 import { TranslationSettings } from '../domain/translations/entities.js';
 import { OpenAPISpec } from '../domain/openapi/entities.js';
 import { Integration, IntegrationInstallation, IntegrationSiteInstallation, IntegrationSpaceInstallation } from '../domain/integrations/entities.js';
+import { SearchIndexedSpace, SearchSection } from '../domain/search/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../domain/sites/entities.js';
 
 /** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
@@ -23,4 +24,5 @@ export const entities = [User, ApiToken, Organization, Member, Collection, Space
   SamlProvider, SamlRequest, SamlConsumedAssertion,
   PageVersion, ContentFile, FileBlob, ChangeRequest,
   TranslationSettings, OpenAPISpec, Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation,
-  Comment, CommentReply, CommentReaction];
+  Comment, CommentReply, CommentReaction,
+  SearchIndexedSpace, SearchSection];

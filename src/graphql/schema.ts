@@ -25,6 +25,7 @@ import { insightsResolvers } from '../domain/insights/resolvers.js';
 import { translationResolvers } from '../domain/translations/resolvers.js';
 import { openAPIResolvers } from '../domain/openapi/resolvers.js';
 import { integrationResolvers } from '../domain/integrations/resolvers.js';
+import { searchResolvers } from '../domain/search/resolvers.js';
 import type { Context } from './context.js';
 import { unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -102,6 +103,7 @@ export function buildSchema(): GraphQLSchema {
       openAPIResolvers,
       integrationResolvers,
       commentResolvers,
+      searchResolvers,
     ] as never,
   });
   return mapSchema(schema, {

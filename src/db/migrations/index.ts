@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122055324 } from './Migration20261122055324.js';
+import { Migration20261122055213 } from './Migration20261122055213.js';
 import { Migration20261122051909 } from './Migration20261122051909.js';
 import { Migration20261122050000 } from './Migration20261122050000.js';
 import { Migration20261122054241 } from './Migration20261122054241.js';
@@ -23,4 +24,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122051909', class: Migration20261122051909 },
   { name: 'Migration20261122054241', class: Migration20261122054241 },
   { name: 'Migration20261122055324', class: Migration20261122055324 },
+  { name: 'Migration20261122055213', class: Migration20261122055213 },
 ];

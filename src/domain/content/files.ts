@@ -1,9 +1,7 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { imageSize } from 'image-size';
 import { z } from 'zod';
-import { serverSecret } from '../../auth/secrets.js';
 import type { AppDeps, Context } from '../../graphql/context.js';
 import { notFound, payloadTooLarge } from '../../graphql/errors.js';
 import { parseInput, text } from '../../graphql/validation.js';
@@ -12,11 +10,10 @@ import { sendError } from '../../../rest-facade/router.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
 import { blobId } from './git.js';
+import { sendSignedBytes, signatureProblem, signedQuery } from './signing.js';
 
 /** Largest file accepted, in bytes (5 MiB; README). Its base64 needs BODY_LIMIT of about 7mb or more. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-/** How long a download URL works: until the end of the next full hour (so URLs stay stable within an hour). */
-const URL_LIFETIME_MS = 60 * 60 * 1000;
 
 const UploadFileInput = z.object({
   name: text({ min: 1, max: 255 }).refine((name) => !/[/\\\0]/.test(name), { error: 'must not contain "/", "\\" or NUL' }),
@@ -74,27 +71,9 @@ export function removeFile(draft: Draft, fileId: string): void {
   draft.files = draft.files.filter((f) => f.file !== fileId);
 }
 
-// One signing key per database (tests run several servers in one process), read once.
-const signingKeys = new WeakMap<object, Promise<Buffer>>();
-
-function signingKey(em: EntityManager, clock: Context['clock']): Promise<Buffer> {
-  const owner = em.config;
-  let key = signingKeys.get(owner);
-  if (!key) {
-    key = serverSecret(em.fork(), clock, 'file-download-urls');
-    key.catch(() => signingKeys.delete(owner));
-    signingKeys.set(owner, key);
-  }
-  return key;
-}
-
-const signature = (key: Buffer, fileKey: string, expires: number) => createHmac('sha256', key).update(`${fileKey}|${expires}`).digest('base64url');
-
 /** A download URL of this server for a stored file, signed and expiring (anyone holding it can fetch the bytes until then). */
 export async function downloadUrl(ctx: Context, file: ContentFileRow): Promise<string> {
-  const expires = (Math.floor(ctx.clock.now().getTime() / URL_LIFETIME_MS) + 2) * URL_LIFETIME_MS;
-  const sig = signature(await signingKey(ctx.em, ctx.clock), file.key, expires);
-  return `${ctx.config.publicUrl}/files/${file.key}/${encodeURIComponent(file.name)}?expires=${expires}&signature=${sig}`;
+  return `${ctx.config.publicUrl}/files/${file.key}/${encodeURIComponent(file.name)}?${await signedQuery(ctx.em, ctx.clock, file.key)}`;
 }
 
 /** Types a browser may show inline; everything else downloads (no HTML or SVG runs on this origin). */
@@ -105,24 +84,14 @@ export function fileDownloadRouter(deps: AppDeps): Router {
   const router = express.Router();
   router.get('/:key/:name', async (req, res) => {
     try {
-      const expires = Number(req.query.expires);
-      const given = Buffer.from(String(req.query.signature ?? ''));
-      if (!Number.isInteger(expires) || given.length === 0) return sendError(res, 400, 'expires and signature are required');
       const em = deps.orm.em.fork() as EntityManager;
-      const expected = Buffer.from(signature(await signingKey(em, deps.clock), req.params.key, expires));
-      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return sendError(res, 403, 'Invalid signature');
-      if (expires < deps.clock.now().getTime()) return sendError(res, 403, 'This download URL has expired');
+      const problem = await signatureProblem(em, deps.clock, req.params.key, req.query);
+      if (problem) return sendError(res, ...problem);
       const file = await em.findOne(ContentFile, { key: req.params.key });
       const blob = await em.findOne(FileBlob, { key: req.params.key });
       if (!file || !blob) return sendError(res, 404, 'File not found');
       const inline = INLINE_TYPES.has(file.contentType.split(';')[0]!.trim());
-      res.setHeader('content-type', file.contentType);
-      res.setHeader('content-length', String(blob.bytes.length));
-      res.setHeader('content-disposition', `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`);
-      res.setHeader('x-content-type-options', 'nosniff');
-      res.setHeader('content-security-policy', "default-src 'none'; sandbox");
-      res.setHeader('cache-control', 'private, max-age=3600');
-      return res.end(blob.bytes);
+      return sendSignedBytes(res, { contentType: file.contentType, name: file.name, bytes: blob.bytes, inline });
     } catch (error) {
       deps.logger.error({ err: error }, 'file download failed');
       return sendError(res, 500, 'Internal server error');

@@ -23,7 +23,8 @@ type Json = Record<string, unknown>;
 
 const textNode = (text: string, marks: Mark[] = []) => ({ object: 'text', leaves: [{ object: 'leaf', text, marks }] });
 
-function plainText(node: Nodes): string {
+/** The text of a node and its descendants, without markup. */
+export function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
   if ('alt' in node && typeof node.alt === 'string') return node.alt;
   return 'children' in node ? (node as Parents).children.map(plainText).join('') : '';

@@ -4,10 +4,15 @@ import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { createPage, deletePage, editChangeRequest, movePage, updatePage, type Draft } from './editing.js';
 import { downloadUrl, removeFile, uploadFile } from './files.js';
+import { changeRequestPageLinks, spaceLinks, type LinkUsage } from './links.js';
 import { markdownToDocument } from './markdown.js';
+import { pdfUrl } from './pdf.js';
+import { importWebsite } from './website-import.js';
 import { changeRequestContent, fileBacklinks, fileIn, listFiles, pageIn, readOptions, spaceContent } from './service.js';
-import { fileViews, gitPathOf, gitPathOfFile, pageTree, type FileView, type PageView, type RevisionView } from './views.js';
+import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type FileView, type PageView, type RevisionView } from './views.js';
 
+/** A ContentLocation: a page, file or space of some content, or a URL. */
+type Location = { kind: string; view?: RevisionView; url?: string };
 type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean; format?: string };
 type Edit = { view: RevisionView; pageId?: string; fileId?: string };
 
@@ -32,13 +37,6 @@ async function edit(ctx: Context, args: InChangeRequest, apply: (draft: Draft) =
   return { view, pageId: touches === 'page' ? id : undefined, fileId: touches === 'file' ? id : undefined };
 }
 
-/** The app address of a page: in the change request when read through one, else in the main content. */
-function pageAppUrl(ctx: Context, page: PageView): string {
-  const { space, changeRequest } = page.view;
-  const base = `${ctx.config.appUrl}/o/${space.organization}/s/${space.id}`;
-  return changeRequest ? `${base}/~/changes/${changeRequest.number}/${page.entry.path}` : `${base}/${page.entry.path}`;
-}
-
 export const contentResolvers: Resolvers = {
   Query: {
     changeRequestContent: (_: unknown, args: InChangeRequest, ctx: Context) => content(ctx, args),
@@ -46,6 +44,12 @@ export const contentResolvers: Resolvers = {
     changeRequestPage: async (_: unknown, args: InChangeRequest & { pageId: string }, ctx: Context) => pageIn(ctx, await content(ctx, args), args.pageId),
     changeRequestFiles: async (_: unknown, args: InChangeRequest & PageArgs, ctx: Context) => listFiles(ctx, await content(ctx, args), args),
     changeRequestFile: async (_: unknown, args: InChangeRequest & { fileId: string }, ctx: Context) => fileIn(ctx, await content(ctx, args), args.fileId),
+    changeRequestPDF: async (_: unknown, args: InChangeRequest & { page?: string; only?: boolean }, ctx: Context) =>
+      pdfUrl(ctx, await content(ctx, args), args),
+    changeRequestPageLinks: async (_: unknown, args: InChangeRequest & PageArgs & { pageId: string }, ctx: Context) =>
+      changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
+    spaceLinks: async (_: unknown, args: PageArgs & { spaceId: string; status?: string }, ctx: Context) =>
+      spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),
     changeRequestFileBacklinks: async (_: unknown, args: InChangeRequest & PageArgs & { fileId: string }, ctx: Context) =>
       fileBacklinks(ctx, await content(ctx, args), args.fileId, args),
   },
@@ -57,6 +61,7 @@ export const contentResolvers: Resolvers = {
       edit(ctx, args, (draft) => movePage(draft, args.pageId, args.input), 'page'),
     deletePage: (_: unknown, args: InChangeRequest & { pageId: string }, ctx: Context) => edit(ctx, args, (draft) => deletePage(draft, args.pageId), 'none'),
     uploadFile: (_: unknown, args: InChangeRequest & { input: unknown }, ctx: Context) => edit(ctx, args, (draft) => uploadFile(draft, args.input), 'file'),
+    importContent: (_: unknown, args: InChangeRequest & { input: unknown }, ctx: Context) => importWebsite(ctx, args.spaceId, args.changeRequestId, args.input),
     removeFile: (_: unknown, args: InChangeRequest & { fileId: string }, ctx: Context) => edit(ctx, args, (draft) => removeFile(draft, args.fileId), 'none'),
   },
   ContentEdit: {
@@ -106,7 +111,7 @@ export const contentResolvers: Resolvers = {
     updatedAt: (p: PageView) => p.version.updatedAt,
     markdown: (p: PageView) => (p.view.options.format === 'markdown' ? p.version.markdown : null),
     document: (p: PageView) => (p.view.options.format === 'document' ? markdownToDocument(p.version.markdown, p.entry.page) : null),
-    urls: (p: PageView, _: unknown, ctx: Context) => ({ app: pageAppUrl(ctx, p) }),
+    urls: (p: PageView, _: unknown, ctx: Context) => ({ app: pageAppUrl(ctx.config.appUrl, p.view.space, p.entry.path, p.view.changeRequest) }),
     slug: (p: PageView) => p.entry.slug,
     path: (p: PageView) => p.entry.path,
     documentId: (p: PageView) => p.version.key,
@@ -130,9 +135,13 @@ export const contentResolvers: Resolvers = {
     git: (f: FileView) => (f.view.options.metadata ? { oid: f.file.oid, path: gitPathOfFile(f.file) } : null),
   },
   ContentLocation: {
-    organization: (l: { view: RevisionView }, _: unknown, ctx: Context) => ctx.loaders.organization.load(l.view.space.organization),
-    space: (l: { view: RevisionView }) => l.view.space,
-    versionContext: (l: { view: RevisionView }) =>
-      l.view.changeRequest ? { type: 'changeRequest', changeRequest: l.view.changeRequest } : null,
+    organization: (l: Location, _: unknown, ctx: Context) => (l.view ? ctx.loaders.organization.load(l.view.space.organization) : null),
+    space: (l: Location) => l.view?.space ?? null,
+    versionContext: (l: Location) => (l.view?.changeRequest ? { type: 'changeRequest', changeRequest: l.view.changeRequest } : null),
+  },
+  ContentReferenceUsage: {
+    relation: () => 'reference',
+    targetReference: (u: LinkUsage) => u.target,
+    locationReferences: (u: LinkUsage) => u.locations.map((page) => ({ kind: 'page', view: page.view, page })),
   },
 };

@@ -74,3 +74,9 @@ export function gitPathOf(page: PageView): string {
 export function gitPathOfFile(file: ContentFileRow): string {
   return `.gitbook/assets/${file.name}`;
 }
+
+/** The app address of a page: in the change request when read through one, else in the main content. */
+export function pageAppUrl(appUrl: string, space: SpaceRow, path: string, changeRequest: ChangeRequestRow | null): string {
+  const base = `${appUrl}/o/${space.organization}/s/${space.id}`;
+  return changeRequest ? `${base}/~/changes/${changeRequest.number}/${path}` : `${base}/${path}`;
+}

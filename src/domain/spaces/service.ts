@@ -14,6 +14,7 @@ import { ContentFile, FileBlob, PageVersion, Revision } from '../content/entitie
 import { copyContent } from '../content/copy.js';
 import { ChangeRequest } from '../change-requests/entities.js';
 import { Comment, CommentReaction, CommentReply } from '../comments/entities.js';
+import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
@@ -63,7 +64,7 @@ const PURGE_JOB = 'space.purge';
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
 // Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
 const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [
-  Revision, PageVersion, ContentFile, FileBlob, ChangeRequest, Comment, CommentReply, CommentReaction,
+  Revision, PageVersion, ContentFile, FileBlob, ChangeRequest, Comment, CommentReply, CommentReaction, SearchIndexedSpace, SearchSection,
 ] as never[];
 
 /**

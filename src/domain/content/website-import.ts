@@ -1,0 +1,106 @@
+import * as cheerio from 'cheerio';
+import TurndownService from 'turndown';
+import { z } from 'zod';
+import type { Context } from '../../graphql/context.js';
+import { badRequest } from '../../graphql/errors.js';
+import { oneOf, parseInput, text } from '../../graphql/validation.js';
+import { changeRequestIn } from '../change-requests/service.js';
+import { createPage, editChangeRequest } from './editing.js';
+import { FetchRefused, safeFetch, webUrl, type FetchLimits } from './safe-fetch.js';
+
+/*
+ * Website import: fetches a page and the same-site pages it links to (breadth first, within the
+ * configured count, depth, size and time), turns each page's main content into markdown and adds the
+ * pages to a change request in one edit. The start page goes to the top level, every other page under
+ * the page that first linked to it. Fetching happens before the edit's transaction opens.
+ */
+
+const ImportContentInput = z.object({
+  url: text({ min: 1, max: 2048 }).refine((u) => URL.canParse(u), { error: 'must be a URL' }),
+  source: oneOf(['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs']).refine((s) => s === 'website', {
+    error: 'only "website" is supported by this server',
+  }),
+});
+
+const MAX_TITLE = 100;
+const MAX_MARKDOWN = 1_000_000;
+
+type ImportedPage = { url: string; parent: string | null; title: string; markdown: string };
+
+const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+
+/** A page's title, markdown body and same-site links (without fragments). */
+function convert(url: string, html: string): { title: string; markdown: string; links: string[] } {
+  const $ = cheerio.load(html);
+  const title = ($('title').first().text().trim() || $('h1').first().text().trim() || new URL(url).pathname).replace(/\s+/g, ' ').slice(0, MAX_TITLE);
+  const origin = new URL(url).origin;
+  const links = new Set<string>();
+  $('a[href]').each((_, a) => {
+    try {
+      const target = new URL($(a).attr('href')!, url);
+      target.hash = '';
+      if (target.origin === origin) links.add(target.href);
+    } catch {
+      // not a URL: not followed
+    }
+  });
+  $('script, style, noscript, template, iframe, form, nav, header, footer, aside').remove();
+  const main = $('main').first().length ? $('main').first() : $('article').first().length ? $('article').first() : $('[role=main]').first().length ? $('[role=main]').first() : $('body');
+  // The title becomes the page title: drop a first heading that repeats it.
+  const heading = main.find('h1').first();
+  if (heading.length && heading.text().trim() === title) heading.remove();
+  const markdown = turndown.turndown(main.html() ?? '').trim();
+  return { title: title || 'Imported page', markdown, links: [...links] };
+}
+
+const isHtml = (contentType: string) => /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType) || contentType === '';
+
+/** Crawls the site from `start`; the first page must come, later ones are skipped when they fail. */
+async function crawl(start: string, settings: Context['config']['websiteImport']): Promise<{ pages: ImportedPage[]; total: number }> {
+  const limits: FetchLimits = { maxBytes: settings.maxBytes, deadline: Date.now() + settings.timeoutMs, allowedHosts: settings.allowedHosts };
+  const seen = new Set([new URL(start).href.replace(/#.*$/, '')]);
+  const queue: { url: string; parent: string | null; depth: number }[] = [{ url: [...seen][0]!, parent: null, depth: 0 }];
+  const pages: ImportedPage[] = [];
+  while (queue.length && pages.length < settings.maxPages && Date.now() < limits.deadline) {
+    const next = queue.shift()!;
+    let page: ReturnType<typeof convert>;
+    try {
+      const fetched = await safeFetch(next.url, limits);
+      if (!isHtml(fetched.contentType)) throw new FetchRefused(`${next.url} is ${fetched.contentType}, not HTML`);
+      page = convert(fetched.url, fetched.body);
+      if (page.markdown.length > MAX_MARKDOWN) throw new FetchRefused(`${next.url} converts to more than ${MAX_MARKDOWN} characters`);
+    } catch (error) {
+      if (next.parent === null && error instanceof FetchRefused) throw badRequest(`url: ${error.message}`);
+      if (error instanceof FetchRefused) continue;
+      throw error;
+    }
+    pages.push({ url: next.url, parent: next.parent, title: page.title, markdown: page.markdown });
+    if (next.depth >= settings.maxDepth) continue;
+    for (const link of page.links) {
+      if (seen.has(link)) continue;
+      seen.add(link);
+      queue.push({ url: link, parent: next.url, depth: next.depth + 1 });
+    }
+  }
+  return { pages, total: seen.size };
+}
+
+/** Imports a website into a change request as new pages; answers the new revision and the counts. */
+export async function importWebsite(ctx: Context, spaceId: string, changeRequestId: string, input: unknown) {
+  const { url } = parseInput(ImportContentInput, input);
+  try {
+    webUrl(url);
+  } catch (error) {
+    throw badRequest(`url: ${(error as Error).message}`);
+  }
+  await changeRequestIn(ctx, spaceId, changeRequestId); // 404 before fetching anything
+  const { pages, total } = await crawl(url, ctx.config.websiteImport);
+  const { view } = await editChangeRequest(ctx, spaceId, changeRequestId, (draft) => {
+    const ids = new Map<string, string>();
+    for (const page of pages) {
+      const parent = page.parent ? (ids.get(page.parent) ?? null) : null;
+      ids.set(page.url, createPage(draft, { title: page.title, markdown: page.markdown, parent }));
+    }
+  });
+  return { revision: view.revision.id, importedResources: pages.length, totalResources: total };
+}

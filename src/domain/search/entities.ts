@@ -1,0 +1,47 @@
+import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import { Organization } from '../organizations/entities.js';
+import { Space } from '../spaces/entities.js';
+
+/*
+ * The organization search index: one row per section of a page of a space's main revision (the text
+ * before the first heading, then each heading with the text under it). A space's rows are rebuilt
+ * when a search finds that the space's main revision is not the one `SearchIndexedSpace` records.
+ */
+
+/** Which main revision of a space the index holds. */
+export const SearchIndexedSpace = defineEntity({
+  name: 'SearchIndexedSpace',
+  properties: {
+    space: () => p.manyToOne(Space).mapToPk().primary().deleteRule('cascade'),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade').index(),
+    revision: p.string(),
+  },
+});
+export type SearchIndexedSpaceRow = InferEntity<typeof SearchIndexedSpace>;
+
+/** One searchable section; `document` (title weighted above body) is filled by PostgreSQL. */
+export const SearchSection = defineEntity({
+  name: 'SearchSection',
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
+    page: p.string(),
+    /** Position of the section in its page (0: the text before the first heading). */
+    position: p.integer(),
+    /** The heading's anchor; empty for the text before the first heading. */
+    anchor: p.string(),
+    pageTitle: p.string(),
+    pagePath: p.string(),
+    title: p.string(),
+    body: p.text(),
+    document: p
+      .string()
+      .columnType('tsvector')
+      .generated(`(setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("body", '')), 'B')) stored`)
+      .lazy()
+      .nullable(),
+  },
+  indexes: [{ properties: ['document'], type: 'fulltext' }],
+});
+export type SearchSectionRow = InferEntity<typeof SearchSection>;
