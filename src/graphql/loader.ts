@@ -75,6 +75,21 @@ export class Loader<K, V> extends DataLoader<K, V> {
   }
 }
 
+/**
+ * A loader whose values are a part of another loader's values (`missing` where the source has none):
+ * parts read together arrive together, and clearing a part clears the source, so the next read is fresh.
+ */
+export function partOf<K, S, V>(source: Loader<K, S | null>, pick: (value: S) => V, missing: V): Loader<K, V> {
+  return new Loader<K, V>(
+    async (keys) =>
+      (await source.loadMany(keys)).map((value) => {
+        if (value instanceof Error) throw value;
+        return value ? pick(value) : missing;
+      }),
+    source,
+  );
+}
+
 /** Applies `then` to a value that may still be loading, without a promise when it is not. */
 export function whenLoaded<T, R>(value: T | Promise<T>, then: (value: T) => R | Promise<R>): R | Promise<R> {
   return value instanceof Promise ? value.then(then) : then(value);

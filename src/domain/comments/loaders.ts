@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, reviveRows, tableOf } from '../../db/plain-rows.js';
-import { batchLoader, groupLoader, rowLoader } from '../../graphql/loader.js';
+import { batchLoader, groupLoader, partOf, rowLoader } from '../../graphql/loader.js';
+import { groupRows } from '../../graphql/row-index.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -36,6 +37,22 @@ export function commentLoaders(em: EntityManager) {
     const [{ rows }] = await plainQuery<{ rows: CommentRow[] }>(em, sql, [spaceIds]);
     return reviveRows(em, Comment, rows);
   };
+  /**
+   * Each comment's replies and the reactions to it and its replies, read together: the authors and
+   * reacting users they name then load in one batch, whatever order the two statements answer in.
+   */
+  const details = rowLoader(
+    async (ids: string[]) => {
+      const [replies, reactions] = await Promise.all([
+        plainRowsWhereIn(em, CommentReply, 'comment', ids),
+        plainRowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
+      ]);
+      const repliesOf = groupRows(replies, (r) => r.comment);
+      const reactionsOf = groupRows(reactions, (r) => r.comment);
+      return ids.map((id) => ({ id, replies: repliesOf.get(id) ?? [], reactions: reactionsOf.get(id) ?? [] }));
+    },
+    (d) => d.id,
+  );
   return {
     comment: rowLoader((ids: string[]) => plainRowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
     /** Every comment of each discussion (`threadKey`), in one statement for all of them. */
@@ -61,13 +78,13 @@ export function commentLoaders(em: EntityManager) {
       return keys.map((key) => counts.get(key) ?? 0);
     }),
     commentReply: rowLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
-    repliesByComment: groupLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'comment', ids), (r) => r.comment),
+    repliesByComment: partOf(details, (d) => d.replies, []),
     replyCounts: batchLoader(async (ids: string[]) => {
       const column = columnOf(em, CommentReply, 'comment');
       const counts = await countsBy(em, `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`, ids);
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     /** Reactions to each comment and to its replies, in one statement for all comments. */
-    reactionsByComment: groupLoader((ids: string[]) => plainRowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }), (r) => r.comment),
+    reactionsByComment: partOf(details, (d) => d.reactions, []),
   };
 }

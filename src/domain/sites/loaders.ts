@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
+import { groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
 import { readSiteLayouts, type SiteLayout } from './layout.js';
@@ -29,11 +29,7 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     (l) => l.site,
   );
   // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
-  const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) =>
-    new Loader<string, T[]>(async (siteIds) => (await layout.loadMany(siteIds)).map((l) => {
-      if (l instanceof Error) throw l;
-      return l ? pick(l) : [];
-    }), layout);
+  const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) => partOf(layout, pick, []);
   return {
     site: rowLoader((ids: string[]) => em.find(Site, { id: { $in: ids } }), (s) => s.id),
     /** Sites of each organization, oldest first. */
