@@ -72,7 +72,7 @@ export type Config = {
   jobPollMs: number;
   insightsMaxBatch: number;
   fetch: FetchConfig;
-  websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number; allowedHosts: string[] };
+  websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
 };
 
 /** How the server fetches documents from URLs given by callers. */
@@ -113,8 +113,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxDepth: e.IMPORT_MAX_DEPTH,
       maxBytes: e.IMPORT_MAX_BYTES,
       timeoutMs: e.IMPORT_TIMEOUT_MS,
-      // One allow-list for every fetch the server makes (OpenAPI specs and website import).
-      allowedHosts: listOf(e.FETCH_ALLOW_PRIVATE),
     },
   };
 }

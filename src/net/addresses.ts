@@ -45,3 +45,9 @@ export function mayConnect(host: string, address: string, allowList: string[]): 
     return range.kind() === ip.kind() && ip.match(range as never, bits);
   });
 }
+
+/** Why `host` (resolved to `address`) may not be fetched, in words fit for the caller; null when it may. */
+export function refusalOf(host: string, address: string, allowList: string[]): string | null {
+  if (mayConnect(host, address, allowList)) return null;
+  return `${host} is ${host === address ? '' : `at ${address}, `}a ${normalized(address).range()} address, which this server does not fetch`;
+}

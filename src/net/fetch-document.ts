@@ -2,7 +2,7 @@ import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import { Agent, request } from 'undici';
 import type { FetchConfig } from '../config.js';
-import { mayConnect } from './addresses.js';
+import { refusalOf } from './addresses.js';
 
 /** Why a document could not be fetched. */
 export type FetchFailureKind = 'timeout' | 'refused' | 'too-large' | 'status' | 'network';
@@ -30,61 +30,82 @@ function guardedLookup(allowPrivate: string[]) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
       if (err) return callback(err, []);
-      const refused = addresses.find((a) => !mayConnect(hostname, a.address, allowPrivate));
-      if (refused) return callback(new FetchFailure('refused', `${hostname} resolves to a private address (${refused.address})`), []);
+      const refused = addresses.map((a) => refusalOf(hostname, a.address, allowPrivate)).find(Boolean);
+      if (refused) return callback(new FetchFailure('refused', refused), []);
+      if (addresses.length === 0) return callback(new FetchFailure('network', `${hostname} does not resolve`), []);
       if (options.all) return callback(null, addresses);
       return callback(null, addresses[0]!.address, addresses[0]!.family);
     });
   };
 }
 
-function failureOf(error: unknown, signal: AbortSignal): FetchFailure {
+function failureOf(error: unknown, signal: AbortSignal, url: URL): FetchFailure {
   if (error instanceof FetchFailure) return error;
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof FetchFailure) return cause;
   const code = (error as { code?: string })?.code;
-  if (signal.aborted || (code && TIMEOUT_CODES.has(code))) return new FetchFailure('timeout', 'the server did not answer in time');
-  return new FetchFailure('network', `could not fetch: ${(error as Error)?.message ?? String(error)}`);
+  if (signal.aborted || (code && TIMEOUT_CODES.has(code))) return new FetchFailure('timeout', `${url.href} did not answer in time`);
+  return new FetchFailure('network', `${url.href} could not be fetched (${code ?? (error as Error)?.message ?? String(error)})`);
+}
+
+/** The URL when `address` is an http(s) URL; a 'refused' FetchFailure saying why not otherwise. */
+export function webUrl(address: string): URL {
+  let url: URL;
+  try {
+    url = new URL(address);
+  } catch {
+    throw new FetchFailure('refused', `${address} is not a URL`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('refused', `only http and https addresses are fetched, not ${url.protocol}`);
+  return url;
 }
 
 /** Checks a URL before connecting: http(s) only, and a literal IP address must be one we may reach. */
 function checkUrl(url: URL, config: FetchConfig) {
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('refused', `${url.protocol} URLs are not fetched`);
+  webUrl(url.href);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
-  if (isIP(host) && !mayConnect(host, host, config.allowPrivate)) throw new FetchFailure('refused', `${host} is a private address`);
+  const refused = isIP(host) ? refusalOf(host, host, config.allowPrivate) : null;
+  if (refused) throw new FetchFailure('refused', refused);
 }
 
+export type FetchedDocument = { url: string; contentType: string; body: string };
+
 /**
- * Fetches a text document with GET: at most `maxBytes`, all of it within `timeoutMs`, following up to
- * five redirects, each target checked like the first URL. Throws a FetchFailure saying why it failed.
+ * Fetches a text document with GET (the one way this server fetches on a user's behalf: spec URLs and
+ * website import): at most `maxBytes`, all of it within `timeoutMs`, following up to five redirects,
+ * each target checked like the first URL. Throws a FetchFailure saying why it failed.
  */
-export async function fetchDocument(target: string, config: FetchConfig): Promise<string> {
+export async function fetchDocument(
+  target: string,
+  config: FetchConfig,
+  accept = 'application/json, application/yaml, text/yaml, */*',
+): Promise<FetchedDocument> {
   const signal = AbortSignal.timeout(config.timeoutMs);
   const dispatcher = new Agent({
     connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });
+  let url = webUrl(target);
   try {
-    let url = new URL(target);
     for (let redirects = 0; ; redirects++) {
       checkUrl(url, config);
-      const response = await request(url, { method: 'GET', dispatcher, signal, headers: { accept: 'application/json, application/yaml, text/yaml, */*' } });
+      const response = await request(url, { method: 'GET', dispatcher, signal, headers: { accept } });
       const location = response.headers.location;
       if (response.statusCode >= 300 && response.statusCode < 400 && typeof location === 'string') {
         await response.body.dump();
-        if (redirects >= MAX_REDIRECTS) throw new FetchFailure('network', 'too many redirects');
+        if (redirects >= MAX_REDIRECTS) throw new FetchFailure('network', `${target} redirects more than ${MAX_REDIRECTS} times`);
         url = new URL(location, url);
         continue;
       }
       if (response.statusCode < 200 || response.statusCode >= 300) {
         await response.body.dump();
-        throw new FetchFailure('status', `the server answered ${response.statusCode}`);
+        throw new FetchFailure('status', `${url.href} answered ${response.statusCode}`);
       }
       const declared = Number(response.headers['content-length']);
       if (declared > config.maxBytes) {
         await response.body.dump();
-        throw new FetchFailure('too-large', `the document is larger than ${config.maxBytes} bytes`);
+        throw new FetchFailure('too-large', `${url.href} is larger than ${config.maxBytes} bytes`);
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -92,14 +113,14 @@ export async function fetchDocument(target: string, config: FetchConfig): Promis
         size += (chunk as Buffer).length;
         if (size > config.maxBytes) {
           response.body.destroy();
-          throw new FetchFailure('too-large', `the document is larger than ${config.maxBytes} bytes`);
+          throw new FetchFailure('too-large', `${url.href} is larger than ${config.maxBytes} bytes`);
         }
         chunks.push(chunk as Buffer);
       }
-      return Buffer.concat(chunks).toString('utf8');
+      return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') };
     }
   } catch (error) {
-    throw failureOf(error, signal);
+    throw failureOf(error, signal, url);
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }

@@ -6,7 +6,7 @@ import { badRequest } from '../../graphql/errors.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { changeRequestIn } from '../change-requests/service.js';
 import { createPage, editChangeRequest } from './editing.js';
-import { FetchRefused, safeFetch, webUrl, type FetchLimits } from './safe-fetch.js';
+import { FetchFailure, fetchDocument, webUrl } from '../../net/fetch-document.js';
 
 /*
  * Website import: fetches a page and the same-site pages it links to (breadth first, within the
@@ -56,22 +56,25 @@ function convert(url: string, html: string): { title: string; markdown: string; 
 const isHtml = (contentType: string) => /^(text\/html|application\/xhtml\+xml)\b/i.test(contentType) || contentType === '';
 
 /** Crawls the site from `start`; the first page must come, later ones are skipped when they fail. */
-async function crawl(start: string, settings: Context['config']['websiteImport']): Promise<{ pages: ImportedPage[]; total: number }> {
-  const limits: FetchLimits = { maxBytes: settings.maxBytes, deadline: Date.now() + settings.timeoutMs, allowedHosts: settings.allowedHosts };
+async function crawl(start: string, config: Context['config']): Promise<{ pages: ImportedPage[]; total: number }> {
+  const settings = config.websiteImport;
+  const deadline = Date.now() + settings.timeoutMs;
   const seen = new Set([new URL(start).href.replace(/#.*$/, '')]);
   const queue: { url: string; parent: string | null; depth: number }[] = [{ url: [...seen][0]!, parent: null, depth: 0 }];
   const pages: ImportedPage[] = [];
-  while (queue.length && pages.length < settings.maxPages && Date.now() < limits.deadline) {
+  while (queue.length && pages.length < settings.maxPages && Date.now() < deadline) {
     const next = queue.shift()!;
     let page: ReturnType<typeof convert>;
     try {
-      const fetched = await safeFetch(next.url, limits);
-      if (!isHtml(fetched.contentType)) throw new FetchRefused(`${next.url} is ${fetched.contentType}, not HTML`);
+      // Each page may take what is left of the import's time; the same address rules as every fetch.
+      const limits = { timeoutMs: deadline - Date.now(), maxBytes: settings.maxBytes, allowPrivate: config.fetch.allowPrivate };
+      const fetched = await fetchDocument(next.url, limits, 'text/html,application/xhtml+xml');
+      if (!isHtml(fetched.contentType)) throw new FetchFailure('refused', `${next.url} is ${fetched.contentType}, not HTML`);
       page = convert(fetched.url, fetched.body);
-      if (page.markdown.length > MAX_MARKDOWN) throw new FetchRefused(`${next.url} converts to more than ${MAX_MARKDOWN} characters`);
+      if (page.markdown.length > MAX_MARKDOWN) throw new FetchFailure('too-large', `${next.url} converts to more than ${MAX_MARKDOWN} characters`);
     } catch (error) {
-      if (next.parent === null && error instanceof FetchRefused) throw badRequest(`url: ${error.message}`);
-      if (error instanceof FetchRefused) continue;
+      if (next.parent === null && error instanceof FetchFailure) throw badRequest(`url: ${error.message}`);
+      if (error instanceof FetchFailure) continue;
       throw error;
     }
     pages.push({ url: next.url, parent: next.parent, title: page.title, markdown: page.markdown });
@@ -94,7 +97,7 @@ export async function importWebsite(ctx: Context, spaceId: string, changeRequest
     throw badRequest(`url: ${(error as Error).message}`);
   }
   await changeRequestIn(ctx, spaceId, changeRequestId); // 404 before fetching anything
-  const { pages, total } = await crawl(url, ctx.config.websiteImport);
+  const { pages, total } = await crawl(url, ctx.config);
   const { view } = await editChangeRequest(ctx, spaceId, changeRequestId, (draft) => {
     const ids = new Map<string, string>();
     for (const page of pages) {

@@ -82,7 +82,7 @@ export async function processSource(source: { url: string | null; text: string |
   let text = source.text ?? '';
   if (source.url) {
     try {
-      text = await fetchDocument(source.url, config);
+      text = (await fetchDocument(source.url, config)).body;
     } catch (error) {
       const failure = error instanceof FetchFailure ? error : new FetchFailure('network', String(error));
       return { ok: false, code: failure.kind === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', reason: failure.message };
