@@ -11,7 +11,7 @@ import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../graphql/errors.js';
 import { memoized, whenLoaded } from '../graphql/loader.js';
 import type { Loaders } from '../graphql/loaders.js';
-import { atLeast, isRole, strongest, type DefaultLevel, type Role } from './roles.js';
+import { atLeast, isRole, spacePermissionsOf, strongest, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
@@ -245,17 +245,7 @@ export class Policy {
   }
 
   spacePermissions(space: SpaceRow) {
-    return whenLoaded(this.spaceRole(space), (role) => ({
-      view: atLeast(role, 'read'),
-      access: atLeast(role, 'read'),
-      admin: atLeast(role, 'admin'),
-      viewInviteLinks: atLeast(role, 'admin'),
-      edit: atLeast(role, 'edit'),
-      triggerGitSync: atLeast(role, 'edit'),
-      comment: atLeast(role, 'comment'),
-      merge: atLeast(role, 'review'),
-      review: atLeast(role, 'review'),
-    }));
+    return whenLoaded(this.spaceRole(space), spacePermissionsOf);
   }
 
   /**

@@ -25,3 +25,27 @@ export function strongest(...roles: (Role | null | undefined)[]): Role | null {
 }
 
 export const DEFAULT_LEVELS = [...ROLES, 'inherit'] as const;
+
+export type SpacePermissions = Readonly<Record<'view' | 'access' | 'admin' | 'viewInviteLinks' | 'edit' | 'triggerGitSync' | 'comment' | 'merge' | 'review', boolean>>;
+
+/** What a role allows on a space: one frozen object per role, shared by every space of every answer. */
+const spacePermissionsByRole = new Map<Role | null, SpacePermissions>(
+  [null, ...ROLES].map((role) => [
+    role,
+    Object.freeze({
+      view: atLeast(role, 'read'),
+      access: atLeast(role, 'read'),
+      admin: atLeast(role, 'admin'),
+      viewInviteLinks: atLeast(role, 'admin'),
+      edit: atLeast(role, 'edit'),
+      triggerGitSync: atLeast(role, 'edit'),
+      comment: atLeast(role, 'comment'),
+      merge: atLeast(role, 'review'),
+      review: atLeast(role, 'review'),
+    }),
+  ]),
+);
+
+export function spacePermissionsOf(role: Role | null | undefined): SpacePermissions {
+  return spacePermissionsByRole.get(role ?? null)!;
+}

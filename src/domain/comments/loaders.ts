@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, reviveRows, tableOf } from '../../db/plain-rows.js';
+import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, rowsOf, tableOf } from '../../db/plain-rows.js';
 import { batchLoader, groupLoader, partOf, rowLoader } from '../../graphql/loader.js';
 import { groupRows } from '../../graphql/row-index.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
@@ -34,8 +34,8 @@ export function commentLoaders(em: EntityManager) {
   /** The spaces' own comments (not those of their change requests). */
   const spaceComments = async (spaceIds: string[]) => {
     const sql = `select ${jsonListOf(em, Comment, 't')} as "rows" from ${table()} t where t.${col('space')} = any($1) and t.${col('changeRequest')} is null`;
-    const [{ rows }] = await plainQuery<{ rows: CommentRow[] }>(em, sql, [spaceIds]);
-    return reviveRows(em, Comment, rows);
+    const [{ rows }] = await plainQuery<{ rows: unknown[][] }>(em, sql, [spaceIds]);
+    return rowsOf<CommentRow>(em, Comment, rows);
   };
   /**
    * Each comment's replies and the reactions to it and its replies, read together: the authors and

@@ -1,15 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../../auth/viewer.js';
 import { rowLoader } from '../../graphql/loader.js';
-import { Member, Organization } from './entities.js';
+import { columnOf, plainColumns, plainQuery, tableOf } from '../../db/plain-rows.js';
+import { Member, Organization, type MemberRow } from './entities.js';
 
 export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   return {
     organization: rowLoader((ids: string[]) => em.find(Organization, { id: { $in: ids } }), (o) => o.id),
-    /** The viewer's membership per organization id (null when not a member). */
+    /**
+     * The viewer's membership per organization id (null when not a member), as plain rows: every
+     * request of a member reads it; a change loads the entity itself.
+     */
     viewerMembership: rowLoader(
       (organizationIds: string[]) =>
-        viewer ? em.find(Member, { user: viewer.user.id, organization: { $in: organizationIds } }) : Promise.resolve([]),
+        viewer
+          ? plainQuery<MemberRow>(em, `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`, [
+              viewer.user.id,
+              organizationIds,
+            ])
+          : Promise.resolve([]),
       (m) => m.organization,
     ),
   };

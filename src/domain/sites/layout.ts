@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonListOf, plainQuery, reviveRows, tableOf } from '../../db/plain-rows.js';
+import { jsonListOf, plainQuery, rowsOf, tableOf } from '../../db/plain-rows.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
 
@@ -27,12 +27,14 @@ export async function readSiteLayouts(em: EntityManager, siteIds: readonly strin
     (select ${jsonListOf(em, SiteSpace, 'x', byPosition)} from ${tableOf(em, SiteSpace)} x where x.site_id = k.id) as "siteSpaces",
     (select ${jsonListOf(em, Space, 'x')} from ${tableOf(em, Space)} x where x.id in (select space_id from ${tableOf(em, SiteSpace)} where site_id = k.id)) as "spaces"
     from unnest($1::varchar[]) as k(id)`;
-  const layouts = await plainQuery<SiteLayout>(em, statement, [siteIds]);
-  for (const layout of layouts) {
-    reviveRows(em, SiteSection, layout.sections);
-    reviveRows(em, SiteSectionGroup, layout.groups);
-    reviveRows(em, SiteSpace, layout.siteSpaces);
-    reviveRows(em, Space, layout.spaces);
-  }
+  type Tuples = unknown[][];
+  const rows = await plainQuery<{ site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [siteIds]);
+  const layouts = rows.map((row) => ({
+    site: row.site,
+    sections: rowsOf<SiteSectionRow>(em, SiteSection, row.sections),
+    groups: rowsOf<SiteSectionGroupRow>(em, SiteSectionGroup, row.groups),
+    siteSpaces: rowsOf<SiteSpaceRow>(em, SiteSpace, row.siteSpaces),
+    spaces: rowsOf<SpaceRow>(em, Space, row.spaces),
+  }));
   return layouts;
 }

@@ -1,3 +1,4 @@
+import { plainRowsWhereIn } from '../../db/plain-rows.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
 import type { SpaceRow } from '../spaces/entities.js';
@@ -31,7 +32,8 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
   const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) => partOf(layout, pick, []);
   return {
-    site: rowLoader((ids: string[]) => em.find(Site, { id: { $in: ids } }), (s) => s.id),
+    /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
+    site: rowLoader((ids: string[]) => plainRowsWhereIn(em, Site, 'id', ids), (s) => s.id),
     /** Sites of each organization, oldest first. */
     sitesByOrganization: groupLoader(
       (organizationIds: string[]) => em.find(Site, { organization: { $in: organizationIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),

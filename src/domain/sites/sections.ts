@@ -100,7 +100,8 @@ async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout
     if (error instanceof UniqueConstraintViolationException) throw conflict('path: already used by another section of the site');
     throw error;
   } finally {
-    // What this request's loaders hold about the site's structure is stale now.
+    // What this request's loaders hold about the site and its structure is stale now.
+    ctx.loaders.site.clear(siteId);
     ctx.loaders.sectionsBySite.clear(siteId);
     ctx.loaders.groupsBySite.clear(siteId);
     ctx.loaders.siteSpacesBySite.clear(siteId);

@@ -103,6 +103,17 @@ async function guardedSite(ctx: Context, id: string): Promise<SiteRow> {
   return site;
 }
 
+/**
+ * The site's entity, for a change (the `site` loader hands out plain rows); the request's later reads
+ * of the site see the change.
+ */
+async function siteToChange(ctx: Context, id: string): Promise<SiteRow> {
+  const site = await ctx.em.findOne(Site, { id });
+  if (!site) throw notFound('Site');
+  ctx.loaders.site.clear(id).remember(id, site);
+  return site;
+}
+
 /** The site's default section: the one it names, else the first in navigation order; null without sections. */
 export async function defaultSiteSection(ctx: Context, site: SiteRow): Promise<SiteSectionRow | null> {
   const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(site.id), ctx.loaders.groupsBySite.load(site.id)]);
@@ -227,7 +238,7 @@ export async function createSite(ctx: Context, organizationId: string, input: un
  */
 export async function updateSite(ctx: Context, id: string, input: unknown): Promise<SiteRow> {
   const changes = parseInput(UpdateSiteInput, input);
-  const site = await guardedSite(ctx, id);
+  const site = await siteToChange(ctx, id);
   if (changes.title !== undefined) site.title = changes.title;
   if (changes.visibility !== undefined) site.visibility = changes.visibility;
   if (changes.basename !== undefined) site.basename = changes.basename;
@@ -280,7 +291,7 @@ export async function deleteSite(ctx: Context, id: string): Promise<void> {
 
 /** Puts the site live (or takes it down) for the audience its visibility sets. */
 export async function setPublished(ctx: Context, id: string, published: boolean): Promise<SiteRow> {
-  const site = await guardedSite(ctx, id);
+  const site = await siteToChange(ctx, id);
   if (site.published !== published) {
     site.published = published;
     site.updatedAt = ctx.clock.now();

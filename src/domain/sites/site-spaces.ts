@@ -114,7 +114,8 @@ async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: Entity
       return work(em, site);
     });
   } finally {
-    // The request's list of the site's site spaces holds plain rows, which a change leaves stale.
+    // The request's site and list of its site spaces are plain rows, which a change leaves stale.
+    ctx.loaders.site.clear(siteId);
     ctx.loaders.siteSpacesBySite.clear(siteId);
   }
 }
