@@ -219,6 +219,15 @@ describe('team members', () => {
     expect(await teamMemberRoles(admin, organization.id, team.id)).toEqual(before);
   });
 
+  it('adds the same member from concurrent requests once, without an error', async () => {
+    const { organization, admin, edit } = await newTeam(server);
+    const team = await createTeam(admin, organization.id, 'Racers');
+    const one = `${teamPath(organization.id, team.id)}/members/${edit.user.id}`;
+    const answers = await Promise.all(Array.from({ length: 6 }, () => admin.rest('PUT', one)));
+    expect(answers.map((a) => a.status)).toEqual([204, 204, 204, 204, 204, 204]);
+    expect(await teamMemberRoles(admin, organization.id, team.id)).toEqual({ [edit.user.id]: 'member' });
+  });
+
   it('adds one member or changes their role, and removes one', async () => {
     const { organization, admin, edit, outsider } = await newTeam(server);
     const team = await createTeam(admin, organization.id, 'Writers');

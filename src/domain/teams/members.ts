@@ -104,10 +104,18 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
 export async function addTeamMember(ctx: Context, team: TeamRow, userId: string, input: unknown): Promise<TeamMemberRow> {
   const { role } = parseInput(TeamRoleInput, input);
   await memberOf(ctx, team.organization, userId);
-  const existing = await ctx.em.findOne(TeamMember, { team: team.id, user: userId });
-  const membership = existing ?? ctx.em.create(TeamMember, { team: team.id, user: userId, organization: team.organization, role: 'member', addedAt: ctx.clock.now() });
-  if (role) membership.role = role;
-  await ctx.em.flush();
+  // INSERT … ON CONFLICT DO NOTHING: two requests adding the same user at the same moment both succeed.
+  await ctx.em
+    .createQueryBuilder(TeamMember)
+    .insert({ team: team.id, user: userId, organization: team.organization, role: role ?? 'member', addedAt: ctx.clock.now() })
+    .onConflict(['team', 'user'])
+    .ignore()
+    .execute();
+  const membership = await ctx.em.findOneOrFail(TeamMember, { team: team.id, user: userId }, { refresh: true });
+  if (role && membership.role !== role) {
+    membership.role = role;
+    await ctx.em.flush();
+  }
   ctx.policy.forget();
   return membership;
 }
