@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
+import { commentsPath, postComment } from './support/comments.js';
+import { openChangeRequest } from './support/content.js';
 import { newMember, newTeam } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
@@ -30,6 +32,39 @@ describe('a whole site tree in one GraphQL request', () => {
       expect(largeResult!.data.site.sectionGroups.count).toBe(5);
       expect(largeCount).toBe(smallCount);
       console.log(`site tree: ${smallCount} SQL statements for 6 and for 500 site spaces`);
+    }
+  });
+
+  it("shows each space's open change requests and own open comments, as the space itself does", async () => {
+    const { organization, admin } = await newTeam(server);
+    const siteId = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
+    const spacesOf = (data: any): string[] =>
+      data.site.structure.structure.flatMap((item: any) => (item.sections ?? [item]).flatMap((section: any) => section.siteSpaces.map((ss: any) => ss.space.id)));
+    const [busy, quiet] = spacesOf((await admin.gql(SITE_TREE_QUERY, { id: siteId })).data);
+
+    // busy: two open change requests and one archived; three comments of its own, one resolved, and
+    // one on a change request (which the space's count leaves out).
+    const first = await openChangeRequest(admin, busy!);
+    await openChangeRequest(admin, busy!);
+    const archived = await openChangeRequest(admin, busy!);
+    expect((await admin.rest('PATCH', `/v1/spaces/${busy}/change-requests/${archived.id}`, { status: 'archived' })).status).toBe(200);
+    for (const text of ['One', 'Two']) await postComment(admin, commentsPath(busy!), text);
+    const resolved = await postComment(admin, commentsPath(busy!), 'Three');
+    expect((await admin.rest('PUT', `${commentsPath(busy!)}/${resolved.id}`, { resolved: true })).status).toBe(200);
+    await postComment(admin, commentsPath(busy!, first.id), 'On the change request');
+    await postComment(admin, commentsPath(quiet!), 'Only one');
+
+    const tree = (await admin.gql(SITE_TREE_QUERY, { id: siteId })).data;
+    const shown = new Map<string, { comments: number; changeRequestsOpen: number }>();
+    for (const item of tree.site.structure.structure) {
+      for (const section of item.sections ?? [item]) for (const ss of section.siteSpaces) shown.set(ss.space.id, { comments: ss.space.comments, changeRequestsOpen: ss.space.changeRequestsOpen });
+    }
+    expect(shown.get(busy!)).toEqual({ comments: 2, changeRequestsOpen: 2 });
+    expect(shown.get(quiet!)).toEqual({ comments: 1, changeRequestsOpen: 0 });
+    // The tree reads the counts with the site's layout; a space read on its own counts them itself.
+    for (const [spaceId, counts] of shown) {
+      const own = await admin.gql(`query($id: ID!) { space(id: $id) { comments changeRequestsOpen } }`, { id: spaceId });
+      expect(own.data.space).toEqual(counts);
     }
   });
 });

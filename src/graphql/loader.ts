@@ -42,7 +42,9 @@ export class Loader<K, V> extends DataLoader<K, V> {
 
   /** The value when this request has loaded it already, else a promise of it. */
   get(key: K): V | Promise<V> {
-    return this.loaded.has(key) ? (this.loaded.get(key) as V) : this.load(key);
+    // One lookup for the usual case: loaded values are rows or null, never undefined.
+    const value = this.loaded.get(key);
+    return value !== undefined || this.loaded.has(key) ? (value as V) : this.load(key);
   }
 
   override load(key: K): Promise<V> {

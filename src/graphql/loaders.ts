@@ -15,7 +15,7 @@ import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
 import { translationLoaders } from '../domain/translations/loaders.js';
 import { openAPILoaders } from '../domain/openapi/loaders.js';
 import { integrationLoaders } from '../domain/integrations/loaders.js';
-import { commentLoaders, threadKey } from '../domain/comments/loaders.js';
+import { commentLoaders } from '../domain/comments/loaders.js';
 
 /** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
 export function createLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -34,11 +34,7 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...spaces,
     ...siteLoaders(em, {
       spaceToRead: spaces.spaceToRead,
-      prefetch: (spaceIds) =>
-        Promise.all([
-          changeRequests.changeRequestCounts.loadAll(spaceIds),
-          comments.openCommentCounts.loadAll(spaceIds.map((id) => threadKey(id, null))),
-        ]),
+      facts: [changeRequests.changeRequestCountsOfLayout, comments.openCommentCountsOfLayout],
     }),
     ...samlLoaders(em),
     ...contentLoaders(em),

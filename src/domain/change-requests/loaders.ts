@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
 import { groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
+import type { SpaceFacts } from '../sites/layout.js';
 import { ChangeRequest } from './entities.js';
 
 export type ChangeRequestCounts = { total: number; open: number; draft: number };
@@ -8,7 +9,31 @@ export type ChangeRequestCounts = { total: number; open: number; draft: number }
 /** `spaceId|number`: a change request by its number in a space. */
 export const numberKey = (spaceId: string, number: number) => `${spaceId}|${number}`;
 
+type CountRow = { space: string; status: string; n: string | number };
+
+function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCounts> {
+  const counts = new Map<string, ChangeRequestCounts>();
+  for (const row of rows) {
+    const entry = counts.get(row.space) ?? { total: 0, open: 0, draft: 0 };
+    const n = Number(row.n);
+    entry.total += n;
+    if (row.status === 'open') entry.open += n;
+    if (row.status === 'draft') entry.draft += n;
+    counts.set(row.space, entry);
+  }
+  return counts;
+}
+
 export function changeRequestLoaders(em: EntityManager) {
+  const changeRequestCounts = new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
+    const rows = await plainQuery<CountRow>(
+      em,
+      `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any($1) group by space_id, status`,
+      [[...new Set(spaceIds)]],
+    );
+    const counts = countsBySpace(rows);
+    return spaceIds.map((id) => counts.get(id) ?? { total: 0, open: 0, draft: 0 });
+  });
   return {
     changeRequest: rowLoader((ids: string[]) => em.find(ChangeRequest, { id: { $in: ids } }), (c) => c.id),
     changeRequestByNumber: rowLoader(
@@ -27,22 +52,16 @@ export function changeRequestLoaders(em: EntityManager) {
       (c) => c.space,
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
-    changeRequestCounts: new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
-      const rows = await plainQuery<{ space: string; status: string; n: string | number }>(
-        em,
-        `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any($1) group by space_id, status`,
-        [[...new Set(spaceIds)]],
-      );
-      const counts = new Map<string, ChangeRequestCounts>();
-      for (const row of rows) {
-        const entry = counts.get(row.space) ?? { total: 0, open: 0, draft: 0 };
-        const n = Number(row.n);
-        entry.total += n;
-        if (row.status === 'open') entry.open += n;
-        if (row.status === 'draft') entry.draft += n;
-        counts.set(row.space, entry);
-      }
-      return spaceIds.map((id) => counts.get(id) ?? { total: 0, open: 0, draft: 0 });
-    }),
+    changeRequestCounts,
+    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/layout). */
+    changeRequestCountsOfLayout: {
+      sql: (spaceIds: string) =>
+        `select coalesce(json_agg(json_build_array(c.space_id, c.status, c.n)), '[]') from
+          (select space_id, status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id in (${spaceIds}) group by space_id, status) c`,
+      remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
+        const counts = countsBySpace(rows.map(([space, status, n]) => ({ space, status, n })));
+        for (const id of spaceIds) changeRequestCounts.remember(id, counts.get(id) ?? { total: 0, open: 0, draft: 0 });
+      },
+    } satisfies SpaceFacts<[string, string, number][]>,
   };
 }

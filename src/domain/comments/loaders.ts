@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, rowsOf, tableOf } from '../../db/plain-rows.js';
 import { batchLoader, groupLoader, partOf, rowLoader } from '../../graphql/loader.js';
 import { groupRows } from '../../graphql/row-index.js';
+import type { SpaceFacts } from '../sites/layout.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -38,6 +39,16 @@ export function commentLoaders(em: EntityManager) {
     return rowsOf<CommentRow>(em, Comment, rows);
   };
   /**
+   * Open comments of each discussion (`threadKey`), in one grouped statement for all: a space's
+   * own comments, or a change request's.
+   */
+  const openCommentCounts = batchLoader(async (keys: string[]) => {
+    const sql = `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${table()}
+      where ${col('space')} = any($1) and ${col('status')} = 'open' group by 1`;
+    const counts = await countsBy(em, sql, [...new Set(keys.map((key) => key.split('|')[0]!))]);
+    return keys.map((key) => counts.get(key) ?? 0);
+  });
+  /**
    * Each comment's replies and the reactions to it and its replies, read together: the authors and
    * reacting users they name then load in one batch, whatever order the two statements answer in.
    */
@@ -67,16 +78,18 @@ export function commentLoaders(em: EntityManager) {
       },
       threadOf,
     ),
-    /**
-     * Open comments of each discussion (`threadKey`), in one grouped statement for all: a space's
-     * own comments, or a change request's.
-     */
-    openCommentCounts: batchLoader(async (keys: string[]) => {
-      const sql = `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${table()}
-        where ${col('space')} = any($1) and ${col('status')} = 'open' group by 1`;
-      const counts = await countsBy(em, sql, [...new Set(keys.map((key) => key.split('|')[0]!))]);
-      return keys.map((key) => counts.get(key) ?? 0);
-    }),
+    openCommentCounts,
+    /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
+    openCommentCountsOfLayout: {
+      sql: (spaceIds: string) =>
+        `select coalesce(json_agg(json_build_array(c.space, c.n)), '[]') from
+          (select ${col('space')} as space, count(*) as n from ${table()}
+            where ${col('space')} in (${spaceIds}) and ${col('changeRequest')} is null and ${col('status')} = 'open' group by 1) c`,
+      remember: (spaceIds: readonly string[], rows: [string, number][]) => {
+        const counts = new Map(rows);
+        for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(id) ?? 0);
+      },
+    } satisfies SpaceFacts<[string, number][]>,
     commentReply: rowLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
     repliesByComment: partOf(details, (d) => d.replies, []),
     replyCounts: batchLoader(async (ids: string[]) => {

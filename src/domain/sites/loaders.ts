@@ -3,28 +3,21 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
-import { readSiteLayouts, type SiteLayout } from './layout.js';
+import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';
 
 /** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
 export type PublishedSpaces = {
   /** The spaces area's plain-row loader, filled with the spaces read in the layout's statement. */
   spaceToRead: Loader<string, SpaceRow | null>;
-  /** Loads what each space of a site shows besides its row (counts), so a tree's spaces need no further batch. */
-  prefetch: (spaceIds: string[]) => Promise<unknown>;
+  /** What other areas show of each space (counts), read in the same statement, so a tree's spaces need no further batch. */
+  facts: readonly SpaceFacts<never>[];
 };
 
 export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   const layout = rowLoader(
     async (siteIds: string[]) => {
-      const layouts = await readSiteLayouts(em, siteIds);
-      const ids: string[] = [];
-      for (const layout of layouts) {
-        for (const space of layout.spaces) {
-          spaces.spaceToRead.remember(space.id, space);
-          ids.push(space.id);
-        }
-      }
-      if (ids.length > 0) await spaces.prefetch(ids);
+      const layouts = await readSiteLayouts(em, siteIds, spaces.facts);
+      for (const layout of layouts) for (const space of layout.spaces) spaces.spaceToRead.remember(space.id, space);
       return layouts;
     },
     (l) => l.site,
