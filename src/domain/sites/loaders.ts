@@ -1,5 +1,5 @@
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { plainRowsWhereIn } from '../../db/plain-rows.js';
 import { groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
