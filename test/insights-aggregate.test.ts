@@ -4,7 +4,9 @@
  * real database; and the rollups, which must answer exactly as raw rows do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest } from '../src/domain/insights/aggregate.js';
+import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest } from '../src/domain/insights/aggregate.js';
+import { execute, kyselyOf } from '../src/domain/insights/storage.js';
+import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { sqlObservers } from '../src/db/orm.js';
 import { newTeam, type Caller } from './support/factories.js';
 import { expectContract, expectError } from './support/expectations.js';
@@ -145,6 +147,26 @@ describe('counts over time', () => {
     expect(rowsOf(body)).toEqual(expected.sort((a, b) => a.datetime.localeCompare(b.datetime)));
   });
 
+  it('counts per hour and per day across day edges, ranges cutting hours at both ends, as counted here', async () => {
+    // Partial hours at the edges (raw rows), whole hours beside them (hourly rollup), whole days between
+    // (daily rollup): every bucket must hold exactly the events sent into it.
+    const from = new Date('2026-02-27T22:43:00.000Z');
+    const to = new Date('2026-03-02T01:29:00.000Z');
+    const range = { from: from.toISOString(), to: to.toISOString() };
+    const events = within(from.getTime(), to.getTime()).filter((e) => e.type === 'page_view');
+    const where = [{ column: 'eventType', values: ['page_view'] }];
+    for (const interval of ['hour', 'day'] as const) {
+      const body = await query({ groupBy: [{ column: 'datetime', interval }, { column: 'visitorBrowser' }], where, range });
+      const expected = countBy(events, (e) => [utcBucket(e.time, interval), e.browser]).map((g) => ({ datetime: g.key[0], visitorBrowser: g.key[1], eventsCount: g.events }));
+      expect(sortRows(rowsOf(body))).toEqual(sortRows(expected));
+      const edges = rowsOf(body).map((row) => row.datetime as string);
+      expect(edges).toContain(utcBucket(events.at(-1)!.time, interval)); // the first bucket (events are sent newest first)
+      expect(edges).toContain(utcBucket(events[0]!.time, interval)); // and the last
+    }
+    const total = await query({ where, range });
+    expect(total.columns).toEqual([{ column: 'eventsCount', values: [events.length] }]);
+  });
+
   it('buckets by week and by month (UTC, weeks from Monday)', async () => {
     const week = await query({ groupBy: [{ column: 'datetime', interval: 'week' }], range: 'last3Months' });
     const monday = (time: number) => {
@@ -279,6 +301,13 @@ describe('rollups', () => {
     { groupBy: [{ column: 'page' }, { column: 'url' }], where: [{ column: 'eventType', values: ['page_view'] }], range: 'last30Days' },
     { groupBy: [{ column: 'datetime', interval: 'week' }, { column: 'visitorOS' }], where: [{ column: 'visitorDevice', operator: 'notIn', values: ['mobile'] }], range: 'last3Months' },
     { groupBy: [{ column: 'visitorLanguage' }], where: [{ column: 'eventsCount', operator: 'greaterThanOrEqual', values: [50] }], range: { from: '2026-02-03T05:30:00Z', to: '2026-03-01T00:00:00Z' } },
+    // Hourly buckets: hourly rollups for whole hours, raw rows for the cut hours at both edges.
+    { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'visitorBrowser' }], range: { from: new Date(NOW.getTime() - 3 * DAY - 25 * MINUTE).toISOString(), to: new Date(NOW.getTime() - DAY + 17 * MINUTE).toISOString() } },
+    { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], where: [{ column: 'eventType', values: ['page_view'] }], range: { from: '2026-03-05T03:10:00Z', to: '2026-03-05T09:50:00Z' } },
+    // Less than a day, more than an hour: no daily piece; and less than an hour: raw rows only.
+    { groupBy: [{ column: 'visitorOS' }], range: { from: '2026-03-04T20:59:00Z', to: '2026-03-05T07:01:00Z' } },
+    { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'url' }], range: { from: '2026-02-27T23:30:00Z', to: '2026-03-02T00:45:00Z' } },
+    { groupBy: [{ column: 'datetime', interval: 'month' }, { column: 'visitorDevice' }], range: 'lastYear' },
   ];
   it.each(requests.map((request, i) => [i, request] as const))('request %i: a rollup answers exactly as raw rows', async (_, request) => {
     const [rolled, raw] = await eachWay(request, [{ rollups: true }, { rollups: false }]);
@@ -291,11 +320,72 @@ describe('rollups', () => {
   it('falls back to raw rows for distinct counts and columns no rollup holds', () => {
     const plan = (request: AggregateRequest) => planAggregate(site.id, request, NOW).source;
     expect(plan({ select: [{ column: 'visitorsCount' }], range: 'lastYear' })).toBe('raw');
-    expect(plan({ groupBy: [{ column: 'datetime', interval: 'hour' }], range: 'lastYear' })).toBe('raw');
+    expect(plan({ groupBy: [{ column: 'datetime' }], range: 'lastYear' })).toBe('raw'); // an event's own time
+    expect(plan({ groupBy: [{ column: 'datetime', interval: 'hour' }], range: 'lastYear' })).toBe('traffic');
     expect(plan({ groupBy: [{ column: 'referrerDomain' }], range: 'lastYear' })).toBe('raw');
     expect(plan({ groupBy: [{ column: 'page' }, { column: 'visitorBrowser' }], range: 'lastYear' })).toBe('raw');
     expect(plan({ groupBy: [{ column: 'visitorBrowser' }], range: 'lastYear' })).toBe('traffic');
     expect(plan({ groupBy: [{ column: 'page' }], range: 'lastYear' })).toBe('content');
+  });
+});
+
+describe('rollup pieces and compaction', () => {
+  it('reads whole days from daily rollups, whole hours from hourly ones and partial hours from raw rows', () => {
+    const pieces = (from: string, to: string, hourly?: boolean) =>
+      piecesOf({ from: new Date(from), to: new Date(to) }, hourly).map((p) => `${p.source} ${p.from.toISOString().slice(0, 16)}..${p.to.toISOString().slice(0, 16)}`);
+    expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z')).toEqual([
+      'raw 2026-02-27T22:43..2026-02-27T23:00',
+      'hour 2026-02-27T23:00..2026-02-28T00:00',
+      'day 2026-02-28T00:00..2026-03-02T00:00',
+      'hour 2026-03-02T00:00..2026-03-02T01:00',
+      'raw 2026-03-02T01:00..2026-03-02T01:29',
+    ]);
+    expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z', true)).toEqual([
+      'raw 2026-02-27T22:43..2026-02-27T23:00',
+      'hour 2026-02-27T23:00..2026-03-02T01:00',
+      'raw 2026-03-02T01:00..2026-03-02T01:29',
+    ]);
+    expect(pieces('2026-03-01T00:00:00Z', '2026-03-03T00:00:00Z')).toEqual(['day 2026-03-01T00:00..2026-03-03T00:00']);
+    expect(pieces('2026-03-01T05:10:00Z', '2026-03-01T05:50:00Z')).toEqual(['raw 2026-03-01T05:10..2026-03-01T05:50']);
+  });
+
+  it('merges the counts each batch appended (a job ingestion scheduled) without changing any answer', async () => {
+    const db = kyselyOf(server.em());
+    const rows = async (delta: boolean) => {
+      let total = 0;
+      for (const table of ROLLUP_TABLES) total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0]!.count;
+      return total;
+    };
+    const requests: AggregateRequest[] = [
+      { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'visitorBrowser' }], range: 'last30Days' },
+      { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], range: { from: '2026-03-01T03:10:00Z', to: '2026-03-03T09:50:00Z' } },
+      { groupBy: [{ column: 'page' }], range: 'lastYear' },
+    ];
+    const before = await Promise.all(requests.map((request) => query(request)));
+    expect(await rows(true)).toBeGreaterThan(0);
+    // Two batches of the same day appended a row each for some daily keys.
+    const [{ keys, stored }] = await execute<{ keys: number; stored: number }>(
+      db,
+      `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
+      [site.id],
+    );
+    expect(stored).toBeGreaterThan(keys);
+    try {
+      server.clock.set(new Date(NOW.getTime() + 2 * DAY)); // every bucket of the data has ended
+      expect(await server.runDueJobs()).toBeGreaterThanOrEqual(1);
+    } finally {
+      server.clock.set(NOW);
+    }
+    expect(await rows(true)).toBe(0);
+    const [after] = await execute<{ keys: number; stored: number }>(
+      db,
+      `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
+      [site.id],
+    );
+    expect(after).toEqual({ keys, stored: keys });
+    for (const [i, request] of requests.entries()) expect(await query(request)).toEqual(before[i]);
+    const [rolled, raw] = await eachWay(requests[1]!, [{ rollups: true }, { rollups: false }]);
+    expect(rolled!.columns).toEqual(raw!.columns);
   });
 });
 

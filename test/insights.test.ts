@@ -297,6 +297,34 @@ describe('visitor segments', () => {
   });
 });
 
+describe('rollup compaction', () => {
+  it('merges the counts of ended hours and days after the hour, and schedules itself again for buckets still open', async () => {
+    const { admin, site } = await teamWithSite();
+    const db = kyselyOf(server.em());
+    const rows = async (table: string) =>
+      (await execute<{ delta: boolean; count: number }>(db, `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`, [site.id])).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
+    const jobs = () => server.em().count(Job, { kind: 'compact-site-insights', payload: { siteId: site.id } } as never);
+    server.clock.set(new Date('2026-01-20T10:20:00.000Z'));
+    for (let i = 0; i < 3; i++) expect((await track(admin, site, [siteEvent(), siteEvent({ type: 'search_open' })])).status).toBe(204);
+    expect(await rows('insight_rollup_traffic_hour')).toEqual(['delta 6']); // three batches, two keys each
+    expect(await jobs()).toBe(1); // one job for the three batches
+    server.clock.set(new Date('2026-01-20T11:01:00.000Z'));
+    expect(await server.runDueJobs()).toBeGreaterThanOrEqual(1);
+    expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2']);
+    expect(await rows('insight_rollup_traffic_day')).toEqual(['delta 6']); // the day is still open
+    expect(await jobs()).toBe(1);
+    server.clock.set(new Date('2026-01-21T00:01:00.000Z'));
+    await server.runDueJobs();
+    expect(await rows('insight_rollup_traffic_day')).toEqual(['merged 2']);
+    expect(await jobs()).toBe(0);
+    const columns = await countWith(admin, site, { groupBy: [{ column: 'eventType' }], range: { from: '2026-01-20T00:00:00Z', to: '2026-01-21T00:00:00Z' } });
+    expect(columns).toEqual([
+      { column: 'eventType', values: ['page_view', 'search_open'] },
+      { column: 'eventsCount', values: [3, 3] },
+    ]);
+  });
+});
+
 describe('deleting a site', () => {
   it('deletes its rollups at once and its raw events by a durable job', async () => {
     const { admin, site } = await teamWithSite();

@@ -62,19 +62,28 @@ export async function openOrm(db: Database): Promise<Orm> {
   }
   mkdirSync(db.dataDir, { recursive: true });
   const pglite = await PGlite.create(db.dataDir);
+  const dialect = new PGliteDialect({ pglite });
   const orm = await MikroORM.init({
     ...baseOptions(),
     dbName: 'postgres',
-    driverOptions: new PGliteDialect({ pglite }),
+    driverOptions: dialect,
   });
   embedded.set(orm, pglite);
+  embedded.set(dialect, pglite);
   return orm;
 }
 
-const embedded = new WeakMap<Orm, PGlite>();
+/** Embedded databases by ORM and by the Kysely dialect their EntityManagers are configured with. */
+const embedded = new WeakMap<object, PGlite>();
 
-/** The embedded database of an ORM (for bulk loading with COPY in benchmarks), or undefined on a server. */
+/** The embedded database of an ORM (for bulk loading with COPY), or undefined on a server. */
 export const embeddedDatabase = (orm: Orm): PGlite | undefined => embedded.get(orm);
+
+/** The embedded database an EntityManager reaches, or undefined on a server. */
+export const embeddedDatabaseOf = (em: { config: { get(key: 'driverOptions'): unknown } }): PGlite | undefined => {
+  const dialect = em.config.get('driverOptions');
+  return typeof dialect === 'object' && dialect !== null ? embedded.get(dialect) : undefined;
+};
 
 /** Arbitrary key of the advisory lock that serializes migrations across processes. */
 const MIGRATION_LOCK = 734_112_907;

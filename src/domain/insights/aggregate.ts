@@ -4,7 +4,7 @@ import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute, isEmbedded, kyselyOf, type Executor } from './storage.js';
-import { ROLLUPS, rollupTable, type Rollup } from './tables.js';
+import { ROLLUPS, rollupTable, type Grain, type Rollup } from './tables.js';
 
 /** A column of a request (the reference's SiteInsightsQueryEventsColumn). */
 export type ColumnInput = { column: string; interval?: string | null; claim?: string | null; precision?: number | null };
@@ -189,42 +189,54 @@ function filters(
 
 // ─── sources: raw rows or rollups ───────────────────────────────────────────────────────────────────
 
-const DAY = 24 * 3_600_000;
+const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const floorTo = (time: Date, unit: number) => new Date(Math.floor(time.getTime() / unit) * unit);
 const ceilTo = (time: Date, unit: number) => new Date(Math.ceil(time.getTime() / unit) * unit);
 
-type Piece = { source: 'raw' | 'rollup'; from: Date; to: Date };
+type Piece = { source: 'raw' | Grain; from: Date; to: Date };
 
 /**
- * Splits [from, to) so that whole UTC days come from a daily rollup and only the partial days at the
- * edges from raw rows. Counts add up across pieces.
+ * Splits [from, to) so that whole UTC days come from a daily rollup, the whole hours around them from
+ * an hourly one, and only the partial hours at the edges from raw rows. Counts add up across pieces.
+ * An answer in hourly buckets reads hourly rollups for every whole hour.
  */
-export function piecesOf(range: TimeRange): Piece[] {
-  const d1 = ceilTo(range.from, DAY);
-  const d2 = floorTo(range.to, DAY);
-  if (d1 >= d2) return [{ source: 'raw', from: range.from, to: range.to }];
-  const pieces: Piece[] = [
-    { source: 'raw', from: range.from, to: d1 },
-    { source: 'rollup', from: d1, to: d2 },
-    { source: 'raw', from: d2, to: range.to },
-  ];
+export function piecesOf(range: TimeRange, hourly = false): Piece[] {
+  const { from, to } = range;
+  const h1 = ceilTo(from, HOUR);
+  const h2 = floorTo(to, HOUR);
+  if (h1 >= h2) return [{ source: 'raw', from, to }];
+  const d1 = ceilTo(from, DAY);
+  const d2 = floorTo(to, DAY);
+  const pieces: Piece[] =
+    hourly || d1 >= d2
+      ? [{ source: 'raw', from, to: h1 }, { source: 'hour', from: h1, to: h2 }, { source: 'raw', from: h2, to }]
+      : [
+          { source: 'raw', from, to: h1 },
+          { source: 'hour', from: h1, to: d1 },
+          { source: 'day', from: d1, to: d2 },
+          { source: 'hour', from: d2, to: h2 },
+          { source: 'raw', from: h2, to },
+        ];
   return pieces.filter((piece) => piece.from < piece.to);
 }
 
 /** The rollup whose dimensions hold every column the request reads, if counting events is all it does. */
 function rollupFor(columns: Resolved[], filtered: Resolved[]): Rollup | undefined {
   if (columns.some((c) => c.definition.kind === 'aggregate' && !c.definition.rollup)) return undefined;
-  if (columns.some((c) => c.name === 'datetime' && (!c.interval || c.interval === 'hour'))) return undefined;
+  // Rollups hold hours: an event's own time (no interval) is beyond them.
+  if (columns.some((c) => c.name === 'datetime' && !c.interval)) return undefined;
   if (filtered.some((c) => c.name === 'datetime' || (c.definition.kind === 'aggregate' && !c.definition.rollup))) return undefined;
   const reads = [...columns, ...filtered].flatMap((c) => (c.definition.kind === 'dimension' ? c.definition.reads : []));
   if ([...columns, ...filtered].some((c) => c.name === 'visitorClaimProperty' || c.name === 'visitorClaim' || c.name === 'visitorGeoPoint')) return undefined;
   return ROLLUPS.find((rollup) => reads.every((column) => (rollup.dimensions as readonly string[]).includes(column)));
 }
 
+/** The rows of a rollup over the pieces of a range (a key may have several rows: counts are summed). */
 function rollupSource(rollup: Rollup, pieces: Piece[], parameters: Parameters, site: string): string {
   const columns = ['time', ...rollup.dimensions].map((c) => `"${c}"`).join(', ');
   const parts = pieces.map((piece) => {
-    const table = piece.source === 'raw' ? 'insight_event' : rollupTable(rollup);
+    const table = piece.source === 'raw' ? 'insight_event' : rollupTable(rollup, piece.source);
     const events = piece.source === 'raw' ? '1::bigint' : '"events"';
     return `select ${columns}, ${events} as "events" from "${table}" where "site_id" = ${site} and "time" >= ${parameters.bind(piece.from.toISOString(), 'timestamptz')} and "time" < ${parameters.bind(piece.to.toISOString(), 'timestamptz')}`;
   });
@@ -372,7 +384,7 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
   let plan: Statement & { source: string; slices?: AggregatePlan['slices'] };
   if (rollup) {
     const where = [...conditions.where, ...notNull(outputs)];
-    const from = `${rollupSource(rollup, piecesOf(range), parameters, parameters.bind(siteId))}${join}`;
+    const from = `${rollupSource(rollup, piecesOf(range, bucketed === 'hour'), parameters, parameters.bind(siteId))}${join}`;
     plan = { sql: selectStatement({ select: expressions, from, where, groupBy: groupPositions, having: conditions.having, orderBy, limit: parameters.bind(limit, 'int') }), parameters: parameters.values, source: rollup.name };
   } else if (!sliced) {
     const where = rowConditions(parameters.bind(siteId), parameters.bind(range.from.toISOString(), 'timestamptz'), parameters.bind(range.to.toISOString(), 'timestamptz'), conditions.where, outputs);

@@ -1,7 +1,9 @@
 import type { Context } from '../../graphql/context.js';
 import { badRequest, DomainError } from '../../graphql/errors.js';
 import type { SiteRow } from '../sites/entities.js';
-import { eventRow, validateEvent, type ValidEvent } from './events.js';
+import { scheduleCompaction } from './compact.js';
+import { BatchEncoder } from './encode.js';
+import { validateEvent, type ValidEvent } from './events.js';
 import { storeEvents } from './storage.js';
 
 /** How far ahead of the server's clock an event may be (clocks of visitors' devices drift). */
@@ -31,11 +33,17 @@ function checkLocation(event: ValidEvent, index: number, ids: Awaited<ReturnType
   }
 }
 
-function checkTime(event: ValidEvent, index: number, now: Date) {
-  if (!event.timestamp) return;
+/** Events validated and encoded in one turn of the event loop. */
+const SLICE = 100;
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/** The event's time in epoch ms (its own, or the server's), or a 400 when out of bounds. */
+function timeOf(event: ValidEvent, index: number, now: number): number {
+  if (!event.timestamp) return now;
   const time = Date.parse(event.timestamp);
-  if (time > now.getTime() + MAX_AHEAD_MS) throw badRequest(`events[${index}].timestamp: must not be in the future`);
-  if (time < now.getTime() - MAX_AGE_MS) throw badRequest(`events[${index}].timestamp: must be within the last two years`);
+  if (time > now + MAX_AHEAD_MS) throw badRequest(`events[${index}].timestamp: must not be in the future`);
+  if (time < now - MAX_AGE_MS) throw badRequest(`events[${index}].timestamp: must be within the last two years`);
+  return time;
 }
 
 /**
@@ -49,11 +57,14 @@ export async function trackSiteEvents(ctx: Context, siteId: string, events: unkn
   // Everything is read before the transaction: the embedded database has one connection.
   const ids = await locationIdsOf(ctx, site);
   const now = ctx.clock.now();
-  const rows = events.map((input, index) => {
-    const event = validateEvent(input, index);
+  const batch = new BatchEncoder(site);
+  for (let index = 0; index < events.length; index++) {
+    // Other requests' statements are answered between slices of this work: a batch's thousand events
+    // would otherwise hold the thread for milliseconds while their transactions wait on it.
+    if (index > 0 && index % SLICE === 0) await nextTurn();
+    const event = validateEvent(events[index], index);
     checkLocation(event, index, ids);
-    checkTime(event, index, now);
-    return eventRow(event, site, now);
-  });
-  await storeEvents(ctx.em, rows);
+    batch.add(event, timeOf(event, index, now.getTime()));
+  }
+  await storeEvents(ctx.em, batch.finish(), (writer) => scheduleCompaction(writer, site.id, now));
 }

@@ -2,12 +2,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
-import { sqlObservers } from '../../db/orm.js';
-import { EVENT_COLUMNS, ROLLUPS, rollupTable, type EventColumn, type EventRow, type Rollup } from './tables.js';
+import type { PGlite } from '@electric-sql/pglite';
+import { embeddedDatabaseOf, sqlObservers } from '../../db/orm.js';
+import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
+import { ROLLUP_PARENT } from './tables.js';
 
 export type Executor = Kysely<any> | Transaction<any>;
 
-const COLUMN_NAMES = Object.keys(EVENT_COLUMNS) as EventColumn[];
 const quote = (identifier: string) => `"${identifier}"`;
 const observe = (sql: string) => {
   for (const observer of sqlObservers) observer(sql);
@@ -23,25 +24,27 @@ export async function execute<T = Record<string, unknown>>(db: Executor, sql: st
 export const kyselyOf = (em: EntityManager): Kysely<any> => em.getConnection().getClient();
 
 /** The embedded database comes to the ORM as a Kysely dialect that owns its one connection. */
-export const isEmbedded = (em: EntityManager): boolean => 'createDriver' in (em.config.get('driverOptions') ?? {});
+export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em) !== undefined;
 
-/** One ingest transaction: statements with parameters, and bulk insertion of event rows. */
-type Writer = {
+/** One ingest transaction: statements with parameters, and COPY of text into a table. */
+export type Writer = {
   query(sql: string, parameters?: unknown[]): Promise<Record<string, unknown>[]>;
-  insertEvents(rows: EventRow[]): Promise<void>;
+  copy(table: string, columns: string[], text: string): Promise<void>;
 };
+
+const copySql = (table: string, columns: string[], source: string) => `copy ${quote(table)} (${columns.map(quote).join(', ')}) from ${source}`;
 
 // ─── partitions ─────────────────────────────────────────────────────────────────────────────────────
 
-/** The partition of the UTC month of an ISO timestamp, with its bounds. */
-function monthOf(time: string): { name: string; from: string; to: string } {
-  const year = Number(time.slice(0, 4));
-  const month = Number(time.slice(5, 7));
-  const next = month === 12 ? [year + 1, 1] : [year, month + 1];
+/** The partition of a UTC month (`YYYY-MM`), with its bounds. */
+function monthOf(month: string): { name: string; from: string; to: string } {
+  const year = Number(month.slice(0, 4));
+  const number = Number(month.slice(5, 7));
+  const next = number === 12 ? [year + 1, 1] : [year, number + 1];
   const pad = (n: number) => String(n).padStart(2, '0');
   return {
-    name: `insight_event_p${year}_${pad(month)}`,
-    from: `${year}-${pad(month)}-01T00:00:00Z`,
+    name: `insight_event_p${year}_${pad(number)}`,
+    from: `${year}-${pad(number)}-01T00:00:00Z`,
     to: `${next[0]}-${pad(next[1]!)}-01T00:00:00Z`,
   };
 }
@@ -52,16 +55,16 @@ const knownPartitions = new WeakMap<object, Set<string>>();
 const PARTITION_LOCK = 734_112_908;
 
 /**
- * Makes sure the monthly partitions that `rows` fall into exist, inside the ingest transaction.
- * Creating a partition races with other instances, so creators serialize on an advisory lock and
- * create only what is still missing (IF NOT EXISTS).
+ * Makes sure the monthly partitions of `months` exist, inside the ingest transaction. Creating a
+ * partition races with other instances, so creators serialize on an advisory lock and create only what
+ * is still missing (IF NOT EXISTS).
  */
-async function ensurePartitions(database: object, writer: Writer, rows: EventRow[]): Promise<void> {
+async function ensurePartitions(database: object, writer: Writer, batchMonths: Set<string>): Promise<void> {
   let known = knownPartitions.get(database);
   if (!known) knownPartitions.set(database, (known = new Set()));
   const months = new Map<string, ReturnType<typeof monthOf>>();
-  for (const row of rows) {
-    const month = monthOf(row.time as string);
+  for (const value of batchMonths) {
+    const month = monthOf(value);
     if (!known.has(month.name)) months.set(month.name, month);
   }
   if (months.size === 0) return;
@@ -75,71 +78,24 @@ async function ensurePartitions(database: object, writer: Writer, rows: EventRow
   for (const name of names) known.add(name);
 }
 
-// ─── events ─────────────────────────────────────────────────────────────────────────────────────────
-
-/** One statement for the whole batch: one array parameter per column. */
-const INSERT_EVENTS = `insert into "insight_event" (${COLUMN_NAMES.map(quote).join(', ')}) select * from unnest(${COLUMN_NAMES.map(
-  (column, i) => `$${i + 1}::${EVENT_COLUMNS[column]}[]`,
-).join(', ')})`;
-const insertParameters = (rows: EventRow[]) => COLUMN_NAMES.map((column) => rows.map((row) => row[column]));
-
-const COPY_EVENTS = `copy "insight_event" (${COLUMN_NAMES.map(quote).join(', ')}) from stdin`;
-const COPY_SPECIAL = /[\\\t\n\r]/g;
-const COPY_ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
-function copyValue(value: string | number | null): string {
-  if (value === null) return '\\N';
-  const text = String(value);
-  // Most values need no escape; testing first spares a copy of each.
-  COPY_SPECIAL.lastIndex = 0;
-  return COPY_SPECIAL.test(text) ? text.replace(COPY_SPECIAL, (c) => COPY_ESCAPES[c]!) : text;
-}
-/** The rows in COPY's text format. */
-export const copyText = (rows: EventRow[]) => rows.map((row) => COLUMN_NAMES.map((column) => copyValue(row[column])).join('\t')).join('\n') + '\n';
-
-// ─── rollups ────────────────────────────────────────────────────────────────────────────────────────
-
-/** The start of the UTC day of an ISO timestamp, as an ISO timestamp. */
-const dayOf = (time: string) => `${time.slice(0, 10)}T00:00:00.000Z`;
-
-function upsertSql(rollup: Rollup): string {
-  const table = rollupTable(rollup);
-  const key = ['site_id', 'time', ...rollup.dimensions];
-  const types = ['text', 'timestamptz', ...rollup.dimensions.map((d) => EVENT_COLUMNS[d]), 'bigint'];
-  return `insert into ${quote(table)} (${[...key, 'events'].map(quote).join(', ')})
-    select * from unnest(${types.map((type, i) => `$${i + 1}::${type}[]`).join(', ')})
-    on conflict (${key.map(quote).join(', ')}) do update set "events" = ${quote(table)}."events" + excluded."events"`;
-}
-const UPSERTS = new Map(ROLLUPS.map((rollup) => [rollup, upsertSql(rollup)]));
-
-/**
- * Adds the batch's counts to each rollup. Rows are counted here first (an upsert may touch a row only
- * once per statement) and sent in key order, so concurrent ingests lock rollup rows in the same order
- * and cannot deadlock.
- */
-async function addToRollups(writer: Writer, rows: EventRow[]): Promise<void> {
-  for (const rollup of ROLLUPS) {
-    const counts = new Map<string, { values: unknown[]; events: number }>();
-    for (const row of rows) {
-      const values = [row.site_id, dayOf(row.time as string), ...rollup.dimensions.map((d) => row[d])];
-      const key = JSON.stringify(values);
-      const entry = counts.get(key);
-      if (entry) entry.events += 1;
-      else counts.set(key, { values, events: 1 });
-    }
-    const sorted = [...counts.keys()].sort().map((key) => counts.get(key)!);
-    const columns = sorted[0]!.values.map((_, i) => sorted.map((entry) => entry.values[i]));
-    await writer.query(UPSERTS.get(rollup)!, [...columns, sorted.map((entry) => entry.events)]);
-  }
-}
-
 // ─── the ingest transaction ─────────────────────────────────────────────────────────────────────────
 
-/** Embedded database: one connection, reached through the ORM's Kysely; rows go in one INSERT … unnest. */
-async function inKyselyTransaction(db: Kysely<any>, work: (writer: Writer) => Promise<void>): Promise<void> {
-  await db.transaction().execute((trx) =>
+/**
+ * Embedded database: its one session, in a transaction of PGlite's own (which every other statement,
+ * the ORM's included, waits for); COPY reads its text from a blob.
+ */
+async function inEmbeddedTransaction(pglite: PGlite, work: (writer: Writer) => Promise<void>): Promise<void> {
+  await pglite.transaction((tx) =>
     work({
-      query: (sql, parameters = []) => execute(trx, sql, parameters),
-      insertEvents: async (rows) => void (await execute(trx, INSERT_EVENTS, insertParameters(rows))),
+      query: async (sql, parameters = []) => {
+        observe(sql);
+        return (await tx.query<Record<string, unknown>>(sql, parameters)).rows;
+      },
+      copy: async (table, columns, text) => {
+        const sql = copySql(table, columns, `'/dev/blob'`);
+        observe(sql);
+        await tx.query(sql, [], { blob: new Blob([text]) });
+      },
     }),
   );
 }
@@ -148,8 +104,8 @@ async function inKyselyTransaction(db: Kysely<any>, work: (writer: Writer) => Pr
 const preparedClients = new WeakSet<pg.PoolClient>();
 
 /**
- * PostgreSQL server: a client of the ORM's pool, so that rows go in with COPY (measured several times
- * faster than a parameterized INSERT of the same batch), in the same transaction as the rollups.
+ * PostgreSQL server: a client of the ORM's pool, so that rows go in with COPY FROM STDIN (measured
+ * several times faster than a parameterized INSERT of the same batch), rollups in the same transaction.
  */
 async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Promise<void>): Promise<void> {
   const pool = await em.getConnection().getNativeClient();
@@ -167,13 +123,14 @@ async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Pr
     await run('begin');
     await work({
       query: run,
-      insertEvents: async (rows) => {
-        observe(COPY_EVENTS);
-        const stream = client.query(copyStreams.from(COPY_EVENTS));
+      copy: async (table, columns, text) => {
+        const sql = copySql(table, columns, 'stdin');
+        observe(sql);
+        const stream = client.query(copyStreams.from(sql));
         await new Promise<void>((resolve, reject) => {
           stream.on('finish', resolve);
           stream.on('error', reject);
-          stream.end(copyText(rows));
+          stream.end(text);
         });
       },
     });
@@ -186,16 +143,25 @@ async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Pr
   }
 }
 
-/** Stores a batch of event rows and their rollup counts in one transaction: all or nothing. */
-export async function storeEvents(em: EntityManager, rows: EventRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const work = async (writer: Writer) => {
-    await ensurePartitions(em.getConnection().getClient(), writer, rows);
-    await writer.insertEvents(rows);
-    await addToRollups(writer, rows);
-  };
-  if (isEmbedded(em)) await inKyselyTransaction(kyselyOf(em), work);
+/** Runs `work` in one transaction of the ingest path (COPY included): all or nothing. */
+export async function inIngestTransaction(em: EntityManager, work: (writer: Writer) => Promise<void>): Promise<void> {
+  const pglite = embeddedDatabaseOf(em);
+  if (pglite) await inEmbeddedTransaction(pglite, work);
   else await inPoolTransaction(em, work);
+}
+
+/**
+ * Stores an encoded batch in one transaction: its event rows, then its counts appended to each rollup
+ * (`afterwards` runs last in the same transaction: scheduling the compaction of those counts).
+ */
+export async function storeEvents(em: EntityManager, batch: EncodedBatch, afterwards?: (writer: Writer) => Promise<void>): Promise<void> {
+  if (batch.rows === 0) return;
+  await inIngestTransaction(em, async (writer) => {
+    await ensurePartitions(em.getConnection().getClient(), writer, batch.months);
+    await writer.copy('insight_event', EVENT_COLUMN_LIST, batch.events);
+    await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, batch.rollups);
+    await afterwards?.(writer);
+  });
 }
 
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
@@ -203,9 +169,9 @@ export async function storeEvents(em: EntityManager, rows: EventRow[]): Promise<
 /** Runs a statement within the EntityManager's transaction, if it is in one (`?` placeholders). */
 const inUnitOfWork = (em: EntityManager, sql: string, parameters: unknown[]) => em.getConnection().execute(sql, parameters, 'run', em.getTransactionContext());
 
-/** Deletes a site's rollups (small: at most one row per day and dimension combination). */
+/** Deletes a site's rollups (small: at most one row per hour or day and dimension combination). */
 export async function deleteSiteRollups(em: EntityManager, siteId: string): Promise<void> {
-  for (const rollup of ROLLUPS) await inUnitOfWork(em, `delete from ${quote(rollupTable(rollup))} where "site_id" = ?`, [siteId]);
+  await inUnitOfWork(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
 }
 
 /** Deletes a site's raw events (the B-tree on (site_id, time) finds them in every partition). */

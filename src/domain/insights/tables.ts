@@ -2,13 +2,19 @@
  * The insights tables, written by hand (partitioned tables and BRIN indexes are beyond entity
  * metadata) and reached with raw SQL only, so the migration generator neither sees nor touches them.
  *
- * The tables themselves are created by Migration20261122050000.
+ * The tables themselves are created by Migration20261122050000 and Migration20261122090000.
  * insight_event: one row per event, range-partitioned by month on `time` (partitions created on demand
  * at ingest), BRIN on time for scans of whole periods, B-tree on (site_id, time) for one site's range.
- * Rollups: event counts per site, UTC day and a set of dimensions, kept up to date in the ingest
- * transaction; aggregates over those dimensions read them for whole days and raw rows only for the
- * partial days at the edges of a range. (Hourly rollups were measured: they doubled the cost of
- * ingestion, while a day of raw rows is cheap to count through the (site_id, time) index.)
+ * Rollups: event counts per site, UTC hour or day and a set of dimensions, written in the ingest
+ * transaction. Each batch appends its own counts (a "delta" row per key it touched: appending is several
+ * times cheaper for the database than an upsert through a unique key), so a key may have several rows;
+ * every reader sums them. A durable job later merges each touched bucket's rows into one per key
+ * (compact.ts). Aggregates over those dimensions read daily rollups for whole days, hourly ones for
+ * whole hours, and raw rows only for the partial hours at the edges of a range.
+ * The four rollup tables (traffic and content, per hour and per day) are the list partitions of one
+ * table, `insight_rollup`, by its `rollup` column, with the columns of both dimension sets: a batch's
+ * counts go in with one COPY into the parent (each statement of the ingest transaction costs a round
+ * trip), while readers and the compaction job name the partition they read.
  */
 
 /** Every stored column of an event row, in insertion order, with its SQL type. */
@@ -60,9 +66,8 @@ export const EVENT_COLUMNS = {
 } as const;
 
 export type EventColumn = keyof typeof EVENT_COLUMNS;
-export type EventRow = Record<EventColumn, string | number | null>;
 
-/** A rollup: event counts per (site, UTC day, dimensions). */
+/** A rollup: event counts per (site, UTC hour or day, dimensions). */
 export type Rollup = { name: string; dimensions: readonly EventColumn[] };
 
 /** Who visits (for "visitors by browser" style counts) and what they read (for "top pages"). */
@@ -71,4 +76,17 @@ export const ROLLUPS: readonly Rollup[] = [
   { name: 'content', dimensions: ['type', 'url', 'space', 'page', 'site_section', 'site_space'] },
 ];
 
-export const rollupTable = (rollup: Rollup) => `insight_rollup_${rollup.name}_day`;
+/** Each rollup is kept per UTC hour and per UTC day. */
+export const GRAINS = ['hour', 'day'] as const;
+export type Grain = (typeof GRAINS)[number];
+
+export const rollupTable = (rollup: Rollup, grain: Grain) => `insight_rollup_${rollup.name}_${grain}`;
+
+/** Every rollup table (the partitions of ROLLUP_PARENT). */
+export const ROLLUP_TABLES = ROLLUPS.flatMap((rollup) => GRAINS.map((grain) => rollupTable(rollup, grain)));
+
+/** The partitioned table of every rollup; `rollup` names the partition (`traffic_hour`, ...). */
+export const ROLLUP_PARENT = 'insight_rollup';
+/** The dimensions of every rollup, in the column order of ROLLUP_PARENT. */
+export const ROLLUP_DIMENSIONS: readonly EventColumn[] = [...new Set(ROLLUPS.flatMap((rollup) => rollup.dimensions))];
+export const rollupName = (rollup: Rollup, grain: Grain) => `${rollup.name}_${grain}`;

@@ -1,5 +1,6 @@
 import { isbot } from 'isbot';
 import { UAParser } from 'ua-parser-js';
+import { bounded } from './cache.js';
 
 /** What the reference's visitor columns need from a user agent. */
 export type VisitorAgent = { browser: string; device: string; os: string; bot: string | null };
@@ -42,17 +43,5 @@ function parse(userAgent: string): VisitorAgent {
   return { browser: pick(BROWSERS, result.browser.name) ?? 'unknown', device, os, bot };
 }
 
-// Parsing costs tens of microseconds while real traffic repeats a few thousand agents: a bounded
-// cache keeps ingestion fast. Map iteration order makes the oldest entry the first one.
-const CACHE_SIZE = 5000;
-const cache = new Map<string, VisitorAgent>();
-
-/** Browser, device, OS and bot of a user agent, in the reference's values. */
-export function visitorAgent(userAgent: string): VisitorAgent {
-  let agent = cache.get(userAgent);
-  if (agent) return agent;
-  agent = parse(userAgent);
-  if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value!);
-  cache.set(userAgent, agent);
-  return agent;
-}
+/** Browser, device, OS and bot of a user agent, in the reference's values (parsing costs tens of microseconds: cached). */
+export const visitorAgent = bounded(5000, parse);
