@@ -1,5 +1,6 @@
 import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
+import { LRUCache } from 'lru-cache';
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
@@ -47,26 +48,21 @@ export async function run(
  * name. Only a cache: losing it costs a compilation (the process stays stateless).
  */
 export class CompiledQueryCache {
-  private readonly entries = new Map<string, CompiledQuery | null>();
+  // Boxed: a document graphql-jit cannot compile is remembered as null, which the cache cannot hold.
+  private readonly entries: LRUCache<string, { compiled: CompiledQuery | null }>;
 
   constructor(
     private readonly schema: GraphQLSchema,
-    private readonly maxEntries = 500,
-  ) {}
+    maxEntries = 500,
+  ) {
+    this.entries = new LRUCache({ max: maxEntries });
+  }
 
   get(source: string, document: DocumentNode, operationName: string | null | undefined): CompiledQuery | null {
     const key = `${operationName ?? ''}\n${source}`;
-    if (this.entries.has(key)) {
-      const hit = this.entries.get(key)!;
-      // Re-inserting marks the entry as the most recently used (a Map iterates in insertion order).
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-      return hit;
-    }
-    const compiled = compile(this.schema, document, operationName);
-    if (this.entries.size >= this.maxEntries) this.entries.delete(this.entries.keys().next().value!);
-    this.entries.set(key, compiled);
-    return compiled;
+    let entry = this.entries.get(key);
+    if (entry === undefined) this.entries.set(key, (entry = { compiled: compile(this.schema, document, operationName) }));
+    return entry.compiled;
   }
 
   get size() {

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { LRUCache } from 'lru-cache';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { newId } from '../../ids.js';
 import type { Writer } from './storage.js';
@@ -40,10 +41,9 @@ const COMPACTIONS = ROLLUPS.flatMap((rollup) =>
 
 /**
  * Sites whose compaction this process has scheduled, with when it is due: a cache that can be lost
- * (then the next ingest asks the database again). Bounded: the oldest entry goes first.
+ * (then the next ingest asks the database again). Bounded: the least recently used entry goes first.
  */
-const scheduled = new Map<string, number>();
-const MAX_SCHEDULED = 10_000;
+const scheduled = new LRUCache<string, number>({ max: 10_000 });
 
 /** Within an ingest transaction: schedules the compaction of the site's rollups unless one is pending. */
 export async function scheduleCompaction(writer: Writer, siteId: string, now: Date): Promise<void> {
@@ -56,8 +56,6 @@ export async function scheduleCompaction(writer: Writer, siteId: string, now: Da
      where not exists (select 1 from "job" where "kind" = $2::varchar and "payload"->>'siteId' = $3::text and "locked_until" is null)`,
     [newId(), COMPACT_JOB, siteId, runAt.toISOString(), now.toISOString()],
   );
-  scheduled.delete(siteId);
-  if (scheduled.size >= MAX_SCHEDULED) scheduled.delete(scheduled.keys().next().value!);
   scheduled.set(siteId, runAt.getTime());
 }
 
