@@ -4,8 +4,9 @@
  * real database; and the rollups, which must answer exactly as raw rows do.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest } from '../src/domain/insights/aggregate.js';
-import { execute, kyselyOf } from '../src/domain/insights/storage.js';
+import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/aggregate.js';
+import { rollUpSite } from '../src/domain/insights/rollup.js';
+import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { sqlObservers } from '../src/db/orm.js';
 import { newTeam, type Caller } from './support/factories.js';
@@ -39,31 +40,33 @@ const BROWSERS = [
 ];
 const PAGES = ['page-a', 'page-b', 'page-c'];
 
-/** 700 events, one every 71 minutes back from now (about 34 days, across a month boundary). */
-function dataset() {
-  const events: Record<string, unknown>[] = [];
-  for (let i = 0; i < 700; i++) {
-    const time = NOW.getTime() - i * 71 * MINUTE - 7 * MINUTE;
-    const agent = BROWSERS[i % BROWSERS.length]!;
-    const page = i % 7 === 0 ? null : PAGES[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2]!; // 5 : 3 : 2
-    const type = i % 5 === 0 ? 'search_open' : 'page_view';
-    const visitor = `v${i % 17}`;
-    const session = `s${i % 29}`;
-    const url = `https://docs.example.com/${page ?? 'home'}${i % 11 === 0 ? '?utm_source=newsletter' : ''}`;
-    const language = i % 13 === 0 ? null : i % 2 ? 'en' : 'fr';
-    const claims = i % 3 === 0 ? { plan: i % 2 ? 'pro' : 'free', org: { tier: i % 4 } } : undefined;
-    sent.push({ time, type, ...agent, visitor, session, page, space: page ? spaceId : null, url, language, claims });
-    events.push(
-      siteEvent({
-        type,
-        timestamp: new Date(time).toISOString(),
-        session: { visitorId: visitor, sessionId: session, userAgent: agent.agent, language, ...(claims ? { visitorAuthClaims: claims } : {}) },
-        location: { url, page, space: page ? spaceId : null, siteSpace: page ? siteSpaceId : null },
-      }),
-    );
-  }
-  return events;
+/** An event at `time`, its fields drawn from `i`, remembered in `sent`. */
+function eventAt(i: number, time: number) {
+  const agent = BROWSERS[i % BROWSERS.length]!;
+  const page = i % 7 === 0 ? null : PAGES[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2]!; // 5 : 3 : 2
+  const type = i % 5 === 0 ? 'search_open' : 'page_view';
+  const visitor = `v${i % 17}`;
+  const session = `s${i % 29}`;
+  const url = `https://docs.example.com/${page ?? 'home'}${i % 11 === 0 ? '?utm_source=newsletter' : ''}`;
+  const language = i % 13 === 0 ? null : i % 2 ? 'en' : 'fr';
+  const claims = i % 3 === 0 ? { plan: i % 2 ? 'pro' : 'free', org: { tier: i % 4 } } : undefined;
+  sent.push({ time, type, ...agent, visitor, session, page, space: page ? spaceId : null, url, language, claims });
+  return siteEvent({
+    type,
+    timestamp: new Date(time).toISOString(),
+    session: { visitorId: visitor, sessionId: session, userAgent: agent.agent, language, ...(claims ? { visitorAuthClaims: claims } : {}) },
+    location: { url, page, space: page ? spaceId : null, siteSpace: page ? siteSpaceId : null },
+  });
 }
+
+/** 700 events, one every 71 minutes back from now (about 34 days, across a month boundary). */
+const dataset = () => Array.from({ length: 700 }, (_, i) => eventAt(i, NOW.getTime() - i * 71 * MINUTE - 7 * MINUTE));
+
+/** The roll-up job has run up to two days before now: rollups hold every event before WATERMARK. */
+const ROLLED_UP_AT = new Date(NOW.getTime() - 2 * DAY);
+const WATERMARK = Math.floor(ROLLED_UP_AT.getTime() / HOUR) * HOUR;
+/** 80 events sent after that run for times before its watermark (over two days): the ingest counts them. */
+const lateEvents = () => Array.from({ length: 80 }, (_, i) => eventAt(i, WATERMARK - i * 37 * MINUTE - 5 * MINUTE));
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -77,6 +80,9 @@ beforeAll(async () => {
   server.clock.set(NOW);
   const events = dataset();
   for (let i = 0; i < events.length; i += 350) expect((await track(admin, site, events.slice(i, i + 350))).status).toBe(204);
+  await rollUpSite(server.em(), site.id, ROLLED_UP_AT);
+  const late = lateEvents();
+  for (let i = 0; i < late.length; i += 40) expect((await track(admin, site, late.slice(i, i + 40))).status).toBe(204);
 });
 afterAll(() => server?.stop());
 
@@ -114,10 +120,11 @@ async function query(body: AggregateRequest & Record<string, unknown>, caller: C
 }
 
 /** Runs a request with each planning option; every answer must be the same. */
-async function eachWay(request: AggregateRequest, ways: { rollups?: boolean; sliced?: boolean }[]) {
+async function eachWay(request: AggregateRequest, ways: PlanOptions[]) {
   const answers = [];
+  const watermark = watermarkOf(await execute(kyselyOf(server.em()), watermarkQuery(site.id)));
   for (const options of ways) {
-    const plan = planAggregate(site.id, request, server.clock.now(), options);
+    const plan = planAggregate(site.id, request, server.clock.now(), { watermark, ...options });
     answers.push({ source: plan.source, columns: plan.decode(await runAggregatePlan(server.em(), plan)) });
   }
   return answers;
@@ -329,10 +336,11 @@ describe('rollups', () => {
   });
 });
 
-describe('rollup pieces and compaction', () => {
+describe('rollup pieces, the watermark and late events', () => {
+  const pieces = (from: string, to: string, hourly?: boolean, watermark?: string) =>
+    piecesOf({ from: new Date(from), to: new Date(to) }, hourly, watermark ? Date.parse(watermark) : undefined).map((p) => `${p.source} ${p.from.toISOString().slice(0, 16)}..${p.to.toISOString().slice(0, 16)}`);
+
   it('reads whole days from daily rollups, whole hours from hourly ones and partial hours from raw rows', () => {
-    const pieces = (from: string, to: string, hourly?: boolean) =>
-      piecesOf({ from: new Date(from), to: new Date(to) }, hourly).map((p) => `${p.source} ${p.from.toISOString().slice(0, 16)}..${p.to.toISOString().slice(0, 16)}`);
     expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z')).toEqual([
       'raw 2026-02-27T22:43..2026-02-27T23:00',
       'hour 2026-02-27T23:00..2026-02-28T00:00',
@@ -349,26 +357,42 @@ describe('rollup pieces and compaction', () => {
     expect(pieces('2026-03-01T05:10:00Z', '2026-03-01T05:50:00Z')).toEqual(['raw 2026-03-01T05:10..2026-03-01T05:50']);
   });
 
-  it('merges the counts each batch appended (a job ingestion scheduled) without changing any answer', async () => {
+  it('reads raw rows from the watermark on: rollups hold only the events before it', () => {
+    expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z', false, '2026-03-01T07:00:00Z')).toEqual([
+      'raw 2026-02-27T22:43..2026-02-27T23:00',
+      'hour 2026-02-27T23:00..2026-02-28T00:00',
+      'day 2026-02-28T00:00..2026-03-01T00:00',
+      'hour 2026-03-01T00:00..2026-03-01T07:00',
+      'raw 2026-03-01T07:00..2026-03-02T01:29',
+    ]);
+    expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z', false, '2026-02-26T00:00:00Z')).toEqual(['raw 2026-02-27T22:43..2026-03-02T01:29']);
+    expect(pieces('2026-03-01T00:00:00Z', '2026-03-03T00:00:00Z', false, '2026-03-05T00:00:00Z')).toEqual(['day 2026-03-01T00:00..2026-03-03T00:00']);
+  });
+
+  it('holds late events as delta rows, which the next run merges without changing any answer', async () => {
     const db = kyselyOf(server.em());
     const rows = async (delta: boolean) => {
       let total = 0;
       for (const table of ROLLUP_TABLES) total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0]!.count;
       return total;
     };
+    const dayKeys = async () =>
+      (
+        await execute<{ keys: number; stored: number }>(
+          db,
+          `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
+          [site.id],
+        )
+      )[0]!;
     const requests: AggregateRequest[] = [
       { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'visitorBrowser' }], range: 'last30Days' },
-      { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], range: { from: '2026-03-01T03:10:00Z', to: '2026-03-03T09:50:00Z' } },
+      { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], range: { from: '2026-03-06T03:10:00Z', to: '2026-03-09T09:50:00Z' } },
       { groupBy: [{ column: 'page' }], range: 'lastYear' },
     ];
     const before = await Promise.all(requests.map((request) => query(request)));
+    // Late events of days rolled up already added delta rows beside those days' rows.
     expect(await rows(true)).toBeGreaterThan(0);
-    // Two batches of the same day appended a row each for some daily keys.
-    const [{ keys, stored }] = await execute<{ keys: number; stored: number }>(
-      db,
-      `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
-      [site.id],
-    );
+    const { keys, stored } = await dayKeys();
     expect(stored).toBeGreaterThan(keys);
     try {
       server.clock.set(new Date(NOW.getTime() + 2 * DAY)); // every bucket of the data has ended
@@ -377,12 +401,9 @@ describe('rollup pieces and compaction', () => {
       server.clock.set(NOW);
     }
     expect(await rows(true)).toBe(0);
-    const [after] = await execute<{ keys: number; stored: number }>(
-      db,
-      `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
-      [site.id],
-    );
-    expect(after).toEqual({ keys, stored: keys });
+    const after = await dayKeys();
+    expect(after.stored).toBe(after.keys);
+    expect(watermarkOf(await execute(db, watermarkQuery(site.id)))).toBe(Math.floor((NOW.getTime() + 2 * DAY) / HOUR) * HOUR);
     for (const [i, request] of requests.entries()) expect(await query(request)).toEqual(before[i]);
     const [rolled, raw] = await eachWay(requests[1]!, [{ rollups: true }, { rollups: false }]);
     expect(rolled!.columns).toEqual(raw!.columns);

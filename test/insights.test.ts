@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Job } from '../src/jobs/entities.js';
+import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf } from '../src/domain/insights/storage.js';
 import { newTeam, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
@@ -297,31 +298,63 @@ describe('visitor segments', () => {
   });
 });
 
-describe('rollup compaction', () => {
-  it('merges the counts of ended hours and days after the hour, and schedules itself again for buckets still open', async () => {
+describe('the roll-up job', () => {
+  it('rolls up each ended hour and day after it, counts late events at ingest, and merges them later', async () => {
     const { admin, site } = await teamWithSite();
     const db = kyselyOf(server.em());
     const rows = async (table: string) =>
       (await execute<{ delta: boolean; count: number }>(db, `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`, [site.id])).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
-    const jobs = () => server.em().count(Job, { kind: 'compact-site-insights', payload: { siteId: site.id } } as never);
+    const jobs = () => server.em().count(Job, { kind: 'roll-up-site-insights', payload: { siteId: site.id } } as never);
+    const day = { from: '2026-01-20T00:00:00Z', to: '2026-01-21T00:00:00Z' };
     server.clock.set(new Date('2026-01-20T10:20:00.000Z'));
     for (let i = 0; i < 3; i++) expect((await track(admin, site, [siteEvent(), siteEvent({ type: 'search_open' })])).status).toBe(204);
-    expect(await rows('insight_rollup_traffic_hour')).toEqual(['delta 6']); // three batches, two keys each
+    expect(await rows('insight_rollup_traffic_hour')).toEqual([]); // raw rows answer until the hour has ended
     expect(await jobs()).toBe(1); // one job for the three batches
     server.clock.set(new Date('2026-01-20T11:01:00.000Z'));
     expect(await server.runDueJobs()).toBeGreaterThanOrEqual(1);
-    expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2']);
-    expect(await rows('insight_rollup_traffic_day')).toEqual(['delta 6']); // the day is still open
-    expect(await jobs()).toBe(1);
+    expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2']); // one row per key of the hour
+    expect(await rows('insight_rollup_traffic_day')).toEqual([]); // the day has not ended
+    expect(await jobs()).toBe(0);
+    // A late event (before the watermark) is counted by its ingest: a delta row of its hour.
+    server.clock.set(new Date('2026-01-20T11:30:00.000Z'));
+    expect((await track(admin, site, [siteEvent({ timestamp: '2026-01-20T10:45:00.000Z' })])).status).toBe(204);
+    expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2', 'delta 1']);
+    expect(await countWith(admin, site, { groupBy: [{ column: 'eventType' }], range: day })).toEqual([
+      { column: 'eventType', values: ['page_view', 'search_open'] },
+      { column: 'eventsCount', values: [4, 3] },
+    ]);
     server.clock.set(new Date('2026-01-21T00:01:00.000Z'));
     await server.runDueJobs();
-    expect(await rows('insight_rollup_traffic_day')).toEqual(['merged 2']);
+    expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2']);
+    expect(await rows('insight_rollup_traffic_day')).toEqual(['merged 2']); // summed from its hours
     expect(await jobs()).toBe(0);
-    const columns = await countWith(admin, site, { groupBy: [{ column: 'eventType' }], range: { from: '2026-01-20T00:00:00Z', to: '2026-01-21T00:00:00Z' } });
-    expect(columns).toEqual([
+    const [{ sum }] = await execute<{ sum: number }>(db, `select sum(events)::int as sum from insight_rollup_traffic_day where site_id = $1`, [site.id]);
+    expect(sum).toBe(7);
+    // Late again, for a day rolled up already: a delta row of its hour and one of its day.
+    expect((await track(admin, site, [siteEvent({ type: 'search_open', timestamp: '2026-01-20T23:59:00.000Z' })])).status).toBe(204);
+    expect(await rows('insight_rollup_traffic_day')).toEqual(['merged 2', 'delta 1']);
+    expect(await jobs()).toBe(1);
+    expect(await countWith(admin, site, { groupBy: [{ column: 'eventType' }], range: day })).toEqual([
       { column: 'eventType', values: ['page_view', 'search_open'] },
-      { column: 'eventsCount', values: [3, 3] },
+      { column: 'eventsCount', values: [4, 4] },
     ]);
+  });
+
+  it('lets an ingest and the job that moves the watermark take turns, losing no count', async () => {
+    const { admin, site } = await teamWithSite();
+    server.clock.set(new Date('2026-01-22T09:30:00.000Z'));
+    const batch = (minute: number) => Array.from({ length: 20 }, (_, i) => siteEvent({ timestamp: new Date(Date.parse('2026-01-22T08:00:00Z') + (minute + i) * 60_000).toISOString() }));
+    // Batches of the ended hour 08:00 race with its roll-up: each lands before (raw rows, rolled up) or after (late, counted at ingest).
+    const sent = await Promise.all([
+      track(admin, site, batch(0)),
+      rollUpSite(server.em(), site.id, server.clock.now()),
+      track(admin, site, batch(20)),
+      rollUpSite(server.em(), site.id, server.clock.now()),
+      track(admin, site, batch(40)),
+    ]);
+    for (const res of [sent[0], sent[2], sent[4]] as { status: number }[]) expect(res.status).toBe(204);
+    const [{ sum }] = await execute<{ sum: number }>(kyselyOf(server.em()), `select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = $1`, [site.id]);
+    expect(sum).toBe(60);
   });
 });
 

@@ -1,5 +1,6 @@
 import type { MigrationObject } from '@mikro-orm/core';
 import { Migration20261122090000 } from './Migration20261122090000.js';
+import { Migration20261122100000 } from './Migration20261122100000.js';
 import { Migration20261122055324 } from './Migration20261122055324.js';
 import { Migration20261122055213 } from './Migration20261122055213.js';
 import { Migration20261122051909 } from './Migration20261122051909.js';
@@ -27,4 +28,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122055324', class: Migration20261122055324 },
   { name: 'Migration20261122055213', class: Migration20261122055213 },
   { name: 'Migration20261122090000', class: Migration20261122090000 },
+  { name: 'Migration20261122100000', class: Migration20261122100000 },
 ];

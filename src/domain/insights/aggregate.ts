@@ -3,7 +3,7 @@ import { badRequest } from '../../graphql/errors.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute, isEmbedded, kyselyOf, type Executor } from './storage.js';
+import { execute, isEmbedded, kyselyOf, watermarkOf, watermarkQuery, type Executor } from './storage.js';
 import { ROLLUPS, rollupTable, type Grain, type Rollup } from './tables.js';
 
 /** A column of a request (the reference's SiteInsightsQueryEventsColumn). */
@@ -199,15 +199,17 @@ type Piece = { source: 'raw' | Grain; from: Date; to: Date };
 /**
  * Splits [from, to) so that whole UTC days come from a daily rollup, the whole hours around them from
  * an hourly one, and only the partial hours at the edges from raw rows. Counts add up across pieces.
- * An answer in hourly buckets reads hourly rollups for every whole hour.
+ * An answer in hourly buckets reads hourly rollups for every whole hour. Rollups hold the events before
+ * the site's `watermark` (epoch ms, on an hour) only: from there on, raw rows.
  */
-export function piecesOf(range: TimeRange, hourly = false): Piece[] {
+export function piecesOf(range: TimeRange, hourly = false, watermark = Infinity): Piece[] {
   const { from, to } = range;
+  const cut = new Date(Math.min(to.getTime(), Math.max(from.getTime(), watermark)));
   const h1 = ceilTo(from, HOUR);
-  const h2 = floorTo(to, HOUR);
+  const h2 = floorTo(cut, HOUR);
   if (h1 >= h2) return [{ source: 'raw', from, to }];
   const d1 = ceilTo(from, DAY);
-  const d2 = floorTo(to, DAY);
+  const d2 = floorTo(cut, DAY);
   const pieces: Piece[] =
     hourly || d1 >= d2
       ? [{ source: 'raw', from, to: h1 }, { source: 'hour', from: h1, to: h2 }, { source: 'raw', from: h2, to }]
@@ -302,6 +304,12 @@ function selectStatement(parts: { select: string[]; from: string; where?: string
     .join(' ');
 }
 
+/**
+ * How to plan: `rollups` false reads raw rows only; `sliced` reads raw rows in time slices; `watermark`
+ * (epoch ms) is how far the site's rollups hold every event (none given: they hold all).
+ */
+export type PlanOptions = { rollups?: boolean; sliced?: boolean; watermark?: number };
+
 /** Time slices of raw reads on the embedded database: each statement stays short. */
 export const SLICE_MS = 7 * DAY;
 let sliceTables = 0;
@@ -337,7 +345,7 @@ export function sliceRanges(range: TimeRange, interval?: Interval): TimeRange[] 
  * Validates a request against the whitelist and plans it: over a rollup when one holds every column it
  * reads (unless `rollups` is false), else over raw rows; `sliced` reads raw rows in time slices.
  */
-export function planAggregate(siteId: string, request: AggregateRequest, now: Date, options: { rollups?: boolean; sliced?: boolean } = {}): AggregatePlan {
+export function planAggregate(siteId: string, request: AggregateRequest, now: Date, options: PlanOptions = {}): AggregatePlan {
   const parameters = new Parameters();
   const range = queryRange(request.range, now);
   const limit = request.limit ?? MAX_LIMIT;
@@ -384,7 +392,7 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
   let plan: Statement & { source: string; slices?: AggregatePlan['slices'] };
   if (rollup) {
     const where = [...conditions.where, ...notNull(outputs)];
-    const from = `${rollupSource(rollup, piecesOf(range, bucketed === 'hour'), parameters, parameters.bind(siteId))}${join}`;
+    const from = `${rollupSource(rollup, piecesOf(range, bucketed === 'hour', options.watermark), parameters, parameters.bind(siteId))}${join}`;
     plan = { sql: selectStatement({ select: expressions, from, where, groupBy: groupPositions, having: conditions.having, orderBy, limit: parameters.bind(limit, 'int') }), parameters: parameters.values, source: rollup.name };
   } else if (!sliced) {
     const where = rowConditions(parameters.bind(siteId), parameters.bind(range.from.toISOString(), 'timestamptz'), parameters.bind(range.to.toISOString(), 'timestamptz'), conditions.where, outputs);
@@ -516,6 +524,7 @@ export async function runAggregatePlan(em: EntityManager, plan: AggregatePlan): 
 
 /** Answers an aggregate query over the site's events, in the reference's columnar shape. */
 export async function aggregateSiteEvents(ctx: Context, siteId: string, request: AggregateRequest): Promise<{ columns: ColumnValues[] }> {
-  const plan = planAggregate(siteId, request, ctx.clock.now(), { sliced: isEmbedded(ctx.em) });
+  const watermark = watermarkOf(await execute(kyselyOf(ctx.em), watermarkQuery(siteId)));
+  const plan = planAggregate(siteId, request, ctx.clock.now(), { sliced: isEmbedded(ctx.em), watermark });
   return { columns: plan.decode(await runAggregatePlan(ctx.em, plan)) };
 }

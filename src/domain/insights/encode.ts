@@ -1,17 +1,18 @@
 import { bounded } from './cache.js';
 import { webUrlValue, type ValidEvent } from './events.js';
-import { EVENT_COLUMNS, GRAINS, ROLLUP_DIMENSIONS, ROLLUPS, rollupName, type Grain } from './tables.js';
+import { EVENT_COLUMNS, ROLLUP_DIMENSIONS, ROLLUPS, rollupName } from './tables.js';
 import { visitorAgent } from './user-agent.js';
 
 /*
- * A batch of valid events becomes text in COPY's format, once: the rows of `insight_event` and the
- * batch's counts for each rollup (per UTC hour and per UTC day). Building the text straight from the
- * events spares an object per row and a second pass over it, and the rollup keys are the rows' own
- * escaped text, so counting needs no other encoding. The same text goes to a PostgreSQL server with
- * COPY FROM STDIN and to the embedded database as a COPY blob.
+ * A batch of valid events becomes text in COPY's format, once: the rows of `insight_event`, and for
+ * late events (before the site's rollup watermark) their counts for each rollup, per UTC hour and, when
+ * the day has been rolled up already, per UTC day. Building the text straight from the events spares an
+ * object per row and a second pass over it, and the rollup keys are escaped as the rows' own text. The
+ * same text goes to a PostgreSQL server with COPY FROM STDIN and to the embedded database as a COPY blob.
  */
 
 const HOUR = 3_600_000;
+const DAY = 24 * HOUR;
 const NULL = '\\N';
 const SPECIAL = /[\\\t\n\r]/;
 const SPECIALS = /[\\\t\n\r]/g;
@@ -51,7 +52,7 @@ if (EVENT_COLUMN_LIST.length !== 44) throw new Error('BatchEncoder writes 44 eve
 /** The columns of the rollups' COPY (into their partitioned parent). */
 export const ROLLUP_COLUMN_LIST = ['rollup', 'site_id', 'time', ...ROLLUP_DIMENSIONS, 'events'];
 if (ROLLUP_DIMENSIONS.join() !== 'type,browser,device,os,bot,country,language,url,space,page,site_section,site_space') {
-  throw new Error('BatchEncoder writes the rollup dimensions in this order: update it with ROLLUPS');
+  throw new Error('RollupDeltas writes the rollup dimensions in this order: update it with ROLLUPS');
 }
 /** Stands for the dimensions of the other rollup, which a row of one leaves empty. */
 const NO_CONTENT = '\\N\t\\N\t\\N\t\\N\t\\N';
@@ -63,59 +64,63 @@ export type EncodedBatch = {
   events: string;
   /** The UTC months (`YYYY-MM`) the rows fall into, for their partitions. */
   months: Set<string>;
-  /** Every rollup's counts (ROLLUP_COLUMN_LIST) as COPY text. */
-  rollups: string;
+  /** The earliest event time (epoch ms): only a batch reaching before the watermark has late events. */
+  earliest: number;
 };
-
-/** Per rollup, the keys (dimensions as COPY text) counted in one hour. */
-type HourCounts = { hour: number; counts: Map<string, number>[] };
 
 /** An ISO time as `toISOString` writes it (what clients send, mostly): it is stored as it stands. */
 const isCanonical = (time: string) => time.length === 24 && time.charCodeAt(23) === 90 /* Z */ && time.charCodeAt(19) === 46; /* . */
 
+const MONTH_NAMES = new Map<number, string>();
+/** `YYYY-MM` of a UTC month number (months since 1970), cached: a batch spans a few. */
+function monthName(month: number): string {
+  let name = MONTH_NAMES.get(month);
+  if (name === undefined) MONTH_NAMES.set(month, (name = new Date(Date.UTC(1970, month, 1)).toISOString().slice(0, 7)));
+  return name;
+}
+
 /**
  * Encodes the events of one site, one at a time (the caller validates each before adding it), then
- * hands out the batch's text. Rollup counts are gathered per hour; the daily counts add up the hourly
- * ones, which are far fewer than the events. Lines and keys are joined from arrays reused from event
- * to event (one flat string each, rather than a rope of pieces to allocate and flatten).
+ * hands out the batch's text. A line is joined from an array reused from event to event (one flat
+ * string, rather than a rope of pieces to allocate and flatten).
  */
 export class BatchEncoder {
   private readonly lines: string[] = [];
-  private readonly site: string;
   /** A row's 44 columns in 37 slots: the five utm columns and the four of the user agent take one each. */
   private readonly row: string[] = new Array(37);
-  private readonly trafficKey: string[] = new Array(5);
-  private readonly contentKey: string[] = new Array(7);
-  private readonly hours = new Map<number, HourCounts>();
-  private last: HourCounts | undefined;
+  private readonly months = new Set<number>();
+  private lastMonthStart = Infinity;
+  private lastMonthEnd = -Infinity;
+  private earliest = Infinity;
 
   constructor(site: { id: string; organization: string }) {
-    this.site = copyValue(site.id);
-    this.row[0] = this.site;
+    this.row[0] = copyValue(site.id);
     this.row[1] = copyValue(site.organization);
     // Visitor countries are unknown (no geolocation database ships with the server).
     this.row[18] = NULL;
   }
 
-  private countsAt(time: number): Map<string, number>[] {
-    const hour = Math.floor(time / HOUR);
-    if (this.last?.hour === hour) return this.last.counts;
-    let entry = this.hours.get(hour);
-    if (!entry) this.hours.set(hour, (entry = { hour, counts: ROLLUPS.map(() => new Map()) }));
-    this.last = entry;
-    return entry.counts;
+  private noteTime(time: number): void {
+    if (time < this.earliest) this.earliest = time;
+    if (time >= this.lastMonthStart && time < this.lastMonthEnd) return;
+    const date = new Date(time);
+    const month = (date.getUTCFullYear() - 1970) * 12 + date.getUTCMonth();
+    this.months.add(month);
+    this.lastMonthStart = Date.UTC(1970, month, 1);
+    this.lastMonthEnd = Date.UTC(1970, month + 1, 1);
   }
 
   /** Adds a valid event at `time` (epoch ms: the event's own time, or the server's). */
   add(event: ValidEvent, time: number): void {
-    const { session, location, type } = event;
+    const { session, location } = event;
     const url = webUrlValue(location.url) as string;
     const referrer = session.referrer || null;
     const claims = session.visitorAuthClaims;
     const target = event.link?.target;
     const row = this.row;
+    this.noteTime(time);
     row[2] = event.timestamp && isCanonical(event.timestamp) ? event.timestamp : new Date(time).toISOString();
-    row[3] = type;
+    row[3] = event.type;
     row[4] = copyValue(session.visitorId);
     row[5] = copyValue(session.sessionId);
     row[6] = copyValue(url);
@@ -149,24 +154,6 @@ export class BatchEncoder {
     row[35] = optional(event.ad?.placement);
     row[36] = optional(event.placement);
     this.lines.push(row.join('\t'));
-    // Each rollup's key: every rollup dimension, those of the other rollup empty.
-    const [traffic, content] = this.countsAt(time) as [Map<string, number>, Map<string, number>];
-    const trafficKey = this.trafficKey;
-    trafficKey[0] = type;
-    trafficKey[1] = row[17]; // browser, device, os, bot
-    trafficKey[2] = NULL; // country
-    trafficKey[3] = row[13]; // language
-    trafficKey[4] = NO_CONTENT;
-    count(traffic, trafficKey.join('\t'));
-    const contentKey = this.contentKey;
-    contentKey[0] = type;
-    contentKey[1] = NO_TRAFFIC;
-    contentKey[2] = row[6]; // url
-    contentKey[3] = row[10]; // space
-    contentKey[4] = row[12]; // page
-    contentKey[5] = row[7]; // site_section
-    contentKey[6] = row[8]; // site_space
-    count(content, contentKey.join('\t'));
   }
 
   get size(): number {
@@ -174,33 +161,66 @@ export class BatchEncoder {
   }
 
   finish(): EncodedBatch {
-    const months = new Set<string>();
+    this.lines.push('');
+    return { rows: this.lines.length - 1, events: this.lines.join('\n'), months: new Set([...this.months].map(monthName)), earliest: this.earliest };
+  }
+}
+
+/**
+ * The counts of late events (before the site's rollup watermark, which rollups already cover), to be
+ * appended to the rollups as delta rows: per UTC hour, and per UTC day for days rolled up already (a
+ * day is rolled up from its hours once it has ended before the watermark; until then its hours carry
+ * these counts into it).
+ */
+export class RollupDeltas {
+  private readonly site: string;
+  /** Per hour (hours since the epoch), per rollup, the keys (dimensions as COPY text) counted. */
+  private readonly hours = new Map<number, Map<string, number>[]>();
+
+  constructor(site: { id: string }, private readonly watermark: number) {
+    this.site = copyValue(site.id);
+  }
+
+  /** Counts a valid event at `time` if it is late; answers whether it was. */
+  add(event: ValidEvent, time: number): boolean {
+    if (time >= this.watermark) return false;
+    const { session, location, type } = event;
+    const hour = Math.floor(time / HOUR);
+    let counts = this.hours.get(hour);
+    if (!counts) this.hours.set(hour, (counts = ROLLUPS.map(() => new Map())));
+    const traffic = `${type}\t${agentText(session.userAgent)}\t${NULL}\t${optional(session.language)}\t${NO_CONTENT}`;
+    const page = `${copyValue(webUrlValue(location.url) as string)}\t${optional(location.space)}\t${optional(location.page)}\t${optional(location.siteSection)}\t${optional(location.siteSpace)}`;
+    count(counts[0]!, traffic);
+    count(counts[1]!, `${type}\t${NO_TRAFFIC}\t${page}`);
+    return true;
+  }
+
+  /** The delta rows (ROLLUP_COLUMN_LIST) as COPY text; empty when no event was late. */
+  finish(): string {
     const lines: string[] = [];
-    const names = ROLLUPS.map((rollup) => Object.fromEntries(GRAINS.map((grain) => [grain, rollupName(rollup, grain)])) as Record<Grain, string>);
     const days = new Map<number, Map<string, number>[]>();
-    for (const { hour, counts } of this.hours.values()) {
+    for (const [hour, counts] of this.hours) {
       const time = new Date(hour * HOUR).toISOString();
-      months.add(time.slice(0, 7));
-      const day = Math.floor(hour / 24);
+      const day = Math.floor((hour * HOUR) / DAY);
+      const dayRolledUp = (day + 1) * DAY <= this.watermark;
       let daily = days.get(day);
-      if (!daily) days.set(day, (daily = ROLLUPS.map(() => new Map())));
+      if (dayRolledUp && !daily) days.set(day, (daily = ROLLUPS.map(() => new Map())));
       counts.forEach((keys, i) => {
-        const prefix = `${names[i]!.hour}\t${this.site}\t${time}\t`;
+        const prefix = `${rollupName(ROLLUPS[i]!, 'hour')}\t${this.site}\t${time}\t`;
         for (const [key, events] of keys) {
           lines.push(`${prefix}${key}\t${events}`);
-          count(daily[i]!, key, events);
+          if (daily) count(daily[i]!, key, events);
         }
       });
     }
     for (const [day, counts] of days) {
-      const time = new Date(day * 24 * HOUR).toISOString();
+      const time = new Date(day * DAY).toISOString();
       counts.forEach((keys, i) => {
-        const prefix = `${names[i]!.day}\t${this.site}\t${time}\t`;
+        const prefix = `${rollupName(ROLLUPS[i]!, 'day')}\t${this.site}\t${time}\t`;
         for (const [key, events] of keys) lines.push(`${prefix}${key}\t${events}`);
       });
     }
-    const text = (rows: string[]) => (rows.length ? `${rows.join('\n')}\n` : '');
-    return { rows: this.lines.length, events: text(this.lines), months, rollups: text(lines) };
+    return lines.length ? `${lines.join('\n')}\n` : '';
   }
 }
 

@@ -1,8 +1,8 @@
 import type { Context } from '../../graphql/context.js';
 import { badRequest, DomainError } from '../../graphql/errors.js';
 import type { SiteRow } from '../sites/entities.js';
-import { scheduleCompaction } from './compact.js';
-import { BatchEncoder } from './encode.js';
+import { BatchEncoder, RollupDeltas } from './encode.js';
+import { scheduleRollUp } from './rollup.js';
 import { validateEvent, type ValidEvent } from './events.js';
 import { storeEvents } from './storage.js';
 
@@ -49,6 +49,7 @@ function timeOf(event: ValidEvent, index: number, now: number): number {
 /**
  * Validates a batch of events and stores it whole, or rejects it whole (400 naming the first bad
  * event's index and field; 413 above the configured batch size). Resolves once the batch is committed.
+ * Rollups hold these events once the roll-up job has passed their hour; late events count at once.
  */
 export async function trackSiteEvents(ctx: Context, siteId: string, events: unknown[]): Promise<void> {
   const max = ctx.config.insightsMaxBatch;
@@ -58,13 +59,23 @@ export async function trackSiteEvents(ctx: Context, siteId: string, events: unkn
   const ids = await locationIdsOf(ctx, site);
   const now = ctx.clock.now();
   const batch = new BatchEncoder(site);
+  const valid: ValidEvent[] = new Array(events.length);
+  const times = new Float64Array(events.length);
   for (let index = 0; index < events.length; index++) {
     // Other requests' statements are answered between slices of this work: a batch's thousand events
     // would otherwise hold the thread for milliseconds while their transactions wait on it.
     if (index > 0 && index % SLICE === 0) await nextTurn();
     const event = validateEvent(events[index], index);
     checkLocation(event, index, ids);
-    batch.add(event, timeOf(event, index, now.getTime()));
+    times[index] = timeOf(event, index, now.getTime());
+    valid[index] = event;
+    batch.add(event, times[index]!);
   }
-  await storeEvents(ctx.em, batch.finish(), (writer) => scheduleCompaction(writer, site.id, now));
+  // Counts of events before the site's rollup watermark (read under the site's rollup lock).
+  const lateCounts = (watermark: number) => {
+    const deltas = new RollupDeltas(site, watermark);
+    for (let index = 0; index < valid.length; index++) deltas.add(valid[index]!, times[index]!);
+    return deltas.finish();
+  };
+  await storeEvents(ctx.em, site.id, batch.finish(), lateCounts, (writer) => scheduleRollUp(writer, site.id, now));
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../clock.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
-import { compactionJobHandlers } from './compact.js';
+import { rollupJobHandlers } from './rollup.js';
 import { deleteSiteEvents, deleteSiteRollups } from './storage.js';
 
 const PURGE_JOB = 'purge-site-insights';
@@ -20,4 +20,4 @@ const purgeSiteInsights: JobHandler = async (em, payload) => {
   await deleteSiteEvents(em, String(payload.siteId));
 };
 
-export const insightsJobHandlers = { [PURGE_JOB]: purgeSiteInsights, ...compactionJobHandlers };
+export const insightsJobHandlers = { [PURGE_JOB]: purgeSiteInsights, ...rollupJobHandlers };

@@ -5,9 +5,10 @@ import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
 import { embeddedDatabaseOf, sqlObservers } from '../../db/orm.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
-import { ROLLUP_PARENT } from './tables.js';
+import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
 
 export type Executor = Kysely<any> | Transaction<any>;
+type Row = Record<string, unknown>;
 
 const quote = (identifier: string) => `"${identifier}"`;
 const observe = (sql: string) => {
@@ -84,20 +85,26 @@ async function ensurePartitions(database: object, writer: Writer, batchMonths: S
  * Embedded database: its one session, in a transaction of PGlite's own (which every other statement,
  * the ORM's included, waits for); COPY reads its text from a blob.
  */
-async function inEmbeddedTransaction(pglite: PGlite, work: (writer: Writer) => Promise<void>): Promise<void> {
-  await pglite.transaction((tx) =>
-    work({
-      query: async (sql, parameters = []) => {
-        observe(sql);
-        return (await tx.query<Record<string, unknown>>(sql, parameters)).rows;
+async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
+  await pglite.transaction(async (tx) => {
+    const query = async (sql: string, parameters: unknown[] = []) => {
+      observe(sql);
+      return (await tx.query<Row>(sql, parameters)).rows;
+    };
+    let opened: Row[] = [];
+    for (const sql of opening) opened = await query(sql);
+    await work(
+      {
+        query,
+        copy: async (table, columns, text) => {
+          const sql = copySql(table, columns, `'/dev/blob'`);
+          observe(sql);
+          await tx.query(sql, [], { blob: new Blob([text]) });
+        },
       },
-      copy: async (table, columns, text) => {
-        const sql = copySql(table, columns, `'/dev/blob'`);
-        observe(sql);
-        await tx.query(sql, [], { blob: new Blob([text]) });
-      },
-    }),
-  );
+      opened,
+    );
+  });
 }
 
 /** Clients of the pool whose search path this module has set (the ORM sets it only on clients it opened). */
@@ -106,13 +113,14 @@ const preparedClients = new WeakSet<pg.PoolClient>();
 /**
  * PostgreSQL server: a client of the ORM's pool, so that rows go in with COPY FROM STDIN (measured
  * several times faster than a parameterized INSERT of the same batch), rollups in the same transaction.
+ * The opening statements go with BEGIN in one round trip (each still reads with a snapshot of its own).
  */
-async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Promise<void>): Promise<void> {
+async function inPoolTransaction(em: EntityManager, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
   const pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
   const run = async (sql: string, parameters?: unknown[]) => {
     observe(sql);
-    return (await client.query(sql, parameters)).rows as Record<string, unknown>[];
+    return (await client.query(sql, parameters)).rows as Row[];
   };
   try {
     const schema = em.config.get('schema');
@@ -120,20 +128,26 @@ async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Pr
       await run(`set search_path to ${quote(schema.replaceAll('"', '""'))}`);
       preparedClients.add(client);
     }
-    await run('begin');
-    await work({
-      query: run,
-      copy: async (table, columns, text) => {
-        const sql = copySql(table, columns, 'stdin');
-        observe(sql);
-        const stream = client.query(copyStreams.from(sql));
-        await new Promise<void>((resolve, reject) => {
-          stream.on('finish', resolve);
-          stream.on('error', reject);
-          stream.end(text);
-        });
+    const begin = ['begin', ...opening].join('; ');
+    observe(begin);
+    const results = (await client.query(begin)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
+    const opened = Array.isArray(results) ? results[results.length - 1]!.rows : [];
+    await work(
+      {
+        query: run,
+        copy: async (table, columns, text) => {
+          const sql = copySql(table, columns, 'stdin');
+          observe(sql);
+          const stream = client.query(copyStreams.from(sql));
+          await new Promise<void>((resolve, reject) => {
+            stream.on('finish', resolve);
+            stream.on('error', reject);
+            stream.end(text);
+          });
+        },
       },
-    });
+      opened,
+    );
     await run('commit');
     client.release();
   } catch (error) {
@@ -143,23 +157,56 @@ async function inPoolTransaction(em: EntityManager, work: (writer: Writer) => Pr
   }
 }
 
-/** Runs `work` in one transaction of the ingest path (COPY included): all or nothing. */
-export async function inIngestTransaction(em: EntityManager, work: (writer: Writer) => Promise<void>): Promise<void> {
+/**
+ * Runs `work` in one transaction of the ingest path (COPY included): all or nothing. `opening` are
+ * statements without parameters run first (values in them must be literals); `work` gets the rows of
+ * the last.
+ */
+export async function inIngestTransaction(em: EntityManager, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
   const pglite = embeddedDatabaseOf(em);
-  if (pglite) await inEmbeddedTransaction(pglite, work);
-  else await inPoolTransaction(em, work);
+  if (pglite) await inEmbeddedTransaction(pglite, opening, work);
+  else await inPoolTransaction(em, opening, work);
 }
 
+// ─── rollup watermarks ──────────────────────────────────────────────────────────────────────────────
+
+/** First key of the two-key advisory locks on a site's rollups (the second is a hash of its id). */
+const ROLLUP_LOCK = 734_112_909;
+const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
+
 /**
- * Stores an encoded batch in one transaction: its event rows, then its counts appended to each rollup
- * (`afterwards` runs last in the same transaction: scheduling the compaction of those counts).
+ * The lock on a site's rollups: ingests hold it shared while they store events, the job that moves
+ * the watermark holds it alone, so that no event before the watermark is stored without its counts.
  */
-export async function storeEvents(em: EntityManager, batch: EncodedBatch, afterwards?: (writer: Writer) => Promise<void>): Promise<void> {
+export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive') =>
+  `select pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${ROLLUP_LOCK}, hashtext(${literal(siteId)}))`;
+
+/** The site's watermark in epoch ms (as `watermark`); no row when the site has not been rolled up. */
+export const watermarkQuery = (siteId: string) =>
+  `select (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" = ${literal(siteId)}`;
+
+export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0]!.watermark) : -Infinity);
+
+/**
+ * Stores an encoded batch in one transaction, under the site's rollup lock (shared): its event rows,
+ * then the counts of its late events, which `lateCounts` makes from the watermark read under that lock
+ * (`afterwards` runs last in the same transaction: scheduling the roll-up of those rows).
+ */
+export async function storeEvents(
+  em: EntityManager,
+  siteId: string,
+  batch: EncodedBatch,
+  lateCounts: (watermark: number) => string,
+  afterwards?: (writer: Writer) => Promise<void>,
+): Promise<void> {
   if (batch.rows === 0) return;
-  await inIngestTransaction(em, async (writer) => {
+  // Each statement in READ COMMITTED reads with a snapshot of its own: the watermark is read after the lock is held.
+  await inIngestTransaction(em, [rollupLock(siteId, 'shared'), watermarkQuery(siteId)], async (writer, opened) => {
     await ensurePartitions(em.getConnection().getClient(), writer, batch.months);
     await writer.copy('insight_event', EVENT_COLUMN_LIST, batch.events);
-    await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, batch.rollups);
+    const watermark = watermarkOf(opened);
+    const deltas = batch.earliest < watermark ? lateCounts(watermark) : '';
+    if (deltas) await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, deltas);
     await afterwards?.(writer);
   });
 }
@@ -172,6 +219,7 @@ const inUnitOfWork = (em: EntityManager, sql: string, parameters: unknown[]) => 
 /** Deletes a site's rollups (small: at most one row per hour or day and dimension combination). */
 export async function deleteSiteRollups(em: EntityManager, siteId: string): Promise<void> {
   await inUnitOfWork(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
+  await inUnitOfWork(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
 }
 
 /** Deletes a site's raw events (the B-tree on (site_id, time) finds them in every partition). */

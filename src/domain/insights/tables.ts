@@ -5,12 +5,15 @@
  * The tables themselves are created by Migration20261122050000 and Migration20261122090000.
  * insight_event: one row per event, range-partitioned by month on `time` (partitions created on demand
  * at ingest), BRIN on time for scans of whole periods, B-tree on (site_id, time) for one site's range.
- * Rollups: event counts per site, UTC hour or day and a set of dimensions, written in the ingest
- * transaction. Each batch appends its own counts (a "delta" row per key it touched: appending is several
- * times cheaper for the database than an upsert through a unique key), so a key may have several rows;
- * every reader sums them. A durable job later merges each touched bucket's rows into one per key
- * (compact.ts). Aggregates over those dimensions read daily rollups for whole days, hourly ones for
- * whole hours, and raw rows only for the partial hours at the edges of a range.
+ * Rollups: event counts per site, UTC hour or day and a set of dimensions. A durable job computes them
+ * from raw rows as hours end, a site's hours in time order (rollup.ts), and records how far it has come
+ * in `insight_rollup_state` (the site's watermark): rollups hold every event before it, raw rows alone
+ * the events after it. An event that arrives for a time before the watermark (a late one) has its counts
+ * appended by the ingest transaction itself (a "delta" row per key: appending is several times cheaper
+ * for the database than an upsert through a unique key), so a key may have several rows; every reader
+ * sums them, and the job later merges them. Aggregates over those dimensions read daily rollups for
+ * whole days, hourly ones for whole hours, and raw rows for the partial hours at the edges of a range
+ * and for everything after the watermark.
  * The four rollup tables (traffic and content, per hour and per day) are the list partitions of one
  * table, `insight_rollup`, by its `rollup` column, with the columns of both dimension sets: a batch's
  * counts go in with one COPY into the parent (each statement of the ingest transaction costs a round
@@ -90,3 +93,6 @@ export const ROLLUP_PARENT = 'insight_rollup';
 /** The dimensions of every rollup, in the column order of ROLLUP_PARENT. */
 export const ROLLUP_DIMENSIONS: readonly EventColumn[] = [...new Set(ROLLUPS.flatMap((rollup) => rollup.dimensions))];
 export const rollupName = (rollup: Rollup, grain: Grain) => `${rollup.name}_${grain}`;
+
+/** Per site, how far rollups hold every event (`rolled_up_to`, a UTC hour); no row: not rolled up yet. */
+export const ROLLUP_STATE = 'insight_rollup_state';
