@@ -3,8 +3,9 @@
  * year into one site through the REST operation, in batches of the largest accepted size with
  * BENCH_CONCURRENCY requests in flight (default 4), on the configured database (DATABASE_URL, or a fresh
  * embedded one). As a baseline it loads the same rows with COPY straight into the events table, for a
- * second site. Both sides prepare their input before their clock starts: the baseline its COPY text,
- * the API's load generator (a thread of its own) its request bodies. Then it runs the job that rolls up
+ * second site, in BENCH_ROUNDS rounds (default 4) alternating with the API's over slices of the same
+ * batches. Both sides prepare their input before their clock starts: the baseline its COPY text, the
+ * API's load generator (a thread of its own) its request bodies. Then it runs the job that rolls up
  * the site's raw rows into hourly and daily rollups (timed and printed: it is deferred work of ingestion), and
  * typical aggregates BENCH_RUNS times each (default 30), printing p50/p99 and how long /healthz waited
  * at most while each ran.
@@ -35,6 +36,7 @@ import { events } from './insights-traffic.js';
 const total = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const runs = Number(process.env.BENCH_RUNS ?? 30);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
 
 const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-insights-'));
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
@@ -64,33 +66,72 @@ async function newSite(title: string) {
   return { id: site.id as string, organization: organization.id, space: space.id as string, siteSpace: siteSpaces.items[0].id as string };
 }
 
-// ─── ingestion through the API, from a load generator on its own thread ──────────────────────────────
+// ─── ingestion through the API and the COPY baseline, in interleaved rounds ─────────────────────────
 
 const end = Date.now();
 const apiSite = await newSite('Bench site');
-let began = 0;
-let requestBytes = 0;
-await new Promise<void>((resolve, reject) => {
-  // A worker thread does not inherit tsx's loader: a small module registers it, then loads the generator.
-  const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
-    register();
-    await import(${JSON.stringify(new URL('./insights-ingest-worker.ts', import.meta.url).href)});`;
-  const worker = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
-    workerData: { url: server.url, token: secret, site: apiSite, total, batch, concurrency, end },
-  });
-  worker.on('message', (message: { ready?: boolean; bytes?: number; sent?: number; done?: boolean }) => {
-    if (message.ready) {
-      requestBytes = message.bytes!;
-      began = performance.now();
-      worker.postMessage('go');
-    }
-    if (message.sent) process.stdout.write(`  ${message.sent.toLocaleString('en')} events\r`);
-    if (message.done) resolve();
-  });
-  worker.on('error', reject);
-  worker.on('exit', (code) => (code ? reject(new Error(`load generator exited with ${code}`)) : resolve()));
+const copySite = await newSite('COPY baseline site');
+const batches = Math.ceil(total / batch);
+
+// The load generator: a worker thread (which does not inherit tsx's loader: a small module registers
+// it, then loads the generator). It makes every request body first, then sends the batches of a round
+// on each `go`.
+const bootstrap = `import { register } from ${JSON.stringify(import.meta.resolve('tsx/esm/api'))};
+  register();
+  await import(${JSON.stringify(new URL('./insights-ingest-worker.ts', import.meta.url).href)});`;
+const generator = new Worker(new URL(`data:text/javascript,${encodeURIComponent(bootstrap)}`), {
+  workerData: { url: server.url, token: secret, site: apiSite, total, batch, concurrency, end },
 });
-const apiSeconds = (performance.now() - began) / 1000;
+type GeneratorMessage = { ready?: boolean; bytes?: number; sent?: number; done?: boolean };
+const fromGenerator = () =>
+  new Promise<GeneratorMessage>((resolve, reject) => {
+    generator.once('message', resolve);
+    generator.once('error', reject);
+  });
+const { bytes: requestBytes = 0 } = await fromGenerator();
+
+// The baseline's COPY text, batch by batch, made before any clock starts.
+const copyBatches: string[] = [];
+for (let from = 0; from < total; from += batch) {
+  const encoder = new BatchEncoder(copySite);
+  events(copySite, from, Math.min(total, from + batch), total, end).forEach((event, i) => encoder.add(validateEvent(event, i), Date.parse(event.timestamp)));
+  copyBatches.push(encoder.finish().events);
+}
+const copySql = `copy insight_event (${EVENT_COLUMN_LIST.map((c) => `"${c}"`).join(', ')}) from stdin`;
+const pglite = embeddedDatabase(server.deps.orm);
+
+async function copyRound(from: number, to: number) {
+  const texts = copyBatches.slice(from, to);
+  if (pglite) {
+    // PGlite reads COPY input from a blob; the rows go in one statement per batch of text.
+    for (const text of texts) await pglite.query(copySql.replace('from stdin', `from '/dev/blob'`), [], { blob: new Blob([text]) });
+    return;
+  }
+  const client = new pg.Client({ connectionString: config.databaseUrl });
+  await client.connect();
+  if (config.databaseSchema) await client.query(`set search_path to "${config.databaseSchema}"`);
+  await pipeline(Readable.from(texts), client.query(copyStreams.from(copySql)));
+  await client.end();
+}
+
+// Rounds alternate the two sides over slices of the same batches, so that the machine's speed, which
+// drifts on a shared host, weighs on both alike.
+let apiSeconds = 0;
+let copySeconds = 0;
+for (let round = 0; round < rounds; round++) {
+  const from = Math.floor((round * batches) / rounds);
+  const to = Math.floor(((round + 1) * batches) / rounds);
+  let began = performance.now();
+  generator.postMessage({ from, to });
+  for (let message = await fromGenerator(); !message.done; message = await fromGenerator()) {
+    if (message.sent) process.stdout.write(`  ${message.sent.toLocaleString('en')} events\r`);
+  }
+  apiSeconds += (performance.now() - began) / 1000;
+  began = performance.now();
+  await copyRound(from, to);
+  copySeconds += (performance.now() - began) / 1000;
+}
+await generator.terminate();
 
 // ─── the deferred half: rolling up the raw rows (the job that runs as hours end) ────────────────────
 
@@ -104,30 +145,6 @@ const rollupBegan = performance.now();
 await rollUpSite(em, apiSite.id, new Date());
 const rollupSeconds = (performance.now() - rollupBegan) / 1000;
 const rollupRowCount = await rollupRows();
-
-// ─── baseline: the same rows with COPY straight into the table ──────────────────────────────────────
-
-const copySite = await newSite('COPY baseline site');
-const copyBatches: string[] = [];
-for (let from = 0; from < total; from += batch) {
-  const encoder = new BatchEncoder(copySite);
-  events(copySite, from, Math.min(total, from + batch), total, end).forEach((event, i) => encoder.add(validateEvent(event, i), Date.parse(event.timestamp)));
-  copyBatches.push(encoder.finish().events);
-}
-const copySql = `copy insight_event (${EVENT_COLUMN_LIST.map((c) => `"${c}"`).join(', ')}) from stdin`;
-const copyBegan = performance.now();
-const pglite = embeddedDatabase(server.deps.orm);
-if (pglite) {
-  // PGlite reads COPY input from a blob; the rows go in one statement per batch of text.
-  for (const text of copyBatches) await pglite.query(copySql.replace('from stdin', `from '/dev/blob'`), [], { blob: new Blob([text]) });
-} else {
-  const client = new pg.Client({ connectionString: config.databaseUrl });
-  await client.connect();
-  if (config.databaseSchema) await client.query(`set search_path to "${config.databaseSchema}"`);
-  await pipeline(Readable.from(copyBatches), client.query(copyStreams.from(copySql)));
-  await client.end();
-}
-const copySeconds = (performance.now() - copyBegan) / 1000;
 
 // ─── aggregates ─────────────────────────────────────────────────────────────────────────────────────
 

@@ -2,9 +2,9 @@
  * The load generator of `npm run bench:insights`, on a thread of its own so that making and sending
  * events takes no time from the server's thread. It first makes every request body of the run (as the
  * COPY baseline makes its text before its clock starts: on this machine the generator shares the cores
- * with the server and the database, where a real client would not), says `ready`, and on `go` sends
- * the batches to the ingestion operation, `concurrency` requests in flight, reporting each hundredth
- * batch and the end.
+ * with the server and the database, where a real client would not) and says `ready`; then, for each
+ * round it is given (`{from, to}`, batch numbers), it sends those batches to the ingestion operation,
+ * `concurrency` requests in flight, reporting each hundredth batch and the round's end.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { events, type TrafficSite } from './insights-traffic.js';
@@ -15,18 +15,18 @@ const { url, token, site, total, batch, concurrency, end } = workerData as Job;
 const path = `${url}/v1/orgs/${site.organization}/sites/${site.id}/insights/events`;
 const batches = Math.ceil(total / batch);
 const bodies = Array.from({ length: batches }, (_, b) => Buffer.from(JSON.stringify({ events: events(site, b * batch, Math.min(total, (b + 1) * batch), total, end) })));
-await new Promise<void>((resolve) => {
-  parentPort!.once('message', () => resolve());
-  parentPort!.postMessage({ ready: true, bytes: bodies.reduce((sum, body) => sum + body.length, 0) });
+parentPort!.postMessage({ ready: true, bytes: bodies.reduce((sum, body) => sum + body.length, 0) });
+
+parentPort!.on('message', async ({ from, to }: { from: number; to: number }) => {
+  let next = from;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      for (let b = next++; b < to; b = next++) {
+        const res = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: bodies[b] });
+        if (res.status !== 204) throw new Error(`batch ${b}: ${res.status} ${(await res.text()).slice(0, 500)}`);
+        if (b % 100 === 99) parentPort!.postMessage({ sent: (b + 1) * batch });
+      }
+    }),
+  );
+  parentPort!.postMessage({ done: true });
 });
-let next = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    for (let b = next++; b < batches; b = next++) {
-      const res = await fetch(path, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: bodies[b] });
-      if (res.status !== 204) throw new Error(`batch ${b}: ${res.status} ${(await res.text()).slice(0, 500)}`);
-      if (b % 100 === 99) parentPort!.postMessage({ sent: (b + 1) * batch });
-    }
-  }),
-);
-parentPort!.postMessage({ done: true });
