@@ -16,8 +16,8 @@
  * and for everything after the watermark.
  * The four rollup tables (traffic and content, per hour and per day) are the list partitions of one
  * table, `insight_rollup`, by its `rollup` column, with the columns of both dimension sets: a batch's
- * counts go in with one COPY into the parent (each statement of the ingest transaction costs a round
- * trip), while readers and the compaction job name the partition they read.
+ * late counts go in with one COPY into the parent (each statement of the ingest transaction costs a
+ * round trip), while readers and the roll-up job name the partition they read.
  */
 
 /** Every stored column of an event row, in insertion order, with its SQL type. */
