@@ -14,8 +14,12 @@ export type Route = {
   document: string;
   /** Success status; 204 answers with no body. */
   status: 200 | 201 | 204;
-  /** `input`: the whole JSON body is the variable `$input` instead of one variable per field. */
-  body?: 'input';
+  /**
+   * `input`: the whole JSON body is the variable `$input` instead of one variable per field. `bytes`:
+   * the body's bytes, unparsed, are the variable `$body` (a scalar that takes them), for a payload the
+   * domain parses off the thread that serves requests.
+   */
+  body?: 'input' | 'bytes';
   /**
    * A create-or-update: the root field answers `{created, <entity>}` and the body is the entity, with
    * 201 (and its Location) when it was created, else `status`.

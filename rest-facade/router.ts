@@ -166,6 +166,11 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     if (type && !(name in req.params)) variables[name] = coerceParameter(name, value, type);
   }
   if (route.method === 'GET' || route.method === 'DELETE') return variables;
+  if (route.body === 'bytes') {
+    // No JSON body at all reads as an empty object, as it does for the other routes.
+    variables.body = Buffer.isBuffer(req.body) ? req.body : Buffer.from('{}');
+    return variables;
+  }
   const body: unknown = req.body;
   if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
     throw new DomainError('BAD_REQUEST', 'body: must be a JSON object');
@@ -188,9 +193,11 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = express.Router();
+  const bytes = express.raw({ type: 'application/json', limit: deps.config.bodyLimit });
   for (const route of routes.map((r) => prepare(schema, r))) {
     const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
-    router[route.method.toLowerCase() as 'get'](path, async (req: Request, res: Response) => {
+    const parsers = route.body === 'bytes' ? [bytes] : [];
+    router[route.method.toLowerCase() as 'get'](path, ...parsers, async (req: Request, res: Response) => {
       try {
         const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
@@ -221,5 +228,11 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   }
   return router;
 }
+
+/** Operations whose body goes to their document as bytes (`body: 'bytes'`): the JSON parser leaves them alone. */
+const bytesRoutes = routes
+  .filter((route) => route.body === 'bytes')
+  .map((route) => ({ method: route.method, path: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
+export const takesBodyBytes = (req: { method: string; path: string }) => bytesRoutes.some((route) => route.method === req.method && route.path.test(req.path));
 
 export { routes };

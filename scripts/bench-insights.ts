@@ -66,6 +66,8 @@ async function newSite(title: string) {
   return { id: site.id as string, organization: organization.id, space: space.id as string, siteSpace: siteSpaces.items[0].id as string };
 }
 
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+
 // ─── ingestion through the API and the COPY baseline, in interleaved rounds ─────────────────────────
 
 const end = Date.now();
@@ -118,15 +120,28 @@ async function copyRound(from: number, to: number) {
 // drifts on a shared host, weighs on both alike.
 let apiSeconds = 0;
 let copySeconds = 0;
+// What another request waits meanwhile: /healthz, every 50 ms while the API rounds run.
+const healthzWaits: number[] = [];
 for (let round = 0; round < rounds; round++) {
   const from = Math.floor((round * batches) / rounds);
   const to = Math.floor(((round + 1) * batches) / rounds);
   let began = performance.now();
   generator.postMessage({ from, to });
+  let ingesting = true;
+  const probe = (async () => {
+    while (ingesting) {
+      const at = performance.now();
+      await fetch(`${server.url}/healthz`).then((res) => res.arrayBuffer());
+      healthzWaits.push(performance.now() - at);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  })();
   for (let message = await fromGenerator(); !message.done; message = await fromGenerator()) {
     if (message.sent) process.stdout.write(`  ${message.sent.toLocaleString('en')} events\r`);
   }
   apiSeconds += (performance.now() - began) / 1000;
+  ingesting = false;
+  await probe;
   began = performance.now();
   await copyRound(from, to);
   copySeconds += (performance.now() - began) / 1000;
@@ -160,8 +175,6 @@ const AGGREGATES: [string, Record<string, unknown>][] = [
   ['visitors by browser, last year (all raw rows)', { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }], range: 'lastYear' }],
 ];
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
 /** Longest wait of /healthz, polled back to back while `work` runs: how long other requests stall. */
 async function longestStall(work: () => Promise<void>): Promise<number> {
   let running = true;
@@ -184,6 +197,8 @@ console.log(`database: ${database}; ${total.toLocaleString('en')} events per sit
 console.log(`ingest through POST …/insights/events: ${(total / apiSeconds).toFixed(0).padStart(8)} events/s  (${apiSeconds.toFixed(1)} s, ${(requestBytes / total).toFixed(0)} bytes of JSON per event; rollups by the job below)`);
 console.log(`baseline COPY into the table:         ${(total / copySeconds).toFixed(0).padStart(8)} rows/s    (${copySeconds.toFixed(1)} s, no rollups)`);
 console.log(`API / COPY: ${(copySeconds / apiSeconds).toFixed(2)}`);
+healthzWaits.sort((a, b) => a - b);
+console.log(`/healthz meanwhile (every 50 ms):       p50 ${percentile(healthzWaits, 50).toFixed(1)} ms, p99 ${percentile(healthzWaits, 99).toFixed(1)} ms, longest ${healthzWaits.at(-1)!.toFixed(1)} ms (${config.insightsWorkers} batch worker threads)`);
 console.log(`roll-up job afterwards:               ${rollupSeconds.toFixed(1)} s (${rollupRowCount.toLocaleString('en')} hourly and daily rollup rows); ingest + roll-up: ${(total / (apiSeconds + rollupSeconds)).toFixed(0)} events/s`);
 console.log(`aggregates over ${(2 * total).toLocaleString('en')} stored events (${runs} runs each):`);
 const aggregatePath = `/v1/orgs/${organization.id}/sites/${apiSite.id}/insights/events/aggregate`;

@@ -6,7 +6,7 @@ import express, { type ErrorRequestHandler } from 'express';
 import depthLimit from 'graphql-depth-limit';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
-import { createRestRouter, sendError } from '../rest-facade/router.js';
+import { createRestRouter, sendError, takesBodyBytes } from '../rest-facade/router.js';
 import { createContext, type AppDeps, type Context } from './graphql/context.js';
 import { DomainError, ERROR_STATUS, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
@@ -47,7 +47,8 @@ export async function createApp(deps: AppDeps) {
     }
   });
 
-  app.use(express.json({ limit: deps.config.bodyLimit }));
+  const json = express.json({ limit: deps.config.bodyLimit });
+  app.use((req, res, next) => (takesBodyBytes(req) ? next() : json(req, res, next)));
 
   const apollo = new ApolloServer<Context>({
     // The schema through Apollo's executor hook: Apollo parses, validates, formats and masks; the

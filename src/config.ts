@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
 import { parseAllowEntry } from './net/addresses.js';
@@ -27,6 +28,11 @@ const EnvSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /** Most insights events accepted in one ingestion request; more is answered 413. */
   INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
+  /**
+   * Worker threads that parse, check and encode ingestion request bodies, off the thread that serves
+   * every request (0: that thread does it). By default one fewer than the cores, from 1 to 4.
+   */
+  INSIGHTS_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, Math.min(4, availableParallelism() - 1))),
   /**
    * Longest wait for a fetched document (an OpenAPI spec URL), connection to last byte. At most two
    * minutes: well inside a job's five-minute lease, so no second worker takes a job still fetching.
@@ -71,6 +77,7 @@ export type Config = {
   graphqlMaxDepth: number;
   jobPollMs: number;
   insightsMaxBatch: number;
+  insightsWorkers: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
 };
@@ -103,6 +110,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
+    insightsWorkers: e.INSIGHTS_WORKERS,
     fetch: {
       timeoutMs: e.FETCH_TIMEOUT_MS,
       maxBytes: e.FETCH_MAX_BYTES,

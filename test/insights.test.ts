@@ -241,6 +241,42 @@ describe('whole-batch validation', () => {
     expectError(await admin.rest('POST', eventsPath(site), {}), 400, 'events: is required');
     expectError(await admin.rest('POST', eventsPath(site), { events: [null] }), 400, /^events\[0\]/);
   });
+
+  it('answers bodies that are no JSON object, or carry other fields, with 400 like every operation, storing nothing', async () => {
+    const { admin, site } = await teamWithSite();
+    expectError(await admin.rest('POST', eventsPath(site), '{"events": ['), 400, 'Malformed JSON body');
+    expectError(await admin.rest('POST', eventsPath(site), '[]'), 400, 'body: must be a JSON object');
+    expectError(await admin.rest('POST', eventsPath(site), { events: [siteEvent()], extra: 1 }), 400, 'extra: unknown field');
+    expectError(await admin.rest('POST', eventsPath(site), { events: null }), 400, 'events: is required');
+    const tooLarge = await admin.rest('POST', eventsPath(site), { events: [siteEvent({ session: { visitorId: 'x'.repeat(1_100_000) } })] });
+    expect(tooLarge.status).toBe(413); // BODY_LIMIT, before any parsing
+    expect(await storedEvents(site.id)).toBe(0);
+  });
+
+  it('parses batches on the serving thread too when no worker threads are configured, with the same answers', async () => {
+    const { admin, site } = await teamWithSite();
+    const config = server.deps.config;
+    const workers = config.insightsWorkers;
+    config.insightsWorkers = 0;
+    try {
+      expect((await track(admin, site, [siteEvent(), siteEvent({ type: 'search_open' })])).status).toBe(204);
+      expectError(await track(admin, site, [siteEvent(), siteEvent({ type: 'nope' })]), 400, /^events\[1\]\.type/);
+    } finally {
+      config.insightsWorkers = workers;
+    }
+    expect(await storedEvents(site.id)).toBe(2);
+  });
+
+  it('takes a batch on the GraphQL door as events or as the JSON text of a body, exactly one of them', async () => {
+    const { edit, site } = await teamWithSite();
+    const mutation = `mutation($siteId: ID!, $events: [JSON!], $batch: InsightsEventBatch) { trackSiteEvents(siteId: $siteId, events: $events, batch: $batch) }`;
+    expect((await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent(), siteEvent()] }) })).data).toEqual({ trackSiteEvents: true });
+    expect(await storedEvents(site.id)).toBe(2);
+    expectGqlError(await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent({ type: 'nope' })] }) }), 'BAD_REQUEST');
+    expectGqlError(await edit.gql(mutation, { siteId: site.id, events: [siteEvent()], batch: JSON.stringify({ events: [] }) }), 'BAD_REQUEST');
+    expectGqlError(await edit.gql(mutation, { siteId: site.id }), 'BAD_REQUEST');
+    expect(await storedEvents(site.id)).toBe(2);
+  });
 });
 
 describe('permissions', () => {

@@ -43,4 +43,24 @@ export const JSONScalar = new GraphQLScalarType({
   parseLiteral: (ast, variables) => literalValue(ast, variables),
 });
 
-export const scalarResolvers = { DateTime, JSON: JSONScalar };
+/**
+ * A batch of insights events as JSON text: a string from a GraphQL client, or the bytes of a REST
+ * request body as the facade hands them over in-process. Kept as bytes: parsing happens elsewhere.
+ */
+export const InsightsEventBatch = new GraphQLScalarType<Uint8Array, never>({
+  name: 'InsightsEventBatch',
+  serialize: () => {
+    throw new TypeError('InsightsEventBatch is an input type');
+  },
+  parseValue: (value) => {
+    if (value instanceof Uint8Array) return value;
+    if (typeof value === 'string') return Buffer.from(value);
+    throw new TypeError('must be the JSON text of {"events": [...]}');
+  },
+  parseLiteral: (ast) => {
+    if (ast.kind !== Kind.STRING) throw new TypeError('must be the JSON text of {"events": [...]}');
+    return Buffer.from(ast.value);
+  },
+});
+
+export const scalarResolvers = { DateTime, JSON: JSONScalar, InsightsEventBatch };

@@ -1,49 +1,57 @@
 import type { Context } from '../../graphql/context.js';
-import { badRequest, DomainError } from '../../graphql/errors.js';
 import type { SiteRow } from '../sites/entities.js';
-import { BatchEncoder, RollupDeltas } from './encode.js';
+import { batchPool } from './batch-pool.js';
+import { checkBatchSize, checkEvent, eventsOfBody, lateCountsOf, prepareBatchBody, type BatchSite } from './batch.js';
+import { BatchEncoder, type EncodedBatch } from './encode.js';
+import type { ValidEvent } from './events.js';
 import { scheduleRollUp } from './rollup.js';
-import { validateEvent, type ValidEvent } from './events.js';
 import { storeEvents } from './storage.js';
 
-/** How far ahead of the server's clock an event may be (clocks of visitors' devices drift). */
-const MAX_AHEAD_MS = 5 * 60_000;
-/** How old an event may be: two years, twice the longest preset range, bounding the partitions made. */
-const MAX_AGE_MS = 2 * 366 * 24 * 3_600_000;
-
-/** The ids a site's events may name in their location: its own sections, site spaces, share links and spaces. */
-async function locationIdsOf(ctx: Context, site: SiteRow) {
+/** What a site's events are checked against: its own sections, site spaces, share links and spaces. */
+async function batchSiteOf(ctx: Context, site: SiteRow): Promise<BatchSite> {
   const [sections, siteSpaces, shareLinks] = await Promise.all([
     ctx.loaders.sectionsBySite.load(site.id),
     ctx.loaders.siteSpacesBySite.load(site.id),
     ctx.loaders.shareLinksBySite.load(site.id),
   ]);
-  return {
+  const ids = {
     siteSection: new Set(sections.map((s) => s.id)),
     siteSpace: new Set(siteSpaces.map((s) => s.id)),
     siteShareKey: new Set(shareLinks.map((l) => l.id)),
     space: new Set(siteSpaces.map((s) => s.space)),
   };
+  return { id: site.id, organization: site.organization, ids, now: ctx.clock.now().getTime(), maxBatch: ctx.config.insightsMaxBatch };
 }
 
-function checkLocation(event: ValidEvent, index: number, ids: Awaited<ReturnType<typeof locationIdsOf>>) {
-  for (const field of ['siteSection', 'siteSpace', 'siteShareKey', 'space'] as const) {
-    const value = event.location[field];
-    if (value !== null && !ids[field].has(value)) throw badRequest(`events[${index}].location.${field}: not a ${field} of this site`);
-  }
-}
-
-/** Events validated and encoded in one turn of the event loop. */
+/** Events checked and encoded in one turn of the event loop. */
 const SLICE = 100;
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
-/** The event's time in epoch ms (its own, or the server's), or a 400 when out of bounds. */
-function timeOf(event: ValidEvent, index: number, now: number): number {
-  if (!event.timestamp) return now;
-  const time = Date.parse(event.timestamp);
-  if (time > now + MAX_AHEAD_MS) throw badRequest(`events[${index}].timestamp: must not be in the future`);
-  if (time < now - MAX_AGE_MS) throw badRequest(`events[${index}].timestamp: must be within the last two years`);
-  return time;
+/** Checks and encodes events on this thread, a slice at a time; keeps them for counting late ones. */
+async function encodeHere(events: unknown[], site: BatchSite): Promise<{ batch: EncodedBatch; valid: ValidEvent[]; times: Float64Array }> {
+  checkBatchSize(events, site);
+  const batch = new BatchEncoder(site);
+  const valid: ValidEvent[] = new Array(events.length);
+  const times = new Float64Array(events.length);
+  for (let index = 0; index < events.length; index++) {
+    // Other requests' statements are answered between slices of this work: a batch's thousand events
+    // would otherwise hold the thread for milliseconds while their transactions wait on it.
+    if (index > 0 && index % SLICE === 0) await nextTurn();
+    const { event, time } = checkEvent(events[index], index, site);
+    valid[index] = event;
+    times[index] = time;
+    batch.add(event, time);
+  }
+  return { batch: batch.finish(), valid, times };
+}
+
+/** Stores an encoded batch, counting its late events (read again when they were not kept), and schedules the roll-up. */
+async function store(ctx: Context, site: BatchSite, batch: EncodedBatch | (Omit<EncodedBatch, 'events'> & { events: Uint8Array }), late: () => Promise<{ valid: ValidEvent[]; times: ArrayLike<number> }>) {
+  const now = new Date(site.now);
+  await storeEvents(ctx.em, site.id, batch, async (watermark) => {
+    const { valid, times } = await late();
+    return lateCountsOf(site, valid, times, watermark);
+  }, (writer) => scheduleRollUp(writer, site.id, now));
 }
 
 /**
@@ -52,30 +60,23 @@ function timeOf(event: ValidEvent, index: number, now: number): number {
  * Rollups hold these events once the roll-up job has passed their hour; late events count at once.
  */
 export async function trackSiteEvents(ctx: Context, siteId: string, events: unknown[]): Promise<void> {
-  const max = ctx.config.insightsMaxBatch;
-  if (events.length > max) throw new DomainError('PAYLOAD_TOO_LARGE', `events: at most ${max} events per request (got ${events.length})`);
-  const site = (await ctx.loaders.site.load(siteId))!;
-  // Everything is read before the transaction: the embedded database has one connection.
-  const ids = await locationIdsOf(ctx, site);
-  const now = ctx.clock.now();
-  const batch = new BatchEncoder(site);
-  const valid: ValidEvent[] = new Array(events.length);
-  const times = new Float64Array(events.length);
-  for (let index = 0; index < events.length; index++) {
-    // Other requests' statements are answered between slices of this work: a batch's thousand events
-    // would otherwise hold the thread for milliseconds while their transactions wait on it.
-    if (index > 0 && index % SLICE === 0) await nextTurn();
-    const event = validateEvent(events[index], index);
-    checkLocation(event, index, ids);
-    times[index] = timeOf(event, index, now.getTime());
-    valid[index] = event;
-    batch.add(event, times[index]!);
-  }
-  // Counts of events before the site's rollup watermark (read under the site's rollup lock).
-  const lateCounts = (watermark: number) => {
-    const deltas = new RollupDeltas(site, watermark);
-    for (let index = 0; index < valid.length; index++) deltas.add(valid[index]!, times[index]!);
-    return deltas.finish();
-  };
-  await storeEvents(ctx.em, site.id, batch.finish(), lateCounts, (writer) => scheduleRollUp(writer, site.id, now));
+  const site = await batchSiteOf(ctx, (await ctx.loaders.site.load(siteId))!);
+  const encoded = await encodeHere(events, site);
+  await store(ctx, site, encoded.batch, async () => encoded);
+}
+
+/**
+ * The same for a batch that comes as a request body's bytes (`{"events": [...]}`): parsed, checked and
+ * encoded on a worker thread (or here, with no workers configured).
+ */
+export async function trackSiteEventsBody(ctx: Context, siteId: string, body: Uint8Array): Promise<void> {
+  const site = await batchSiteOf(ctx, (await ctx.loaders.site.load(siteId))!);
+  const workers = ctx.config.insightsWorkers;
+  const batch = workers > 0 ? await batchPool(workers).prepare(body, site) : prepareBatchBody(body, site);
+  // Late events are rare (events come as they happen): their body is parsed again only then.
+  await store(ctx, site, batch, async () => {
+    const events = eventsOfBody(body);
+    const valid = events.map((input, index) => checkEvent(input, index, site));
+    return { valid: valid.map((v) => v.event), times: valid.map((v) => v.time) };
+  });
 }

@@ -1,8 +1,9 @@
 import type { Context } from '../../graphql/context.js';
+import { badRequest } from '../../graphql/errors.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { aggregateSiteEvents, type AggregateRequest } from './aggregate.js';
-import { trackSiteEvents } from './ingest.js';
+import { trackSiteEvents, trackSiteEventsBody } from './ingest.js';
 import { listVisitorSegments } from './segments.js';
 
 type SiteId = { siteId: string };
@@ -14,8 +15,10 @@ export const insightsResolvers: Resolvers = {
     siteVisitorSegments: (_: unknown, { siteId, ...args }: SiteId & PageArgs, ctx: Context) => listVisitorSegments(ctx, siteId, args),
   },
   Mutation: {
-    trackSiteEvents: async (_: unknown, { siteId, events }: SiteId & { events: unknown[] }, ctx: Context) => {
-      await trackSiteEvents(ctx, siteId, events);
+    trackSiteEvents: async (_: unknown, { siteId, events, batch }: SiteId & { events?: unknown[] | null; batch?: Uint8Array | null }, ctx: Context) => {
+      if ((events == null) === (batch == null)) throw badRequest('events: give the events either as `events` or as `batch`, one of them');
+      if (batch != null) await trackSiteEventsBody(ctx, siteId, batch);
+      else await trackSiteEvents(ctx, siteId, events!);
       return true;
     },
   },

@@ -30,7 +30,7 @@ export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em)
 /** One ingest transaction: statements with parameters, and COPY of text into a table. */
 export type Writer = {
   query(sql: string, parameters?: unknown[]): Promise<Record<string, unknown>[]>;
-  copy(table: string, columns: string[], text: string): Promise<void>;
+  copy(table: string, columns: string[], text: string | Uint8Array): Promise<void>;
 };
 
 const copySql = (table: string, columns: string[], source: string) => `copy ${quote(table)} (${columns.map(quote).join(', ')}) from ${source}`;
@@ -99,7 +99,7 @@ async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (w
         copy: async (table, columns, text) => {
           const sql = copySql(table, columns, `'/dev/blob'`);
           observe(sql);
-          await tx.query(sql, [], { blob: new Blob([text]) });
+          await tx.query(sql, [], { blob: new Blob([text as string | Uint8Array<ArrayBuffer>]) });
         },
       },
       opened,
@@ -195,8 +195,8 @@ export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0
 export async function storeEvents(
   em: EntityManager,
   siteId: string,
-  batch: EncodedBatch,
-  lateCounts: (watermark: number) => string,
+  batch: Omit<EncodedBatch, 'events'> & { events: string | Uint8Array },
+  lateCounts: (watermark: number) => Promise<string>,
   afterwards?: (writer: Writer) => Promise<void>,
 ): Promise<void> {
   if (batch.rows === 0) return;
@@ -205,7 +205,7 @@ export async function storeEvents(
     await ensurePartitions(em.getConnection().getClient(), writer, batch.months);
     await writer.copy('insight_event', EVENT_COLUMN_LIST, batch.events);
     const watermark = watermarkOf(opened);
-    const deltas = batch.earliest < watermark ? lateCounts(watermark) : '';
+    const deltas = batch.earliest < watermark ? await lateCounts(watermark) : '';
     if (deltas) await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, deltas);
     await afterwards?.(writer);
   });
