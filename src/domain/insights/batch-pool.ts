@@ -16,7 +16,7 @@ import type { EncodedBatch } from './encode.js';
 
 /** What a worker is sent: location ids as lists (sets do not cross threads as cheaply). */
 export type BatchTask = { id: number; body: Uint8Array; site: Omit<BatchSite, 'ids'> & { ids: Record<keyof BatchSite['ids'], string[]> } };
-export type PreparedBatch = Omit<EncodedBatch, 'events'> & { events: Uint8Array };
+export type PreparedBatch = EncodedBatch<Uint8Array>;
 export type BatchAnswer = { id: number; batch?: PreparedBatch; error?: { code: ErrorCode; message: string } };
 
 type Waiting = { task: BatchTask; resolve: (batch: PreparedBatch) => void; reject: (error: Error) => void };

@@ -58,10 +58,11 @@ if (ROLLUP_DIMENSIONS.join() !== 'type,browser,device,os,bot,country,language,ur
 const NO_CONTENT = '\\N\t\\N\t\\N\t\\N\t\\N';
 const NO_TRAFFIC = '\\N\t\\N\t\\N\t\\N\t\\N\t\\N';
 
-export type EncodedBatch = {
+/** A batch ready to store; its COPY text as a string, or as bytes when a worker thread made it. */
+export type EncodedBatch<Text extends string | Uint8Array = string> = {
   rows: number;
   /** `insight_event` rows as COPY text. */
-  events: string;
+  events: Text;
   /** The UTC months (`YYYY-MM`) the rows fall into, for their partitions. */
   months: Set<string>;
   /** The earliest event time (epoch ms): only a batch reaching before the watermark has late events. */

@@ -195,7 +195,7 @@ export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0
 export async function storeEvents(
   em: EntityManager,
   siteId: string,
-  batch: Omit<EncodedBatch, 'events'> & { events: string | Uint8Array },
+  batch: EncodedBatch<string | Uint8Array>,
   lateCounts: (watermark: number) => Promise<string>,
   afterwards?: (writer: Writer) => Promise<void>,
 ): Promise<void> {
