@@ -4,9 +4,11 @@
  * both doors on the real database.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { embeddedDatabaseOf, sqlObservers } from '../src/db/orm.js';
 import { Job } from '../src/jobs/entities.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
-import { execute, kyselyOf } from '../src/domain/insights/storage.js';
+import { execute, kyselyOf, rollupLock } from '../src/domain/insights/storage.js';
 import { newTeam, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
@@ -391,6 +393,59 @@ describe('the roll-up job', () => {
     for (const res of [sent[0], sent[2], sent[4]] as { status: number }[]) expect(res.status).toBe(204);
     const [{ sum }] = await execute<{ sum: number }>(kyselyOf(server.em()), `select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = $1`, [site.id]);
     expect(sum).toBe(60);
+  });
+});
+
+describe('concurrent ingests', () => {
+  it('stores batches of several sites that arrive together (grouped into shared transactions), counting late events, each answered once stored', async () => {
+    const first = await teamWithSite();
+    const second = { ...first, site: await insertSite(server, first.organization.id) };
+    server.clock.set(new Date('2026-02-10T12:30:00.000Z'));
+    const at = (hour: number, minute: number) => new Date(Date.UTC(2026, 1, 10, hour, minute)).toISOString();
+    // The first site is rolled up to 12:00: its events of 11:xx that follow are late.
+    expect((await track(first.admin, first.site, [siteEvent({ timestamp: at(11, 59) })])).status).toBe(204);
+    await rollUpSite(server.em(), first.site.id, server.clock.now());
+    const batches = Array.from({ length: 12 }, (_, i) => ({
+      target: i % 2 ? second : first,
+      events: Array.from({ length: 5 + i }, (_, j) => siteEvent({ timestamp: at(i % 4 === 0 ? 11 : 12, j) })),
+    }));
+    let copies = 0;
+    const observe = (sql: string) => {
+      if (sql.startsWith('copy "insight_event"')) copies += 1;
+    };
+    sqlObservers.add(observe);
+    // On a PostgreSQL server, the roll-up job's locks on both sites (another session) hold the first
+    // transactions back while the other batches come: those go in groups. The embedded database has
+    // one session, whose statements take turns: batches seldom meet there.
+    const pglite = embeddedDatabaseOf(server.em());
+    const holder = pglite ? undefined : await ((await server.em().getConnection().getNativeClient()) as pg.Pool).connect();
+    try {
+      await holder?.query('begin');
+      for (const target of [first, second]) await holder?.query(rollupLock(target.site.id, 'exclusive'));
+      const answers = Promise.all(batches.map(({ target, events }) => track(target.admin, target.site, events)));
+      if (holder) {
+        await new Promise((resolve) => setTimeout(resolve, 1000));
+        await holder.query('commit');
+      }
+      for (const res of await answers) expect(res.status).toBe(204);
+    } finally {
+      holder?.release();
+      sqlObservers.delete(observe);
+    }
+    expect(copies).toBeGreaterThan(0);
+    if (pglite) expect(copies).toBeLessThanOrEqual(batches.length);
+    else expect(copies).toBeLessThan(batches.length);
+    for (const target of [first, second]) {
+      const sent = batches.filter((batch) => batch.target === target).reduce((sum, batch) => sum + batch.events.length, target === first ? 1 : 0);
+      const [events] = await countWith(target.admin, target.site, { select: [{ column: 'eventsCount' }] });
+      expect(events!.values).toEqual([sent]);
+    }
+    const [{ late }] = await execute<{ late: number }>(
+      kyselyOf(server.em()),
+      `select sum(events)::int as late from insight_rollup_traffic_hour where site_id = $1 and time = $2`,
+      [first.site.id, at(11, 0)],
+    );
+    expect(late).toBe(1 + 5 + 9 + 13);
   });
 });
 

@@ -3,23 +3,14 @@ import type { SiteRow } from '../sites/entities.js';
 import { batchPool } from './batch-pool.js';
 import { checkBatchSize, checkEvent, eventsOfBody, lateCountsOf, prepareBatchBody, type BatchSite } from './batch.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
+import { locationIdsOf } from './location-ids.js';
 import type { ValidEvent } from './events.js';
 import { scheduleRollUp } from './rollup.js';
-import { storeEvents } from './storage.js';
+import { groupCommitOf } from './storage.js';
 
 /** What a site's events are checked against: its own sections, site spaces, share links and spaces. */
 async function batchSiteOf(ctx: Context, site: SiteRow): Promise<BatchSite> {
-  const [sections, siteSpaces, shareLinks] = await Promise.all([
-    ctx.loaders.sectionsBySite.load(site.id),
-    ctx.loaders.siteSpacesBySite.load(site.id),
-    ctx.loaders.shareLinksBySite.load(site.id),
-  ]);
-  const ids = {
-    siteSection: new Set(sections.map((s) => s.id)),
-    siteSpace: new Set(siteSpaces.map((s) => s.id)),
-    siteShareKey: new Set(shareLinks.map((l) => l.id)),
-    space: new Set(siteSpaces.map((s) => s.space)),
-  };
+  const ids = await locationIdsOf(ctx.em, site.id);
   return { id: site.id, organization: site.organization, ids, now: ctx.clock.now().getTime(), maxBatch: ctx.config.insightsMaxBatch };
 }
 
@@ -48,10 +39,15 @@ async function encodeHere(events: unknown[], site: BatchSite): Promise<{ batch: 
 /** Stores an encoded batch, counting its late events (read again when they were not kept), and schedules the roll-up. */
 async function store(ctx: Context, site: BatchSite, batch: EncodedBatch<string | Uint8Array>, late: () => Promise<{ valid: ValidEvent[]; times: ArrayLike<number> }>) {
   const now = new Date(site.now);
-  await storeEvents(ctx.em, site.id, batch, async (watermark) => {
-    const { valid, times } = await late();
-    return lateCountsOf(site, valid, times, watermark);
-  }, (writer) => scheduleRollUp(writer, site.id, now));
+  await groupCommitOf(ctx.em).commit({
+    siteId: site.id,
+    batch,
+    lateCounts: async (watermark) => {
+      const { valid, times } = await late();
+      return lateCountsOf(site, valid, times, watermark);
+    },
+    afterwards: (writer) => scheduleRollUp(writer, site.id, now),
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
 import { embeddedDatabaseOf, sqlObservers } from '../../db/orm.js';
+import { GroupCommit } from './group-commit.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
 import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
 
@@ -30,8 +31,10 @@ export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em)
 /** One ingest transaction: statements with parameters, and COPY of text into a table. */
 export type Writer = {
   query(sql: string, parameters?: unknown[]): Promise<Record<string, unknown>[]>;
-  copy(table: string, columns: string[], text: string | Uint8Array): Promise<void>;
+  /** COPY of text given in pieces (rows never straddle two pieces). */
+  copy(table: string, columns: string[], text: CopyText): Promise<void>;
 };
+export type CopyText = readonly (string | Uint8Array)[];
 
 const copySql = (table: string, columns: string[], source: string) => `copy ${quote(table)} (${columns.map(quote).join(', ')}) from ${source}`;
 
@@ -99,7 +102,7 @@ async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (w
         copy: async (table, columns, text) => {
           const sql = copySql(table, columns, `'/dev/blob'`);
           observe(sql);
-          await tx.query(sql, [], { blob: new Blob([text as string | Uint8Array<ArrayBuffer>]) });
+          await tx.query(sql, [], { blob: new Blob(text as (string | Uint8Array<ArrayBuffer>)[]) });
         },
       },
       opened,
@@ -142,7 +145,8 @@ async function inPoolTransaction(em: EntityManager, opening: string[], work: (wr
           await new Promise<void>((resolve, reject) => {
             stream.on('finish', resolve);
             stream.on('error', reject);
-            stream.end(text);
+            for (const piece of text) stream.write(piece);
+            stream.end();
           });
         },
       },
@@ -178,8 +182,9 @@ const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
  * The lock on a site's rollups: ingests hold it shared while they store events, the job that moves
  * the watermark holds it alone, so that no event before the watermark is stored without its counts.
  */
-export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive') =>
-  `select pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${ROLLUP_LOCK}, hashtext(${literal(siteId)}))`;
+const rollupLockCall = (siteId: string, mode: 'shared' | 'exclusive') =>
+  `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${ROLLUP_LOCK}, hashtext(${literal(siteId)}))`;
+export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive') => `select ${rollupLockCall(siteId, mode)}`;
 
 /** The site's watermark in epoch ms (as `watermark`); no row when the site has not been rolled up. */
 export const watermarkQuery = (siteId: string) =>
@@ -187,28 +192,62 @@ export const watermarkQuery = (siteId: string) =>
 
 export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0]!.watermark) : -Infinity);
 
+/** A batch to store: its site, its encoded rows, and what else its transaction must do. */
+export type StoredBatch = {
+  siteId: string;
+  batch: EncodedBatch<string | Uint8Array>;
+  /** The COPY text of the batch's late events' counts, given the site's watermark (epoch ms). */
+  lateCounts: (watermark: number) => Promise<string>;
+  /** Runs last in the same transaction (scheduling the roll-up of these rows). */
+  afterwards?: (writer: Writer) => Promise<void>;
+};
+
 /**
- * Stores an encoded batch in one transaction, under the site's rollup lock (shared): its event rows,
- * then the counts of its late events, which `lateCounts` makes from the watermark read under that lock
- * (`afterwards` runs last in the same transaction: scheduling the roll-up of those rows).
+ * Stores batches (of one site or several) in one transaction, under their sites' rollup locks (shared):
+ * their event rows in one COPY, then the counts of their late events, which each batch makes from its
+ * site's watermark read under the lock.
  */
-export async function storeEvents(
-  em: EntityManager,
-  siteId: string,
-  batch: EncodedBatch<string | Uint8Array>,
-  lateCounts: (watermark: number) => Promise<string>,
-  afterwards?: (writer: Writer) => Promise<void>,
-): Promise<void> {
-  if (batch.rows === 0) return;
-  // Each statement in READ COMMITTED reads with a snapshot of its own: the watermark is read after the lock is held.
-  await inIngestTransaction(em, [rollupLock(siteId, 'shared'), watermarkQuery(siteId)], async (writer, opened) => {
-    await ensurePartitions(em.getConnection().getClient(), writer, batch.months);
-    await writer.copy('insight_event', EVENT_COLUMN_LIST, batch.events);
-    const watermark = watermarkOf(opened);
-    const deltas = batch.earliest < watermark ? await lateCounts(watermark) : '';
-    if (deltas) await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, deltas);
-    await afterwards?.(writer);
+export async function storeBatches(em: EntityManager, batches: readonly StoredBatch[]): Promise<void> {
+  const stored = batches.filter((entry) => entry.batch.rows > 0);
+  if (stored.length === 0) return;
+  // Locks in one order, whatever the group: two groups never wait on each other through the roll-up job's waits.
+  const sites = [...new Set(stored.map((entry) => entry.siteId))].sort();
+  const locks = `select ${sites.map((site) => rollupLockCall(site, 'shared')).join(', ')}`;
+  const watermarks = `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${sites.map(literal).join(', ')})`;
+  // Each statement in READ COMMITTED reads with a snapshot of its own: the watermarks are read after the locks are held.
+  await inIngestTransaction(em, [locks, watermarks], async (writer, opened) => {
+    const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
+    const months = new Set(stored.flatMap((entry) => [...entry.batch.months]));
+    await ensurePartitions(em.getConnection().getClient(), writer, months);
+    await writer.copy('insight_event', EVENT_COLUMN_LIST, stored.map((entry) => entry.batch.events));
+    const deltas: string[] = [];
+    for (const entry of stored) {
+      const watermark = watermarkOfSite.get(entry.siteId) ?? -Infinity;
+      const counts = entry.batch.earliest < watermark ? await entry.lateCounts(watermark) : '';
+      if (counts) deltas.push(counts);
+    }
+    if (deltas.length) await writer.copy(ROLLUP_PARENT, ROLLUP_COLUMN_LIST, deltas);
+    for (const entry of stored) await entry.afterwards?.(writer);
   });
+}
+
+/** Transactions of ingestion in flight at once per database; the batches that come meanwhile wait to go together. */
+const INGEST_WRITERS = 2;
+/** Rows of one group at most: a transaction of about a second of COPY on a slow machine. */
+const MAX_GROUP_ROWS = 20_000;
+const groupCommits = new WeakMap<object, GroupCommit<StoredBatch>>();
+
+/** The group commit of the database `em` works on (see group-commit.ts). */
+export function groupCommitOf(em: EntityManager): GroupCommit<StoredBatch> {
+  const database = em.getConnection();
+  let group = groupCommits.get(database);
+  if (!group) {
+    // A fork of its own: the requester's EntityManager and what it holds are not kept.
+    const own = em.fork();
+    group = new GroupCommit((batches) => storeBatches(own, batches), { writers: INGEST_WRITERS, maxSize: MAX_GROUP_ROWS, sizeOf: (entry) => entry.batch.rows });
+    groupCommits.set(database, group);
+  }
+  return group;
 }
 
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
