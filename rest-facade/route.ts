@@ -1,3 +1,5 @@
+import type { Config } from '../src/config.js';
+
 /**
  * One REST operation of the contract, as data: which GraphQL document serves it and with what status.
  * Defaults: path and query parameters map to the document's variables of the same name (coerced by the
@@ -20,6 +22,8 @@ export type Route = {
    * domain parses off the thread that serves requests.
    */
   body?: 'input' | 'bytes';
+  /** The largest body, from the configuration, when it is not BODY_LIMIT (`bytes` bodies only). */
+  bodyLimit?: (config: Config) => string;
   /**
    * A create-or-update: the root field answers `{created, <entity>}` and the body is the entity, with
    * 201 (and its Location) when it was created, else `status`.

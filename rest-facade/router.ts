@@ -1,4 +1,4 @@
-import express, { type Request, type Response, type Router } from 'express';
+import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
 import {
   getNamedType,
   getNullableType,
@@ -193,10 +193,9 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = express.Router();
-  const bytes = express.raw({ type: 'application/json', limit: deps.config.bodyLimit });
   for (const route of routes.map((r) => prepare(schema, r))) {
     const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
-    const parsers = route.body === 'bytes' ? [bytes] : [];
+    const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
     router[route.method.toLowerCase() as 'get'](path, ...parsers, async (req: Request, res: Response) => {
       try {
         const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
@@ -227,6 +226,13 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     });
   }
   return router;
+}
+
+/** The body's bytes, up to `limit` (413 above it, naming the limit). */
+function bytesParser(limit: string): RequestHandler {
+  const raw = express.raw({ type: 'application/json', limit });
+  return (req, res, next) =>
+    raw(req, res, (error?: { type?: string }) => (error?.type === 'entity.too.large' ? sendError(res, 413, `Request body larger than ${limit}`) : next(error)));
 }
 
 /** Operations whose body goes to their document as bytes (`body: 'bytes'`): the JSON parser leaves them alone. */

@@ -27,7 +27,9 @@ const EnvSchema = z.object({
   /** How often the durable job worker looks for due jobs; 0 disables the worker. */
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /** Most insights events accepted in one ingestion request; more is answered 413. */
-  INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(1000),
+  INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(5000),
+  /** Largest ingestion request body (BODY_LIMIT is for every other body): room for a largest batch. */
+  INSIGHTS_BODY_LIMIT: z.string().default('10mb'),
   /**
    * Worker threads that parse, check and encode ingestion request bodies, off the thread that serves
    * every request (0: that thread does it). By default one fewer than the cores, from 1 to 4.
@@ -77,6 +79,7 @@ export type Config = {
   graphqlMaxDepth: number;
   jobPollMs: number;
   insightsMaxBatch: number;
+  insightsBodyLimit: string;
   insightsWorkers: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
@@ -110,6 +113,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
+    insightsBodyLimit: e.INSIGHTS_BODY_LIMIT,
     insightsWorkers: e.INSIGHTS_WORKERS,
     fetch: {
       timeoutMs: e.FETCH_TIMEOUT_MS,

@@ -10,6 +10,7 @@ export const insightsRoutes: Route[] = [
     status: 204,
     // The body's bytes go to the domain as they came: parsing and checking a batch runs on worker threads.
     body: 'bytes',
+    bodyLimit: (config) => config.insightsBodyLimit,
     document: `mutation($organizationId: ID!, $siteId: ID!, $body: InsightsEventBatch!) {
       trackSiteEvents(siteId: $siteId, organizationId: $organizationId, batch: $body)
     }`,
