@@ -3,7 +3,7 @@
  * year into one site through the REST operation, in batches of the largest accepted size with
  * BENCH_CONCURRENCY requests in flight (default 4), on the configured database (DATABASE_URL, or a fresh
  * embedded one). As a baseline it loads the same rows with COPY straight into the events table, for a
- * second site, in BENCH_ROUNDS rounds (default 4) alternating with the API's over slices of the same
+ * second site, in BENCH_ROUNDS rounds (default 8) alternating with the API's over slices of the same
  * batches. Both sides prepare their input before their clock starts: the baseline its COPY text, the
  * API's load generator (a thread of its own) its request bodies. Then it runs the job that rolls up
  * the site's raw rows into hourly and daily rollups (timed and printed: it is deferred work of ingestion), and
@@ -36,7 +36,7 @@ import { events } from './insights-traffic.js';
 const total = Number(process.env.BENCH_EVENTS ?? 1_000_000);
 const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const runs = Number(process.env.BENCH_RUNS ?? 30);
-const rounds = Number(process.env.BENCH_ROUNDS ?? 4);
+const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 
 const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-insights-'));
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
@@ -87,8 +87,16 @@ const generator = new Worker(new URL(`data:text/javascript,${encodeURIComponent(
 type GeneratorMessage = { ready?: boolean; bytes?: number; sent?: number; done?: boolean };
 const fromGenerator = () =>
   new Promise<GeneratorMessage>((resolve, reject) => {
-    generator.once('message', resolve);
-    generator.once('error', reject);
+    const onMessage = (message: GeneratorMessage) => {
+      generator.off('error', onError);
+      resolve(message);
+    };
+    const onError = (error: Error) => {
+      generator.off('message', onMessage);
+      reject(error);
+    };
+    generator.once('message', onMessage);
+    generator.once('error', onError);
   });
 const { bytes: requestBytes = 0 } = await fromGenerator();
 
@@ -116,6 +124,16 @@ async function copyRound(from: number, to: number) {
   await client.end();
 }
 
+/**
+ * Each side starts from a checkpoint, as pgbench starts its runs: a checkpoint that falls within one
+ * side's time (WAL reaches max_wal_size every few hundred thousand rows) would slow that side alone,
+ * with the pages it then writes whole into the WAL. Skipped where the role may not checkpoint.
+ */
+async function checkpoint() {
+  if (pglite) return;
+  await execute(kyselyOf(em), 'checkpoint').catch(() => undefined);
+}
+
 // Rounds alternate the two sides over slices of the same batches, so that the machine's speed, which
 // drifts on a shared host, weighs on both alike.
 let apiSeconds = 0;
@@ -125,6 +143,7 @@ const healthzWaits: number[] = [];
 for (let round = 0; round < rounds; round++) {
   const from = Math.floor((round * batches) / rounds);
   const to = Math.floor(((round + 1) * batches) / rounds);
+  await checkpoint();
   let began = performance.now();
   generator.postMessage({ from, to });
   let ingesting = true;
@@ -142,6 +161,7 @@ for (let round = 0; round < rounds; round++) {
   apiSeconds += (performance.now() - began) / 1000;
   ingesting = false;
   await probe;
+  await checkpoint();
   began = performance.now();
   await copyRound(from, to);
   copySeconds += (performance.now() - began) / 1000;
