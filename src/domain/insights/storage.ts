@@ -231,10 +231,17 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
   });
 }
 
-/** Transactions of ingestion in flight at once per database; the batches that come meanwhile wait to go together. */
-const INGEST_WRITERS = 2;
-/** Rows of one group at most: a transaction of about a second of COPY on a slow machine. */
-const MAX_GROUP_ROWS = 20_000;
+/**
+ * How group commit runs: on a server, two transactions in flight and groups of up to 20,000 rows (about
+ * a second of COPY on a slow machine). The embedded database has one session, which every other
+ * statement waits for while a transaction holds it (and its COPY holds the thread): one transaction at
+ * a time, and only batches of up to 1,000 rows together, so that other requests wait no longer for a
+ * group than for one batch.
+ */
+const GROUPING = {
+  server: { writers: 2, maxSize: 20_000 },
+  embedded: { writers: 1, maxSize: 1_000 },
+};
 const groupCommits = new WeakMap<object, GroupCommit<StoredBatch>>();
 
 /** The group commit of the database `em` works on (see group-commit.ts). */
@@ -244,7 +251,8 @@ export function groupCommitOf(em: EntityManager): GroupCommit<StoredBatch> {
   if (!group) {
     // A fork of its own: the requester's EntityManager and what it holds are not kept.
     const own = em.fork();
-    group = new GroupCommit((batches) => storeBatches(own, batches), { writers: INGEST_WRITERS, maxSize: MAX_GROUP_ROWS, sizeOf: (entry) => entry.batch.rows });
+    const grouping = isEmbedded(em) ? GROUPING.embedded : GROUPING.server;
+    group = new GroupCommit((batches) => storeBatches(own, batches), { ...grouping, sizeOf: (entry) => entry.batch.rows });
     groupCommits.set(database, group);
   }
   return group;
