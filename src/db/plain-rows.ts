@@ -1,7 +1,8 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
-import { sqlObservers } from './orm.js';
+import { embeddedDatabaseOf, sqlObservers } from './orm.js';
+import { poolClientOf } from './pool-clients.js';
 
 /*
  * Plain-row reads for hot read paths (authentication, list and tree loaders): rows as plain objects
@@ -54,11 +55,32 @@ export function tableOf(em: EntityManager, entity: AnyEntity): string {
   return quote(metadataOf(em, entity).tableName);
 }
 
-/** Runs a statement with `$n` parameters and returns its rows. */
+/** A name per statement text: these texts are few and fixed (built once each). */
+const statementNames = new Map<string, string>();
+
+/**
+ * Runs a statement with `$n` parameters and returns its rows. On a PostgreSQL server the statement is
+ * named, so that each connection parses and plans it once rather than on every request (these are the
+ * statements of every request: the token, memberships, the site; measured ~0.3 ms of the server's time
+ * each, unnamed, on the development machine).
+ */
 export async function plainQuery<T>(em: EntityManager, sql: string, parameters: readonly unknown[]): Promise<T[]> {
   for (const observe of sqlObservers) observe(sql);
-  const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(sql, [...parameters]));
-  return result.rows as T[];
+  if (embeddedDatabaseOf(em)) {
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(sql, [...parameters]));
+    return result.rows as T[];
+  }
+  let name = statementNames.get(sql);
+  if (name === undefined) statementNames.set(sql, (name = `plain_${statementNames.size + 1}`));
+  const client = await poolClientOf(em);
+  try {
+    const result = await client.query({ name, text: sql, values: [...parameters] });
+    client.release();
+    return result.rows as T[];
+  } catch (error) {
+    client.release();
+    throw error;
+  }
 }
 
 /** The single-column properties of an entity, in the order of the tuples `jsonListOf` builds. */

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
 import { embeddedDatabaseOf, sqlObservers } from '../../db/orm.js';
+import { poolClientOf } from '../../db/pool-clients.js';
 import { GroupCommit } from './group-commit.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
 import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
@@ -110,27 +111,18 @@ async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (w
   });
 }
 
-/** Clients of the pool whose search path this module has set (the ORM sets it only on clients it opened). */
-const preparedClients = new WeakSet<pg.PoolClient>();
-
 /**
  * PostgreSQL server: a client of the ORM's pool, so that rows go in with COPY FROM STDIN (measured
  * several times faster than a parameterized INSERT of the same batch), rollups in the same transaction.
  * The opening statements go with BEGIN in one round trip (each still reads with a snapshot of its own).
  */
 async function inPoolTransaction(em: EntityManager, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
-  const pool = await em.getConnection().getNativeClient();
-  const client = await pool.connect();
+  const client = await poolClientOf(em);
   const run = async (sql: string, parameters?: unknown[]) => {
     observe(sql);
     return (await client.query(sql, parameters)).rows as Row[];
   };
   try {
-    const schema = em.config.get('schema');
-    if (schema && !preparedClients.has(client)) {
-      await run(`set search_path to ${quote(schema.replaceAll('"', '""'))}`);
-      preparedClients.add(client);
-    }
     const begin = ['begin', ...opening].join('; ');
     observe(begin);
     const results = (await client.query(begin)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
