@@ -78,7 +78,8 @@ export async function plainQuery<T>(em: EntityManager, sql: string, parameters: 
     client.release();
     return result.rows as T[];
   } catch (error) {
-    client.release();
+    // The connection may be what failed: the pool makes a new one.
+    client.release(error instanceof Error ? error : true);
     throw error;
   }
 }
