@@ -3,8 +3,8 @@ import type { SiteRow } from '../sites/entities.js';
 import { batchPool } from './batch-pool.js';
 import { checkBatchSize, checkEvent, eventsOfBody, lateCountsOf, prepareBatchBody, type BatchSite } from './batch.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
-import { locationIdsOf } from './location-ids.js';
 import type { ValidEvent } from './events.js';
+import { locationIdsOf } from './location-ids.js';
 import { scheduleRollUp } from './rollup.js';
 import { groupCommitOf } from './storage.js';
 
