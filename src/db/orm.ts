@@ -40,6 +40,9 @@ function baseOptions(): Options {
   };
 }
 
+/** Puts a schema on a session's search path (the ORM's connections, and pool clients used directly). */
+export const searchPathStatement = (schema: string) => `set search_path to "${schema.replaceAll('"', '""')}"`;
+
 /**
  * Opens the ORM on a real PostgreSQL server (`url`) or on embedded PostgreSQL in `dataDir`.
  * PGlite is a single connection inside this process: transactions queue behind each other.
@@ -55,7 +58,7 @@ export async function openOrm(db: Database): Promise<Orm> {
       // Queries name the schema; the migrations' unqualified SQL resolves through the search path.
       onCreateConnection: schema
         ? async (connection) => {
-            await (connection as DatabaseConnection).executeQuery(CompiledQuery.raw(`set search_path to "${schema.replaceAll('"', '""')}"`));
+            await (connection as DatabaseConnection).executeQuery(CompiledQuery.raw(searchPathStatement(schema)));
           }
         : undefined,
     });

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
+import { searchPathStatement } from './orm.js';
 
 /** Clients whose search path this module has set (the ORM sets it only on clients it hands out itself). */
 const prepared = new WeakSet<pg.PoolClient>();
@@ -14,7 +15,7 @@ export async function poolClientOf(em: EntityManager): Promise<pg.PoolClient> {
   const schema = em.config.get('schema');
   if (schema && !prepared.has(client)) {
     try {
-      await client.query(`set search_path to "${schema.replaceAll('"', '""')}"`);
+      await client.query(searchPathStatement(schema));
     } catch (error) {
       client.release(error instanceof Error ? error : true);
       throw error;

@@ -178,10 +178,11 @@ const rollupLockCall = (siteId: string, mode: 'shared' | 'exclusive') =>
   `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${ROLLUP_LOCK}, hashtext(${literal(siteId)}))`;
 export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive') => `select ${rollupLockCall(siteId, mode)}`;
 
-/** The site's watermark in epoch ms (as `watermark`); no row when the site has not been rolled up. */
-export const watermarkQuery = (siteId: string) =>
-  `select (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" = ${literal(siteId)}`;
+/** The watermarks of sites in epoch ms (`site`, `watermark`); no row for a site not rolled up yet. */
+export const watermarkQuery = (siteIds: string | readonly string[]) =>
+  `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${[siteIds].flat().map(literal).join(', ')})`;
 
+/** The watermark of the one site a `watermarkQuery` asked for. */
 export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0]!.watermark) : -Infinity);
 
 /** A batch to store: its site, its encoded rows, and what else its transaction must do. */
@@ -205,9 +206,8 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
   // Locks in one order, whatever the group: two groups never wait on each other through the roll-up job's waits.
   const sites = [...new Set(stored.map((entry) => entry.siteId))].sort();
   const locks = `select ${sites.map((site) => rollupLockCall(site, 'shared')).join(', ')}`;
-  const watermarks = `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${sites.map(literal).join(', ')})`;
   // Each statement in READ COMMITTED reads with a snapshot of its own: the watermarks are read after the locks are held.
-  await inIngestTransaction(em, [locks, watermarks], async (writer, opened) => {
+  await inIngestTransaction(em, [locks, watermarkQuery(sites)], async (writer, opened) => {
     const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
     const months = new Set(stored.flatMap((entry) => [...entry.batch.months]));
     await ensurePartitions(em.getConnection().getClient(), writer, months);
