@@ -14,6 +14,7 @@ import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
 import { samlRouter } from './domain/saml/router.js';
 import { fileDownloadRouter } from './domain/content/files.js';
+import { logSerializers } from './logger.js';
 import { pdfRouter } from './domain/content/pdf.js';
 
 /**
@@ -34,7 +35,7 @@ export async function createApp(deps: AppDeps) {
         return id;
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      serializers: { req: (req) => ({ id: req.id, method: req.method, url: req.url }) },
+      serializers: logSerializers,
     }),
   );
 

@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../../graphql/errors.js';
 import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
+import { redactUrlsIn } from '../../url-redaction.js';
 import { enqueue, type JobEnv, type JobHandler } from '../../jobs/queue.js';
 import { OpenAPISpec, type OpenAPISpecRow } from './entities.js';
 import { processSource } from './processing.js';
@@ -136,7 +137,7 @@ async function processSpec(em: EntityManager, payload: Record<string, unknown>, 
   const recorded = outcome.ok
     ? { lastVersion: outcome.version, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
     : { lastProcessErrorCode: outcome.code };
-  if (!outcome.ok) env.logger.info({ spec: spec.id, code: outcome.code, reason: outcome.reason }, 'OpenAPI specification not processed');
+  if (!outcome.ok) env.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
   await em.nativeUpdate(OpenAPISpec, current, { ...recorded, processingState: 'complete', lastProcessedAt: now });
 }
 
