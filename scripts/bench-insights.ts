@@ -20,6 +20,7 @@ import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { embeddedDatabase } from '../src/db/orm.js';
 import { BatchEncoder, EVENT_COLUMN_LIST } from '../src/domain/insights/encode.js';
 import { validateEvent } from '../src/domain/insights/events.js';
@@ -39,7 +40,7 @@ const runs = Number(process.env.BENCH_RUNS ?? 30);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 
 const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-insights-'));
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
 const batch = config.insightsMaxBatch;
 const server = await startServer(config, { logger: createLogger('silent') });
 // The embedded database blocks the event loop while it loads the baseline: idle keep-alive sockets

@@ -17,6 +17,7 @@ import autocannon from 'autocannon';
 import express from 'express';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { sqlObservers } from '../src/db/orm.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { isDeepStrictEqual } from 'node:util';
@@ -65,7 +66,7 @@ async function statementsPerRequest(target: Target): Promise<number> {
 }
 
 const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-'));
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
 const server = await startServer(config, { logger: createLogger('silent') });
 const em = server.deps.orm.em.fork();
 const owner = await createUser(em, systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });

@@ -6,6 +6,7 @@
  */
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
+import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { createLogger } from '../src/logger.js';
@@ -17,7 +18,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-profile-'));
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
 const runs = Number(process.env.PROFILE_RUNS ?? 30);
 // PROFILE_CONNECTIONS requests in flight (default 1: sequential), as the benchmark's concurrency.
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 1);

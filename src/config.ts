@@ -1,9 +1,11 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
+import { isMasterKeyText, KEY_FORMAT } from './auth/master-key.js';
 import { parseAllowEntry } from './net/addresses.js';
 
 const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
+const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -18,6 +20,16 @@ const EnvSchema = z.object({
   PUBLIC_URL: z.string().url().optional(),
   /** Base URL of the web application that `urls.app` links point into (defaults to PUBLIC_URL). */
   APP_URL: z.string().url().optional(),
+  /**
+   * Master key sealing the server secrets stored in the database (src/auth/master-key.ts): 32 or more
+   * random bytes, hex or base64. Required with DATABASE_URL; embedded, DATA_DIR/secret.key otherwise.
+   */
+  SECRET_KEY: z.string().refine(isMasterKeyText, { error: KEY_FORMAT }).optional(),
+  /** Former master keys, comma-separated: values sealed with one are re-sealed with SECRET_KEY at start. */
+  SECRET_KEY_PREVIOUS: z
+    .string()
+    .default('')
+    .refine((list) => keysOf(list).every(isMasterKeyText), { error: `each key ${KEY_FORMAT}` }),
   OWNER_EMAIL: z.string().email().default('owner@example.com'),
   OWNER_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
@@ -72,6 +84,9 @@ export type Config = {
   databaseSchema?: string;
   publicUrl: string;
   appUrl: string;
+  /** The master key's text (SECRET_KEY) and former ones; see src/auth/master-key.ts. */
+  secretKey?: string;
+  previousSecretKeys: string[];
   ownerEmail: string;
   ownerToken?: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
@@ -106,6 +121,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseSchema: e.DATABASE_SCHEMA,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     appUrl: (e.APP_URL ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    secretKey: e.SECRET_KEY,
+    previousSecretKeys: keysOf(e.SECRET_KEY_PREVIOUS),
     ownerEmail: e.OWNER_EMAIL,
     ownerToken: e.OWNER_TOKEN,
     logLevel: e.LOG_LEVEL,

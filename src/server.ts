@@ -2,6 +2,8 @@ import type { Server } from 'node:http';
 import { systemClock, type Clock } from './clock.js';
 import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
+import { loadKeyring } from './auth/master-key.js';
+import { sealStoredSecrets } from './auth/secrets.js';
 import { migrate, openOrm, type Database } from './db/orm.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
@@ -13,9 +15,17 @@ export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger; database?: Database } = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
-  const orm = await openOrm(options.database ?? databaseOf(config));
-  const applied = await migrate(orm);
-  if (applied.length) logger.info({ applied }, 'applied database migrations');
+  const database = options.database ?? databaseOf(config);
+  const keyring = loadKeyring(config, database, logger);
+  const orm = await openOrm(database);
+  try {
+    const applied = await migrate(orm);
+    if (applied.length) logger.info({ applied }, 'applied database migrations');
+    await sealStoredSecrets(orm, keyring, logger);
+  } catch (error) {
+    await orm.close();
+    throw error;
+  }
   const deps = { orm, config, clock, logger };
   const { app, stop: stopApollo } = await createApp(deps);
   const stopWorker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : () => {};

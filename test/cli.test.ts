@@ -9,6 +9,7 @@ import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { runCli } from '../src/cli/program.js';
 import { freshDatabase } from './support/database.js';
+import { TEST_SECRET_KEY } from './support/server.js';
 
 /**
  * The admin CLI, mostly in this process (one test runs the real executable). The embedded database
@@ -59,7 +60,7 @@ async function inTurn(...calls: string[][]) {
 
 /** Starts the server on the CLI's database, runs `check`, and stops it again (freeing an embedded database). */
 async function withServer(check: (server: Awaited<ReturnType<typeof startServer>>) => Promise<void>) {
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0' });
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', SECRET_KEY: TEST_SECRET_KEY });
   const server = await startServer(config, { logger: createLogger('silent'), database });
   try {
     await check(server);

@@ -16,6 +16,12 @@ export type TestServer = RunningServer & {
 };
 
 /**
+ * The master key (SECRET_KEY) of test servers on PostgreSQL, which require one; an embedded test
+ * server makes its own key file in its data directory, as a first start does. Not a secret.
+ */
+export const TEST_SECRET_KEY = 'dGVzdCBzZXJ2ZXJzIG9ubHk6IG5vdCBhIHNlY3JldCE=';
+
+/**
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
  * (tests run due jobs explicitly), on a database of the file's own (see freshDatabase).
  */
@@ -25,7 +31,8 @@ export async function startTestServer(
 ): Promise<TestServer> {
   // A database given by the caller outlives this server (a restart test starts another on it).
   const fresh = options.database ?? (await freshDatabase());
-  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', PUBLIC_URL: 'http://docs.test', ...env });
+  const key = 'url' in fresh.database ? { SECRET_KEY: TEST_SECRET_KEY } : {};
+  const config = loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', PUBLIC_URL: 'http://docs.test', ...key, ...env });
   const clock = options.clock ?? new ManualClock(new Date('2026-01-15T12:00:00.000Z'));
   const running = await startServer(config, {
     clock,

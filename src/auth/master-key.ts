@@ -1,0 +1,130 @@
+import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hkdfSync, randomBytes } from 'node:crypto';
+import { dirname, join } from 'node:path';
+import type { Config } from '../config.js';
+import type { Database } from '../db/orm.js';
+import type { Logger } from '../logger.js';
+
+/*
+ * The master key that seals the server secrets stored in the database (see sealing.ts). It is given
+ * as SECRET_KEY: 32 or more random bytes, hex or base64 (`openssl rand -base64 32`). Passphrases are
+ * not taken: nothing can tell how much entropy one has, and HKDF does not stretch a weak one. The
+ * sealing key and the key's public id are both derived from it with HKDF-SHA256, so longer keys
+ * work as well and the id reveals nothing of the key.
+ */
+
+/** The name of the key file of the embedded mode, in DATA_DIR. */
+export const KEY_FILE = 'secret.key';
+
+/** How to make a key, for messages. */
+export const HOW_TO_MAKE_A_KEY = 'make one with `openssl rand -base64 32`';
+
+/** What a valid key looks like, for messages. */
+export const KEY_FORMAT = `must be 32 or more random bytes in hex or base64 (${HOW_TO_MAKE_A_KEY})`;
+
+const MIN_KEY_BYTES = 32;
+
+/** A master key: the AES-256 key that seals and its id, which sealed values name. */
+export type MasterKey = { id: string; key: Buffer };
+
+/**
+ * The keys of this start: `current` seals, every key opens what it sealed. `source` says where the
+ * current key came from (SECRET_KEY or the key file), `createdFile` that the key file was made now.
+ */
+export type Keyring = { current: MasterKey; previous: MasterKey[]; source: string; createdFile?: string };
+
+/** Refusal to start because of the master key or what it seals, with a message saying what to do. */
+export class MasterKeyError extends Error {
+  override name = 'MasterKeyError';
+}
+
+/** The bytes of a key given as hex or base64 (standard or URL-safe), or null when it is neither or too short. */
+function keyBytes(text: string): Buffer | null {
+  const trimmed = text.trim();
+  const readings = [
+    /^(?:[0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : null,
+    /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64') : null,
+  ];
+  return readings.find((bytes) => bytes && bytes.length >= MIN_KEY_BYTES) ?? null;
+}
+
+/** True when the text is a key this server accepts. */
+export const isMasterKeyText = (text: string) => keyBytes(text) !== null;
+
+/** The master key a key text gives; throws a MasterKeyError (without the text) when it is none. */
+export function masterKeyOf(text: string, name: string): MasterKey {
+  const bytes = keyBytes(text);
+  if (!bytes) throw new MasterKeyError(`${name} ${KEY_FORMAT}`);
+  const derive = (info: string, length: number) => Buffer.from(hkdfSync('sha256', bytes, Buffer.alloc(0), info, length));
+  return { id: derive('server-secret key id', 6).toString('hex'), key: derive('server-secret sealing key v1', 32) };
+}
+
+/**
+ * The keys to start with. SECRET_KEY when given (with SECRET_KEY_PREVIOUS); else, on a PostgreSQL
+ * server, a refusal (every instance must share the key, so none may make its own); else the embedded
+ * key file `DATA_DIR/secret.key`, made with mode 0600 on first start.
+ */
+export function loadKeyring(config: Config, database: Database, logger: Logger): Keyring {
+  const previous = config.previousSecretKeys.map((text) => masterKeyOf(text, 'SECRET_KEY_PREVIOUS'));
+  if (config.secretKey) return { current: masterKeyOf(config.secretKey, 'SECRET_KEY'), previous, source: 'SECRET_KEY' };
+  if ('url' in database) {
+    throw new MasterKeyError(`SECRET_KEY is required with DATABASE_URL: ${HOW_TO_MAKE_A_KEY} and give the same value to every instance`);
+  }
+  const file = join(database.dataDir, KEY_FILE);
+  const existing = readKeyFile(file, logger);
+  if (existing !== null) return { current: masterKeyOf(existing, file), previous, source: file };
+  const created = createKeyFile(file);
+  logger.info({ file }, 'created the master key of the server secrets; keep it with every backup of the data directory');
+  return { current: masterKeyOf(readKeyFile(file, logger)!, file), previous, source: file, ...(created ? { createdFile: file } : {}) };
+}
+
+/** The key file's text, or null when there is none. */
+function readKeyFile(file: string, logger: Logger): string | null {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    throw error;
+  }
+  if (statSync(file).mode & 0o077) logger.warn({ file }, 'the master key file can be read by other users: chmod 600 it');
+  return text;
+}
+
+/**
+ * Writes a new random key to `file`, mode 0600, whole or not at all: written and synced under a
+ * temporary name, then linked to its name, which fails if another process made it first. False when
+ * one did (its key is the one to use).
+ */
+function createKeyFile(file: string): boolean {
+  mkdirSync(dirname(file), { recursive: true });
+  const temporary = `${file}.${process.pid}.tmp`;
+  const fd = openSync(temporary, 'wx', 0o600);
+  try {
+    fchmodSync(fd, 0o600);
+    writeSync(fd, `${randomBytes(32).toString('base64')}\n`);
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    linkSync(temporary, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw error;
+  } finally {
+    unlinkSync(temporary);
+  }
+  const directory = openSync(dirname(file), 'r');
+  try {
+    fsyncSync(directory);
+  } finally {
+    closeSync(directory);
+  }
+  return true;
+}
+
+/** Removes a key file made at this start (when the start is refused, so that the next one is like this one). */
+export function forgetCreatedKeyFile(keyring: Keyring) {
+  if (keyring.createdFile) unlinkSync(keyring.createdFile);
+}
