@@ -13,7 +13,8 @@ type LoggedRequest = { id?: unknown; method?: string; url?: string; originalUrl?
 export const logSerializers = {
   req: (req: LoggedRequest) => ({ id: req.id, method: req.method, url: redactUrl(String(req.originalUrl ?? req.url ?? '')) }),
   err: (err: unknown) => {
-    const serialized = pino.stdSerializers.err(err as Error) as unknown;
+    // The HTTP request logger hands over errors it has serialized already.
+    const serialized: unknown = err instanceof Error ? pino.stdSerializers.err(err) : err;
     if (typeof serialized !== 'object' || serialized === null) return serialized;
     const fields = serialized as { message?: unknown; stack?: unknown };
     if (typeof fields.message === 'string') fields.message = redactUrlsIn(fields.message);
