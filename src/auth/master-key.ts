@@ -98,8 +98,9 @@ function readKeyFile(file: string, logger: Logger): string | null {
  */
 function createKeyFile(file: string): boolean {
   mkdirSync(dirname(file), { recursive: true });
+  // Named after this process: a leftover of a crashed one with the same pid may be overwritten.
   const temporary = `${file}.${process.pid}.tmp`;
-  const fd = openSync(temporary, 'wx', 0o600);
+  const fd = openSync(temporary, 'w', 0o600);
   try {
     fchmodSync(fd, 0o600);
     writeSync(fd, `${randomBytes(32).toString('base64')}\n`);
