@@ -74,7 +74,7 @@ export function loadKeyring(config: Config, database: Database, logger: Logger):
   const existing = readKeyFile(file, logger);
   if (existing !== null) return { current: masterKeyOf(existing, file), previous, source: file };
   const created = createKeyFile(file);
-  logger.info({ file }, 'created the master key that seals the server secrets; keep a copy with your backups: they cannot be restored without it');
+  if (created) logger.info({ file }, 'created the master key that seals the server secrets; keep a copy with your backups: they cannot be restored without it');
   return { current: masterKeyOf(readKeyFile(file, logger)!, file), previous, source: file, ...(created ? { createdFile: file } : {}) };
 }
 
