@@ -28,7 +28,8 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     deps,
     server,
     port,
-    url: `http://127.0.0.1:${port}`,
+    /** Where this process reaches itself. */
+    url: localUrl(config.host, port),
     /** Runs the durable jobs that are due now (by the server's clock). */
     runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
     async stop() {
@@ -38,4 +39,10 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
       await orm.close();
     },
   };
+}
+
+/** A URL of the server on this machine: the loopback address when it listens on every interface. */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }
