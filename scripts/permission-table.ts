@@ -14,6 +14,7 @@ function describeGuard(guard: Guard | undefined): string {
   if (!guard) return '**none**';
   if (guard.kind === 'public') return 'anyone';
   if (guard.kind === 'authenticated') return 'any valid token';
+  if (guard.kind === 'instanceAdmin') return 'instance administrator';
   const target = guard.on.toLowerCase().replaceAll('_', ' ');
   const needed =
     (guard.on === 'TEAM' ? TEAM_ROLE_HOLDERS[guard.role] : undefined) ??

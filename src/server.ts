@@ -16,9 +16,10 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
   const database = options.database ?? databaseOf(config);
-  const keyring = loadKeyring(config, database, logger);
+  // The data directory first: the key file beside the database is read or made by its holder only.
   const orm = await openOrm(database);
   try {
+    const keyring = loadKeyring(config, database, logger);
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'applied database migrations');
     await sealStoredSecrets(orm, keyring, logger);
@@ -38,7 +39,8 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     deps,
     server,
     port,
-    url: `http://127.0.0.1:${port}`,
+    /** Where this process reaches itself. */
+    url: localUrl(config.host, port),
     /** Runs the durable jobs that are due now (by the server's clock). */
     runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
     async stop() {
@@ -48,4 +50,10 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
       await orm.close();
     },
   };
+}
+
+/** A URL of the server on this machine: the loopback address when it listens on every interface. */
+function localUrl(host: string, port: number): string {
+  const reachable = host === '0.0.0.0' || host === '' ? '127.0.0.1' : host === '::' ? '::1' : host;
+  return `http://${reachable.includes(':') ? `[${reachable}]` : reachable}:${port}`;
 }

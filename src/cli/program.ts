@@ -1,12 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { ROLES, type Role } from '../auth/roles.js';
-import { systemClock } from '../clock.js';
-import { databaseOf, loadConfig } from '../config.js';
-import { migrate, openOrm } from '../db/orm.js';
-import { addMember, createOrganization } from '../domain/organizations/service.js';
-import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../domain/users/service.js';
+import { ROLES } from '../auth/roles.js';
+import { loadConfig } from '../config.js';
+import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../graphql/errors.js';
+import { inProcess, throughServer, type Executor } from './executors.js';
 
 /** Where a command line run reads its configuration and writes its output. */
 export type CliIo = {
@@ -15,27 +12,50 @@ export type CliIo = {
   stderr: { write(text: string): unknown };
 };
 
-const clock = systemClock;
+/** A command's GraphQL operation (one of the instance-admin mutations) and what it prints. */
+type Operation<O> = {
+  document: string;
+  variables(options: O): Record<string, unknown>;
+  /** The line printed on stdout (only what was made: an id or a secret); may say more on stderr. */
+  output(data: any, options: O, io: CliIo): string;
+};
+
+/**
+ * The executor for this run. A PostgreSQL server is opened directly. An embedded data directory is
+ * opened directly when no process holds it; when a server holds it, the command goes through that
+ * server's GraphQL door with an instance administrator's token.
+ */
+async function executorFor(io: CliIo): Promise<Executor> {
+  const config = loadConfig(io.env);
+  try {
+    return await inProcess(config);
+  } catch (error) {
+    if (!(error instanceof DataDirectoryLocked)) throw error;
+    const { holder } = error;
+    if (holder?.kind !== 'server' || !holder.url) {
+      throw new Error(`${error.message}; try again when it has ${holder?.kind === 'server' ? 'started' : 'finished'}`);
+    }
+    return throughServer(holder, config.dataDir, io.env);
+  }
+}
 
 /**
  * Runs the admin command line: `npm run -s cli -- <command>` (-s keeps npm's banner off stdout). It uses
- * the server's configuration (DATABASE_URL or DATA_DIR), applies pending migrations, and prints only
- * the id or token it made on stdout. Resolves to the exit code: 0 done, 1 refused or failed (message
- * on stderr), 2 usage error.
+ * the server's configuration (DATABASE_URL or DATA_DIR): a database it opens itself (applying pending
+ * migrations), or the running server that holds the embedded data directory. It prints only the id or
+ * token it made on stdout. Resolves to the exit code: 0 done, 1 refused or failed (message on stderr),
+ * 2 usage error.
  */
 export async function runCli(argv: string[], io: CliIo): Promise<number> {
-  /** Runs `work` in one transaction on the configured database, then prints its result. */
   const run =
-    <O>(work: (em: EntityManager, options: O) => Promise<string>) =>
+    <O>(operation: Operation<O>) =>
     async (options: O) => {
-      const config = loadConfig(io.env);
-      const orm = await openOrm(databaseOf(config));
+      const executor = await executorFor(io);
       try {
-        await migrate(orm);
-        const output = await orm.em.fork().transactional((tx) => work(tx as EntityManager, options));
-        io.stdout.write(`${output}\n`);
+        const data = await executor.execute(operation.document, operation.variables(options));
+        io.stdout.write(`${operation.output(data, options, io)}\n`);
       } finally {
-        await orm.close();
+        await executor.close();
       }
     };
 
@@ -49,10 +69,25 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .description('create a user; prints its id')
     .requiredOption('--email <email>', 'e-mail address (unique)')
     .requiredOption('--name <displayName>', 'display name')
+    .option('--instance-admin', 'make the user an instance administrator too')
     .action(
-      run(async (em, opts: { email: string; name: string }) => {
-        const user = await createUser(em, clock, { email: opts.email, displayName: opts.name });
-        return user.id;
+      run<{ email: string; name: string; instanceAdmin?: boolean }>({
+        document: 'mutation($input: AdminCreateUserInput!) { adminCreateUser(input: $input) { id } }',
+        variables: (o) => ({ input: { email: o.email, displayName: o.name, instanceAdmin: !!o.instanceAdmin } }),
+        output: (data) => data.adminCreateUser.id,
+      }),
+    );
+
+  program
+    .command('user:admin')
+    .description('make a user an instance administrator (or, with --revoke, no longer one); prints the user id')
+    .requiredOption('--email <email>', "the user's e-mail address")
+    .option('--revoke', 'take the role back')
+    .action(
+      run<{ email: string; revoke?: boolean }>({
+        document: 'mutation($user: String!, $admin: Boolean!) { adminSetInstanceAdmin(user: $user, instanceAdmin: $admin) { id } }',
+        variables: (o) => ({ user: o.email, admin: !o.revoke }),
+        output: (data) => data.adminSetInstanceAdmin.id,
       }),
     );
 
@@ -62,11 +97,13 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .requiredOption('--email <email>', "the user's e-mail address")
     .option('--label <label>', 'what the token is for', 'cli')
     .action(
-      run(async (em, opts: { email: string; label: string }) => {
-        const user = await findUserByEmail(em, opts.email);
-        const { token, secret } = await createApiToken(em, clock, user.id, opts.label);
-        io.stderr.write(`created API token ${token.id} ("${token.label}") for ${user.email}\n`);
-        return secret;
+      run<{ email: string; label: string }>({
+        document: 'mutation($input: AdminCreateApiTokenInput!) { adminCreateApiToken(input: $input) { id label token } }',
+        variables: (o) => ({ input: { user: o.email, label: o.label } }),
+        output: ({ adminCreateApiToken: token }, o, { stderr }) => {
+          stderr.write(`created API token ${token.id} ("${token.label}") for ${o.email.trim().toLowerCase()}\n`);
+          return token.token;
+        },
       }),
     );
 
@@ -76,10 +113,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .requiredOption('--email <email>', "the user's e-mail address")
     .requiredOption('--id <tokenId>', 'the token id (printed by token:create, or the apiTokens query)')
     .action(
-      run(async (em, opts: { email: string; id: string }) => {
-        const user = await findUserByEmail(em, opts.email);
-        await revokeApiToken(em, clock, user.id, opts.id);
-        return opts.id;
+      run<{ email: string; id: string }>({
+        document: 'mutation($user: String!, $id: ID!) { adminRevokeApiToken(user: $user, tokenId: $id) }',
+        variables: (o) => ({ user: o.email, id: o.id }),
+        output: (_data, o) => o.id,
       }),
     );
 
@@ -89,10 +126,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .requiredOption('--title <title>', 'organization title')
     .requiredOption('--owner <email>', "the owner's e-mail address")
     .action(
-      run(async (em, opts: { title: string; owner: string }) => {
-        const owner = await findUserByEmail(em, opts.owner);
-        const organization = await createOrganization(em, clock, owner.id, { title: opts.title });
-        return organization.id;
+      run<{ title: string; owner: string }>({
+        document: 'mutation($input: AdminCreateOrganizationInput!) { adminCreateOrganization(input: $input) { id } }',
+        variables: (o) => ({ input: { title: o.title, owner: o.owner } }),
+        output: (data) => data.adminCreateOrganization.id,
       }),
     );
 
@@ -103,10 +140,10 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .requiredOption('--email <email>', "the user's e-mail address")
     .addOption(new Option('--role <role>', 'membership role').choices([...ROLES, 'guest']).makeOptionMandatory())
     .action(
-      run(async (em, opts: { org: string; email: string; role: Role | 'guest' }) => {
-        const user = await findUserByEmail(em, opts.email);
-        await addMember(em, clock, opts.org, user.id, opts.role === 'guest' ? null : opts.role);
-        return user.id;
+      run<{ org: string; email: string; role: string }>({
+        document: 'mutation($org: ID!, $input: AdminSetMemberInput!) { adminSetMember(organizationId: $org, input: $input) { id } }',
+        variables: (o) => ({ org: o.org, input: { user: o.email, role: o.role === 'guest' ? null : o.role } }),
+        output: (data) => data.adminSetMember.id,
       }),
     );
 

@@ -8,7 +8,8 @@ import { createOrganization } from '../domain/organizations/service.js';
 export type Provisioned = { email: string; organizationId: string; token: string; tokenFromEnv: boolean };
 
 /**
- * On first start (no user yet) creates the owner, their organization and an API token. Returns what
+ * On first start (no user yet) creates the owner (an instance administrator), their organization and
+ * an API token. Returns what
  * was made, or null when the database already had users.
  */
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
@@ -24,7 +25,7 @@ export async function provisionOwner(em: EntityManager, clock: Clock, config: Co
 
 function provision(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned> {
   return em.transactional(async (tx) => {
-    const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner' });
+    const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner', instanceAdmin: true });
     const organization = await createOrganization(tx as EntityManager, clock, owner.id, { title: 'My organization' });
     const { secret } = await createApiToken(tx as EntityManager, clock, owner.id, 'owner (first start)', config.ownerToken);
     return { email: owner.email, organizationId: organization.id, token: secret, tokenFromEnv: !!config.ownerToken };

@@ -30,7 +30,7 @@ async function createMigration(orm: Orm): Promise<string | undefined> {
 }
 
 const config = loadConfig();
-const orm = await openOrm(databaseOf(config));
+const orm = await openOrm(databaseOf(config), { holder: 'migrate' });
 try {
   const applied = await migrate(orm);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

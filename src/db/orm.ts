@@ -1,8 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
+import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
@@ -45,9 +45,11 @@ export const searchPathStatement = (schema: string) => `set search_path to "${sc
 
 /**
  * Opens the ORM on a real PostgreSQL server (`url`) or on embedded PostgreSQL in `dataDir`.
- * PGlite is a single connection inside this process: transactions queue behind each other.
+ * PGlite is a single connection inside this process: transactions queue behind each other. The data
+ * directory is locked for this process until `orm.close()` (DataDirectoryLocked if another holds it);
+ * `holder` says who is opening it, for the message another process gets.
  */
-export async function openOrm(db: Database): Promise<Orm> {
+export async function openOrm(db: Database, options: { holder?: LockHolder['kind'] } = {}): Promise<Orm> {
   if ('url' in db) {
     const { schema } = db;
     return MikroORM.init({
@@ -63,18 +65,38 @@ export async function openOrm(db: Database): Promise<Orm> {
         : undefined,
     });
   }
-  mkdirSync(db.dataDir, { recursive: true });
-  const pglite = await PGlite.create(db.dataDir);
-  const dialect = new PGliteDialect({ pglite });
-  const orm = await MikroORM.init({
-    ...baseOptions(),
-    dbName: 'postgres',
-    driverOptions: dialect,
-  });
-  embedded.set(orm, pglite);
-  embedded.set(dialect, pglite);
-  return orm;
+  const lock = lockDataDir(db.dataDir, options.holder ?? 'server');
+  try {
+    const pglite = await PGlite.create(db.dataDir);
+    const dialect = new PGliteDialect({ pglite });
+    const orm = await MikroORM.init({
+      ...baseOptions(),
+      dbName: 'postgres',
+      driverOptions: dialect,
+    });
+    embedded.set(orm, pglite);
+    embedded.set(dialect, pglite);
+    locks.set(orm, lock);
+    // The lock outlives the database: released once PGlite has closed its files, not before.
+    const close = orm.close.bind(orm);
+    orm.close = async (force?: boolean) => {
+      try {
+        await close(force);
+      } finally {
+        lock.release();
+      }
+    };
+    return orm;
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
 }
+
+const locks = new WeakMap<Orm, DataDirLock>();
+
+/** The lock an embedded database's ORM holds on its data directory (undefined on a server). */
+export const dataDirLockOf = (orm: Orm): DataDirLock | undefined => locks.get(orm);
 
 /** Embedded databases by ORM and by the Kysely dialect their EntityManagers are configured with. */
 const embedded = new WeakMap<object, PGlite>();

@@ -26,8 +26,9 @@ import { translationResolvers } from '../domain/translations/resolvers.js';
 import { openAPIResolvers } from '../domain/openapi/resolvers.js';
 import { integrationResolvers } from '../domain/integrations/resolvers.js';
 import { searchResolvers } from '../domain/search/resolvers.js';
+import { administrationResolvers } from '../domain/administration/resolvers.js';
 import type { Context } from './context.js';
-import { unauthenticated } from './errors.js';
+import { forbidden, unauthenticated } from './errors.js';
 import { scalarResolvers } from './scalars.js';
 
 export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema.graphql');
@@ -35,12 +36,14 @@ export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '.
 export type Guard =
   | { kind: 'public' }
   | { kind: 'authenticated' }
+  | { kind: 'instanceAdmin' }
   | { kind: 'requires'; role: Need; on: GuardTarget; arg: string; within?: string; also?: string };
 
 /** The guard a root field declares, or undefined when it declares none. */
 export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any>): Guard | undefined {
   if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
   if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
+  if (getDirective(schema, field, 'instanceAdmin')?.length) return { kind: 'instanceAdmin' };
   const requires = getDirective(schema, field, 'requires')?.[0];
   if (requires) return { kind: 'requires', ...(requires as { role: Need; on: GuardTarget; arg: string; within?: string; also?: string }) };
   return undefined;
@@ -54,7 +57,7 @@ function guardValue(args: Record<string, unknown>, path: string): unknown {
 /** Wraps a root field's resolver so that its guard runs first. */
 function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
-  if (!guard) throw new Error(`Root field ${name} declares no guard (@public, @authenticated or @requires)`);
+  if (!guard) throw new Error(`Root field ${name} declares no guard (@public, @authenticated, @instanceAdmin or @requires)`);
   if (guard.kind === 'public') return field;
   if (guard.kind === 'requires') {
     if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) {
@@ -69,6 +72,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
     ...field,
     resolve: async (source, args, ctx, info) => {
       if (!ctx.viewer) throw unauthenticated();
+      if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
       if (guard.kind === 'requires') {
         const scope = { within: guard.within ? args[guard.within] : undefined, shareKey: args.shareKey };
         await ctx.policy.require(guard.on, String(guardValue(args, guard.arg)), guard.role, scope);
@@ -104,6 +108,7 @@ export function buildSchema(): GraphQLSchema {
       integrationResolvers,
       commentResolvers,
       searchResolvers,
+      administrationResolvers,
     ] as never,
   });
   return mapSchema(schema, {

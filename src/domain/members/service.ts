@@ -62,7 +62,7 @@ export async function listMembers(ctx: Context, organizationId: string, filters:
  * organization's admin rows stay locked until the transaction ends, so two admins demoting each other
  * at once cannot both succeed.
  */
-async function assertAnotherAdmin(tx: EntityManager, organizationId: string, userId: string, change: string) {
+export async function assertAnotherAdmin(tx: EntityManager, organizationId: string, userId: string, change: string) {
   const admins = await tx.find(Member, { organization: organizationId, role: 'admin', disabled: false }, { lockMode: LockMode.PESSIMISTIC_WRITE });
   if (!admins.some((a) => a.user !== userId)) throw conflict(`The last admin of the organization cannot be ${change}: make another member admin first`);
 }

@@ -8,6 +8,8 @@ export const User = defineEntity({
     email: p.string().unique(),
     displayName: p.string(),
     photoURL: p.text().nullable(),
+    /** Manages the server's users, their API tokens and organizations (see the @instanceAdmin guard). */
+    instanceAdmin: p.boolean().default(false),
     createdAt: p.datetime(),
   },
 });

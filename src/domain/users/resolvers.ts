@@ -21,5 +21,7 @@ export const userResolvers: Resolvers = {
   User: {
     object: () => 'user',
     urls: (user: UserRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/users/${user.id}` }),
+    instanceAdmin: (user: UserRow, _: unknown, ctx: Context) =>
+      ctx.viewer && (ctx.viewer.user.id === user.id || ctx.viewer.user.instanceAdmin) ? user.instanceAdmin : null,
   },
 };

@@ -13,10 +13,14 @@ const CreateUserInput = z.object({
 });
 
 /** Creates a user; e-mail addresses are unique (case-insensitive). */
-export async function createUser(em: EntityManager, clock: Clock, input: { email: string; displayName?: string }): Promise<UserRow> {
+export async function createUser(
+  em: EntityManager,
+  clock: Clock,
+  input: { email: string; displayName?: string; instanceAdmin?: boolean },
+): Promise<UserRow> {
   const { email, displayName } = parseInput(CreateUserInput, { ...input, displayName: input.displayName ?? input.email.split('@')[0] });
   if (await em.count(User, { email })) throw conflict(`email: a user with e-mail ${email} already exists`);
-  const user = em.create(User, { id: newId(), email, displayName, photoURL: null, createdAt: clock.now() });
+  const user = em.create(User, { id: newId(), email, displayName, photoURL: null, instanceAdmin: input.instanceAdmin ?? false, createdAt: clock.now() });
   await em.flush();
   return user;
 }
