@@ -19,11 +19,13 @@ import {
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
 import { createContext, type AppDeps } from '../src/graphql/context.js';
-import { DomainError, ERROR_STATUS, statusOf } from '../src/graphql/errors.js';
+import { domainErrorOf } from '../src/graphql/database-errors.js';
+import { DomainError, domainErrorIn, ERROR_STATUS, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { parseVariableError } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
+import type { Logger } from '../src/logger.js';
 import type { Route } from './route.js';
 import { routes } from './routes/index.js';
 
@@ -41,8 +43,23 @@ type PreparedRoute = Route & {
   open: boolean;
 };
 
-export function sendError(res: Response, status: number, message: string) {
-  res.status(status).json({ error: { code: status, message } });
+export function sendError(res: Response, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
+  res.set(headers).status(status).json({ error: { code: status, message } });
+}
+
+/** The request's own logger (pino-http's child, carrying the request id), else the application's. */
+export const requestLogger = (req: Request, fallback: Logger): Logger => (req as { log?: Logger }).log ?? fallback;
+
+/**
+ * Answers a failure outside GraphQL execution in the contract's error body: a domain error, or a
+ * database failure that means one (503 with Retry-After while the database is unreachable), with its
+ * status and headers; anything else is logged with the request id and answered 500 without internals.
+ */
+export function sendFailure(req: Request, res: Response, error: unknown, fallbackLogger: Logger, fields: Record<string, unknown> = {}) {
+  const failure = domainErrorOf(error) ?? error;
+  logFailure(requestLogger(req, fallbackLogger), failure, fields);
+  if (failure instanceof DomainError) return sendError(res, ERROR_STATUS[failure.code], failure.message, failure.headers);
+  return sendError(res, 500, 'Internal server error');
 }
 
 function shapeOf(
@@ -198,14 +215,14 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
     router[route.method.toLowerCase() as 'get'](path, ...parsers, async (req: Request, res: Response) => {
       try {
-        const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
+        const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {
-          const [error] = result.errors;
-          const status = statusOf(error!);
-          if (status === 500) deps.logger.error({ err: error!.originalError ?? error, operation: route.operationId }, 'operation failed');
-          return sendError(res, status, status === 500 ? 'Internal server error' : restMessage(error!.message));
+          const error = result.errors[0]!;
+          const status = statusOf(error);
+          logFailure(ctx.logger, error, { operation: route.operationId }, status === 500);
+          return sendError(res, status, status === 500 ? 'Internal server error' : restMessage(error.message), domainErrorIn(error)?.headers);
         }
         if (route.status === 204) return res.status(204).end();
         let data = (result.data as Record<string, unknown>)[route.rootKey];
@@ -219,9 +236,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         if (status === 201 && body?.urls?.location) res.location(body.urls.location);
         return res.status(status).json(body);
       } catch (error) {
-        if (error instanceof DomainError) return sendError(res, ERROR_STATUS[error.code], error.message);
-        deps.logger.error({ err: error, operation: route.operationId }, 'operation failed');
-        return sendError(res, 500, 'Internal server error');
+        return sendFailure(req, res, error, deps.logger, { operation: route.operationId });
       }
     });
   }

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import { ApolloServer } from '@apollo/server';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler } from 'express';
 import depthLimit from 'graphql-depth-limit';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
-import { createRestRouter, sendError, takesBodyBytes } from '../rest-facade/router.js';
+import { createRestRouter, requestLogger, sendError, sendFailure, takesBodyBytes } from '../rest-facade/router.js';
 import { createContext, type AppDeps, type Context } from './graphql/context.js';
-import { DomainError, ERROR_STATUS, maskError } from './graphql/errors.js';
+import { domainErrorOf } from './graphql/database-errors.js';
+import { ERROR_STATUS, logFailure, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
@@ -16,6 +17,17 @@ import { samlRouter } from './domain/saml/router.js';
 import { fileDownloadRouter } from './domain/content/files.js';
 import { logSerializers } from './logger.js';
 import { pdfRouter } from './domain/content/pdf.js';
+
+/** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
+const logFailures: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didEncounterErrors({ errors, contextValue }) {
+        for (const error of errors) logFailure(contextValue.logger, error, { path: error.path });
+      },
+    };
+  },
+};
 
 /**
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
@@ -58,9 +70,13 @@ export async function createApp(deps: AppDeps) {
     introspection: true,
     includeStacktraceInErrorResponses: false,
     validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
-    formatError: (formatted, error) => maskError(formatted, error, deps.logger),
+    formatError: (formatted, error) => maskError(formatted, error),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.
-    plugins: [ApolloServerPluginLandingPageDisabled(), ApolloServerPluginCacheControlDisabled()],
+    plugins: [
+      ApolloServerPluginLandingPageDisabled(),
+      ApolloServerPluginCacheControlDisabled(),
+      logFailures,
+    ],
   });
   await apollo.start();
   app.use(playgroundRouter('/graphql'));
@@ -68,13 +84,18 @@ export async function createApp(deps: AppDeps) {
     '/graphql',
     expressMiddleware(apollo, {
       context: async ({ req }) => {
+        const logger = requestLogger(req, deps.logger);
         try {
-          return await createContext(deps, { authorization: req.headers.authorization, logger: (req as { log?: AppDeps['logger'] }).log });
+          return await createContext(deps, { authorization: req.headers.authorization, logger });
         } catch (error) {
-          if (error instanceof DomainError) {
-            throw new GraphQLError(error.message, { extensions: { code: error.code, http: { status: ERROR_STATUS[error.code] } } });
-          }
-          throw error;
+          // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.
+          const failure = domainErrorOf(error);
+          logFailure(logger, failure ?? error);
+          if (!failure) throw error;
+          throw new GraphQLError(failure.message, {
+            originalError: failure,
+            extensions: { code: failure.code, http: { status: ERROR_STATUS[failure.code], headers: new Map(Object.entries(failure.headers)) } },
+          });
         }
       },
     }),
@@ -86,15 +107,14 @@ export async function createApp(deps: AppDeps) {
   app.use('/pdf', pdfRouter(deps));
   app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
 
-  const bodyErrors: ErrorRequestHandler = (error, _req, res, next) => {
+  const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error?.type === 'entity.too.large') return sendError(res, 413, `Request body larger than ${deps.config.bodyLimit}`);
     if (error?.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON body');
     if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
       return sendError(res, error.status, error.expose ? String(error.message) : 'Bad request');
     }
-    deps.logger.error({ err: error }, 'unhandled error');
-    return sendError(res, 500, 'Internal server error');
+    return sendFailure(req, res, error, deps.logger);
   };
   app.use(bodyErrors);
 

@@ -1,19 +1,12 @@
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
 import { newTeam, rest } from './support/factories.js';
+import { capturedLogs } from './support/logs.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
-const lines: string[] = [];
+const { logger, lines } = capturedLogs();
 let server: TestServer;
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  server = await startTestServer({}, { logger: createLogger('info', sink) });
+  server = await startTestServer({}, { logger });
 });
 afterAll(() => server?.stop());
 

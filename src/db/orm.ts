@@ -3,6 +3,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
+import { releaseDeadConnections } from './dead-connections.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 
@@ -40,6 +41,9 @@ function baseOptions(): Options {
   };
 }
 
+/** Longest wait for a connection of the pool to a PostgreSQL server, in milliseconds. */
+const POOL_CONNECT_TIMEOUT_MS = 10_000;
+
 /** Puts a schema on a session's search path (the ORM's connections, and pool clients used directly). */
 export const searchPathStatement = (schema: string) => `set search_path to "${schema.replaceAll('"', '""')}"`;
 
@@ -56,6 +60,10 @@ export async function openOrm(db: Database, options: { holder?: LockHolder['kind
       ...baseOptions(),
       clientUrl: db.url,
       pool: { min: 0, max: 10 },
+      // pg's pool waits for a connection (a free one, or a new one being made) forever by default: a
+      // database that stops answering would hold every request. After this long the request fails
+      // and is answered 503 (see connection-errors.ts).
+      driverOptions: { connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections },
       schema,
       // Queries name the schema; the migrations' unqualified SQL resolves through the search path.
       onCreateConnection: schema

@@ -3,6 +3,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
+import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
 import { Policy } from '../auth/policy.js';
 import { authenticate, type Viewer } from '../auth/viewer.js';
 import { createLoaders, type Loaders } from './loaders.js';
@@ -21,15 +22,29 @@ export type Context = {
   logger: Logger;
 };
 
-/** Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. */
+/**
+ * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
+ * token's lookup is a read: when its connection was terminated under it, it runs once more.
+ */
 export async function createContext(deps: AppDeps, request: { authorization?: string; logger?: Logger }): Promise<Context> {
-  const em = deps.orm.em.fork() as EntityManager;
-  const viewer = await authenticate(em, request.authorization);
+  let em = deps.orm.em.fork() as EntityManager;
+  let viewer: Viewer | null;
+  try {
+    viewer = await authenticate(em, request.authorization);
+  } catch (error) {
+    if (connectionFailureOf(error) !== 'terminated') throw error;
+    await afterPendingConnectionEvents();
+    em = deps.orm.em.fork() as EntityManager;
+    viewer = await authenticate(em, request.authorization);
+  }
   return contextFor(deps, em, viewer, request.logger ?? deps.logger);
 }
 
 /** A context for a known viewer (or none), as used by the command line and jobs. */
-export function contextFor(deps: AppDeps, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
+export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
   const loaders = createLoaders(em, viewer);
   return { viewer, em, loaders, policy: new Policy(viewer, loaders, deps.clock), clock: deps.clock, config: deps.config, logger };
 }
+
+/** The same request's context afresh: same viewer, a new EntityManager fork, empty loaders. */
+export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork() as EntityManager, ctx.viewer, ctx.logger);

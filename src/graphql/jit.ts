@@ -1,7 +1,10 @@
-import { execute, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { execute, getOperationAST, GraphQLError, type DocumentNode, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
+import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
+import { renewContext, type Context } from './context.js';
+import { domainErrorOf } from './database-errors.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 
@@ -22,25 +25,56 @@ export function compile(schema: GraphQLSchema, document: DocumentNode, operation
   }
 }
 
-/** Runs a compiled document, or the same document through graphql-js when it did not compile. */
+/**
+ * An error of the result as both doors expect it: what the database refused becomes its domain error,
+ * and every error is a graphql-js GraphQLError with `extensions` (graphql-jit's own errors leave them
+ * undefined when the thrown error had none, which Apollo cannot format: it then answers a bare
+ * INTERNAL_SERVER_ERROR without calling formatError, so nothing was logged).
+ */
+function settled(error: GraphQLError): GraphQLError {
+  const original = error.originalError;
+  const domain = original && !(original instanceof GraphQLError) ? domainErrorOf(original) : undefined;
+  if (!domain && error.extensions) return error;
+  const rebuilt = new GraphQLError(domain?.message ?? error.message, { path: error.path, originalError: domain ?? original });
+  // The locations graphql-jit computed (graphql-js derives them from nodes, which it does not keep).
+  (rebuilt as { locations?: GraphQLError['locations'] }).locations = error.locations;
+  return rebuilt;
+}
+
+const isQuery = (document: DocumentNode, operationName: string | null | undefined) => getOperationAST(document, operationName)?.operation === 'query';
+
+/**
+ * Executes a validated document for either door. A query that failed because its database connection
+ * was terminated runs once more on a new context (a new EntityManager fork, so a new connection);
+ * mutations never run twice, they may have committed. Database failures come back as domain errors.
+ */
 export async function run(
   schema: GraphQLSchema,
   compiled: CompiledQuery | null,
   document: DocumentNode,
   operationName: string | null | undefined,
   variables: Record<string, unknown> | undefined,
-  context: unknown,
+  context: Context,
 ): Promise<ExecutionResult> {
-  if (compiled) {
-    const result = compiled.query(undefined, context, variables ?? {}) as ExecutionResult | Promise<ExecutionResult>;
+  const viaGraphqlJs = (contextValue: Context) =>
+    execute({ schema, document, operationName: operationName ?? undefined, variableValues: variables, contextValue });
+  /** Runs the compiled document, or the same document through graphql-js when it did not compile. */
+  const runOnce = async (contextValue: Context): Promise<ExecutionResult> => {
+    if (!compiled) return viaGraphqlJs(contextValue);
+    const result = compiled.query(undefined, contextValue, variables ?? {}) as ExecutionResult | Promise<ExecutionResult>;
     // Variables that do not coerce stop a compiled query before execution, as in graphql-js, but with
     // messages of graphql-jit's own: graphql-js then reports them, so both doors keep their messages.
-    if (!('then' in result) && result.data === undefined && result.errors?.length) {
-      return execute({ schema, document, operationName: operationName ?? undefined, variableValues: variables, contextValue: context });
-    }
+    if (!('then' in result) && result.data === undefined && result.errors?.length) return viaGraphqlJs(contextValue);
     return result;
+  };
+  let result = await runOnce(context);
+  const terminated = result.errors?.some((error) => connectionFailureOf(error.originalError) === 'terminated');
+  if (terminated && isQuery(document, operationName)) {
+    context.logger.warn({ operation: operationName ?? undefined }, 'database connection terminated under a query; running it again');
+    await afterPendingConnectionEvents();
+    result = await runOnce(renewContext(context));
   }
-  return execute({ schema, document, operationName: operationName ?? undefined, variableValues: variables, contextValue: context });
+  return result.errors ? { ...result, errors: result.errors.map(settled) } : result;
 }
 
 /**
@@ -87,7 +121,7 @@ export function jitGateway(schema: GraphQLSchema, maxEntries?: number): GatewayI
         executor: (requestContext) => {
           const { document, source, operationName, request, context } = requestContext;
           const compiled = cache.get(source, document, operationName);
-          return run(schema, compiled, document, operationName, request.variables, context) as never;
+          return run(schema, compiled, document, operationName, request.variables, context as Context) as never;
         },
       };
     },

@@ -6,7 +6,7 @@ import type { AppDeps, Context } from '../../graphql/context.js';
 import { notFound, payloadTooLarge } from '../../graphql/errors.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
-import { sendError } from '../../../rest-facade/router.js';
+import { sendError, sendFailure } from '../../../rest-facade/router.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
 import { blobId } from './git.js';
@@ -93,8 +93,7 @@ export function fileDownloadRouter(deps: AppDeps): Router {
       const inline = INLINE_TYPES.has(file.contentType.split(';')[0]!.trim());
       return sendSignedBytes(res, { contentType: file.contentType, name: file.name, bytes: blob.bytes, inline });
     } catch (error) {
-      deps.logger.error({ err: error }, 'file download failed');
-      return sendError(res, 500, 'Internal server error');
+      return sendFailure(req, res, error, deps.logger, { endpoint: 'file download' });
     }
   });
   return router;

@@ -7,7 +7,7 @@ import { z } from 'zod';
 import type { AppDeps, Context } from '../../graphql/context.js';
 import { badRequest } from '../../graphql/errors.js';
 import { parseInput } from '../../graphql/validation.js';
-import { sendError } from '../../../rest-facade/router.js';
+import { sendError, sendFailure } from '../../../rest-facade/router.js';
 import { Space } from '../spaces/entities.js';
 import { PageVersion, Revision } from './entities.js';
 import { subtree, type PageEntry } from './manifest.js';
@@ -129,8 +129,7 @@ export function pdfRouter(deps: AppDeps): Router {
       if (!pdf) return sendError(res, 404, 'Content not found');
       return sendSignedBytes(res, { contentType: 'application/pdf', name: `${pdf.title || 'export'}.pdf`, bytes: pdf.bytes, inline: true });
     } catch (error) {
-      deps.logger.error({ err: error }, 'PDF export failed');
-      return sendError(res, 500, 'Internal server error');
+      return sendFailure(req, res, error, deps.logger, { endpoint: 'PDF export' });
     }
   });
   return router;

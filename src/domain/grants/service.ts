@@ -1,6 +1,6 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { ROLES, strongest, type Role } from '../../auth/roles.js';
+import { ROLES, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../../graphql/errors.js';
 import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
@@ -39,9 +39,13 @@ async function granteeOf(ctx: Context, organizationId: string, grantee: { team?:
 
 const targetWhere = (target: GrantTarget) => (target.space ? { space: target.space } : { collection: target.collection! });
 
+/** Ranks roles in SQL as `rank` does: the position in ROLES, weakest first. */
+const sqlRank = (column: string) => `array_position(array[${ROLES.map((role) => `'${role}'`).join(', ')}]::varchar[], ${column})`;
+
 /**
  * Sets the role of a team or user on a space or collection, creating the grant or replacing its role
- * (`keepStronger`: only raising it). Changes are flushed by the caller.
+ * (`keepStronger`: only raising it), in one INSERT … ON CONFLICT on the grantee's unique key there, so
+ * concurrent grants to the same grantee end in one grant. Returns the grant as stored.
  */
 export async function putGrant(
   em: EntityManager,
@@ -51,27 +55,30 @@ export async function putGrant(
   now: Date,
   keepStronger = false,
 ): Promise<ContentGrantRow> {
-  const existing = await em.findOne(ContentGrant, { ...targetWhere(target), ...grantee });
-  if (existing) {
-    existing.role = keepStronger ? strongest(existing.role as Role, role)! : role;
-    return existing;
-  }
-  return em.create(ContentGrant, {
-    id: newId(),
-    organization: target.organization,
-    space: target.space ?? null,
-    collection: target.collection ?? null,
-    ...grantee,
-    role,
-    createdAt: now,
-  });
+  const insert = em
+    .createQueryBuilder(ContentGrant)
+    .insert({
+      id: newId(),
+      organization: target.organization,
+      space: target.space ?? null,
+      collection: target.collection ?? null,
+      ...grantee,
+      role,
+      createdAt: now,
+    })
+    // content_grant_{space,collection}_{team,user}_unique
+    .onConflict([target.space ? 'space' : 'collection', grantee.team ? 'team' : 'user']);
+  await (keepStronger
+    ? insert.merge({ role: raw(`case when ${sqlRank('excluded.role')} > ${sqlRank('content_grant.role')} then excluded.role else content_grant.role end`) })
+    : insert.merge(['role'])
+  ).execute();
+  return em.findOneOrFail(ContentGrant, { ...targetWhere(target), ...grantee }, { refresh: true });
 }
 
 /** Gives a team or a member a role on a space or collection, replacing the role they were given there before. */
 export async function grantRole(ctx: Context, target: GrantTarget, input: unknown): Promise<ContentGrantRow> {
   const { role, ...named } = parseInput(GrantInput, input);
   const grant = await putGrant(ctx.em, target, await granteeOf(ctx, target.organization, named), role, ctx.clock.now());
-  await ctx.em.flush();
   ctx.policy.forget();
   return grant;
 }

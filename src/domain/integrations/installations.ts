@@ -1,7 +1,7 @@
-import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, forbidden, notFound } from '../../graphql/errors.js';
+import { badRequest, forbidden, notFound } from '../../graphql/errors.js';
 import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
@@ -102,10 +102,18 @@ export async function installIntegration(ctx: Context, organizationId: string, i
     updatedAt: now,
   };
   return ctx.em.transactional(async (tx) => {
-    const found = existing && (await tx.findOne(IntegrationInstallation, { id: existing.id }));
-    const row = found || tx.create(IntegrationInstallation, {
-      id: newId(), integration: integrationName, organization: organizationId, externalIds: [], createdAt: now, ...state,
-    });
+    // INSERT … ON CONFLICT DO NOTHING, then the row locked: concurrent installs end in one installation.
+    await tx
+      .createQueryBuilder(IntegrationInstallation)
+      .insert({ id: newId(), integration: integrationName, organization: organizationId, externalIds: [], createdAt: now, ...state })
+      .onConflict(['integration', 'organization'])
+      .ignore()
+      .execute();
+    const row = await tx.findOneOrFail(
+      IntegrationInstallation,
+      { integration: integrationName, organization: organizationId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     tx.assign(row, state);
     await tx.flush();
     await tx.nativeDelete(IntegrationSpaceInstallation, { installation: row.id });
@@ -113,9 +121,6 @@ export async function installIntegration(ctx: Context, organizationId: string, i
     for (const space of spaces.ids) tx.create(IntegrationSpaceInstallation, { installation: row.id, space, organization: organizationId });
     for (const site of sites.ids) tx.create(IntegrationSiteInstallation, { installation: row.id, site, organization: organizationId });
     return row;
-  }).catch((error: unknown) => {
-    if (error instanceof UniqueConstraintViolationException) throw conflict('Integration: installed on this organization at the same time; try again');
-    throw error;
   });
 }
 

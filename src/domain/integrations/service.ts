@@ -1,4 +1,4 @@
-import { LockMode, UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { Member } from '../organizations/entities.js';
 import type { Context } from '../../graphql/context.js';
@@ -109,22 +109,22 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
     contentSecurityPolicy: fields.contentSecurityPolicy ?? null,
     updatedAt: now,
   };
-  try {
-    const published = await ctx.em.transactional(async (tx: EntityManager) => {
-      const existing = await tx.findOne(Integration, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE });
-      if (existing && existing.organization !== organization.id) throw conflict(`integrationName: "${name}" is published by another organization`);
-      if (existing) {
-        tx.assign(existing, { ...definition, version: existing.version + 1, ...(secrets === undefined ? {} : { secrets }) });
-        return existing;
-      }
-      return tx.create(Integration, { name, organization: organization.id, version: 1, secrets: secrets ?? null, createdAt: now, ...definition });
-    });
-    ctx.loaders.integration.clear(name);
-    return published;
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw conflict(`integrationName: "${name}" was published at the same time; try again`);
-    throw error;
-  }
+  const published = await ctx.em.transactional(async (tx: EntityManager) => {
+    // INSERT … ON CONFLICT DO NOTHING, then the row locked: concurrent first publications of a name
+    // create it once, and the others update it in turn.
+    const inserted = await tx
+      .createQueryBuilder(Integration)
+      .insert({ name, organization: organization.id, version: 1, secrets: secrets ?? null, createdAt: now, ...definition })
+      .onConflict(['name'])
+      .ignore()
+      .execute('run');
+    const integration = await tx.findOneOrFail(Integration, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (integration.organization !== organization.id) throw conflict(`integrationName: "${name}" is published by another organization`);
+    if (!inserted.affectedRows) tx.assign(integration, { ...definition, version: integration.version + 1, ...(secrets === undefined ? {} : { secrets }) });
+    return integration;
+  });
+  ctx.loaders.integration.clear(name);
+  return published;
 }
 
 /** Unpublishes an integration; its installations go with it. */

@@ -139,7 +139,6 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   if (content) {
     const target = link.space ? { organization: organizationId, space: link.space } : { organization: organizationId, collection: link.collection! };
     await putGrant(ctx.em, target, { team: null, user: userId }, link.role as Role, ctx.clock.now(), true);
-    await ctx.em.flush();
   }
   ctx.policy.forget();
   return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;

@@ -1,7 +1,8 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { alreadyTaken } from '../../graphql/database-errors.js';
+import { badRequest, notFound } from '../../graphql/errors.js';
 import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
@@ -36,18 +37,19 @@ function checkTextSize(ctx: Context, source: Source) {
 }
 
 /** Gives the spec a new source and schedules its processing in the same unit of work. */
-function setSource(ctx: Context, spec: OpenAPISpecRow, source: Source) {
+function setSource(ctx: Context, em: EntityManager, spec: OpenAPISpecRow, source: Source) {
   spec.sourceURL = source.url ?? null;
   spec.sourceText = source.text ?? null;
   spec.sourceRevision += 1;
   spec.processingState = 'pending';
   spec.updatedAt = ctx.clock.now();
-  enqueue(ctx.em, ctx.clock, PROCESS_JOB, { specId: spec.id, revision: spec.sourceRevision });
+  enqueue(em, ctx.clock, PROCESS_JOB, { specId: spec.id, revision: spec.sourceRevision });
 }
 
-function newSpec(ctx: Context, organizationId: string, slugValue: string, source: Source): OpenAPISpecRow {
+/** A spec of that slug without a source yet (revision 0): `setSource` gives it its first. */
+function sourcelessSpec(ctx: Context, organizationId: string, slugValue: string) {
   const now = ctx.clock.now();
-  const spec = ctx.em.create(OpenAPISpec, {
+  return {
     id: newId(),
     organization: organizationId,
     slug: slugValue,
@@ -63,18 +65,7 @@ function newSpec(ctx: Context, organizationId: string, slugValue: string, source
     operations: [],
     createdAt: now,
     updatedAt: now,
-  });
-  setSource(ctx, spec, source);
-  return spec;
-}
-
-async function flushNew(ctx: Context, slugValue: string) {
-  try {
-    await ctx.em.flush();
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw conflict(`slug: the organization already has a specification "${slugValue}"`);
-    throw error;
-  }
+  };
 }
 
 /** The organization's spec of that slug; 404 when there is none. */
@@ -93,27 +84,34 @@ export async function createOpenAPISpec(ctx: Context, organizationId: string, in
   const fields = parseInput(CreateInput, input);
   checkTextSize(ctx, fields.source);
   if (await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: fields.slug })) {
-    throw conflict(`slug: the organization already has a specification "${fields.slug}"`);
+    throw alreadyTaken('openapi_spec_organization_id_slug_unique', fields.slug);
   }
-  const spec = newSpec(ctx, organizationId, fields.slug, fields.source);
-  await flushNew(ctx, fields.slug);
+  const spec = ctx.em.create(OpenAPISpec, sourcelessSpec(ctx, organizationId, fields.slug));
+  setSource(ctx, ctx.em, spec, fields.source);
+  await ctx.em.flush();
   return spec;
 }
 
-/** Creates the specification of that slug or replaces its source; either way it is processed again. */
+/**
+ * Creates the specification of that slug or replaces its source; either way it is processed again.
+ * INSERT … ON CONFLICT DO NOTHING, then the row locked: of concurrent requests for a new slug exactly
+ * one creates it, and each gives it its source in turn.
+ */
 export async function putOpenAPISpec(ctx: Context, organizationId: string, specSlug: string, input: unknown) {
   const validSlug = parseInput(z.object({ specSlug: slug }), { specSlug }).specSlug;
   const { source } = parseInput(PutInput, input);
   checkTextSize(ctx, source);
-  const existing = await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: validSlug });
-  if (existing) {
-    setSource(ctx, existing, source);
-    await ctx.em.flush();
-    return { created: false, spec: existing };
-  }
-  const spec = newSpec(ctx, organizationId, validSlug, source);
-  await flushNew(ctx, validSlug);
-  return { created: true, spec };
+  return ctx.em.transactional(async (tx) => {
+    const inserted = await tx
+      .createQueryBuilder(OpenAPISpec)
+      .insert(sourcelessSpec(ctx, organizationId, validSlug))
+      .onConflict(['organization', 'slug'])
+      .ignore()
+      .execute('run');
+    const spec = await tx.findOneOrFail(OpenAPISpec, { organization: organizationId, slug: validSlug }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    setSource(ctx, tx as EntityManager, spec, source);
+    return { created: inserted.affectedRows > 0, spec };
+  });
 }
 
 /** Deletes a specification; a processing job still queued for it finds nothing and ends. */

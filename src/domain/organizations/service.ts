@@ -6,7 +6,8 @@ import { newId } from '../../ids.js';
 import { ROLES, type Role } from '../../auth/roles.js';
 import { serverSecret } from '../../auth/secrets.js';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { alreadyTaken } from '../../graphql/database-errors.js';
+import { badRequest, notFound } from '../../graphql/errors.js';
 import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { Member, Organization, type OrganizationRow } from './entities.js';
@@ -64,7 +65,7 @@ const UpdateOrganizationInput = z.object({
 
 async function assertHostnameFree(em: EntityManager, hostname: string, except?: string) {
   const taken = await em.findOne(Organization, { hostname, ...(except ? { id: { $ne: except } } : {}) });
-  if (taken) throw conflict(`hostname: "${hostname}" is already used by another organization`);
+  if (taken) throw alreadyTaken('organization_hostname_unique', hostname);
 }
 
 /** Creates an organization whose first member, `ownerId`, is its admin. */
@@ -102,10 +103,12 @@ export async function createOrganization(
 /** Adds a user to an organization, or changes the role of an existing member. `role` null = guest. */
 export async function addMember(em: EntityManager, clock: Clock, organizationId: string, userId: string, role: Role | null) {
   if (!(await em.findOne(Organization, { id: organizationId }))) throw notFound('Organization');
-  const existing = await em.findOne(Member, { organization: organizationId, user: userId });
-  if (existing) existing.role = role;
-  else em.create(Member, { organization: organizationId, user: userId, role, joinedAt: clock.now(), lastSeenAt: null, disabled: false, sso: false });
-  await em.flush();
+  await em
+    .createQueryBuilder(Member)
+    .insert({ organization: organizationId, user: userId, role, joinedAt: clock.now(), lastSeenAt: null, disabled: false, sso: false })
+    .onConflict(['organization', 'user'])
+    .merge(['role'])
+    .execute();
 }
 
 export async function updateOrganization(ctx: Context, id: string, input: unknown): Promise<OrganizationRow> {

@@ -5,8 +5,7 @@ import type { AppDeps } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../graphql/errors.js';
 import { Member } from '../organizations/entities.js';
 import { TeamMember } from '../teams/entities.js';
-import { User } from '../users/entities.js';
-import { createApiToken, createUser } from '../users/service.js';
+import { createApiToken, userWithEmail } from '../users/service.js';
 import { SamlProvider } from './entities.js';
 import { forgetExpired, rememberAssertion, SamlRequestStore } from './requests.js';
 import { CLOCK_SKEW_MS, isActive, serviceProvider, signingKey, type ActiveSamlProvider } from './service-provider.js';
@@ -115,7 +114,7 @@ export async function finishLogin(deps: AppDeps, providerId: string, samlRespons
   const expiresAt = new Date(new Date(notOnOrAfter).getTime() + CLOCK_SKEW_MS);
   return em.transactional(async (tx) => {
     if (!(await rememberAssertion(tx, provider.id, assertion.$.ID!, expiresAt))) throw refused('the assertion was already used');
-    const user = (await tx.findOne(User, { email })) ?? (await createUser(tx, clock, { email, displayName: displayNameOf(profile, email) }));
+    const user = await userWithEmail(tx, clock, { email, displayName: displayNameOf(profile, email) });
     await joinThroughProvider(tx, deps, provider, user.id);
     const { secret } = await createApiToken(tx, clock, user.id, `SSO: ${provider.label}`);
     const redirect = new URL(request.returnTo);
@@ -124,25 +123,32 @@ export async function finishLogin(deps: AppDeps, providerId: string, samlRespons
   });
 }
 
-/** Makes the user an SSO member of the provider's organization; a disabled member may not sign in. */
+/**
+ * Makes the user an SSO member of the provider's organization (and of its default team when they join);
+ * a disabled member may not sign in. INSERT … ON CONFLICT DO NOTHING: concurrent sign-ins join once.
+ */
 async function joinThroughProvider(em: EntityManager, deps: AppDeps, provider: ActiveSamlProvider, userId: string) {
   const now = deps.clock.now();
-  const member = await em.findOne(Member, { organization: provider.organization, user: userId });
-  if (member?.disabled) throw forbidden('This member is disabled in the organization');
-  if (member) member.sso = true;
-  else {
-    em.create(Member, {
-      organization: provider.organization,
-      user: userId,
-      role: provider.defaultRole,
-      joinedAt: now,
-      lastSeenAt: null,
-      disabled: false,
-      sso: true,
-    });
+  const { organization } = provider;
+  const joined = await em
+    .createQueryBuilder(Member)
+    .insert({ organization, user: userId, role: provider.defaultRole, joinedAt: now, lastSeenAt: null, disabled: false, sso: true })
+    .onConflict(['organization', 'user'])
+    .ignore()
+    .execute('run');
+  if (joined.affectedRows) {
     if (provider.defaultTeam) {
-      em.create(TeamMember, { team: provider.defaultTeam, user: userId, organization: provider.organization, role: 'member', addedAt: now });
+      await em
+        .createQueryBuilder(TeamMember)
+        .insert({ team: provider.defaultTeam, user: userId, organization, role: 'member', addedAt: now })
+        .onConflict(['team', 'user'])
+        .ignore()
+        .execute();
     }
+    return;
   }
+  const member = await em.findOneOrFail(Member, { organization, user: userId }, { refresh: true });
+  if (member.disabled) throw forbidden('This member is disabled in the organization');
+  member.sso = true;
   await em.flush();
 }

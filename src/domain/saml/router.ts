@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type Request, type Response, type Router } from 'express';
-import { sendError } from '../../../rest-facade/router.js';
+import { sendError, sendFailure } from '../../../rest-facade/router.js';
 import type { AppDeps } from '../../graphql/context.js';
-import { DomainError, ERROR_STATUS } from '../../graphql/errors.js';
 import { SamlProvider } from './entities.js';
 import { finishLogin, startLogin } from './login.js';
 import { serviceProviderMetadata, signingKey } from './service-provider.js';
@@ -19,9 +18,7 @@ export function samlRouter(deps: AppDeps): Router {
     try {
       await work(req, res);
     } catch (error) {
-      if (error instanceof DomainError) return sendError(res, ERROR_STATUS[error.code], error.message);
-      deps.logger.error({ err: error }, 'SAML endpoint failed');
-      return sendError(res, 500, 'Internal server error');
+      return sendFailure(req, res, error, deps.logger, { endpoint: 'saml' });
     }
   };
 

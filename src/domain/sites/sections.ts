@@ -1,9 +1,10 @@
 import { PATH_MAX, publishableSpace, slugOf, uniquePath } from './paths.js';
 import { LockMode } from '@mikro-orm/core';
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../../graphql/errors.js';
+import { alreadyTaken } from '../../graphql/database-errors.js';
+import { badRequest, notFound } from '../../graphql/errors.js';
 import { paginateRows, sortByKey, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { whenLoaded } from '../../graphql/loader.js';
@@ -83,7 +84,8 @@ type Layout = { em: EntityManager; site: SiteRow; sections: SiteSectionRow[]; gr
  * Runs a change of a site's sections and groups in a transaction that first locks the site row, as
  * every change of a site's structure does (site spaces too): concurrent changes then see each other's
  * positions, paths and first sections instead of computing the same ones. The work reads the current
- * rows from `layout`; what it changes is flushed when it returns. A path taken meanwhile is a 409.
+ * rows from `layout`; what it changes is flushed when it returns. A path taken meanwhile is a 409
+ * (by the unique key's mapping, see database-errors.ts).
  */
 async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout) => Promise<T> | T): Promise<T> {
   try {
@@ -96,9 +98,6 @@ async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout
       const groups = await em.find(SiteSectionGroup, { site: siteId }, { orderBy, refresh: true });
       return work({ em, site, sections, groups });
     });
-  } catch (error) {
-    if (error instanceof UniqueConstraintViolationException) throw conflict('path: already used by another section of the site');
-    throw error;
   } finally {
     // What this request's loaders hold about the site and its structure is stale now.
     ctx.loaders.site.clear(siteId);
@@ -242,7 +241,7 @@ export async function updateSiteSection(ctx: Context, siteId: string, sectionId:
   return changeSite(ctx, siteId, async ({ em, sections }) => {
     const section = sectionIn(sections, sectionId);
     if (changes.path !== undefined && sections.some((s) => s.id !== section.id && s.path === changes.path)) {
-      throw conflict(`path: "${changes.path}" is already used by another section of the site`);
+      throw alreadyTaken('site_section_site_id_path_unique', changes.path);
     }
     if (changes.defaultSiteSpace !== undefined) {
       const siteSpace = await em.findOne(SiteSpace, { id: changes.defaultSiteSpace, site: siteId, section: section.id }, { refresh: true });

@@ -86,15 +86,22 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
       roles.set(userId, role);
     }
     const now = ctx.clock.now();
-    for (const userId of new Set(add.map((ref) => userOf.get(ref)!))) {
-      if (removed.has(userId) || current.has(userId)) continue;
-      tx.create(TeamMember, { team: team.id, user: userId, organization: team.organization, role: roles.get(userId) ?? 'member', addedAt: now });
+    // Sorted: concurrent updates take the keys' locks in the same order, so they queue instead of deadlocking.
+    const added = [...new Set(add.map((ref) => userOf.get(ref)!))].filter((userId) => !removed.has(userId) && !current.has(userId)).sort();
+    if (added.length) {
+      // ON CONFLICT DO NOTHING: a user added by a concurrent request is in the team either way.
+      await tx
+        .createQueryBuilder(TeamMember)
+        .insert(added.map((userId) => ({ team: team.id, user: userId, organization: team.organization, role: roles.get(userId) ?? 'member', addedAt: now })))
+        .onConflict(['team', 'user'])
+        .ignore()
+        .execute();
     }
-    for (const [userId, role] of roles) {
-      const existing = current.get(userId);
-      if (existing) existing.role = role;
+    // Also for users just added: a concurrent request may have added them first, with another role.
+    for (const role of TEAM_ROLES) {
+      const users = [...roles].filter(([, given]) => given === role).map(([userId]) => userId).sort();
+      if (users.length) await tx.nativeUpdate(TeamMember, { team: team.id, user: { $in: users } }, { role });
     }
-    await tx.flush();
     if (removed.size) await tx.nativeDelete(TeamMember, { team: team.id, user: { $in: [...removed] } });
   });
   ctx.policy.forget();

@@ -55,7 +55,7 @@ export async function createTeam(ctx: Context, organizationId: string, input: un
   const userIds = [...new Set(members ?? [])];
   const found = new Set((await ctx.em.find(Member, { organization: organizationId, user: { $in: userIds } })).map((m) => m.user));
   const stranger = userIds.find((id) => !found.has(id));
-  if (stranger) throw badRequest(`members: no member "${stranger}" in this organization`);
+  if (stranger !== undefined) throw badRequest(`members: no member "${stranger}" in this organization`);
   const now = ctx.clock.now();
   const team = ctx.em.create(Team, { id: newId(), organization: organizationId, title, createdAt: now });
   for (const user of userIds) {

@@ -3,7 +3,8 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
-import { conflict, notFound } from '../../graphql/errors.js';
+import { alreadyTaken } from '../../graphql/database-errors.js';
+import { notFound } from '../../graphql/errors.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { ApiToken, User, type UserRow } from './entities.js';
 
@@ -19,10 +20,22 @@ export async function createUser(
   input: { email: string; displayName?: string; instanceAdmin?: boolean },
 ): Promise<UserRow> {
   const { email, displayName } = parseInput(CreateUserInput, { ...input, displayName: input.displayName ?? input.email.split('@')[0] });
-  if (await em.count(User, { email })) throw conflict(`email: a user with e-mail ${email} already exists`);
+  if (await em.count(User, { email })) throw alreadyTaken('app_user_email_unique', email);
   const user = em.create(User, { id: newId(), email, displayName, photoURL: null, instanceAdmin: input.instanceAdmin ?? false, createdAt: clock.now() });
   await em.flush();
   return user;
+}
+
+/**
+ * The user with that e-mail address, created when there is none. INSERT … ON CONFLICT DO NOTHING:
+ * concurrent first sign-ins of one address make one user.
+ */
+export async function userWithEmail(em: EntityManager, clock: Clock, input: { email: string; displayName: string }): Promise<UserRow> {
+  const existing = await em.findOne(User, { email: input.email.trim().toLowerCase() });
+  if (existing) return existing;
+  const { email, displayName } = parseInput(CreateUserInput, input);
+  await em.createQueryBuilder(User).insert({ id: newId(), email, displayName, photoURL: null, createdAt: clock.now() }).onConflict(['email']).ignore().execute();
+  return em.findOneOrFail(User, { email }, { refresh: true });
 }
 
 export async function findUserByEmail(em: EntityManager, email: string): Promise<UserRow> {
