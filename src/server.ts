@@ -3,6 +3,8 @@ import { systemClock, type Clock } from './clock.js';
 import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
 import { migrate, openOrm, type Database } from './db/orm.js';
+import { closeBatchPool } from './domain/insights/batch-pool.js';
+import { closeGroupCommitOf } from './domain/insights/storage.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
 import { createLogger, type Logger } from './logger.js';
@@ -18,7 +20,7 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
   if (applied.length) logger.info({ applied }, 'applied database migrations');
   const deps = { orm, config, clock, logger };
   const { app, stop: stopApollo } = await createApp(deps);
-  const stopWorker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : () => {};
+  const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : undefined;
   const server: Server = await new Promise((resolve) => {
     const s = app.listen(config.port, config.host, () => resolve(s));
   });
@@ -32,9 +34,12 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     /** Runs the durable jobs that are due now (by the server's clock). */
     runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
     async stop() {
-      stopWorker();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      await worker?.stop(AbortSignal.timeout(10_000));
+      await closed;
       await stopApollo();
+      await closeBatchPool();
+      await closeGroupCommitOf(orm.em);
       await orm.close();
     },
   };
