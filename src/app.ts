@@ -15,12 +15,13 @@ import { buildSchema } from './graphql/schema.js';
 import { samlRouter } from './domain/saml/router.js';
 import { fileDownloadRouter } from './domain/content/files.js';
 import { pdfRouter } from './domain/content/pdf.js';
+import { answerNotReady } from './http-server.js';
 
 /**
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
  * the browser-facing SAML endpoints under /saml.
  */
-export async function createApp(deps: AppDeps) {
+export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }) {
   const schema = buildSchema();
   const app = express();
   app.disable('x-powered-by');
@@ -39,6 +40,8 @@ export async function createApp(deps: AppDeps) {
   );
 
   app.get('/healthz', async (_req, res) => {
+    // While draining, the requests that still come (on open connections) are served, but the instance is not ready.
+    if (lifecycle.stopping()) return answerNotReady(res, 'stopping');
     try {
       await deps.orm.em.getConnection().execute('select 1');
       res.json({ status: 'ok' });
@@ -56,6 +59,8 @@ export async function createApp(deps: AppDeps) {
     gateway: jitGateway(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The server's one shutdown path (server.ts) drains HTTP, then stops Apollo.
+    stopOnTerminationSignals: false,
     validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
     formatError: (formatted, error) => maskError(formatted, error, deps.logger),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.

@@ -1,24 +1,61 @@
+import { constants } from 'node:os';
 import { loadConfig } from './config.js';
-import { provisionOwner, welcomeMessage } from './db/bootstrap.js';
-import { startServer } from './server.js';
+import { welcomeMessage } from './db/bootstrap.js';
+import { ListenError } from './http-server.js';
+import { createLogger } from './logger.js';
+import { startServer, type RunningServer } from './server.js';
 
 const config = loadConfig();
-const running = await startServer(config);
-const { deps } = running;
-const provisioned = await provisionOwner(deps.orm.em.fork(), deps.clock, config);
-if (provisioned) process.stdout.write(welcomeMessage(config, provisioned) + '\n');
-deps.logger.info(
+const logger = createLogger(config.logLevel);
+
+let running: RunningServer | undefined;
+let stopRequested = false;
+
+/**
+ * Stops the server and lets the process end by itself: nothing may keep it alive after `stop()`. If
+ * something does, or `stop()` hangs, a backstop names what is left and exits non-zero.
+ */
+async function shutdown(server: RunningServer) {
+  // Until stop() has finished, an exit (the event loop ran empty) is a failure.
+  process.exitCode = 1;
+  const backstop = setTimeout(() => {
+    logger.error({ resources: process.getActiveResourcesInfo() }, 'shutdown did not finish; exiting');
+    process.exit(1);
+  }, config.shutdownTimeoutMs + 5000);
+  backstop.unref();
+  try {
+    await server.stop();
+  } catch (err) {
+    logger.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+  logger.info('stopped');
+  process.exitCode = 0;
+}
+
+// Handled from the start: a signal during start-up stops the server as soon as it has started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopRequested) {
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(128 + constants.signals[signal]);
+    }
+    stopRequested = true;
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining requests');
+    if (running) void shutdown(running);
+  });
+}
+
+try {
+  running = await startServer(config, { logger, provision: true });
+} catch (error) {
+  if (!(error instanceof ListenError)) throw error;
+  process.stderr.write(`${error.message}\n`);
+  process.exit(1);
+}
+if (running.provisioned) process.stdout.write(welcomeMessage(config, running.provisioned) + '\n');
+logger.info(
   { port: running.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
   `listening on ${config.publicUrl}: GraphQL at /graphql, REST at /v1`,
 );
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info({ signal }, 'shutting down');
-    await running.stop();
-    process.exit(0);
-  });
-}
+if (stopRequested) void shutdown(running);
