@@ -17,6 +17,7 @@ import { samlRouter } from './domain/saml/router.js';
 import { fileDownloadRouter } from './domain/content/files.js';
 import { logSerializers } from './logger.js';
 import { pdfRouter } from './domain/content/pdf.js';
+import { answerNotReady } from './http-server.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -33,7 +34,7 @@ const logFailures: ApolloServerPlugin<Context> = {
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
  * the browser-facing SAML endpoints under /saml.
  */
-export async function createApp(deps: AppDeps) {
+export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }) {
   const schema = buildSchema();
   const app = express();
   app.disable('x-powered-by');
@@ -52,6 +53,8 @@ export async function createApp(deps: AppDeps) {
   );
 
   app.get('/healthz', async (_req, res) => {
+    // While draining, the requests that still come (on open connections) are served, but the instance is not ready.
+    if (lifecycle.stopping()) return answerNotReady(res, 'stopping');
     try {
       await deps.orm.em.getConnection().execute('select 1');
       res.json({ status: 'ok' });
@@ -69,6 +72,8 @@ export async function createApp(deps: AppDeps) {
     gateway: jitGateway(schema),
     introspection: true,
     includeStacktraceInErrorResponses: false,
+    // The server's one shutdown path (server.ts) drains HTTP, then stops Apollo.
+    stopOnTerminationSignals: false,
     validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
     formatError: (formatted, error) => maskError(formatted, error),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.

@@ -10,6 +10,13 @@ const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
+  /**
+   * How long an idle keep-alive connection stays open: above load balancers' idle timeouts (AWS ALB:
+   * 60 s), so that the balancer, not this server, closes a connection it may be reusing.
+   */
+  KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(1000).max(3_600_000).default(65_000),
+  /** On SIGTERM/SIGINT, how long in-flight requests and a running job cycle may take to finish. */
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(0).max(600_000).default(10_000),
   /** Embedded PostgreSQL (PGlite) data directory, used when DATABASE_URL is not set. */
   DATA_DIR: z.string().default('./data'),
   /** postgres://user:pass@host:port/db — a real PostgreSQL server instead of the embedded one. */
@@ -79,6 +86,8 @@ import type { Database } from './db/orm.js';
 export type Config = {
   port: number;
   host: string;
+  keepAliveTimeoutMs: number;
+  shutdownTimeoutMs: number;
   dataDir: string;
   databaseUrl?: string;
   databaseSchema?: string;
@@ -116,6 +125,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: e.PORT,
     host: e.HOST,
+    keepAliveTimeoutMs: e.KEEP_ALIVE_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,

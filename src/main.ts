@@ -1,39 +1,64 @@
+import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
-import { writeAdminToken } from './cli/admin-token.js';
 import { loadConfig } from './config.js';
-import { provisionOwner, welcomeMessage } from './db/bootstrap.js';
+import { welcomeMessage } from './db/bootstrap.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
-import { dataDirLockOf } from './db/orm.js';
-import { startServer } from './server.js';
+import { ListenError } from './http-server.js';
+import { createLogger } from './logger.js';
+import { startServer, type RunningServer } from './server.js';
 
 const config = loadConfig();
-const running = await startServer(config).catch((error: unknown) => {
-  // Refusals for the operator (the master key, a data directory in use): their one line says what to do.
-  if (!(error instanceof MasterKeyError || error instanceof DataDirectoryLocked)) throw error;
+const logger = createLogger(config.logLevel);
+
+let running: RunningServer | undefined;
+let stopRequested = false;
+
+/**
+ * Stops the server and lets the process end by itself: nothing may keep it alive after `stop()`. If
+ * something does, or `stop()` hangs, a backstop names what is left and exits non-zero.
+ */
+async function shutdown(server: RunningServer) {
+  // Until stop() has finished, an exit (the event loop ran empty) is a failure.
+  process.exitCode = 1;
+  const backstop = setTimeout(() => {
+    logger.error({ resources: process.getActiveResourcesInfo() }, 'shutdown did not finish; exiting');
+    process.exit(1);
+  }, config.shutdownTimeoutMs + 5000);
+  backstop.unref();
+  try {
+    await server.stop();
+  } catch (err) {
+    logger.error({ err }, 'shutdown failed');
+    process.exit(1);
+  }
+  logger.info('stopped');
+  process.exitCode = 0;
+}
+
+// Handled from the start: a signal during start-up stops the server as soon as it has started.
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(signal, () => {
+    if (stopRequested) {
+      logger.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(128 + constants.signals[signal]);
+    }
+    stopRequested = true;
+    logger.info({ signal, timeoutMs: config.shutdownTimeoutMs }, 'shutting down: draining requests');
+    if (running) void shutdown(running);
+  });
+}
+
+try {
+  running = await startServer(config, { logger, provision: true });
+} catch (error) {
+  // Refusals for the operator (a port or data directory in use, the master key): one line says what to do.
+  if (!(error instanceof ListenError || error instanceof DataDirectoryLocked || error instanceof MasterKeyError)) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exit(1);
-});
-const { deps } = running;
-const provisioned = await provisionOwner(deps.orm.em.fork(), deps.clock, config);
-const dataDirLock = dataDirLockOf(deps.orm);
-if (dataDirLock) {
-  // The admin CLI comes through this server while it holds the directory: its token, then where to call.
-  await writeAdminToken(deps.orm.em.fork(), deps.clock, config.dataDir);
-  dataDirLock.describe({ url: running.url });
 }
-if (provisioned) process.stdout.write(welcomeMessage(config, provisioned) + '\n');
-deps.logger.info(
+if (running.provisioned) process.stdout.write(welcomeMessage(config, running.provisioned) + '\n');
+logger.info(
   { port: running.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})` },
   `listening on ${config.publicUrl}: GraphQL at /graphql, REST at /v1`,
 );
-
-let stopping = false;
-for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-  process.on(signal, async () => {
-    if (stopping) return;
-    stopping = true;
-    deps.logger.info({ signal }, 'shutting down');
-    await running.stop();
-    process.exit(0);
-  });
-}
+if (stopRequested) void shutdown(running);

@@ -1,20 +1,83 @@
-import type { Server } from 'node:http';
 import { systemClock, type Clock } from './clock.js';
 import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
 import { loadKeyring } from './auth/master-key.js';
 import { sealStoredSecrets } from './auth/secrets.js';
-import { migrate, openOrm, type Database } from './db/orm.js';
+import { writeAdminToken } from './cli/admin-token.js';
+import { provisionOwner, type Provisioned } from './db/bootstrap.js';
+import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
+import { closeBatchPool } from './domain/insights/batch-pool.js';
+import { closeGroupCommitOf } from './domain/insights/storage.js';
+import { createHttpServer } from './http-server.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
 import { createLogger, type Logger } from './logger.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
-/** Opens the database, applies migrations, and serves HTTP; `stop()` undoes all of it. */
-export async function startServer(config: Config, options: { clock?: Clock; logger?: Logger; database?: Database } = {}) {
+type StartOptions = {
+  clock?: Clock;
+  logger?: Logger;
+  database?: Database;
+  /** Create the owner, an organization and a token on a first start (an empty database). */
+  provision?: boolean;
+};
+
+/**
+ * Binds the port, opens the database, applies migrations, provisions (if asked), then serves: until
+ * then every request is answered 503, so that `/healthz` says 200 only once all of that is done.
+ * `stop()` undoes all of it.
+ */
+export async function startServer(config: Config, options: StartOptions = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  // Bound first: a port in use fails before the database is touched.
+  const http = createHttpServer(config);
+  const port = await http.listen(config.port, config.host);
+  const opened = await openApp(config, { ...options, clock, logger }, () => http.draining).catch(async (error) => {
+    await http.drain(AbortSignal.timeout(0));
+    throw error;
+  });
+  const { deps, app, stopApollo, provisioned } = opened;
+  const { orm } = deps;
+  const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : undefined;
+  http.serve(app);
+  // Serving: the admin CLI may come through this server from now on.
+  dataDirLockOf(orm)?.describe({ url: localUrl(config.host, port) });
+
+  let stopped: Promise<void> | undefined;
+  /** The one shutdown path: drain within SHUTDOWN_TIMEOUT_MS, then close what serves, then the database. */
+  const stop = async () => {
+    // One bound for the requests in flight and the job running.
+    const deadline = AbortSignal.timeout(config.shutdownTimeoutMs);
+    const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline)]);
+    if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
+    await stopApollo();
+    await closeBatchPool();
+    await closeGroupCommitOf(orm.em);
+    await orm.close();
+  };
+
+  return {
+    deps,
+    server: http.server,
+    port,
+    /** Where this process reaches itself. */
+    url: localUrl(config.host, port),
+    /** What a first start created (null when the database had users, or when not asked to provision). */
+    provisioned,
+    /** Runs the durable jobs that are due now (by the server's clock). */
+    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
+    stop(): Promise<void> {
+      stopped ??= stop();
+      return stopped;
+    },
+  };
+}
+
+/** The database (migrated, provisioned if asked) and the application on it; the database is closed again if a step fails. */
+async function openApp(config: Config, options: StartOptions & { clock: Clock; logger: Logger }, stopping: () => boolean) {
+  const { clock, logger } = options;
   const database = options.database ?? databaseOf(config);
   // The data directory first: the key file beside the database is read or made by its holder only.
   const orm = await openOrm(database);
@@ -23,33 +86,16 @@ export async function startServer(config: Config, options: { clock?: Clock; logg
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'applied database migrations');
     await sealStoredSecrets(orm, keyring, logger);
+    const provisioned: Provisioned | null = options.provision ? await provisionOwner(orm.em.fork(), clock, config) : null;
+    // The admin CLI comes through this server while it holds an embedded data directory, with this token.
+    if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
+    const deps = { orm, config, clock, logger };
+    const { app, stop: stopApollo } = await createApp(deps, { stopping });
+    return { deps, app, stopApollo, provisioned };
   } catch (error) {
     await orm.close();
     throw error;
   }
-  const deps = { orm, config, clock, logger };
-  const { app, stop: stopApollo } = await createApp(deps);
-  const stopWorker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : () => {};
-  const server: Server = await new Promise((resolve) => {
-    const s = app.listen(config.port, config.host, () => resolve(s));
-  });
-  const address = server.address();
-  const port = typeof address === 'object' && address ? address.port : config.port;
-  return {
-    deps,
-    server,
-    port,
-    /** Where this process reaches itself. */
-    url: localUrl(config.host, port),
-    /** Runs the durable jobs that are due now (by the server's clock). */
-    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
-    async stop() {
-      stopWorker();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      await stopApollo();
-      await orm.close();
-    },
-  };
 }
 
 /** A URL of the server on this machine: the loopback address when it listens on every interface. */

@@ -8,8 +8,7 @@ import { newId } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { runCli } from '../src/cli/program.js';
-import { freshDatabase } from './support/database.js';
-import { TEST_SECRET_KEY } from './support/server.js';
+import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';
 
 /**
  * The admin CLI, mostly in this process (one test runs the real executable). The embedded database

@@ -48,8 +48,8 @@ describe.skipIf(onServer)('the embedded data directory', { timeout: 120_000 }, (
   it('belongs to one server: a second refuses at once, naming the directory and the holder', async () => {
     server = await startHolder();
     const second = await spawnServer({ DATA_DIR: dataDir, OWNER_TOKEN: ownerToken });
-    expect(await second.exited).toBe(1);
-    const { stdout, stderr } = second.output();
+    expect((await second.exited).code).toBe(1);
+    const [stdout, stderr] = [second.stdout(), second.stderr()];
     expect(stderr).toContain(`error: ${dataDir} is in use by process ${server.child.pid} (a server, since `);
     expect(stdout).not.toMatch(/token|listening/i);
     expect((await call(ownerToken, 'GET', '/v1/user')).status).toBe(200);
@@ -119,8 +119,8 @@ describe.skipIf(onServer)('the embedded data directory', { timeout: 120_000 }, (
     const lock = lockDataDir(dataDir, 'cli');
     try {
       const refused = await spawnServer({ DATA_DIR: dataDir });
-      expect(await refused.exited).toBe(1);
-      expect(refused.output().stderr).toContain(`${dataDir} is in use by process ${process.pid} (the admin CLI, since `);
+      expect((await refused.exited).code).toBe(1);
+      expect(refused.stderr()).toContain(`${dataDir} is in use by process ${process.pid} (the admin CLI, since `);
     } finally {
       lock.release();
     }

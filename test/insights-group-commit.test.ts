@@ -75,4 +75,21 @@ describe('group commit', () => {
     expect((results[2] as PromiseRejectedResult).reason.message).toBe('failed: c');
     expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b', 'c', 'd'], ['b'], ['c'], ['d']]);
   });
+
+  it('on close writes every item given (in flight and waiting) before it resolves, and refuses new ones', async () => {
+    const writer = controlledWriter();
+    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item]! });
+    const commits = ['a', 'b', 'c'].map((item) => group.commit(item));
+    await settle();
+    let closed = false;
+    const closing = group.close().then(() => (closed = true));
+    await expect(group.commit('d')).rejects.toThrow('closed');
+    writer.writes[0]!.finish();
+    await settle();
+    expect(closed).toBe(false);
+    expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b', 'c']]);
+    writer.writes[1]!.finish();
+    await closing;
+    await Promise.all(commits);
+  });
 });

@@ -20,10 +20,10 @@ import { signingKey } from '../src/domain/saml/service-provider.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
-import { freshDatabase } from './support/database.js';
+import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';
 import { callerFor, newOrganization, newUser } from './support/factories.js';
 import { identityProviderKeys } from './support/saml.js';
-import { startTestServer, TEST_SECRET_KEY, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer } from './support/server.js';
 
 const onServer = !!process.env.TEST_DATABASE_URL;
 const KEY_A = 'a'.repeat(64);

@@ -1,3 +1,4 @@
+import { once } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
@@ -40,15 +41,29 @@ async function claimDueJobs(orm: Orm, now: Date): Promise<JobRow[]> {
   return rows.length ? em.find(Job, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { runAt: 'asc' } }) : [];
 }
 
+/** Gives back claimed jobs that were not started: they run at the next poll, here or elsewhere, without waiting out a lease. */
+async function releaseClaims(orm: Orm, jobs: JobRow[]): Promise<void> {
+  await orm.em
+    .fork()
+    .getConnection()
+    .execute(`update job set locked_until = null, attempts = attempts - 1 where id in (${jobs.map(() => '?').join(', ')})`, jobs.map((job) => job.id));
+}
+
 /**
  * Runs every job due at the clock's now and returns how many succeeded. A failing job is retried
- * later with exponential backoff; a finished job is deleted.
+ * later with exponential backoff; a finished job is deleted. Once `stop` is aborted no further job
+ * starts (the job running finishes).
  */
-export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv): Promise<number> {
+export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, stop?: AbortSignal): Promise<number> {
   const { logger } = env;
   const now = clock.now();
   let done = 0;
-  for (const job of await claimDueJobs(orm, now)) {
+  const jobs = await claimDueJobs(orm, now);
+  for (const [index, job] of jobs.entries()) {
+    if (stop?.aborted) {
+      await releaseClaims(orm, jobs.slice(index));
+      break;
+    }
     const em = orm.em.fork();
     const handler = handlers[job.kind];
     try {
@@ -66,20 +81,33 @@ export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string
   return done;
 }
 
-/** Polls for due jobs until stopped. */
-export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, intervalMs: number) {
-  let running = false;
-  const timer = setInterval(async () => {
-    if (running) return;
-    running = true;
-    try {
-      await runDueJobs(orm, clock, handlers, env);
-    } catch (err) {
-      env.logger.error({ err }, 'job worker cycle failed');
-    } finally {
-      running = false;
-    }
+export type JobWorker = { stop(deadline: AbortSignal): Promise<void> };
+
+/**
+ * Polls for due jobs until stopped. `stop` starts no further cycle nor job and waits for the job
+ * running to finish, or for `deadline` (a job cut short runs again after its lease).
+ */
+export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, intervalMs: number): JobWorker {
+  const stopping = new AbortController();
+  let cycle: Promise<void> | undefined;
+  const timer = setInterval(() => {
+    if (cycle) return;
+    cycle = runDueJobs(orm, clock, handlers, env, stopping.signal)
+      .then(
+        () => undefined,
+        (err) => env.logger.error({ err }, 'job worker cycle failed'),
+      )
+      .finally(() => {
+        cycle = undefined;
+      });
   }, intervalMs);
   timer.unref();
-  return () => clearInterval(timer);
+  return {
+    async stop(deadline) {
+      clearInterval(timer);
+      stopping.abort();
+      if (!cycle || deadline.aborted) return;
+      await Promise.race([cycle, once(deadline, 'abort')]);
+    },
+  };
 }

@@ -6,6 +6,12 @@ import { inject } from 'vitest';
 import type { Database } from '../../src/db/orm.js';
 import { newId } from '../../src/ids.js';
 
+/**
+ * The master key (SECRET_KEY) of test servers on PostgreSQL, which require one; an embedded test
+ * server makes its own key file in its data directory, as a first start does. Not a secret.
+ */
+export const TEST_SECRET_KEY = 'dGVzdCBzZXJ2ZXJzIG9ubHk6IG5vdCBhIHNlY3JldCE=';
+
 /** Prefix of the schemas that test files create on a PostgreSQL server. */
 export const TEST_SCHEMA_PREFIX = 'dptest_';
 
@@ -31,7 +37,7 @@ export async function freshDatabase(): Promise<{ database: Database; env: Record
     await onServer(url, (client) => client.query(`create schema "${schema}"`));
     return {
       database: { url, schema },
-      env: { DATABASE_URL: url, DATABASE_SCHEMA: schema },
+      env: { DATABASE_URL: url, DATABASE_SCHEMA: schema, SECRET_KEY: TEST_SECRET_KEY },
       dispose: () => onServer(url, (client) => client.query(`drop schema if exists "${schema}" cascade`)).then(() => undefined),
     };
   }

@@ -1,38 +1,41 @@
 import { execFile, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root: where `src/main.ts` and `src/cli.ts` run from. */
 export const repoRoot = fileURLToPath(new URL('../..', import.meta.url));
 
-/** The environment of this process without the settings a test gives its child processes itself. */
+/**
+ * The environment of a child process: the given settings on a bare environment (as a service manager
+ * gives one), so that nothing of the test run leaks in (no NODE_ENV=test, no database of this process).
+ */
 export function childEnv(env: Record<string, string>): NodeJS.ProcessEnv {
-  const { DATABASE_URL: _url, DATABASE_SCHEMA: _schema, DATA_DIR: _dir, PORT: _port, OWNER_TOKEN: _token, ADMIN_TOKEN: _admin, ...rest } = process.env;
-  return { ...rest, LOG_LEVEL: 'warn', ...env };
+  const { PATH, HOME, TMPDIR } = process.env;
+  const base = Object.fromEntries(Object.entries({ PATH, HOME, TMPDIR }).filter(([, value]) => value !== undefined));
+  return { ...base, LOG_LEVEL: 'warn', ...env };
 }
 
-/** A TCP port that nothing listens on right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-  });
+/** A port nothing listens on: bound on port 0, then released. */
+export async function freePort(): Promise<number> {
+  const probe = createServer().listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as { port: number };
+  await new Promise((resolve) => probe.close(resolve));
+  return port;
 }
 
-/** A server started as `npm start` starts it, in a process of its own. */
+/** A server started as operators start it (`node --import tsx src/main.ts`), in a process of its own. */
 export type ServerProcess = {
   child: ChildProcess;
+  port: number;
   url: string;
-  /** What it printed so far. */
-  output(): { stdout: string; stderr: string };
-  /** Its exit code (null when a signal ended it). */
-  exited: Promise<number | null>;
+  stdout(): string;
+  stderr(): string;
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
+/** Starts a server process on 127.0.0.1 (on a free port unless PORT is given). */
 export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
@@ -44,25 +47,23 @@ export async function spawnServer(env: Record<string, string>): Promise<ServerPr
   let stderr = '';
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   child.stderr!.on('data', (chunk) => (stderr += chunk));
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return { child, url: `http://127.0.0.1:${port}`, output: () => ({ stdout, stderr }), exited };
+  const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
+  return { child, port, url: `http://127.0.0.1:${port}`, stdout: () => stdout, stderr: () => stderr, exited };
 }
 
 /** Polls until `ready()` holds; fails when the process ends first or after `timeoutMs`. */
 export async function waitFor(server: ServerProcess, ready: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  let ended = false;
-  void server.exited.then(() => (ended = true));
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await ready()) return;
-    if (ended) throw new Error(`the server exited before it was ready: ${JSON.stringify(server.output())}`);
+    if (server.child.exitCode !== null) throw new Error(`the server exited before it was ready:\n${server.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
-  throw new Error(`the server was not ready within ${timeoutMs} ms: ${JSON.stringify(server.output())}`);
+  throw new Error(`the server was not ready within ${timeoutMs} ms:\n${server.stderr()}`);
 }
 
 /** Ends a server process (SIGKILL unless told otherwise) and waits for it to be gone. */
-export async function stopProcess(server: ServerProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<number | null> {
+export async function stopProcess(server: ServerProcess, signal: NodeJS.Signals = 'SIGKILL') {
   if (server.child.exitCode === null && server.child.signalCode === null) server.child.kill(signal);
   return server.exited;
 }

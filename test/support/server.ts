@@ -5,7 +5,7 @@ import type { Viewer } from '../../src/auth/viewer.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { freshDatabase } from './database.js';
+import { freshDatabase, TEST_SECRET_KEY } from './database.js';
 
 export type TestServer = RunningServer & {
   clock: ManualClock;
@@ -14,12 +14,6 @@ export type TestServer = RunningServer & {
   /** A domain context for a viewer, for factories that call services directly. */
   context(viewer: Viewer | null): Context;
 };
-
-/**
- * The master key (SECRET_KEY) of test servers on PostgreSQL, which require one; an embedded test
- * server makes its own key file in its data directory, as a first start does. Not a secret.
- */
-export const TEST_SECRET_KEY = 'dGVzdCBzZXJ2ZXJzIG9ubHk6IG5vdCBhIHNlY3JldCE=';
 
 /**
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker

@@ -34,6 +34,8 @@ export class BatchPool {
   private readonly idle: Worker[] = [];
   private readonly running = new Map<Worker, Waiting>();
   private readonly queue: Waiting[] = [];
+  /** Every task given and not answered yet, queued or running. */
+  private readonly pending = new Set<Promise<PreparedBatch>>();
   private nextId = 0;
   private closed = false;
 
@@ -85,15 +87,21 @@ export class BatchPool {
     if (this.closed) return Promise.reject(new Error('insights batch pool is closed'));
     const ids = Object.fromEntries(Object.entries(site.ids).map(([field, values]) => [field, [...values]])) as BatchTask['site']['ids'];
     const task: BatchTask = { id: this.nextId++, body, site: { ...site, ids } };
-    return new Promise((resolve, reject) => {
+    const prepared = new Promise<PreparedBatch>((resolve, reject) => {
       this.queue.push({ task, resolve, reject });
       const worker = this.idle.pop();
       if (worker) this.release(worker);
     });
+    this.pending.add(prepared);
+    const answered = () => this.pending.delete(prepared);
+    prepared.then(answered, answered);
+    return prepared;
   }
 
+  /** Takes no further task, answers those given (their requests wait for them), then ends the workers. */
   async close(): Promise<void> {
     this.closed = true;
+    await Promise.allSettled(this.pending);
     const workers = [...this.idle, ...this.running.keys()];
     this.idle.length = 0;
     await Promise.all(workers.map((worker) => worker.terminate()));
@@ -105,4 +113,11 @@ let shared: { size: number; pool: BatchPool } | undefined;
 export function batchPool(size: number): BatchPool {
   if (!shared || shared.size !== size) shared = { size, pool: new BatchPool(size) };
   return shared.pool;
+}
+
+/** Closes the process's pool (when the server stops); a later `batchPool` makes a new one. */
+export async function closeBatchPool(): Promise<void> {
+  const pool = shared?.pool;
+  shared = undefined;
+  await pool?.close();
 }

@@ -19,7 +19,9 @@ type Waiting<Item> = { item: Item; resolve: () => void; reject: (error: unknown)
 
 export class GroupCommit<Item> {
   private readonly queue: Waiting<Item>[] = [];
-  private writing = 0;
+  /** The groups being written. */
+  private readonly writing = new Set<Promise<void>>();
+  private closed = false;
 
   constructor(
     private readonly write: (items: Item[]) => Promise<void>,
@@ -28,6 +30,7 @@ export class GroupCommit<Item> {
 
   /** Resolves once `item` is committed (with others, or alone). */
   commit(item: Item): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('insights storage is closed'));
     return new Promise((resolve, reject) => {
       this.queue.push({ item, resolve, reject });
       this.drain();
@@ -35,14 +38,19 @@ export class GroupCommit<Item> {
   }
 
   private drain(): void {
-    while (this.writing < this.options.writers && this.queue.length) {
-      const group = this.nextGroup();
-      this.writing++;
-      void this.writeGroup(group).finally(() => {
-        this.writing--;
+    while (this.writing.size < this.options.writers && this.queue.length) {
+      const written: Promise<void> = this.writeGroup(this.nextGroup()).finally(() => {
+        this.writing.delete(written);
         this.drain();
       });
+      this.writing.add(written);
     }
+  }
+
+  /** Takes no further item and resolves once every item given is written (or has failed). */
+  async close(): Promise<void> {
+    this.closed = true;
+    while (this.writing.size) await Promise.all(this.writing);
   }
 
   /** The waiting items in arrival order, up to the size limit (always at least one). */

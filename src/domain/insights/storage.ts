@@ -250,6 +250,14 @@ export function groupCommitOf(em: EntityManager): GroupCommit<StoredBatch> {
   return group;
 }
 
+/** Writes what the database's group commit holds and lets it go (when the server stops). */
+export async function closeGroupCommitOf(em: EntityManager): Promise<void> {
+  const database = em.getConnection();
+  const group = groupCommits.get(database);
+  groupCommits.delete(database);
+  await group?.close();
+}
+
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
 
 /** Runs a statement within the EntityManager's transaction, if it is in one (`?` placeholders). */
