@@ -32,6 +32,14 @@ function applyDefaultLevel(level: DefaultLevel | string | null | undefined, inhe
 /** A value, or a promise of it while what it depends on is still loading. */
 type Loading<T> = T | Promise<T>;
 
+/**
+ * What of some organizations' content a user may see, in the terms the lists' SQL filters on (see
+ * visibility.ts): everything in the organizations they administer, what the default-level chain opens
+ * to a non-guest member in those they belong to (`byDefault`), and what grants to the user or their teams
+ * reach (spaces and collections by id, ids being unique across organizations). Nothing elsewhere.
+ */
+export type ContentReach = { everything: string[]; byDefault: string[]; spaces: string[]; collections: string[] };
+
 /** The strongest role granted on each space and collection of one organization. */
 type GrantedRoles = { spaces: Map<string, Role>; collections: Map<string, Role> };
 
@@ -196,6 +204,26 @@ export class Policy {
   private grantAbove(parentId: string | null | undefined): Loading<Role | null> {
     if (!parentId) return null;
     return whenLoaded(this.loaders.collection.get(parentId), (parent) => (parent ? this.inheritedGrants.get(parent) : null));
+  }
+
+  /**
+   * The same rules as spaceRole and collectionRole, for whole organizations at once: what lists filter
+   * on in SQL. A role is non-null exactly where this reach says the item is visible.
+   */
+  async contentReach(organizationIds: readonly string[]): Promise<ContentReach> {
+    const reach: ContentReach = { everything: [], byDefault: [], spaces: [], collections: [] };
+    for (const organizationId of new Set(organizationIds)) {
+      const [role, granted] = await Promise.all([this.organizationRole(organizationId), this.grantedRoles.get(organizationId)]);
+      if (role === undefined) continue;
+      if (role === 'admin') {
+        reach.everything.push(organizationId);
+        continue;
+      }
+      if (role !== null) reach.byDefault.push(organizationId);
+      reach.spaces.push(...(granted?.spaces.keys() ?? []));
+      reach.collections.push(...(granted?.collections.keys() ?? []));
+    }
+    return reach;
   }
 
   /** A collection by id when the viewer can see it, else null (hidden and missing look the same). */

@@ -43,8 +43,7 @@ export function plainColumns(em: EntityManager, entity: AnyEntity, alias?: strin
   const meta = metadataOf(em, entity);
   return once(`columns|${meta.className}|${alias ?? ''}`, () => {
     const prefix = alias ? `${quote(alias)}.` : '';
-    return meta.props
-      .filter((prop) => prop.fieldNames?.length === 1)
+    return plainProperties(em, entity)
       .map((prop) => `${prefix}${quote(prop.fieldNames[0])} as ${quote(prop.name)}`)
       .join(', ');
   });
@@ -84,9 +83,12 @@ export async function plainQuery<T>(em: EntityManager, sql: string, parameters: 
   }
 }
 
-/** The single-column properties of an entity, in the order of the tuples `jsonListOf` builds. */
+/**
+ * The single-column properties of an entity, in the order of the tuples `jsonListOf` builds. Lazy ones
+ * (columns the database keeps for its own queries) are read only where a statement names them.
+ */
 function plainProperties(em: EntityManager, entity: AnyEntity) {
-  return metadataOf(em, entity).props.filter((prop) => prop.fieldNames?.length === 1);
+  return metadataOf(em, entity).props.filter((prop) => prop.fieldNames?.length === 1 && !prop.lazy);
 }
 
 /**
@@ -96,8 +98,14 @@ function plainProperties(em: EntityManager, entity: AnyEntity) {
  * driver to parse, once per row.
  */
 export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, orderBy?: Order): string {
+  const order = Object.entries(orderBy ?? {}).map(([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`);
+  return `coalesce(json_agg(${jsonTupleOf(em, entity, alias)}${order.length ? ` order by ${order.join(', ')}` : ''}), '[]')`;
+}
+
+/** `json_build_array(alias."column", …)`: one row as the tuple `rowsOf` reads. */
+export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string): string {
   const meta = metadataOf(em, entity);
-  const tuple = once(`tuple|${meta.className}|${alias}`, () => {
+  return once(`tuple|${meta.className}|${alias}`, () => {
     // Date-times as epoch milliseconds: a number makes a Date far faster than an ISO string does.
     const columns = plainProperties(em, entity).map((prop) => {
       const column = `${quote(alias)}.${quote(prop.fieldNames[0])}`;
@@ -105,8 +113,6 @@ export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, 
     });
     return `json_build_array(${columns.join(', ')})`;
   });
-  const order = Object.entries(orderBy ?? {}).map(([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`);
-  return `coalesce(json_agg(${tuple}${order.length ? ` order by ${order.join(', ')}` : ''}), '[]')`;
 }
 
 type RowOfTuple = (tuple: readonly unknown[]) => Record<string, unknown>;

@@ -6,6 +6,7 @@ import type { Logger } from '../logger.js';
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
 import { Policy } from '../auth/policy.js';
 import { authenticate, type Viewer } from '../auth/viewer.js';
+import { createLists, type Lists } from './lists.js';
 import { createLoaders, type Loaders } from './loaders.js';
 
 /** What lives for the whole process and is shared by every request. */
@@ -17,6 +18,8 @@ export type Context = {
   em: EntityManager;
   loaders: Loaders;
   policy: Policy;
+  /** Pages of permission-filtered lists, batched per GraphQL level. */
+  lists: Lists;
   clock: Clock;
   config: Config;
   logger: Logger;
@@ -43,7 +46,8 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
 /** A context for a known viewer (or none), as used by the command line and jobs. */
 export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
   const loaders = createLoaders(em, viewer);
-  return { viewer, em, loaders, policy: new Policy(viewer, loaders, deps.clock), clock: deps.clock, config: deps.config, logger };
+  const policy = new Policy(viewer, loaders, deps.clock);
+  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger };
 }
 
 /** The same request's context afresh: same viewer, a new EntityManager fork, empty loaders. */

@@ -10,11 +10,11 @@ export type Order = 'asc' | 'desc';
 export type Page<T> = { items: T[]; count: number; next: { page: string } | null };
 type KeyPart = string | number;
 
-function encodeCursor(key: KeyPart[]): string {
+export function encodeCursor(key: KeyPart[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
-function decodeCursor(page: string): KeyPart[] {
+export function decodeCursor(page: string): KeyPart[] {
   try {
     const key = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
     if (Array.isArray(key) && key.every((part) => typeof part === 'string' || typeof part === 'number')) return key;

@@ -16,6 +16,12 @@ export const Collection = defineEntity({
     position: p.string().collation('C'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
+    /** Kept by the database (see Migration20261124120000): ids of the collections above, root first. */
+    ancestors: p.array().lazy().default([]),
+    /** Kept by the database: what the default-level chain gives a non-guest member here (a role, `none` or `member`). */
+    accessLevel: p.text().lazy().default('member'),
+    /** Kept by the database: position and id of each collection from the top down to this one (tree order). */
+    treePath: p.array().lazy().default([]),
   },
 });
 export type CollectionRow = InferEntity<typeof Collection>;

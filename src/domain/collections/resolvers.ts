@@ -20,8 +20,8 @@ export const collectionResolvers: Resolvers = {
     collections: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string; nested: boolean }, ctx: Context) =>
       listCollections(ctx, organizationId, args),
     collection: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.collection.load(id),
-    collectionSpaces: (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
-      listCollectionSpaces(ctx, collectionId, args),
+    collectionSpaces: async (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
+      listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
   },
   Mutation: {
     createCollection: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
@@ -48,6 +48,6 @@ export const collectionResolvers: Resolvers = {
     parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(c.parent),
     viewerRole: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionRole(c),
     collections: (c: CollectionRow, args: PageArgs, ctx: Context) => listChildCollections(ctx, c, args),
-    spaces: (c: CollectionRow, args: PageArgs, ctx: Context) => listCollectionSpaces(ctx, c.id, args),
+    spaces: (c: CollectionRow, args: PageArgs, ctx: Context) => listCollectionSpaces(ctx, c, args),
   },
 };

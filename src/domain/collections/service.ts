@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { DEFAULT_LEVELS } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, forbidden, notFound } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
@@ -130,31 +130,17 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
   return collection;
 }
 
-/** Sort key of a collection in tree order: the positions along its path from the top level. */
-function treeKey(collection: CollectionRow, byId: Map<string, CollectionRow>): string[] {
-  const path: string[] = [];
-  for (let c: CollectionRow | undefined = collection; c; c = c.parent ? byId.get(c.parent) : undefined) {
-    path.unshift(c.position, c.id);
-  }
-  return path;
-}
-
-async function visible(ctx: Context, collections: CollectionRow[]): Promise<CollectionRow[]> {
-  const roles = await Promise.all(collections.map((c) => ctx.policy.collectionRole(c)));
-  return collections.filter((_, i) => roles[i] !== null);
-}
-
-/** Collections of an organization that the viewer can see, in tree order (depth first, by position). */
-export async function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
-  const all = await ctx.loaders.collectionsByOrganization.load(organizationId);
-  const byId = new Map(all.map((c) => [c.id, c]));
-  const candidates = args.nested === false ? all.filter((c) => !c.parent) : all;
-  return paginateRows(await visible(ctx, candidates), (c) => treeKey(c, byId), args);
+/**
+ * Collections of an organization that the viewer can see, in tree order (depth first, by position), or
+ * only the top level with `nested: false`.
+ */
+export function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
+  const { nested, ...page } = args;
+  const list = nested === false ? ctx.lists.topCollectionsOfOrganization : ctx.lists.collectionsOfOrganization;
+  return list.load({ parent: organizationId, args: page });
 }
 
 /** Direct sub-collections of a collection that the viewer can see, by position. */
-export async function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs) {
-  const all = await ctx.loaders.collectionsByOrganization.load(collection.organization);
-  const rows = await visible(ctx, all.filter((c) => c.parent === collection.id));
-  return paginateRows(rows, (c) => [c.position, c.id], args);
+export function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs) {
+  return ctx.lists.collectionsOfCollection.load({ parent: collection, args });
 }

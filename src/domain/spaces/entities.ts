@@ -25,6 +25,10 @@ export const Space = defineEntity({
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
     deletedAt: p.datetime().nullable(),
+    /** Kept by the database (see Migration20261124120000): ids of the collections above, root first. */
+    ancestors: p.array().lazy().default([]),
+    /** Kept by the database: what the default-level chain gives a non-guest member here (a role, `none` or `member`). */
+    accessLevel: p.text().lazy().default('member'),
   },
 });
 export type SpaceRow = InferEntity<typeof Space>;

@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import { DEFAULT_LEVELS } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
@@ -18,6 +18,7 @@ import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/tree.js';
+import type { CollectionRow } from '../collections/entities.js';
 import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
 import { isPastRetention, purgeDate } from './retention.js';
@@ -245,19 +246,12 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
   return space;
 }
 
-async function visibleSpaces(ctx: Context, spaces: SpaceRow[]): Promise<SpaceRow[]> {
-  const roles = await Promise.all(spaces.map((s) => ctx.policy.spaceRole(s)));
-  return spaces.filter((_, i) => roles[i] !== null);
-}
-
 /** Live spaces of an organization that the viewer can see, oldest first. */
-export async function listOrganizationSpaces(ctx: Context, organizationId: string, args: PageArgs) {
-  const spaces = await ctx.loaders.spacesByOrganization.load(organizationId);
-  return paginateRows(await visibleSpaces(ctx, spaces), byCreation, args);
+export function listOrganizationSpaces(ctx: Context, organizationId: string, args: PageArgs) {
+  return ctx.lists.spacesOfOrganization.load({ parent: organizationId, args });
 }
 
 /** Live spaces directly in a collection that the viewer can see, by position. */
-export async function listCollectionSpaces(ctx: Context, collectionId: string, args: PageArgs) {
-  const spaces = await ctx.loaders.spacesByCollection.load(collectionId);
-  return paginateRows(await visibleSpaces(ctx, spaces), (s) => [s.position, s.id], args);
+export function listCollectionSpaces(ctx: Context, collection: CollectionRow, args: PageArgs) {
+  return ctx.lists.spacesOfCollection.load({ parent: collection, args });
 }

@@ -1,0 +1,171 @@
+import type { EntityName } from '@mikro-orm/core';
+import DataLoader from 'dataloader';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
+import { badRequest } from '../graphql/errors.js';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../graphql/pagination.js';
+import { jsonTupleOf, plainQuery, rowsOf, tableOf } from './plain-rows.js';
+
+/** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */
+export type SortKey<T> = {
+  sql: string;
+  desc?: boolean;
+  /** The key is a date-time: it travels in the cursor as epoch milliseconds. */
+  time?: boolean;
+  /** The key is a text array: it travels in the cursor as the JSON text of the array. */
+  array?: boolean;
+  of: (row: T) => string | number | Date | readonly string[];
+};
+
+/**
+ * One list of rows of an entity, as SQL: the rows of `entity` (table alias `alias`) that `where` selects,
+ * in the order of `order`, whose last key must make the order total (an id). `where` carries its
+ * parameters (sql-template-tag).
+ */
+export type ListQuery<T> = {
+  entity: EntityName<T>;
+  alias: string;
+  where: Sql;
+  order: readonly SortKey<T>[];
+  /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps). */
+  extra?: Readonly<Record<string, string>>;
+};
+
+/**
+ * Reads one page of a list in SQL: the rows after the cursor (a keyset condition on the sort key, so a
+ * page costs the same wherever it is in the list, and rows added or removed elsewhere never shift a
+ * page), `LIMIT limit + 1` to know whether another page follows, and the exact count from a statement of
+ * its own (one the planner can answer from an index). Nothing else of the list is read.
+ */
+export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<T>> {
+  const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
+  const page = sql`select ${columns} from ${from} where ${list.where} ${after} order by ${orderBy} limit ${limit + 1}`;
+  const counting = sql`select count(*) as count from ${from} where ${list.where}`;
+  const [found, [counted]] = await Promise.all([
+    plainQuery<FoundRow>(em, page.text, page.values),
+    plainQuery<{ count: string | number }>(em, counting.text, counting.values),
+  ]);
+  return pageOf(list, rowsFound(em, list, found), Number(counted!.count), limit);
+}
+
+/** A list whose rows belong to parents: `partition` is the SQL expression of a row's parent key. */
+export type PartitionedList<T> = ListQuery<T> & { partition: string };
+
+/**
+ * The same page of one list for many parents at once (a list field of many items of one GraphQL
+ * answer): one statement reads every parent's page (a lateral join over the parents' keys), one counts
+ * them all, whatever the number of parents.
+ */
+export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, keys: readonly string[], args: PageArgs): Promise<Page<T>[]> {
+  const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
+  const partition = raw(list.partition);
+  const page = sql`select k.key as "key", x.* from unnest(${keys}::text[]) as k(key) cross join lateral (
+    select ${columns} from ${from} where ${partition} = k.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x`;
+  const counting = sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
+  const [found, counted] = await Promise.all([
+    plainQuery<FoundRow & { key: string }>(em, page.text, page.values),
+    plainQuery<{ key: string; count: string | number }>(em, counting.text, counting.values),
+  ]);
+  const rows = rowsFound(em, list, found);
+  const byKey = new Map<string, T[]>();
+  found.forEach((row, i) => {
+    let group = byKey.get(row.key);
+    if (!group) byKey.set(row.key, (group = []));
+    group.push(rows[i]!);
+  });
+  const counts = new Map(counted.map((row) => [row.key, Number(row.count)]));
+  return keys.map((key) => pageOf(list, byKey.get(key) ?? [], counts.get(key) ?? 0, limit));
+}
+
+/** One call of a list field: whose list, and which page of it. */
+export type PageRequest<P> = { parent: P; args: PageArgs };
+
+/**
+ * A per-request loader of pages of one list for the parents a GraphQL answer walks: calls with the same
+ * page arguments go together into one `readPages`. `define` gives the list's SQL for a batch of parents
+ * (the same for all but their key, e.g. the viewer's filter for every organization among them).
+ */
+export function pageLoader<P, T>(
+  em: EntityManager,
+  keyOf: (parent: P) => string,
+  define: (parents: readonly P[]) => Promise<PartitionedList<T>>,
+): DataLoader<PageRequest<P>, Page<T>, string> {
+  const argsKey = (args: PageArgs) => `${args.limit ?? ''}|${args.page ?? ''}`;
+  return new DataLoader<PageRequest<P>, Page<T>, string>(
+    async (requests) => {
+      const pages = new Array<Page<T>>(requests.length);
+      const batches = new Map<string, { request: PageRequest<P>; i: number }[]>();
+      requests.forEach((request, i) => {
+        const key = argsKey(request.args);
+        batches.set(key, [...(batches.get(key) ?? []), { request, i }]);
+      });
+      for (const batch of batches.values()) {
+        const parents = batch.map(({ request }) => request.parent);
+        const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0]!.request.args);
+        batch.forEach(({ i }, j) => (pages[i] = found[j]!));
+      }
+      return pages;
+    },
+    { cacheKeyFn: ({ parent, args }) => `${keyOf(parent)}|${argsKey(args)}`, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+  );
+}
+
+type FoundRow = Record<string, unknown> & { row: unknown[] };
+
+function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
+  const limit = pageSize(args.limit);
+  const extra = Object.entries(list.extra ?? {});
+  return {
+    limit,
+    after: args.page ? afterCursor(list.order, decodeCursor(args.page)) : empty,
+    from: raw(`${tableOf(em, list.entity)} ${list.alias}`),
+    columns: raw([`${jsonTupleOf(em, list.entity, list.alias)} as "row"`, ...extra.map(([name, expression]) => `${expression} as "${name}"`)].join(', ')),
+    orderBy: raw(list.order.map((key) => `${key.sql} ${key.desc ? 'desc' : 'asc'}`).join(', ')),
+  };
+}
+
+/** The entity rows of what a page statement found, with the extra columns on them. */
+function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): T[] {
+  const rows = rowsOf<T>(em, list.entity, found.map((r) => r.row));
+  for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i]![name]));
+  return rows;
+}
+
+function pageOf<T>(list: ListQuery<T>, rows: T[], count: number, limit: number): Page<T> {
+  const items = rows.length > limit ? rows.slice(0, limit) : rows;
+  const last = items[items.length - 1];
+  return {
+    items,
+    count,
+    next: rows.length > limit && last ? { page: encodeCursor(list.order.map((key) => cursorPart(key.of(last)))) } : null,
+  };
+}
+
+const cursorPart = (value: string | number | Date | readonly string[]) =>
+  value instanceof Date ? value.getTime() : typeof value === 'object' ? JSON.stringify(value) : value;
+
+/**
+ * `and <the rows after the cursor>` in the list's order, or a 400 when the cursor is not one this list
+ * handed out. Keys in one direction compare as a row, which an index on those columns answers as a
+ * range; mixed directions expand into the nested form, led by a bound on the first key so that the
+ * index still starts at the cursor.
+ */
+function afterCursor<T>(order: readonly SortKey<T>[], parts: (string | number)[]): Sql {
+  const fits = parts.length === order.length && order.every((key, i) => !key.time || Number.isFinite(parts[i]));
+  if (!fits) throw badRequest('page: not a page identifier returned by this list');
+  const value = (i: number) => {
+    if (order[i]!.time) return sql`to_timestamp(${parts[i]}::float8 / 1000)`;
+    if (order[i]!.array) return sql`array(select json_array_elements_text(${parts[i]}::json))`;
+    return sql`${parts[i]}`;
+  };
+  const column = (i: number) => raw(order[i]!.sql);
+  if (order.every((key) => !!key.desc === !!order[0]!.desc)) {
+    const columns = join(order.map((_, i) => column(i)));
+    const values = join(order.map((_, i) => value(i)));
+    return order[0]!.desc ? sql`and (${columns}) < (${values})` : sql`and (${columns}) > (${values})`;
+  }
+  const beyond = (i: number) => (order[i]!.desc ? sql`${column(i)} < ${value(i)}` : sql`${column(i)} > ${value(i)}`);
+  const nested = (i: number): Sql => (i === order.length - 1 ? beyond(i) : sql`(${beyond(i)} or (${column(i)} = ${value(i)} and ${nested(i + 1)}))`);
+  const lead = order[0]!.desc ? sql`${column(0)} <= ${value(0)}` : sql`${column(0)} >= ${value(0)}`;
+  return sql`and ${lead} and ${nested(0)}`;
+}
