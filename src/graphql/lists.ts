@@ -1,15 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Policy } from '../auth/policy.js';
 import { collectionLists } from '../domain/collections/lists.js';
+import { memberSpaceCounts } from '../domain/members/space-counts.js';
 import { spaceLists } from '../domain/spaces/lists.js';
 
 /**
- * The request's list loaders: pages of lists whose rows the viewer's permissions filter, each read in
- * SQL for every parent of a GraphQL level at once (see db/pages.ts). Made with the policy, whose
+ * The request's loaders of what the viewer's permissions filter in SQL: pages of lists, each read for
+ * every parent of a GraphQL level at once (see db/pages.ts), and counts. Made with the policy, whose
  * filter they apply.
  */
 export function createLists(em: EntityManager, policy: Policy) {
-  return { ...spaceLists(em, policy), ...collectionLists(em, policy) };
+  return { ...spaceLists(em, policy), ...collectionLists(em, policy), memberSpaceCounts: memberSpaceCounts(em, policy) };
 }
 
 export type Lists = ReturnType<typeof createLists>;

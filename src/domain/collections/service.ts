@@ -11,7 +11,7 @@ import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { assertCanCreateIn, collectionInOrganization } from './placement.js';
-import { positionIn, subtreeIds, type ContentPosition } from './tree.js';
+import { isInSubtree, positionIn, subtreeIds, type ContentPosition } from './tree.js';
 
 const CreateCollectionInput = z.object({
   title: text({ max: 50 }).optional().nullable(),
@@ -58,10 +58,8 @@ export async function updateCollection(ctx: Context, id: string, input: unknown)
  * space (restorable for 7 days, then purged); a restored space comes back at the top level.
  */
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
-  const collection = (await ctx.loaders.collection.load(id))!;
   await ctx.em.transactional(async (tx) => {
-    const all = await tx.find(Collection, { organization: collection.organization }, { fields: ['id', 'parent'] });
-    const ids = [...subtreeIds(all as CollectionRow[], id)];
+    const ids = await subtreeIds(tx as EntityManager, id);
     const spaces = await tx.find(Space, { parent: { $in: ids }, deletedAt: null });
     softDeleteSpaces(tx as EntityManager, ctx.clock, spaces);
     await tx.flush();
@@ -81,8 +79,7 @@ export async function moveCollection(
     parentId = input.parent;
     if (parentId) {
       await collectionInOrganization(ctx, parentId, collection.organization, 'parent');
-      const all = await ctx.loaders.collectionsByOrganization.load(collection.organization);
-      if (subtreeIds(all, id).has(parentId)) throw badRequest('parent: a collection cannot move into itself or one of its sub-collections');
+      if (await isInSubtree(ctx.em, parentId, id)) throw badRequest('parent: a collection cannot move into itself or one of its sub-collections');
     }
   }
   if (parentId !== (collection.parent ?? null)) await assertCanCreateIn(ctx, collection.organization, parentId);
@@ -109,14 +106,13 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
   const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
   // Within one organization a transfer is a move, never into the collection's own subtree.
   if (target === collection.organization) {
-    if (parent && subtreeIds(await ctx.loaders.collectionsByOrganization.load(target), id).has(parent.id)) {
+    if (parent && (await isInSubtree(ctx.em, parent.id, id))) {
       throw badRequest('collection: a collection cannot move into itself or one of its sub-collections');
     }
     return moveCollection(ctx, id, { parent: parent?.id ?? null });
   }
   await ctx.em.transactional(async (tx) => {
-    const all = await tx.find(Collection, { organization: collection.organization }, { fields: ['id', 'parent'] });
-    const ids = [...subtreeIds(all as CollectionRow[], id)];
+    const ids = await subtreeIds(tx as EntityManager, id);
     const spaceIds = (await tx.find(Space, { parent: { $in: ids } }, { fields: ['id'] })).map((s) => s.id);
     collection.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
     collection.parent = parent?.id ?? null;

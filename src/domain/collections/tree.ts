@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { tableOf } from '../../db/plain-rows.js';
 import { badRequest } from '../../graphql/errors.js';
 import { byPosition, placeAmong } from '../ordering.js';
 import { Space } from '../spaces/entities.js';
-import { Collection, type CollectionRow } from './entities.js';
+import { Collection } from './entities.js';
 
 /** A sibling reference of the contract's position object. */
 export type ContentPointer = { type: string; space?: string | null; collection?: string | null };
@@ -54,18 +55,15 @@ export async function positionIn(
   return placeAmong(siblings, { before: sibling(position?.before, 'position.before'), after: sibling(position?.after, 'position.after') });
 }
 
-/** Ids of a collection and of every collection below it. */
-export function subtreeIds(all: CollectionRow[], rootId: string): Set<string> {
-  const ids = new Set([rootId]);
-  let grew = true;
-  while (grew) {
-    grew = false;
-    for (const c of all) {
-      if (c.parent && ids.has(c.parent) && !ids.has(c.id)) {
-        ids.add(c.id);
-        grew = true;
-      }
-    }
-  }
-  return ids;
+/** Ids of a collection and of every collection below it (through the index on the kept ancestors). */
+export async function subtreeIds(em: EntityManager, rootId: string): Promise<string[]> {
+  const rows = await em.execute<{ id: string }[]>(`select id from ${tableOf(em, Collection)} where id = ? or ancestors @> array[?]::text[]`, [rootId, rootId]);
+  return rows.map((row) => row.id);
+}
+
+/** True when `collectionId` is the collection `rootId` or one below it (one row read). */
+export async function isInSubtree(em: EntityManager, collectionId: string, rootId: string): Promise<boolean> {
+  if (collectionId === rootId) return true;
+  const [row] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) as inside from ${tableOf(em, Collection)} where id = ?`, [rootId, collectionId]);
+  return !!row?.inside;
 }

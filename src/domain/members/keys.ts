@@ -6,6 +6,12 @@ export function memberKey(organizationId: string, userId: string): string {
   return `${organizationId}|${userId}`;
 }
 
+/** The organization and user of a member key. */
+export function splitMemberKey(key: string): { organizationId: string; userId: string } {
+  const [organizationId, userId] = key.split('|') as [string, string];
+  return { organizationId, userId };
+}
+
 /** The organizations and users named by a batch of member keys (the batch asks for their product). */
 export function splitMemberKeys(keys: readonly string[]): { organizations: string[]; users: string[] } {
   const organizations = new Set<string>();

@@ -1,14 +1,18 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../auth/roles.js';
+import { visibleContent } from '../../auth/visibility.js';
+import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Member, type MemberRow } from '../organizations/entities.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import { Space, type SpaceRow } from '../spaces/entities.js';
+import { spacesByCreation } from '../spaces/lists.js';
 import { TeamMember } from '../teams/entities.js';
 import { memberKey } from './keys.js';
 
@@ -107,27 +111,25 @@ export async function markMemberAsSSO(ctx: Context, organizationId: string, user
 export type MemberSpace = { permission: Role; space: SpaceRow };
 
 /**
- * Live spaces of the organization that the member can access, each with the member's own role, as far
- * as the caller can see them (an admin sees them all; others never learn of spaces hidden from them).
+ * A page of the live spaces of the organization that the member can access, each with the member's own
+ * role, as far as the caller can see them (an admin sees them all; others never learn of spaces hidden
+ * from them): newest first by default. Both filters are the policy's, in SQL.
  */
-export async function memberSpaces(ctx: Context, organizationId: string, userId: string): Promise<MemberSpace[]> {
-  const member = ctx.policy.forUser(userId);
-  const [spaces] = await Promise.all([
-    ctx.loaders.spacesByOrganization.load(organizationId),
-    member.prepare(organizationId),
-    ctx.policy.prepare(organizationId),
-  ]);
-  const [theirs, mine] = await Promise.all([
-    Promise.all(spaces.map((s) => member.spaceRole(s))),
-    Promise.all(spaces.map((s) => ctx.policy.spaceRole(s))),
-  ]);
-  return spaces.flatMap((space, i) => (theirs[i] && mine[i] ? [{ permission: theirs[i]!, space }] : []));
-}
-
-/** A page of the member's spaces, newest first by default. */
 export async function listMemberSpaces(ctx: Context, organizationId: string, userId: string, filters: { order?: string | null }, args: PageArgs) {
   const { order } = parseInput(SpaceOrder, filters);
   await memberOf(ctx, organizationId, userId);
-  const items = await memberSpaces(ctx, organizationId, userId);
-  return paginateRows(items, (item) => byCreation(item.space), args, order ?? 'desc');
+  const member = ctx.policy.forUser(userId);
+  const [theirs, mine] = await Promise.all([member.contentReach([organizationId]), ctx.policy.contentReach([organizationId])]);
+  const page = await readPage<SpaceRow>(
+    ctx.em,
+    {
+      entity: Space,
+      alias: 's',
+      where: sql`s.organization_id = ${organizationId} and s.deleted_at is null and ${visibleContent(theirs, 'space', 's')} and ${visibleContent(mine, 'space', 's')}`,
+      order: spacesByCreation.map((key) => ({ ...key, desc: (order ?? 'desc') === 'desc' })),
+    },
+    args,
+  );
+  const roles = await Promise.all(page.items.map((space) => member.spaceRole(space)));
+  return { ...page, items: page.items.map((space, i): MemberSpace => ({ permission: roles[i]!, space })) };
 }

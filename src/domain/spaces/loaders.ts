@@ -12,12 +12,6 @@ export function spaceLoaders(em: EntityManager) {
      * spaces; entities cost far more to build). Never change these rows: changes go through `space`.
      */
     spaceToRead: rowLoader((ids: string[]) => plainRowsWhereIn(em, Space, 'id', ids), (s) => s.id),
-    /** Live (not deleted) spaces of each collection, in position order. */
-    spacesByCollection: groupLoader(
-      (collectionIds: string[]) =>
-        em.find(Space, { parent: { $in: collectionIds }, deletedAt: null }, { orderBy: { position: 'asc', id: 'asc' } }),
-      (s) => s.parent!,
-    ),
     /** Live spaces of each organization, oldest first. */
     spacesByOrganization: groupLoader(
       (organizationIds: string[]) =>

@@ -4,7 +4,7 @@ import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
 import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';
-import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, teamSpaceCount, type TeamFilters } from './service.js';
+import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, type TeamFilters } from './service.js';
 
 type TeamArgs = { organizationId: string; teamId: string };
 type OrganizationArgs = { organizationId: string; input: unknown };
@@ -42,7 +42,7 @@ export const teamResolvers: Resolvers = {
   Team: {
     object: () => 'team',
     members: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamMemberCount.load(t.id),
-    spaces: (t: TeamRow, _: unknown, ctx: Context) => teamSpaceCount(ctx, t),
+    spaces: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamSpaceCount.get(t.id),
     permissions: (t: TeamRow, _: unknown, ctx: Context) => ctx.policy.teamPermissions(t),
     owningOrganization: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(t.organization),
   },

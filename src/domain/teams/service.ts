@@ -81,23 +81,6 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
   ctx.policy.forget();
 }
 
-/** Live spaces of the organization that the team's grants reach (on the space or a collection above it). */
-export async function teamSpaceCount(ctx: Context, team: TeamRow): Promise<number> {
-  const grants = await ctx.loaders.grantsByTeam.load(team.id);
-  if (grants.length === 0) return 0;
-  const [spaces, collections] = await Promise.all([
-    ctx.loaders.spacesByOrganization.load(team.organization),
-    ctx.loaders.collectionsByOrganization.load(team.organization),
-  ]);
-  const grantedSpaces = new Set(grants.map((g) => g.space).filter(Boolean));
-  const grantedCollections = new Set(grants.map((g) => g.collection).filter(Boolean));
-  const parentOf = new Map(collections.map((c) => [c.id, c.parent ?? null]));
-  const reached = (collectionId: string | null | undefined): boolean => {
-    for (let id = collectionId ?? null; id; id = parentOf.get(id) ?? null) if (grantedCollections.has(id)) return true;
-    return false;
-  };
-  return spaces.filter((s) => grantedSpaces.has(s.id) || reached(s.parent)).length;
-}
 
 export type MemberTeam = { team: TeamRow; member: { role: TeamRole } };
 
