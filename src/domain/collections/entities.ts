@@ -3,7 +3,13 @@ import { Organization } from '../organizations/entities.js';
 
 export const Collection = defineEntity({
   name: 'Collection',
-  indexes: [{ properties: ['organization', 'parent', 'position'] }, { properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['organization', 'parent', 'position'] },
+    { properties: ['organization', 'createdAt', 'id'] },
+    { name: 'collection_ancestors_index', properties: ['ancestors'], type: 'gin' },
+    { name: 'collection_organization_id_tree_path_index', properties: ['organization', 'treePath'] },
+    { name: 'collection_parent_id_position_id_index', properties: ['parent', 'position', 'id'] },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

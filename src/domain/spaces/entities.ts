@@ -8,6 +8,8 @@ export const Space = defineEntity({
     { properties: ['organization', 'parent', 'position'] },
     { properties: ['organization', 'createdAt', 'id'] },
     { properties: ['deletedAt'] },
+    { name: 'space_ancestors_index', properties: ['ancestors'], type: 'gin' },
+    { name: 'space_parent_id_position_id_index', properties: ['parent', 'position', 'id'] },
   ],
   properties: {
     id: p.string().primary(),
