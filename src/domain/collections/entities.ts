@@ -3,7 +3,12 @@ import { Organization } from '../organizations/entities.js';
 
 export const Collection = defineEntity({
   name: 'Collection',
-  indexes: [{ properties: ['organization', 'parent', 'position'] }, { properties: ['organization', 'createdAt', 'id'] }],
+  indexes: [
+    { properties: ['organization', 'parent', 'position'] },
+    // The order of the top level: `parent_id is null` leaves the index above unable to give it.
+    { name: 'collection_top_level_position_index', properties: ['organization', 'position'], where: 'parent_id is null' },
+    { properties: ['organization', 'createdAt', 'id'] },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
