@@ -57,7 +57,7 @@ export function changeRequestLoaders(em: EntityManager) {
     changeRequestCountsOfLayout: {
       sql: (spaceIds: string) =>
         `select coalesce(json_agg(json_build_array(c.space_id, c.status, c.n)), '[]') from
-          (select space_id, status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id in (${spaceIds}) group by space_id, status) c`,
+          (select space_id, status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any(${spaceIds}) group by space_id, status) c`,
       remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
         const counts = countsBySpace(rows.map(([space, status, n]) => ({ space, status, n })));
         for (const id of spaceIds) changeRequestCounts.remember(id, counts.get(id) ?? { total: 0, open: 0, draft: 0 });

@@ -5,6 +5,8 @@ export const Collection = defineEntity({
   name: 'Collection',
   indexes: [
     { properties: ['organization', 'parent', 'position'] },
+    // The order of the top level: `parent_id is null` leaves the index above unable to give it.
+    { name: 'collection_top_level_position_index', properties: ['organization', 'position'], where: 'parent_id is null' },
     { properties: ['organization', 'createdAt', 'id'] },
     { name: 'collection_ancestors_index', properties: ['ancestors'], type: 'gin' },
     { name: 'collection_organization_id_tree_path_index', properties: ['organization', 'treePath'] },

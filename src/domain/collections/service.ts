@@ -11,7 +11,8 @@ import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { assertCanCreateIn, collectionInOrganization } from './placement.js';
-import { isInSubtree, positionIn, subtreeIds, type ContentPosition } from './tree.js';
+import { positionIn, type ContentPosition } from './positions.js';
+import { isInSubtree, subtreeIds } from './tree.js';
 
 const CreateCollectionInput = z.object({
   title: text({ max: 50 }).optional().nullable(),
@@ -30,19 +31,21 @@ export async function createCollection(ctx: Context, organizationId: string, inp
   const parent = fields.parent ? await collectionInOrganization(ctx, fields.parent, organizationId, 'parent') : null;
   await assertCanCreateIn(ctx, organizationId, parent?.id ?? null);
   const now = ctx.clock.now();
-  const collection = ctx.em.create(Collection, {
-    id: newId(),
-    organization: organizationId,
-    parent: parent?.id ?? null,
-    title: fields.title || 'Untitled collection',
-    description: fields.description ?? null,
-    defaultLevel: 'inherit',
-    position: await positionIn(ctx.em, organizationId, parent?.id ?? null, null),
-    createdAt: now,
-    updatedAt: now,
+  // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
+  return ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    return em.create(Collection, {
+      id: newId(),
+      organization: organizationId,
+      parent: parent?.id ?? null,
+      title: fields.title || 'Untitled collection',
+      description: fields.description ?? null,
+      defaultLevel: 'inherit',
+      position: await positionIn(em, organizationId, parent?.id ?? null, null),
+      createdAt: now,
+      updatedAt: now,
+    });
   });
-  await ctx.em.flush();
-  return collection;
 }
 
 export async function updateCollection(ctx: Context, id: string, input: unknown): Promise<CollectionRow> {
@@ -83,10 +86,11 @@ export async function moveCollection(
     }
   }
   if (parentId !== (collection.parent ?? null)) await assertCanCreateIn(ctx, collection.organization, parentId);
-  collection.position = await positionIn(ctx.em, collection.organization, parentId, input.position, id);
-  collection.parent = parentId;
-  collection.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  await ctx.em.transactional(async (tx) => {
+    collection.position = await positionIn(tx as EntityManager, collection.organization, parentId, input.position, id);
+    collection.parent = parentId;
+    collection.updatedAt = ctx.clock.now();
+  });
   return collection;
 }
 

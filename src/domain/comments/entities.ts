@@ -10,7 +10,11 @@ import { Space } from '../spaces/entities.js';
  */
 export const Comment = defineEntity({
   name: 'Comment',
-  indexes: [{ properties: ['space', 'changeRequest'] }],
+  indexes: [
+    { properties: ['space', 'changeRequest'] },
+    // Open-comment counts of spaces (a site's tree, space lists) read only the open comments.
+    { properties: ['space', 'status', 'changeRequest'] },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

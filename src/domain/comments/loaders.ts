@@ -84,7 +84,7 @@ export function commentLoaders(em: EntityManager) {
       sql: (spaceIds: string) =>
         `select coalesce(json_agg(json_build_array(c.space, c.n)), '[]') from
           (select ${col('space')} as space, count(*) as n from ${table()}
-            where ${col('space')} in (${spaceIds}) and ${col('changeRequest')} is null and ${col('status')} = 'open' group by 1) c`,
+            where ${col('space')} = any(${spaceIds}) and ${col('changeRequest')} is null and ${col('status')} = 'open' group by 1) c`,
       remember: (spaceIds: readonly string[], rows: [string, number][]) => {
         const counts = new Map(rows);
         for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(id) ?? 0);

@@ -6,6 +6,8 @@ export const Space = defineEntity({
   name: 'Space',
   indexes: [
     { properties: ['organization', 'parent', 'position'] },
+    // The order of the top level: `parent_id is null` leaves the index above unable to give it.
+    { name: 'space_top_level_position_index', properties: ['organization', 'position'], where: 'parent_id is null' },
     { properties: ['organization', 'createdAt', 'id'] },
     { properties: ['deletedAt'] },
     { name: 'space_ancestors_index', properties: ['ancestors'], type: 'gin' },

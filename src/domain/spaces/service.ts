@@ -17,7 +17,7 @@ import { Comment, CommentReaction, CommentReply } from '../comments/entities.js'
 import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
-import { positionIn, type ContentPosition } from '../collections/tree.js';
+import { positionIn, type ContentPosition } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
@@ -122,24 +122,27 @@ export async function createSpace(ctx: Context, organizationId: string, input: u
   assertVisibilityFits(visibility, parent?.id);
   const now = ctx.clock.now();
   const id = newId();
-  const revision = newRevision(ctx.em, ctx.clock, { id, organization: organizationId });
-  const space = ctx.em.create(Space, {
-    id,
-    organization: organizationId,
-    parent: parent?.id ?? null,
-    title: fields.title || 'Untitled',
-    emoji: fields.emoji ?? null,
-    visibility,
-    editMode: fields.editMode ?? 'live',
-    defaultLevel: 'inherit',
-    position: await positionIn(ctx.em, organizationId, parent?.id ?? null, null),
-    revision: revision.id,
-    createdAt: now,
-    updatedAt: now,
-    deletedAt: null,
+  // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
+  return ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const position = await positionIn(em, organizationId, parent?.id ?? null, null);
+    const revision = newRevision(em, ctx.clock, { id, organization: organizationId });
+    return em.create(Space, {
+      id,
+      organization: organizationId,
+      parent: parent?.id ?? null,
+      title: fields.title || 'Untitled',
+      emoji: fields.emoji ?? null,
+      visibility,
+      editMode: fields.editMode ?? 'live',
+      defaultLevel: 'inherit',
+      position,
+      revision: revision.id,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
   });
-  await ctx.em.flush();
-  return space;
 }
 
 export async function updateSpace(ctx: Context, id: string, input: unknown): Promise<SpaceRow> {
@@ -161,11 +164,12 @@ export async function deleteSpace(ctx: Context, id: string): Promise<void> {
 export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> {
   const space = (await ctx.loaders.space.load(id))!;
   if (!space.deletedAt) throw conflict('Space is not deleted');
-  space.deletedAt = null;
-  space.position = await positionIn(ctx.em, space.organization, space.parent ?? null, null, space.id);
-  if (!space.parent && space.visibility === 'in-collection') space.visibility = 'private';
-  space.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  await ctx.em.transactional(async (tx) => {
+    space.position = await positionIn(tx as EntityManager, space.organization, space.parent ?? null, null, space.id);
+    space.deletedAt = null;
+    if (!space.parent && space.visibility === 'in-collection') space.visibility = 'private';
+    space.updatedAt = ctx.clock.now();
+  });
   return space;
 }
 
@@ -187,24 +191,26 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
   await assertCanCreateIn(ctx, source.organization, source.parent ?? null);
   const now = ctx.clock.now();
   const copyId = newId();
-  const revision = await copyContent(ctx.em, source.revision, { space: copyId, organization: source.organization }, now);
-  const copy = ctx.em.create(Space, {
-    id: copyId,
-    organization: source.organization,
-    parent: source.parent ?? null,
-    title: copyTitle(source.title),
-    emoji: source.emoji,
-    visibility: source.visibility,
-    editMode: source.editMode,
-    defaultLevel: source.defaultLevel,
-    position: await positionIn(ctx.em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } }),
-    revision: revision.id,
-    createdAt: now,
-    updatedAt: now,
-    deletedAt: null,
+  return ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const revision = await copyContent(em, source.revision, { space: copyId, organization: source.organization }, now);
+    const position = await positionIn(em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } });
+    return em.create(Space, {
+      id: copyId,
+      organization: source.organization,
+      parent: source.parent ?? null,
+      title: copyTitle(source.title),
+      emoji: source.emoji,
+      visibility: source.visibility,
+      editMode: source.editMode,
+      defaultLevel: source.defaultLevel,
+      position,
+      revision: revision.id,
+      createdAt: now,
+      updatedAt: now,
+      deletedAt: null,
+    });
   });
-  await ctx.em.flush();
-  return copy;
 }
 
 export async function moveSpace(ctx: Context, id: string, input: { parent?: string | null; position?: ContentPosition | null }): Promise<SpaceRow> {
@@ -213,11 +219,12 @@ export async function moveSpace(ctx: Context, id: string, input: { parent?: stri
   const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;
   if (parentId) await collectionInOrganization(ctx, parentId, space.organization, 'parent');
   if (parentId !== (space.parent ?? null)) await assertCanCreateIn(ctx, space.organization, parentId);
-  space.position = await positionIn(ctx.em, space.organization, parentId, input.position, id);
-  space.parent = parentId;
-  if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
-  space.updatedAt = ctx.clock.now();
-  await ctx.em.flush();
+  await ctx.em.transactional(async (tx) => {
+    space.position = await positionIn(tx as EntityManager, space.organization, parentId, input.position, id);
+    space.parent = parentId;
+    if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
+    space.updatedAt = ctx.clock.now();
+  });
   return space;
 }
 
