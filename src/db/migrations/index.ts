@@ -12,6 +12,8 @@ import { Migration20261122043205 } from './Migration20261122043205.js';
 import { Migration20261122031702 } from './Migration20261122031702.js';
 import { Migration20261122022134 } from './Migration20261122022134.js';
 import { Migration20261124090000 } from './Migration20261124090000.js';
+import { Migration20261201090000 } from './Migration20261201090000.js';
+import { Migration20261201091000 } from './Migration20261201091000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -31,4 +33,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122090000', class: Migration20261122090000 },
   { name: 'Migration20261122100000', class: Migration20261122100000 },
   { name: 'Migration20261124090000', class: Migration20261124090000 },
+  { name: 'Migration20261201090000', class: Migration20261201090000 },
+  { name: 'Migration20261201091000', class: Migration20261201091000 },
 ];
