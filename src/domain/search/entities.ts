@@ -19,6 +19,13 @@ export const SearchIndexedSpace = defineEntity({
     /** Set with every change of the main revision, cleared by the rebuild (a partial index holds the stale ones). */
     stale: p.boolean().default(false),
   },
+  // What a search looks up first: its organization's stale spaces, usually none.
+  indexes: [
+    {
+      name: 'search_indexed_space_stale_index',
+      expression: 'create index "search_indexed_space_stale_index" on "search_indexed_space" ("organization_id") where "stale"',
+    },
+  ],
 });
 export type SearchIndexedSpaceRow = InferEntity<typeof SearchIndexedSpace>;
 
