@@ -2,7 +2,7 @@ import { ApiToken, User } from '../domain/users/entities.js';
 import { Member, Organization } from '../domain/organizations/entities.js';
 import { Collection } from '../domain/collections/entities.js';
 import { Space } from '../domain/spaces/entities.js';
-import { ContentFile, FileBlob, PageVersion, Revision } from '../domain/content/entities.js';
+import { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from '../domain/content/entities.js';
 import { ChangeRequest } from '../domain/change-requests/entities.js';
 import { Comment, CommentReaction, CommentReply } from '../domain/comments/entities.js';
 import { Job } from '../jobs/entities.js';
@@ -22,7 +22,7 @@ export const entities = [User, ApiToken, Organization, Member, Collection, Space
   Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
   Team, TeamMember, ContentGrant, InviteLink,
   SamlProvider, SamlRequest, SamlConsumedAssertion,
-  PageVersion, ContentFile, FileBlob, ChangeRequest,
+  PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode, ChangeRequest,
   TranslationSettings, OpenAPISpec, Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation,
   Comment, CommentReply, CommentReaction,
   SearchIndexedSpace, SearchSection];

@@ -153,3 +153,15 @@ export async function plainRowsWhereIn<T extends object>(
   const [{ rows }] = await plainQuery<{ rows: unknown[][] }>(em, sql, [keys]);
   return rowsOf<T>(em, target, rows);
 }
+
+/**
+ * Runs a statement with `$n` parameters in the EntityManager's transaction when it is in one (reads
+ * that a change depends on, writes of many rows at once), else as `plainQuery` does.
+ */
+export async function queryIn<T>(em: EntityManager, sql: string, parameters: readonly unknown[]): Promise<T[]> {
+  const transaction = em.getTransactionContext<{ executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }> }>();
+  if (!transaction) return plainQuery<T>(em, sql, parameters);
+  for (const observe of sqlObservers) observe(sql);
+  const result = await transaction.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+  return result.rows as T[];
+}

@@ -8,12 +8,14 @@ export type PageArgs = { page?: string | null; limit?: number | null };
 /** The direction of a list: ascending or descending sort keys. */
 export type Order = 'asc' | 'desc';
 export type Page<T> = { items: T[]; count: number; next: { page: string } | null };
-type KeyPart = string | number;
+export type KeyPart = string | number;
 
+/** The opaque page identifier of a sort key (for lists that page in SQL). */
 export function encodeCursor(key: KeyPart[]): string {
   return Buffer.from(JSON.stringify(key)).toString('base64url');
 }
 
+/** The sort key a page identifier names; 400 for anything this server did not hand out. */
 export function decodeCursor(page: string): KeyPart[] {
   try {
     const key = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));

@@ -1,6 +1,7 @@
 import { spaceJobHandlers } from '../domain/spaces/service.js';
 import { insightsJobHandlers } from '../domain/insights/purge.js';
 import { openAPIJobHandlers } from '../domain/openapi/service.js';
+import { searchJobHandlers } from '../domain/search/indexing.js';
 import type { JobHandler } from './queue.js';
 
 /** Every durable job kind and its handler. */
@@ -8,4 +9,5 @@ export const jobHandlers: Record<string, JobHandler> = {
   ...spaceJobHandlers,
   ...insightsJobHandlers,
   ...openAPIJobHandlers,
+  ...searchJobHandlers,
 };

@@ -15,6 +15,8 @@ import { Migration20261124090000 } from './Migration20261124090000.js';
 import { Migration20261124120000 } from './Migration20261124120000.js';
 import { Migration20261125140000 } from './Migration20261125140000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
+import { Migration20261201090000 } from './Migration20261201090000.js';
+import { Migration20261201091000 } from './Migration20261201091000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -37,4 +39,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124120000', class: Migration20261124120000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
+  { name: 'Migration20261201090000', class: Migration20261201090000 },
+  { name: 'Migration20261201091000', class: Migration20261201091000 },
 ];

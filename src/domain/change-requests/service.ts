@@ -8,7 +8,9 @@ import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { PageVersion, Revision, type RevisionRow } from '../content/entities.js';
 import type { Manifest } from '../content/manifest.js';
+import { readRevisions, storeTree, type StoredObjects } from '../content/store.js';
 import { mergeManifests, type ConflictChoice } from '../content/merge.js';
+import { scheduleIndexing } from '../search/indexing.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
 import { ChangeRequest, type ChangeRequestRow } from './entities.js';
 import { numberKey } from './loaders.js';
@@ -139,13 +141,15 @@ export async function listChangeRequests(ctx: Context, spaceId: string, filter: 
   return paginateRows(matching, (c) => [-c.number], args);
 }
 
-async function manifests(tx: EntityManager, ids: string[]): Promise<Manifest[]> {
-  const rows = await tx.find(Revision, { id: { $in: [...new Set(ids)] } });
-  return ids.map((id) => {
-    const row = rows.find((r) => r.id === id);
-    if (!row) throw new Error(`Revision ${id} is missing`);
-    return { pages: row.pages, files: row.files };
+/** The content of these revisions, and the tree objects they hold (which a new revision shares). */
+async function manifests(tx: EntityManager, ids: string[]): Promise<{ sides: Manifest[]; stored: StoredObjects }> {
+  const { revisions, stored } = await readRevisions(tx, ids);
+  const sides = ids.map((id) => {
+    const revision = revisions.find((r) => r.id === id);
+    if (!revision) throw new Error(`Revision ${id} is missing`);
+    return revision;
   });
+  return { sides, stored };
 }
 
 /** A 409 naming the pages both sides changed, by title and id. */
@@ -159,8 +163,9 @@ async function conflictOn(tx: EntityManager, pageIds: string[], sides: Manifest[
   return conflict(`${action}: conflicting changes on pages ${named.join(', ')}`);
 }
 
-function newRevision(tx: EntityManager, ctx: Context, space: SpaceRow, fields: Pick<RevisionRow, 'type' | 'parents' | 'changeRequest'> & Manifest) {
-  return tx.create(Revision, { id: newId(), organization: space.organization, space: space.id, createdBy: ctx.viewer!.user.id, createdAt: ctx.clock.now(), ...fields });
+async function newRevision(tx: EntityManager, ctx: Context, space: SpaceRow, fields: Pick<RevisionRow, 'type' | 'parents' | 'changeRequest'>, manifest: Manifest, stored: StoredObjects) {
+  const { tree } = await storeTree(tx, { organization: space.organization, space: space.id }, manifest, stored);
+  return tx.create(Revision, { id: newId(), organization: space.organization, space: space.id, createdBy: ctx.viewer!.user.id, createdAt: ctx.clock.now(), ...fields, tree });
 }
 
 /**
@@ -175,12 +180,13 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
     const tx = em as EntityManager;
     const space = await lockSpace(tx, spaceId);
     const changeRequest = await lockChangeRequest(tx, found.id);
-    const sides = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
+    const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
     const outcome = mergeManifests(sides[0]!, sides[1]!, sides[2]!);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot merge');
-    const merged = newRevision(tx, ctx, space, { type: 'merge', parents: [space.revision, changeRequest.revision], changeRequest: changeRequest.id, ...outcome.manifest });
+    const merged = await newRevision(tx, ctx, space, { type: 'merge', parents: [space.revision, changeRequest.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
     const now = ctx.clock.now();
     Object.assign(space, { revision: merged.id, updatedAt: now });
+    await scheduleIndexing(tx, ctx.clock, space);
     Object.assign(changeRequest, { status: 'merged', revisionMerged: merged.id, updatedAt: now });
     return merged.id;
   });
@@ -201,10 +207,10 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
     const changeRequest = await lockChangeRequest(tx, found.id);
     const space = await editableSpace(tx, spaceId);
     if (space.revision === baseOf(changeRequest)) return changeRequest.revision;
-    const sides = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
+    const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
     const outcome = mergeManifests(sides[0]!, sides[1]!, sides[2]!, choice);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot update');
-    const updated = newRevision(tx, ctx, space, { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id, ...outcome.manifest });
+    const updated = await newRevision(tx, ctx, space, { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
     Object.assign(changeRequest, { revision: updated.id, revisionMergedAncestor: space.revision, updatedAt: ctx.clock.now() });
     return updated.id;
   });

@@ -8,6 +8,7 @@ import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest 
 import { emoji } from '../spaces/service.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
 import { blobId } from './git.js';
+import { readRevision, storeTree, withContent } from './store.js';
 import { arrange, assertDepth, heightOf, positionFor, slugOf, subtree, type FileEntry, type PagePlacement } from './manifest.js';
 import { DEFAULT_READ, type RevisionView } from './views.js';
 
@@ -35,7 +36,7 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
     const space = await editableSpace(tx, spaceId);
     const changeRequest = await lockChangeRequest(tx, found.id);
     if (changeRequest.status === 'archived') throw conflict('Change request is archived: reopen it to edit');
-    const current = await tx.findOneOrFail(Revision, { id: changeRequest.revision });
+    const { revision: current, stored } = await readRevision(tx, changeRequest.revision);
     const now = ctx.clock.now();
     const draft: Draft = {
       tx,
@@ -47,7 +48,8 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
       now,
     };
     const result = await apply(draft);
-    const revision = tx.create(Revision, {
+    const written = await storeTree(tx, draft, { pages: arrange(draft.pages), files: draft.files }, stored);
+    const row = tx.create(Revision, {
       id: newId(),
       organization: space.organization,
       space: space.id,
@@ -55,10 +57,10 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
       type: 'edits',
       changeRequest: changeRequest.id,
       createdBy: author,
-      pages: arrange(draft.pages),
-      files: draft.files,
+      tree: written.tree,
       createdAt: now,
     });
+    const revision = withContent(row, written.manifest);
     Object.assign(changeRequest, {
       revision: revision.id,
       updatedAt: now,

@@ -1,14 +1,15 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
-import type { FileEntry, PageEntry } from './manifest.js';
+import type { Manifest } from './manifest.js';
 
 /*
- * Storage of content. A revision is an immutable manifest: the ids of its pages (with their place in
- * the tree) and files, each pointing at an immutable version row. An edit writes one new version row
- * and a new manifest; every page it does not touch keeps pointing at the same version row, so bodies
- * are shared between revisions, never copied. Version rows belong to one space (a duplicate copies
- * them), which keeps transfers and purges a matter of the space id.
+ * Storage of content. A revision is immutable: it names the root of a content-addressed tree (see
+ * tree.ts) whose entries give the version row of each of its pages (with the page's place in the
+ * tree) and files. An edit writes one new version row, one new entry and the few tree nodes above
+ * it; every page it does not touch keeps its entry and version row, so neither bodies nor the page
+ * list are copied between revisions. Version rows and tree rows belong to one space (a duplicate
+ * copies them), which keeps transfers and purges a matter of the space id.
  */
 
 /** An immutable snapshot of a space's content; every edit makes a new one whose parents name the previous. */
@@ -24,13 +25,43 @@ export const Revision = defineEntity({
     /** The change request the revision was made in (edits, update) or merged from (merge). */
     changeRequest: p.string().nullable(),
     createdBy: p.string().nullable(),
-    /** Pages in tree order (depth first, siblings by position), each naming its version row. */
-    pages: p.json<PageEntry[]>().defaultRaw(`'[]'`),
-    files: p.json<FileEntry[]>().defaultRaw(`'[]'`),
+    /** Hash of the root node of the revision's content tree; null when it holds no page and no file. */
+    tree: p.string().nullable(),
     createdAt: p.datetime(),
   },
 });
 export type RevisionRow = InferEntity<typeof Revision>;
+/** A revision as read: its row and its manifest (pages in tree order, files in order). */
+export type RevisionContent = RevisionRow & Manifest;
+
+/** One entry of content trees, stored once under its hash (see TreeEntry in tree.ts). */
+export const ContentEntry = defineEntity({
+  name: 'ContentEntry',
+  properties: {
+    hash: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
+    kind: p.string(),
+    item: p.string(),
+    version: p.string(),
+    parent: p.string().nullable(),
+    position: p.string().nullable(),
+    name: p.string().nullable(),
+    ordinal: p.integer().nullable(),
+  },
+});
+
+/** One node of content trees, stored once under its hash: a leaf lists entry hashes, a branch child hashes. */
+export const ContentNode = defineEntity({
+  name: 'ContentNode',
+  properties: {
+    hash: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
+    entries: p.array().nullable(),
+    children: p.array().nullable(),
+  },
+});
 
 /** One immutable state of a page (everything but its place in the tree, which the manifest holds). */
 export const PageVersion = defineEntity({

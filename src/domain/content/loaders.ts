@@ -1,12 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainRowsWhereIn } from '../../db/plain-rows.js';
 import { rowLoader } from '../../graphql/loader.js';
-import { ContentFile, PageVersion, Revision } from './entities.js';
+import { ContentFile, PageVersion } from './entities.js';
+import { readRevisions } from './store.js';
 
 // Content rows are immutable, so plain rows (no entities) serve every read.
 export function contentLoaders(em: EntityManager) {
   return {
-    revision: rowLoader((ids: string[]) => plainRowsWhereIn(em, Revision, 'id', ids), (r) => r.id),
+    revision: rowLoader(async (ids: string[]) => (await readRevisions(em, ids)).revisions, (r) => r.id),
     pageVersion: rowLoader((keys: string[]) => plainRowsWhereIn(em, PageVersion, 'key', keys), (v) => v.key),
     contentFile: rowLoader((keys: string[]) => plainRowsWhereIn(em, ContentFile, 'key', keys), (f) => f.key),
   };

@@ -4,8 +4,8 @@ import { byPosition, placeAmong } from '../ordering.js';
 
 /**
  * A revision's manifest: which version of each page and file it holds, and where each page sits.
- * Only `page`, `version`, `parent`, `position` and `name` are state; `slug` and `path` are derived
- * (see `arrange`) and stored so that readers (links, search, paths) need no recomputation.
+ * Only `page`, `version`, `parent`, `position` and `name` are state (what the tree stores, see
+ * tree.ts); `slug` and `path` are derived by `arrange` when a revision is read.
  */
 export type PageEntry = {
   /** The page id. */
@@ -22,7 +22,8 @@ export type PageEntry = {
   /** Slugs from the top level down, joined by "/". */
   path: string;
 };
-export type FileEntry = { file: string; version: string };
+/** A file of a revision; `ordinal` (as stored) orders the files, which list in the order they were added. */
+export type FileEntry = { file: string; version: string; ordinal?: number };
 export type Manifest = { pages: PageEntry[]; files: FileEntry[] };
 export type PagePlacement = Pick<PageEntry, 'page' | 'version' | 'parent' | 'position' | 'name'>;
 

@@ -9,7 +9,8 @@ import { badRequest } from '../../graphql/errors.js';
 import { parseInput } from '../../graphql/validation.js';
 import { sendError, sendFailure } from '../../../rest-facade/router.js';
 import { Space } from '../spaces/entities.js';
-import { PageVersion, Revision } from './entities.js';
+import { PageVersion } from './entities.js';
+import { readRevisions } from './store.js';
 import { subtree, type PageEntry } from './manifest.js';
 import { plainText } from './markdown.js';
 import { pageIn } from './service.js';
@@ -85,7 +86,8 @@ function writeBlock(doc: PDFKit.PDFDocument, node: RootContent, indent = 0): voi
 
 /** Renders the pages of a revision as a PDF: each page's title, description and body, a new PDF page per document page. */
 async function renderPdf(em: EntityManager, subject: PdfSubject): Promise<{ title: string; bytes: Buffer } | null> {
-  const [space, revision] = await Promise.all([em.findOne(Space, { id: subject.space }), em.findOne(Revision, { id: subject.revision, space: subject.space })]);
+  const [space, { revisions }] = await Promise.all([em.findOne(Space, { id: subject.space }), readRevisions(em, [subject.revision])]);
+  const revision = revisions.find((r) => r.space === subject.space);
   if (!space || space.deletedAt || !revision) return null;
   const pages = pagesToPrint(revision.pages, subject);
   if (subject.page && pages.length === 0) return null;

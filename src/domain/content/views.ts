@@ -1,7 +1,7 @@
 import type { Context } from '../../graphql/context.js';
 import type { ChangeRequestRow } from '../change-requests/entities.js';
 import type { SpaceRow } from '../spaces/entities.js';
-import type { ContentFileRow, PageVersionRow, RevisionRow } from './entities.js';
+import type { ContentFileRow, PageVersionRow, RevisionContent } from './entities.js';
 import type { FileEntry, PageEntry } from './manifest.js';
 
 /** The query flags of content reads: `metadata` false leaves out git metadata; `format` picks the body. */
@@ -9,7 +9,7 @@ export type ReadOptions = { metadata: boolean; format: 'markdown' | 'document' }
 export const DEFAULT_READ: ReadOptions = { metadata: true, format: 'markdown' };
 
 /** A revision as read: in a space, through a change request (or the main content), with read flags. */
-export type RevisionView = { revision: RevisionRow; space: SpaceRow; changeRequest: ChangeRequestRow | null; options: ReadOptions };
+export type RevisionView = { revision: RevisionContent; space: SpaceRow; changeRequest: ChangeRequestRow | null; options: ReadOptions };
 
 export type PageView = {
   view: RevisionView;

@@ -4,18 +4,28 @@ import { Space } from '../spaces/entities.js';
 
 /*
  * The organization search index: one row per section of a page of a space's main revision (the text
- * before the first heading, then each heading with the text under it). A space's rows are rebuilt
- * when a search finds that the space's main revision is not the one `SearchIndexedSpace` records.
+ * before the first heading, then each heading with the text under it). A change of a space's main
+ * revision marks its `SearchIndexedSpace` stale (with the change) and schedules a job that rebuilds
+ * its rows; a search rebuilds first the stale spaces the job has not reached yet (see indexing.ts).
  */
 
-/** Which main revision of a space the index holds. */
+/** Which main revision of a space the index holds, and whether the space's main revision moved since. */
 export const SearchIndexedSpace = defineEntity({
   name: 'SearchIndexedSpace',
   properties: {
     space: () => p.manyToOne(Space).mapToPk().primary().deleteRule('cascade'),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade').index(),
     revision: p.string(),
+    /** Set with every change of the main revision, cleared by the rebuild (a partial index holds the stale ones). */
+    stale: p.boolean().default(false),
   },
+  // What a search looks up first: its organization's stale spaces, usually none.
+  indexes: [
+    {
+      name: 'search_indexed_space_stale_index',
+      expression: 'create index "search_indexed_space_stale_index" on "search_indexed_space" ("organization_id") where "stale"',
+    },
+  ],
 });
 export type SearchIndexedSpaceRow = InferEntity<typeof SearchIndexedSpace>;
 
@@ -41,7 +51,17 @@ export const SearchSection = defineEntity({
       .generated(`(setweight(to_tsvector('english', coalesce("title", '')), 'A') || setweight(to_tsvector('english', coalesce("body", '')), 'B')) stored`)
       .lazy()
       .nullable(),
+    /** The title alone: sections naming the words in their heading outrank all others, so a search takes them first. */
+    heading: p
+      .string()
+      .columnType('tsvector')
+      .generated(`(to_tsvector('english', coalesce("title", ''))) stored`)
+      .lazy()
+      .nullable(),
   },
-  indexes: [{ properties: ['document'], type: 'fulltext' }],
+  indexes: [
+    { properties: ['document'], type: 'fulltext' },
+    { properties: ['heading'], type: 'fulltext' },
+  ],
 });
 export type SearchSectionRow = InferEntity<typeof SearchSection>;

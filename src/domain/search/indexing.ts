@@ -1,68 +1,102 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Context } from '../../graphql/context.js';
-import { plainQuery, tableOf, columnOf } from '../../db/plain-rows.js';
-import { spaceContent } from '../content/service.js';
-import { DEFAULT_READ, pageTree } from '../content/views.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Clock } from '../../clock.js';
+import { plainRowsWhereIn, queryIn } from '../../db/plain-rows.js';
+import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { PageVersion, type PageVersionRow } from '../content/entities.js';
+import { readRevisions } from '../content/store.js';
 import { SearchIndexedSpace, SearchSection, type SearchSectionRow } from './entities.js';
 import { sectionsOf } from './sections.js';
 
-type SectionRow = Omit<SearchSectionRow, 'document'>;
+/*
+ * The index follows each space's main revision. Whatever changes it (a merge, a duplicate) calls
+ * `scheduleIndexing` in the same unit of work: the space is marked stale and a job rebuilds its rows.
+ * A search first rebuilds the stale spaces of its organization that the job has not reached yet (in
+ * the usual case none: one statement on a partial index, no space read), so it always answers the
+ * current main content.
+ */
 
-/** The index rows of a space's main revision: every section of every page. */
-async function sectionRows(ctx: Context, space: SpaceRow): Promise<SectionRow[]> {
-  const tree = await pageTree(ctx, await spaceContent(ctx, space, DEFAULT_READ));
-  return tree.all.flatMap((page) =>
-    sectionsOf(page.version.title, page.version.markdown).map((section, position) => ({
-      id: `${space.id}|${page.entry.page}|${position}`,
-      organization: space.organization,
-      space: space.id,
-      page: page.entry.page,
-      position,
-      anchor: section.anchor,
-      pageTitle: page.version.title,
-      pagePath: page.entry.path,
-      title: section.title,
-      body: section.body,
-    })),
-  );
-}
+const INDEX_JOB = 'search.index';
+
+type SectionRow = Omit<SearchSectionRow, 'document' | 'heading'>;
+type IndexedSpace = { id: string; organization: string; revision: string };
 
 /**
- * Brings the index up to date for these spaces: a space whose main revision is not the indexed one
- * gets its rows rebuilt. Searching does this first, so the index follows merges, duplications and
- * transfers without each of them knowing about search. Rows are read before the transaction (PGlite
- * has one connection); inside it the space's index record is locked, so concurrent searches rebuild
- * a space once.
+ * Marks a space's index stale and schedules its rebuild, with the change of its main revision. A
+ * space `created` in this unit of work gets its index record with it; otherwise the record is
+ * upserted at once (the caller is in the change's transaction).
  */
-export async function refreshIndex(ctx: Context, spaces: SpaceRow[]): Promise<void> {
-  if (spaces.length === 0) return;
-  const em = ctx.em;
-  const indexed = await plainQuery<{ space: string; revision: string }>(
-    em,
-    `select ${columnOf(em, SearchIndexedSpace, 'space')} as "space", "revision" from ${tableOf(em, SearchIndexedSpace)} where ${columnOf(em, SearchIndexedSpace, 'space')} = any($1)`,
-    [spaces.map((s) => s.id)],
-  );
-  const current = new Map(indexed.map((row) => [row.space, row.revision]));
-  const stale = spaces.filter((space) => current.get(space.id) !== space.revision);
-  for (const space of stale) {
-    const rows = await sectionRows(ctx, space);
-    await em.transactional(async (tx) => rebuild(tx as EntityManager, space, rows));
+export async function scheduleIndexing(em: EntityManager, clock: Clock, space: { id: string; organization: string }, created = false): Promise<void> {
+  if (created) em.create(SearchIndexedSpace, { space: space.id, organization: space.organization, revision: '', stale: true });
+  else {
+    await queryIn(
+      em,
+      `insert into "search_indexed_space" ("space_id", "organization_id", "revision", "stale") values ($1, $2, '', true)
+       on conflict ("space_id") do update set "stale" = true`,
+      [space.id, space.organization],
+    );
+  }
+  enqueue(em, clock, INDEX_JOB, { spaceId: space.id });
+}
+
+/** The index rows of a space's main revision: every section of every page, in tree order. */
+async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<SectionRow[]> {
+  const [revision] = (await readRevisions(em, [space.revision])).revisions;
+  if (!revision) return [];
+  const versions = new Map((await plainRowsWhereIn<PageVersionRow>(em, PageVersion, 'key', revision.pages.map((p) => p.version))).map((v) => [v.key, v]));
+  return revision.pages.flatMap((entry) => {
+    const version = versions.get(entry.version)!;
+    return sectionsOf(version.title, version.markdown).map((section, position) => ({
+      id: `${space.id}|${entry.page}|${position}`,
+      organization: space.organization,
+      space: space.id,
+      page: entry.page,
+      position,
+      anchor: section.anchor,
+      pageTitle: version.title,
+      pagePath: entry.path,
+      title: section.title,
+      body: section.body,
+    }));
+  });
+}
+
+const currentSpace = async (em: EntityManager, id: string) =>
+  (await queryIn<IndexedSpace>(em, `select "id", "organization_id" as "organization", "revision" from "space" where "id" = $1`, [id]))[0];
+
+/**
+ * Rebuilds a stale space's rows. They are read and parsed before the transaction (PGlite has one
+ * connection); inside it the index record is locked, so concurrent rebuilds (a search and the job)
+ * take turns and the second finds nothing to do, and a revision that moved meanwhile is built again.
+ */
+export async function indexSpace(em: EntityManager, spaceId: string): Promise<void> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const space = await currentSpace(em, spaceId);
+    if (!space) return;
+    const rows = await sectionRows(em, space);
+    const done = await em.transactional(async (trx) => {
+      const tx = trx as EntityManager;
+      const record = await tx.findOne(SearchIndexedSpace, { space: spaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!record?.stale) return true;
+      if ((await currentSpace(tx, spaceId))?.revision !== space.revision) return false;
+      await tx.nativeDelete(SearchSection, { space: spaceId });
+      if (rows.length) await tx.insertMany(SearchSection, rows);
+      Object.assign(record, { revision: space.revision, organization: space.organization, stale: false });
+      return true;
+    });
+    if (done) return;
   }
 }
 
-async function rebuild(tx: EntityManager, space: SpaceRow, rows: SectionRow[]): Promise<void> {
-  await tx
-    .createQueryBuilder(SearchIndexedSpace)
-    .insert({ space: space.id, organization: space.organization, revision: '' })
-    .onConflict('space')
-    .ignore()
-    .execute();
-  const record = await tx.findOneOrFail(SearchIndexedSpace, { space: space.id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-  if (record.revision === space.revision) return;
-  await tx.nativeDelete(SearchSection, { space: space.id });
-  if (rows.length) await tx.insertMany(SearchSection, rows);
-  record.revision = space.revision;
-  record.organization = space.organization;
+/** Rebuilds the organization's stale spaces (none, usually: then this reads no space). */
+export async function refreshStaleSpaces(em: EntityManager, organizationId: string): Promise<void> {
+  const stale = await queryIn<{ space: string }>(em, `select "space_id" as "space" from "search_indexed_space" where "organization_id" = $1 and "stale"`, [organizationId]);
+  for (const { space } of stale) await indexSpace(em, space);
 }
+
+/** The job scheduled with a change of a space's main content. */
+const indexJob: JobHandler = Object.assign(async (em: EntityManager, payload: Record<string, unknown>) => indexSpace(em, String(payload.spaceId)), {
+  outsideTransaction: true,
+});
+
+export const searchJobHandlers = { [INDEX_JOB]: indexJob };

@@ -10,11 +10,12 @@ import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
-import { ContentFile, FileBlob, PageVersion, Revision } from '../content/entities.js';
+import { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from '../content/entities.js';
 import { copyContent } from '../content/copy.js';
 import { ChangeRequest } from '../change-requests/entities.js';
 import { Comment, CommentReaction, CommentReply } from '../comments/entities.js';
 import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
+import { scheduleIndexing } from '../search/indexing.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { positionIn, type ContentPosition } from '../collections/positions.js';
@@ -65,7 +66,7 @@ const PURGE_JOB = 'space.purge';
 /** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
 // Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
 const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [
-  Revision, PageVersion, ContentFile, FileBlob, ChangeRequest, Comment, CommentReply, CommentReaction, SearchIndexedSpace, SearchSection,
+  Revision, PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode, ChangeRequest, Comment, CommentReply, CommentReaction, SearchIndexedSpace, SearchSection,
 ] as never[];
 
 /**
@@ -100,7 +101,7 @@ export const purgeSpace: JobHandler = async (em, payload, now) => {
 export const spaceJobHandlers = { [PURGE_JOB]: purgeSpace };
 
 function newRevision(em: EntityManager, clock: Clock, space: { id: string; organization: string }) {
-  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', pages: [], files: [], createdAt: clock.now() });
+  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', tree: null, createdAt: clock.now() });
 }
 
 function assertVisibilityFits(visibility: string, parentId: string | null | undefined) {
@@ -195,7 +196,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
     const em = tx as EntityManager;
     const revision = await copyContent(em, source.revision, { space: copyId, organization: source.organization }, now);
     const position = await positionIn(em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } });
-    return em.create(Space, {
+    const copy = em.create(Space, {
       id: copyId,
       organization: source.organization,
       parent: source.parent ?? null,
@@ -210,6 +211,8 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
       updatedAt: now,
       deletedAt: null,
     });
+    await scheduleIndexing(em, ctx.clock, copy, true);
+    return copy;
   });
 }
 

@@ -1,0 +1,99 @@
+/**
+ * `npm run measure:revisions`: how many bytes a revision costs. Makes a space of PAGES pages (default
+ * 100) in one change request, then edits one page EDITS times (default 200), each edit a revision, and
+ * prints the bytes the edits added to the revision storage (every table that holds revisions or their
+ * page lists) and to the page versions, per edit. Runs on DATABASE_URL, or on a fresh embedded database.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { systemClock } from '../src/clock.js';
+import { loadConfig } from '../src/config.js';
+import { plainQuery } from '../src/db/plain-rows.js';
+import { createOrganization } from '../src/domain/organizations/service.js';
+import { createApiToken, createUser } from '../src/domain/users/service.js';
+import { newId } from '../src/ids.js';
+import { createLogger } from '../src/logger.js';
+import { startServer } from '../src/server.js';
+import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+
+const pages = Number(process.env.PAGES ?? 100);
+const edits = Number(process.env.EDITS ?? 200);
+
+const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-revisions-'));
+const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const server = await startServer(config, { logger: createLogger('silent') });
+const em = server.deps.orm.em.fork();
+const owner = await createUser(em, systemClock, { email: `revisions-${newId().toLowerCase()}@example.com`, displayName: 'Measure' });
+const { secret } = await createApiToken(em, systemClock, owner.id, 'measure');
+const organization = await createOrganization(em, systemClock, owner.id, { title: 'Storage' });
+
+async function gql(query: string, variables: Record<string, unknown>) {
+  const res = await fetch(`${server.url}/graphql`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ query, variables }),
+  });
+  const body = await res.json();
+  if (body.errors) throw new Error(JSON.stringify(body.errors));
+  return body.data;
+}
+
+async function rest(method: string, path: string, body?: unknown) {
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return res.json();
+}
+
+/** Tables of the revision storage in either shape (the old one has no tree tables). */
+const REVISION_TABLES = ['revision', 'content_entry', 'content_node'];
+
+async function bytes(spaceId: string) {
+  const [row] = await plainQuery<{ tables: string; rows: string; versions: string }>(
+    em,
+    `select
+       (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",
+       (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = $1)
+         + (select coalesce(sum(pg_column_size(e.*)), 0) from content_entry e where e.space_id = $1)
+         + (select coalesce(sum(pg_column_size(n.*)), 0) from content_node n where n.space_id = $1) as "rows",
+       (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = $1)::text as "versions"`,
+    [spaceId, REVISION_TABLES],
+  ).catch(async () =>
+    // The old shape has no tree tables to name in the row sum.
+    plainQuery<{ tables: string; rows: string; versions: string }>(
+      em,
+      `select
+         (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",
+         (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = $1)::text as "rows",
+         (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = $1)::text as "versions"`,
+      [spaceId, REVISION_TABLES],
+    ),
+  );
+  return { tables: Number(row!.tables), rows: Number(row!.rows), versions: Number(row!.versions) };
+}
+
+const space = await rest('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Measured' });
+const cr = await rest('POST', `/v1/spaces/${space.id}/change-requests`, { subject: 'Pages' });
+const create = `mutation($s: ID!, $c: ID!, $input: CreatePageInput!) { createPage(spaceId: $s, changeRequestId: $c, input: $input) { page { id } } }`;
+const update = `mutation($s: ID!, $c: ID!, $p: ID!, $input: UpdatePageInput!) { updatePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: $input) { page { id } } }`;
+let edited = '';
+for (let i = 0; i < pages; i++) {
+  const created = await gql(create, { s: space.id, c: cr.id, input: { title: `Page ${i}`, markdown: `Body of page ${i}.` } });
+  if (i === Math.floor(pages / 2)) edited = created.createPage.page.id;
+}
+const before = await bytes(space.id);
+for (let i = 0; i < edits; i++) await gql(update, { s: space.id, c: cr.id, p: edited, input: { markdown: `Edit ${i} of the page.` } });
+const after = await bytes(space.id);
+
+const per = (a: number, b: number) => ((b - a) / edits).toFixed(0).padStart(7);
+console.log(`database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded (PGlite)'}; a space of ${pages} pages, one page edited ${edits} times`);
+console.log(`revision storage, row bytes per edit:          ${per(before.rows, after.rows)} B`);
+console.log(`revision storage, table+index bytes per edit:  ${per(before.tables, after.tables)} B (pg_total_relation_size, 8 KB pages)`);
+console.log(`page versions, row bytes per edit:             ${per(before.versions, after.versions)} B (one new version per edit, either shape)`);
+
+await server.stop();
+if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
