@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Policy } from '../auth/policy.js';
 import { collectionLists } from '../domain/collections/lists.js';
+import { shareLinkLists } from '../domain/sites/share-links.js';
 import { spaceLists } from '../domain/spaces/lists.js';
 
 /**
@@ -9,7 +10,7 @@ import { spaceLists } from '../domain/spaces/lists.js';
  * filter they apply.
  */
 export function createLists(em: EntityManager, policy: Policy) {
-  return { ...spaceLists(em, policy), ...collectionLists(em, policy) };
+  return { ...spaceLists(em, policy), ...collectionLists(em, policy), ...shareLinkLists(em) };
 }
 
 export type Lists = ReturnType<typeof createLists>;

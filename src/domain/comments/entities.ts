@@ -10,7 +10,15 @@ import { Space } from '../spaces/entities.js';
  */
 export const Comment = defineEntity({
   name: 'Comment',
-  indexes: [{ properties: ['space', 'changeRequest'] }],
+  indexes: [
+    { properties: ['space', 'changeRequest'] },
+    { properties: ['changeRequest', 'postedAt', 'id'] },
+    // A space's own discussion: the comments of no change request.
+    {
+      name: 'comment_space_id_posted_at_id_index',
+      expression: 'create index "comment_space_id_posted_at_id_index" on "comment" ("space_id", "posted_at", "id") where "change_request_id" is null',
+    },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
@@ -41,11 +49,12 @@ export type CommentRow = InferEntity<typeof Comment>;
 /** A reply in a comment's thread; deleted with its comment. */
 export const CommentReply = defineEntity({
   name: 'CommentReply',
+  indexes: [{ properties: ['comment', 'postedAt', 'id'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
     space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
-    comment: () => p.manyToOne(Comment).mapToPk().deleteRule('cascade').index(),
+    comment: () => p.manyToOne(Comment).mapToPk().deleteRule('cascade'),
     postedBy: p.string(),
     postedAt: p.datetime(),
     editedAt: p.datetime().nullable(),
