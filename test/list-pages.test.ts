@@ -137,7 +137,7 @@ describe('change requests of a space', () => {
     const first = await graphPages(admin, CHANGE_REQUESTS, 'changeRequests', { space: space.id, limit: 100 })(null);
     await openChangeRequest(admin, space.id, 'Newest');
     const second = await graphPages(admin, CHANGE_REQUESTS, 'changeRequests', { space: space.id, limit: 100 })(first.next!.page);
-    expect(second.items.map(idOf)).toEqual(expected('open').slice(100, 200));
+    expect((second.items as { id: string }[]).map(idOf)).toEqual(expected('open').slice(100, 200));
     expect(second.count).toBe(expected('open').length + 1);
 
     const path = `/v1/spaces/${space.id}/change-requests`;
