@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { newMember, newTeam, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { insertShareLink, insertSite } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 let server: TestServer;
@@ -163,5 +164,36 @@ describe('SQL statements per GraphQL request', () => {
     expect(result!.errors).toBeUndefined();
     expect(result!.data.spaces.count).toBe(50);
     expect(many).toBe(few);
+  });
+
+  it('stay the same for 5 and for 50 sites with a page of their share links each', async () => {
+    const { organization, admin } = await newTeam(server);
+    const SITES = `query($org: ID!) { sites(organizationId: $org, limit: 1000) { count items { id shareLinks(limit: 2) { count items { id name } next { page } } } } }`;
+    const links: number[] = [];
+    const addSites = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const site = await insertSite(server, organization.id, { visibility: 'share-link' });
+        for (let j = 0; j < i % 4; j++) await insertShareLink(server, site, { name: `Link ${j}` });
+        links.push(i % 4);
+      }
+    };
+    const measure = async () => {
+      let result: { data: any; errors?: unknown[] } | undefined;
+      const statements = await countStatements(async () => {
+        result = await admin.gql(SITES, { org: organization.id });
+      });
+      expect(result!.errors).toBeUndefined();
+      return { statements, sites: result!.data.sites.items as { shareLinks: { count: number; items: unknown[]; next: unknown } }[] };
+    };
+    await addSites(5);
+    const few = await measure();
+    await addSites(45);
+    const many = await measure();
+    expect(many.sites).toHaveLength(50);
+    // Sites made at the same instant come in id order: compare the counts as a whole.
+    expect(many.sites.map((s) => s.shareLinks.count).sort()).toEqual(links.sort());
+    expect(many.sites.every((s) => s.shareLinks.items.length === Math.min(2, s.shareLinks.count) && !!s.shareLinks.next === s.shareLinks.count > 2)).toBe(true);
+    expect(many.statements).toBe(few.statements);
+    console.log(`SQL statements for sites with their share links: ${few.statements} (5 and 50 sites)`);
   });
 });

@@ -14,6 +14,8 @@ export type SortKey<T> = {
   time?: boolean;
   /** The key is a text array: it travels in the cursor as the JSON text of the array. */
   array?: boolean;
+  /** The key is an integer column: the cursor's part must be an integer the column can hold. */
+  integer?: boolean;
   of: (row: T) => string | number | Date | readonly string[];
 };
 
@@ -144,6 +146,27 @@ function pageOf<T>(list: ListQuery<T>, rows: T[], count: number, limit: number):
 const cursorPart = (value: string | number | Date | readonly string[]) =>
   value instanceof Date ? value.getTime() : typeof value === 'object' ? JSON.stringify(value) : value;
 
+/** Date-times PostgreSQL and JavaScript both hold, in epoch milliseconds (4713 BC to 275760 AD). */
+const TIME_RANGE_MS = [-210_866_803_200_000, 8_640_000_000_000_000] as const;
+const INT4_MAX = 2_147_483_647;
+
+/** True when a cursor's part is a value of its key that the database can compare (a forged one must be a 400, never a cast error). */
+function partFits<T>(key: SortKey<T>, part: string | number): boolean {
+  // PostgreSQL text holds no NUL character.
+  if (typeof part === 'string' && part.includes('\u0000')) return false;
+  if (key.time) return typeof part === 'number' && part >= TIME_RANGE_MS[0] && part <= TIME_RANGE_MS[1];
+  if (key.integer) return Number.isInteger(part) && Math.abs(part as number) <= INT4_MAX;
+  if (key.array) {
+    try {
+      const value: unknown = typeof part === 'string' ? JSON.parse(part) : null;
+      return Array.isArray(value) && value.every((item) => typeof item === 'string' && !item.includes('\u0000'));
+    } catch {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * `and <the rows after the cursor>` in the list's order, or a 400 when the cursor is not one this list
  * handed out. Keys in one direction compare as a row, which an index on those columns answers as a
@@ -151,7 +174,7 @@ const cursorPart = (value: string | number | Date | readonly string[]) =>
  * index still starts at the cursor.
  */
 function afterCursor<T>(order: readonly SortKey<T>[], parts: (string | number)[]): Sql {
-  const fits = parts.length === order.length && order.every((key, i) => !key.time || Number.isFinite(parts[i]));
+  const fits = parts.length === order.length && order.every((key, i) => partFits(key, parts[i]!));
   if (!fits) throw badRequest('page: not a page identifier returned by this list');
   const value = (i: number) => {
     if (order[i]!.time) return sql`to_timestamp(${parts[i]}::float8 / 1000)`;

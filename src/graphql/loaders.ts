@@ -12,8 +12,6 @@ import { siteLoaders } from '../domain/sites/loaders.js';
 import { samlLoaders } from '../domain/saml/loaders.js';
 import { contentLoaders } from '../domain/content/loaders.js';
 import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
-import { translationLoaders } from '../domain/translations/loaders.js';
-import { openAPILoaders } from '../domain/openapi/loaders.js';
 import { integrationLoaders } from '../domain/integrations/loaders.js';
 import { commentLoaders } from '../domain/comments/loaders.js';
 
@@ -39,8 +37,6 @@ export function createLoaders(em: EntityManager, viewer: Viewer | null) {
     ...samlLoaders(em),
     ...contentLoaders(em),
     ...changeRequests,
-    ...translationLoaders(em),
-    ...openAPILoaders(em),
     ...integrationLoaders(em),
     ...comments,
   };

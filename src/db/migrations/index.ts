@@ -13,6 +13,7 @@ import { Migration20261122031702 } from './Migration20261122031702.js';
 import { Migration20261122022134 } from './Migration20261122022134.js';
 import { Migration20261124090000 } from './Migration20261124090000.js';
 import { Migration20261124120000 } from './Migration20261124120000.js';
+import { Migration20261124140000 } from './Migration20261124140000.js';
 import { Migration20261125140000 } from './Migration20261125140000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
@@ -37,6 +38,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261122100000', class: Migration20261122100000 },
   { name: 'Migration20261124090000', class: Migration20261124090000 },
   { name: 'Migration20261124120000', class: Migration20261124120000 },
+  { name: 'Migration20261124140000', class: Migration20261124140000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
   { name: 'Migration20261201090000', class: Migration20261201090000 },

@@ -6,7 +6,7 @@ import { Space } from '../spaces/entities.js';
 export const ChangeRequest = defineEntity({
   name: 'ChangeRequest',
   uniques: [{ properties: ['space', 'number'] }],
-  indexes: [{ properties: ['space', 'status'] }],
+  indexes: [{ properties: ['space', 'status', 'number'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
-import { groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
+import { Loader, rowLoader } from '../../graphql/loader.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { ChangeRequest } from './entities.js';
 
@@ -45,11 +45,6 @@ export function changeRequestLoaders(em: EntityManager) {
           }),
         }),
       (c) => numberKey(c.space, c.number),
-    ),
-    /** Change requests of each space, newest first. */
-    changeRequestsBySpace: groupLoader(
-      (spaceIds: string[]) => em.find(ChangeRequest, { space: { $in: spaceIds } }, { orderBy: { number: 'desc' } }),
-      (c) => c.space,
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
     changeRequestCounts,

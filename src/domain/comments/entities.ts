@@ -14,6 +14,12 @@ export const Comment = defineEntity({
     { properties: ['space', 'changeRequest'] },
     // Open-comment counts of spaces (a site's tree, space lists) read only the open comments.
     { properties: ['space', 'status', 'changeRequest'] },
+    { properties: ['changeRequest', 'postedAt', 'id'] },
+    // A space's own discussion: the comments of no change request.
+    {
+      name: 'comment_space_id_posted_at_id_index',
+      expression: 'create index "comment_space_id_posted_at_id_index" on "comment" ("space_id", "posted_at", "id") where "change_request_id" is null',
+    },
   ],
   properties: {
     id: p.string().primary(),
@@ -45,11 +51,12 @@ export type CommentRow = InferEntity<typeof Comment>;
 /** A reply in a comment's thread; deleted with its comment. */
 export const CommentReply = defineEntity({
   name: 'CommentReply',
+  indexes: [{ properties: ['comment', 'postedAt', 'id'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
     space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
-    comment: () => p.manyToOne(Comment).mapToPk().deleteRule('cascade').index(),
+    comment: () => p.manyToOne(Comment).mapToPk().deleteRule('cascade'),
     postedBy: p.string(),
     postedAt: p.datetime(),
     editedAt: p.datetime().nullable(),

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnOf, jsonListOf, plainQuery, plainRowsWhereIn, rowsOf, tableOf } from '../../db/plain-rows.js';
-import { batchLoader, groupLoader, partOf, rowLoader } from '../../graphql/loader.js';
+import { columnOf, plainQuery, plainRowsWhereIn, tableOf } from '../../db/plain-rows.js';
+import { batchLoader, partOf, rowLoader } from '../../graphql/loader.js';
 import { groupRows } from '../../graphql/row-index.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
@@ -12,17 +12,6 @@ import { Comment, CommentReaction, CommentReply, type CommentRow } from './entit
 export const threadKey = (spaceId: string, changeRequestId: string | null | undefined) => `${spaceId}|${changeRequestId ?? ''}`;
 export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) => threadKey(comment.space, comment.changeRequest);
 
-function splitThreads(keys: readonly string[]) {
-  const spaces: string[] = [];
-  const changeRequests: string[] = [];
-  for (const key of keys) {
-    const [space, changeRequest] = key.split('|');
-    if (changeRequest) changeRequests.push(changeRequest);
-    else spaces.push(space!);
-  }
-  return { spaces, changeRequests };
-}
-
 /** Counts of rows by a key column, in one grouped statement: `select key, count(*) … where key = any($1) group by key`. */
 async function countsBy(em: EntityManager, sql: string, keys: string[]): Promise<Map<string, number>> {
   const rows = await plainQuery<{ key: string; n: string | number }>(em, sql, [keys]);
@@ -32,12 +21,6 @@ async function countsBy(em: EntityManager, sql: string, keys: string[]): Promise
 export function commentLoaders(em: EntityManager) {
   const table = () => tableOf(em, Comment);
   const col = (property: string) => columnOf(em, Comment, property);
-  /** The spaces' own comments (not those of their change requests). */
-  const spaceComments = async (spaceIds: string[]) => {
-    const sql = `select ${jsonListOf(em, Comment, 't')} as "rows" from ${table()} t where t.${col('space')} = any($1) and t.${col('changeRequest')} is null`;
-    const [{ rows }] = await plainQuery<{ rows: unknown[][] }>(em, sql, [spaceIds]);
-    return rowsOf<CommentRow>(em, Comment, rows);
-  };
   /**
    * Open comments of each discussion (`threadKey`), in one grouped statement for all: a space's
    * own comments, or a change request's.
@@ -66,18 +49,6 @@ export function commentLoaders(em: EntityManager) {
   );
   return {
     comment: rowLoader((ids: string[]) => plainRowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
-    /** Every comment of each discussion (`threadKey`), in one statement for all of them. */
-    commentsByThread: groupLoader(
-      async (keys: string[]) => {
-        const { spaces, changeRequests } = splitThreads(keys);
-        const [ofSpaces, ofChangeRequests] = await Promise.all([
-          spaces.length ? spaceComments(spaces) : [],
-          changeRequests.length ? plainRowsWhereIn(em, Comment, 'changeRequest', changeRequests) : [],
-        ]);
-        return [...ofSpaces, ...ofChangeRequests];
-      },
-      threadOf,
-    ),
     openCommentCounts,
     /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
     openCommentCountsOfLayout: {

@@ -1,16 +1,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
+import { readPage, type SortKey } from '../../db/pages.js';
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, payloadTooLarge } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { pageNodes } from '../content/markdown.js';
 import { pageTree, type PageTree } from '../content/views.js';
 import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
 import { changeReactions, reactionList, type ReactionTarget } from './reactions.js';
-import { commentIn, currentContent, forgetComment, keyOfThread, replyIn, threadIn, type Thread } from './threads.js';
+import { commentIn, currentContent, forgetComment, replyIn, threadIn, type Thread } from './threads.js';
 
 /** Comment and reply bodies are markdown of at most this many characters (413 beyond). */
 export const MAX_BODY_LENGTH = 100_000;
@@ -53,16 +55,27 @@ function assertOpen(thread: Thread) {
   if (thread.space.deletedAt) throw conflict('Space is deleted: restore it first');
 }
 
+/** Posting time, then id; both ascending or both descending. */
+const byPosting = <T extends { postedAt: Date; id: string }>(alias: string, desc: boolean): SortKey<T>[] => [
+  { sql: `${alias}.posted_at`, desc, time: true, of: (row) => row.postedAt },
+  { sql: `${alias}.id`, desc, of: (row) => row.id },
+];
+
+/** The comments of a discussion: a change request's, or the space's own (those of no change request). */
+const commentsOf = (thread: Thread) => (thread.changeRequest ? sql`c.change_request_id = ${thread.changeRequest.id}` : sql`c.space_id = ${thread.space.id} and c.change_request_id is null`);
+
+/** Comments of a discussion matching the filters, newest first by default; one page read in SQL. */
 export async function listComments(ctx: Context, ids: Ids, filter: CommentFilter, args: PageArgs) {
   const { order, status, targetPage, authors } = parseInput(ListFilter, { ...filter, order: filter.order ?? 'desc', status: filter.status ?? 'all' });
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
-  const all = await ctx.loaders.commentsByThread.load(keyOfThread(thread));
+  const where = sql`${commentsOf(thread)}
+    ${status === 'all' ? empty : sql`and c.status = ${status}`}
+    ${targetPage ? sql`and c.page = ${targetPage}` : empty}
+    ${authors?.length ? sql`and c.posted_by = any(${authors}::text[])` : empty}`;
+  const page = await readPage(ctx.em, { entity: Comment, alias: 'c', where, order: byPosting<CommentRow>('c', order === 'desc') }, args);
   // Replies reach their comment through the row loader: hand it what the list read.
-  for (const comment of all) ctx.loaders.comment.remember(comment.id, comment);
-  const matching = all.filter(
-    (c) => (status === 'all' || c.status === status) && (!targetPage || c.page === targetPage) && (!authors?.length || authors.includes(c.postedBy)),
-  );
-  return paginateRows(matching, (c) => [new Date(c.postedAt).getTime(), c.id], args, order);
+  for (const comment of page.items) ctx.loaders.comment.remember(comment.id, comment);
+  return page;
 }
 
 export async function getComment(ctx: Context, ids: Ids & { commentId: string }) {
@@ -172,8 +185,7 @@ export async function deleteComment(ctx: Context, ids: Ids & { commentId: string
 /** Replies of a comment, oldest first. */
 export async function listReplies(ctx: Context, ids: Ids & { commentId: string }, args: PageArgs) {
   const comment = await getComment(ctx, ids);
-  const replies = await ctx.loaders.repliesByComment.load(comment.id);
-  return paginateRows(replies, (r) => [new Date(r.postedAt).getTime(), r.id], args);
+  return readPage(ctx.em, { entity: CommentReply, alias: 'r', where: sql`r.comment_id = ${comment.id}`, order: byPosting<CommentReplyRow>('r', false) }, args);
 }
 
 export async function getReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }) {

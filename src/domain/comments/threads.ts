@@ -65,7 +65,6 @@ export function currentContent(ctx: Context, spaceId: string, changeRequestId: s
 /** Forgets what this request loaded about a discussion and one of its comments, after a change. */
 export function forgetComment(ctx: Context, comment: Pick<CommentRow, 'id' | 'space' | 'changeRequest'>) {
   ctx.loaders.comment.clear(comment.id);
-  ctx.loaders.commentsByThread.clear(threadOf(comment));
   ctx.loaders.openCommentCounts.clear(threadOf(comment));
   ctx.loaders.repliesByComment.clear(comment.id);
   ctx.loaders.replyCounts.clear(comment.id);

@@ -15,6 +15,8 @@ export const ContentGrant = defineEntity({
   indexes: [
     { properties: ['organization', 'user'] },
     { properties: ['organization', 'team'] },
+    { properties: ['space', 'createdAt', 'id'] },
+    { properties: ['collection', 'createdAt', 'id'] },
   ],
   uniques: [
     { name: 'content_grant_space_team_unique', properties: ['space', 'team'] },

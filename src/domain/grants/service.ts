@@ -1,9 +1,12 @@
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
 import { ROLES, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { InviteLink } from '../invites/entities.js';
@@ -91,9 +94,10 @@ export async function revokeRole(ctx: Context, target: GrantTarget, input: unkno
   return removed > 0;
 }
 
-/** Grants on a space or collection, oldest first. */
+/** Grants on a space or collection, oldest first; one page read in SQL. */
 export async function listGrants(ctx: Context, target: GrantTarget, args: PageArgs) {
-  return paginateRows(await ctx.em.find(ContentGrant, targetWhere(target)), byCreation, args);
+  const where = target.space ? sql`g.space_id = ${target.space}` : sql`g.collection_id = ${target.collection!}`;
+  return readPage(ctx.em, { entity: ContentGrant, alias: 'g', where, order: creationOrder<ContentGrantRow>('g') }, args);
 }
 
 /**

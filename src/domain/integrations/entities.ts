@@ -30,7 +30,8 @@ export const Integration = defineEntity({
     contentSources: p.json<Record<string, unknown>[]>(),
     externalLinks: p.json<{ url: string; label: string }[]>(),
     configurations: p.json<Record<string, unknown>>(),
-    script: p.text(),
+    /** Never read by lists and graph fields (lazy): it can be large, and only a publish writes it. */
+    script: p.text().lazy(),
     /** `{iv, tag, data}` (base64) of the JSON secrets map, or null when none were given. */
     secrets: p.json<{ iv: string; tag: string; data: string }>().nullable(),
     contentSecurityPolicy: p.json<string | Record<string, string>>().nullable(),
@@ -44,7 +45,7 @@ export type IntegrationRow = InferEntity<typeof Integration>;
 export const IntegrationInstallation = defineEntity({
   name: 'IntegrationInstallation',
   uniques: [{ properties: ['integration', 'organization'] }],
-  indexes: [{ properties: ['organization'] }],
+  indexes: [{ properties: ['organization'] }, { properties: ['integration', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary(),
     integration: () => p.manyToOne(Integration).mapToPk().deleteRule('cascade'),

@@ -1,8 +1,11 @@
 import { LockMode } from '@mikro-orm/postgresql';
+import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, forbidden, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { Site } from '../sites/entities.js';
@@ -131,6 +134,6 @@ export async function uninstallIntegration(ctx: Context, organizationId: string,
 
 /** Installations of an integration in every organization, oldest first; `externalId` keeps those carrying it. */
 export async function listInstallations(ctx: Context, integrationName: string, externalId: string | null | undefined, args: PageArgs) {
-  const rows = await ctx.em.find(IntegrationInstallation, { integration: integrationName });
-  return paginateRows(externalId ? rows.filter((row) => row.externalIds.includes(externalId)) : rows, byCreation, args);
+  const where = sql`n.integration_name = ${integrationName} ${externalId ? sql`and n.external_ids @> jsonb_build_array(${externalId}::text)` : empty}`;
+  return readPage(ctx.em, { entity: IntegrationInstallation, alias: 'n', where, order: creationOrder<IntegrationInstallationRow>('n') }, args);
 }

@@ -1,16 +1,15 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import sql, { empty, raw } from 'sql-template-tag';
 import { z } from 'zod';
-import { Member } from '../organizations/entities.js';
+import { readPage, type SortKey } from '../../db/pages.js';
+import { containsIgnoringCase } from '../../db/text-match.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput } from '../../graphql/validation.js';
 import { Integration, type IntegrationRow } from './entities.js';
 import { INTEGRATION_CATEGORIES, integrationName, PublishIntegrationInput } from './publishing.js';
 import { sealSecrets } from './secrets.js';
-
-/** Columns never read by lists and graph fields: the script can be large, the secrets are never shown. */
-const NOT_SHOWN = ['script', 'secrets'] as const;
 
 export type IntegrationFilters = {
   search?: string | null;
@@ -30,21 +29,25 @@ const Filters = z.object({
   owner: z.string().nullish(),
 });
 
-/** The host a block unfurls URLs of (`https://*.example.com/*` → `*.example.com`). */
-const unfurlHost = (pattern: string) => /^[a-z][a-z0-9+.-]*:\/\/([^/?#:]+)/i.exec(pattern)?.[1]?.toLowerCase() ?? null;
-
-/** True when a block of the integration unfurls URLs of `domain` (or of a subdomain a wildcard covers). */
-function unfurlsDomain(integration: IntegrationRow, domain: string): boolean {
+/**
+ * `and` a block of the integration unfurls URLs of `domain` (or of a subdomain a wildcard covers): the
+ * host of each `urlUnfurl` pattern (`https://*.example.com/*` → `*.example.com`), lower-cased.
+ */
+function unfurlsDomain(domain: string) {
   const wanted = domain.toLowerCase();
-  return integration.blocks.some((block) =>
-    ((block.urlUnfurl as string[] | undefined) ?? []).some((pattern) => {
-      const host = unfurlHost(pattern);
-      if (!host) return false;
-      if (host.startsWith('*.')) return wanted === host.slice(2) || wanted.endsWith(host.slice(1));
-      return wanted === host;
-    }),
-  );
+  return sql`and exists (
+    select 1 from jsonb_array_elements(i.blocks) b(block)
+      cross join jsonb_array_elements_text(coalesce(b.block -> 'urlUnfurl', '[]')) u(pattern)
+      cross join lateral (select lower(substring(u.pattern from '^[a-zA-Z][a-zA-Z0-9+.-]*://([^/?#:]+)')) as host) h
+    where h.host = ${wanted}
+      or (left(h.host, 2) = '*.' and (substr(h.host, 3) = ${wanted} or right(${wanted}, length(h.host) - 1) = substr(h.host, 2))))`;
 }
+
+const byName: SortKey<IntegrationRow>[] = [{ sql: 'i.name', of: (i) => i.name }];
+
+/** `and` the JSON list is empty or not, as `nonEmpty` asks (when it does). */
+const hasItems = (column: string, nonEmpty: boolean | null | undefined) =>
+  nonEmpty === undefined || nonEmpty === null ? empty : sql`and (jsonb_array_length(${raw(column)}) > 0) = ${nonEmpty}`;
 
 /**
  * Integrations the viewer can see, by name: the public ones and every one published by an organization
@@ -52,23 +55,20 @@ function unfurlsDomain(integration: IntegrationRow, domain: string): boolean {
  */
 export async function listIntegrations(ctx: Context, filters: IntegrationFilters, args: PageArgs) {
   const f = parseInput(Filters, filters);
-  const memberships = await ctx.em.find(Member, { user: ctx.viewer!.user.id, disabled: false }, { fields: ['organization'] });
-  const visible = await ctx.em.find(
-    Integration,
-    { $or: [{ visibility: 'public' }, { organization: { $in: memberships.map((m) => m.organization) } }], ...(f.owner ? { organization: f.owner } : {}) },
-    { exclude: NOT_SHOWN, orderBy: { name: 'asc' } },
-  );
-  const search = f.search?.toLowerCase();
-  const rows = visible.filter(
-    (i) =>
-      (!search || i.name.toLowerCase().includes(search) || i.title.toLowerCase().includes(search)) &&
-      (!f.category || i.categories.includes(f.category)) &&
-      (!f.blockDomain || unfurlsDomain(i as IntegrationRow, f.blockDomain)) &&
-      (f.blocks === undefined || f.blocks === null || f.blocks === i.blocks.length > 0) &&
-      (f.contentSources === undefined || f.contentSources === null || f.contentSources === i.contentSources.length > 0),
-  );
-  for (const row of rows) ctx.loaders.integration.remember(row.name, row as IntegrationRow);
-  return paginateRows(rows as IntegrationRow[], (i) => [i.name], args);
+  const where = sql`(i.visibility = 'public' or i.organization_id in (select m.organization_id from member m where m.user_id = ${ctx.viewer!.user.id} and not m.disabled))
+    ${f.owner ? sql`and i.organization_id = ${f.owner}` : empty}
+    ${f.search ? sql`and (${containsIgnoringCase('i.name', f.search)} or ${containsIgnoringCase('i.title', f.search)})` : empty}
+    ${f.category ? sql`and i.categories @> jsonb_build_array(${f.category}::text)` : empty}
+    ${f.blockDomain ? unfurlsDomain(f.blockDomain) : empty}
+    ${hasItems('i.blocks', f.blocks)}
+    ${hasItems('i.content_sources', f.contentSources)}`;
+  const page = await readPage(ctx.em, { entity: Integration, alias: 'i', where, order: byName }, args);
+  for (const row of page.items) {
+    // Sealed secrets are never shown: they leave the page as the graph's rows never hold them.
+    delete (row as Partial<IntegrationRow>).secrets;
+    ctx.loaders.integration.remember(row.name, row);
+  }
+  return page;
 }
 
 /** The integration of that name (its guard has checked that the viewer may see it). */

@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
 import { ROLES, rank, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, forbidden, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput } from '../../graphql/validation.js';
 import { collectionInOrganization } from '../collections/placement.js';
 import { putGrant } from '../grants/service.js';
@@ -40,8 +43,9 @@ export async function inviteLinkOf(ctx: Context, organizationId: string, inviteI
   return link;
 }
 
+/** Invite links of the organization, oldest first; one page read in SQL. */
 export async function listInviteLinks(ctx: Context, organizationId: string, args: PageArgs) {
-  return paginateRows(await ctx.em.find(InviteLink, { organization: organizationId }), byCreation, args);
+  return readPage(ctx.em, { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}`, order: creationOrder<InviteLinkRow>('i') }, args);
 }
 
 /** A live space of the organization named in a request body, or a 400 naming the field. */

@@ -1,9 +1,12 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { alreadyTaken } from '../../graphql/database-errors.js';
 import { badRequest, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { redactUrlsIn } from '../../url-redaction.js';
@@ -75,8 +78,9 @@ export async function openAPISpecOf(ctx: Context, organizationId: string, specSl
   return spec;
 }
 
+/** OpenAPI specifications of the organization, oldest first; one page read in SQL. */
 export async function listOpenAPISpecs(ctx: Context, organizationId: string, args: PageArgs) {
-  return paginateRows(await ctx.loaders.openAPISpecsByOrganization.load(organizationId), byCreation, args);
+  return readPage(ctx.em, { entity: OpenAPISpec, alias: 's', where: sql`s.organization_id = ${organizationId}`, order: creationOrder<OpenAPISpecRow>('s') }, args);
 }
 
 /** Stores a new specification (409 when the slug is taken); it is processed by a job. */

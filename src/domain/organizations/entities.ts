@@ -27,6 +27,7 @@ export type OrganizationRow = InferEntity<typeof Organization>;
 /** A user's membership of an organization. `role` null means guest. */
 export const Member = defineEntity({
   name: 'Member',
+  indexes: [{ properties: ['organization', 'joinedAt', 'user'] }, { properties: ['organization', 'lastSeenAt', 'user'] }],
   properties: {
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade').primary(),
     user: () => p.manyToOne(User).mapToPk().deleteRule('cascade').primary().index(),

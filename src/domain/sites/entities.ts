@@ -92,7 +92,7 @@ export type SiteSpaceRow = InferEntity<typeof SiteSpace>;
 /** A secret link giving access to a share-link site. */
 export const ShareLink = defineEntity({
   name: 'ShareLink',
-  indexes: [{ properties: ['site', 'createdAt'] }],
+  indexes: [{ properties: ['site', 'createdAt', 'id'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

@@ -27,11 +27,6 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   return {
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader((ids: string[]) => plainRowsWhereIn(em, Site, 'id', ids), (s) => s.id),
-    /** Sites of each organization, oldest first. */
-    sitesByOrganization: groupLoader(
-      (organizationIds: string[]) => em.find(Site, { organization: { $in: organizationIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-      (s) => s.organization,
-    ),
     siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
     sectionsBySite: partOfLayout((l) => l.sections),
@@ -42,10 +37,6 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     siteSpacesBySite: partOfLayout((l) => l.siteSpaces),
     /** Site spaces that publish each space. */
     siteSpacesBySpace: groupLoader((spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }), (s) => s.space),
-    shareLinksBySite: groupLoader(
-      (siteIds: string[]) => em.find(ShareLink, { site: { $in: siteIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-      (l) => l.site,
-    ),
     shareLinkByKey: rowLoader((keys: string[]) => em.find(ShareLink, { key: { $in: keys } }), (l) => l.key),
     adaptiveSchema: rowLoader((siteIds: string[]) => em.find(SiteAdaptiveSchema, { site: { $in: siteIds } }), (a) => a.site),
   };

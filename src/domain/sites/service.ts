@@ -1,10 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
+import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
+import { containsIgnoringCase } from '../../db/text-match.js';
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, DomainError, forbidden, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { byPosition } from '../ordering.js';
@@ -14,7 +18,6 @@ import { forgetSiteInsights } from '../insights/purge.js';
 import { validateCondition } from './conditions.js';
 import { defaultSiteCustomization } from './customizations.js';
 import { sectionsInNavigationOrder, topLevelRows } from './sections.js';
-import { listShareLinks } from './share-links.js';
 import { attachSpace } from './site-spaces.js';
 import {
   Site,
@@ -82,18 +85,12 @@ export async function listSites(ctx: Context, organizationId: string, filters: S
   for (const type of filters.type ?? []) {
     if (!(SITE_TYPES as readonly string[]).includes(type)) throw badRequest(`type: must be one of: ${SITE_TYPES.join(', ')}`);
   }
-  let sites = await ctx.loaders.sitesByOrganization.load(organizationId);
-  if (filters.space) {
-    const publishing = new Set((await ctx.loaders.siteSpacesBySpace.load(filters.space)).map((s) => s.site));
-    sites = sites.filter((s) => publishing.has(s.id));
-  }
-  if (filters.title) {
-    const needle = filters.title.toLowerCase();
-    sites = sites.filter((s) => s.title.toLowerCase().includes(needle));
-  }
-  if (filters.published !== undefined && filters.published !== null) sites = sites.filter((s) => s.published === filters.published);
-  if (filters.type?.length) sites = sites.filter((s) => filters.type!.includes(s.type));
-  return paginateRows(sites, byCreation, args);
+  const where = sql`s.organization_id = ${organizationId}
+    ${filters.space ? sql`and exists (select 1 from site_space p where p.site_id = s.id and p.space_id = ${filters.space})` : empty}
+    ${filters.title ? sql`and ${containsIgnoringCase('s.title', filters.title)}` : empty}
+    ${filters.published !== undefined && filters.published !== null ? sql`and s.published = ${filters.published}` : empty}
+    ${filters.type?.length ? sql`and s.type = any(${filters.type}::text[])` : empty}`;
+  return readPage(ctx.em, { entity: Site, alias: 's', where, order: creationOrder<SiteRow>('s') }, args);
 }
 
 /** The site behind a guarded root field (the guard has already loaded and checked it). */
@@ -146,7 +143,7 @@ export async function siteStructure(ctx: Context, site: SiteRow) {
 /** Share links of the site, oldest first; they carry secret keys, so only site admins may see them. */
 export async function pageOfShareLinks(ctx: Context, site: SiteRow, args: PageArgs) {
   if (!atLeast(await ctx.policy.siteRole(site), 'admin')) throw forbidden('Site: listing share links needs the admin role');
-  return listShareLinks(ctx, site.id, args);
+  return ctx.lists.shareLinksOfSite.load({ parent: site.id, args });
 }
 
 /** The site's adaptive schema; 404 while none is set (as the reference answers). */

@@ -1,8 +1,12 @@
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { pageLoader } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { ShareLink, type ShareLinkRow } from './entities.js';
@@ -33,9 +37,22 @@ async function shareLinkOfSite(ctx: Context, siteId: string, id: string): Promis
   return link;
 }
 
+/** The lists of share links: one page of each site's, oldest first, read in SQL for many sites at once. */
+export function shareLinkLists(em: EntityManager) {
+  return {
+    shareLinksOfSite: pageLoader(em, (siteId: string) => siteId, async () => ({
+      entity: ShareLink,
+      alias: 'l',
+      partition: 'l.site_id',
+      where: sql`true`,
+      order: creationOrder<ShareLinkRow>('l'),
+    })),
+  };
+}
+
 /** Share links of a site, oldest first. */
 export async function listShareLinks(ctx: Context, siteId: string, args: PageArgs) {
-  return paginateRows(await ctx.loaders.shareLinksBySite.load(siteId), byCreation, args);
+  return ctx.lists.shareLinksOfSite.load({ parent: siteId, args });
 }
 
 /**

@@ -22,7 +22,7 @@ export type TeamRole = (typeof TEAM_ROLES)[number];
 /** A member's place in a team. Removing the member from the organization removes these rows. */
 export const TeamMember = defineEntity({
   name: 'TeamMember',
-  indexes: [{ properties: ['organization', 'user'] }],
+  indexes: [{ properties: ['organization', 'user'] }, { properties: ['team', 'addedAt', 'user'] }],
   properties: {
     team: () => p.manyToOne(Team).mapToPk().deleteRule('cascade').primary(),
     user: () => p.manyToOne(User).mapToPk().deleteRule('cascade').primary(),

@@ -10,16 +10,6 @@ import { Team, TeamMember } from './entities.js';
 export function teamLoaders(em: EntityManager) {
   return {
     team: rowLoader((ids: string[]) => em.find(Team, { id: { $in: ids } }), (t) => t.id),
-    /** Teams of each organization, oldest first. */
-    teamsByOrganization: groupLoader(
-      (organizationIds: string[]) => em.find(Team, { organization: { $in: organizationIds } }, { orderBy: { createdAt: 'asc', id: 'asc' } }),
-      (t) => t.organization,
-    ),
-    /** Members of each team, in the order they were added. */
-    teamMembersByTeam: groupLoader(
-      (teamIds: string[]) => em.find(TeamMember, { team: { $in: teamIds } }, { orderBy: { addedAt: 'asc', user: 'asc' } }),
-      (m) => m.team,
-    ),
     /** How many members each team has: one grouped count for all the teams asked. */
     teamMemberCount: batchLoader(async (teamIds: string[]) => {
       const rows: { team: string; count: string | number }[] = await em

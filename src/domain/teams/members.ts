@@ -1,8 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { readPage, type SortKey } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput } from '../../graphql/validation.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
@@ -26,10 +28,15 @@ const UpdateTeamMembersInput = z.object({
 
 const TeamRoleInput = z.object({ role: oneOf(TEAM_ROLES).nullish() });
 
-/** Team members of the team, in the order they were added. */
+/** In the order they were added, then by user id. */
+const byAddition: SortKey<TeamMemberRow>[] = [
+  { sql: 'm.added_at', time: true, of: (m) => m.addedAt },
+  { sql: 'm.user_id', of: (m) => m.user },
+];
+
+/** Team members of the team, in the order they were added; one page read in SQL. */
 export async function listTeamMembers(ctx: Context, team: TeamRow, args: PageArgs) {
-  const members = await ctx.loaders.teamMembersByTeam.load(team.id);
-  return paginateRows(members, (m) => [m.addedAt.getTime(), m.user], args);
+  return readPage(ctx.em, { entity: TeamMember, alias: 'm', where: sql`m.team_id = ${team.id}`, order: byAddition }, args);
 }
 
 /**

@@ -1,7 +1,12 @@
+import sql, { empty, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
+import { plainQuery } from '../../db/plain-rows.js';
+import { containsIgnoringCase } from '../../db/text-match.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { Page, PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { memberKey } from '../members/keys.js';
@@ -22,10 +27,12 @@ const UpdateTeamInput = z.object({ title: teamTitle });
 
 export type TeamFilters = { owner?: string | null; title?: string | null };
 
-const containsTitle = (title: string | null | undefined) => {
-  const needle = title?.toLowerCase();
-  return (team: TeamRow) => !needle || team.title.toLowerCase().includes(needle);
-};
+/** `and` the team's title contains `title` (any case), when given. */
+const titleFilter = (title: string | null | undefined) => (title ? sql`and ${containsIgnoringCase('t.title', title)}` : empty);
+
+/** One page of the organization's teams that `where` selects, oldest first. */
+const teamsPage = (ctx: Context, organizationId: string, where: Sql, args: PageArgs) =>
+  readPage(ctx.em, { entity: Team, alias: 't', where: sql`t.organization_id = ${organizationId} ${where}`, order: creationOrder<TeamRow>('t') }, args);
 
 /** The team `teamId` of the organization, or 404. */
 export async function teamOf(ctx: Context, organizationId: string, teamId: string): Promise<TeamRow> {
@@ -39,14 +46,23 @@ export async function teamOf(ctx: Context, organizationId: string, teamId: strin
  * for an organization admin, else those they own; `title` keeps titles containing it (any case).
  */
 export async function listTeams(ctx: Context, organizationId: string, filters: TeamFilters, args: PageArgs) {
-  let teams = await ctx.loaders.teamsByOrganization.load(organizationId);
+  let managed: Sql = empty;
   if (filters.owner) {
     const owner = await ctx.loaders.membership.load(memberKey(organizationId, filters.owner));
     if (!owner) throw badRequest(`owner: no member "${filters.owner}" in this organization`);
-    const manages = await Promise.all(teams.map((t) => ctx.policy.forUser(filters.owner!).teamRole(t)));
-    teams = teams.filter((_, i) => manages[i] === 'admin');
+    managed = managedBy(await ctx.policy.forUser(filters.owner).organizationRole(organizationId), filters.owner);
   }
-  return paginateRows(teams.filter(containsTitle(filters.title)), byCreation, args);
+  return teamsPage(ctx, organizationId, sql`${managed} ${titleFilter(filters.title)}`, args);
+}
+
+/**
+ * `and` the team is one the user manages, as Policy.teamRole decides it (the `admin` role on a team):
+ * every team for an organization admin, none for a disabled member, else the teams they own.
+ */
+function managedBy(organizationRole: string | null | undefined, userId: string): Sql {
+  if (organizationRole === 'admin') return empty;
+  if (organizationRole === undefined) return sql`and false`;
+  return sql`and exists (select 1 from team_member o where o.team_id = t.id and o.user_id = ${userId} and o.role = 'owner')`;
 }
 
 /** Creates a team; its initial members must be members of the organization (400 naming the first that is not). */
@@ -85,11 +101,16 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
 export type MemberTeam = { team: TeamRow; member: { role: TeamRole } };
 
 /** The teams a member belongs to, with their role in each, oldest team first; `title` as in listTeams. */
-export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, filters: { title?: string | null }, args: PageArgs) {
+export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, filters: { title?: string | null }, args: PageArgs): Promise<Page<MemberTeam>> {
   await memberOf(ctx, organizationId, userId);
-  const memberships = await ctx.loaders.teamMembershipsOf.load(memberKey(organizationId, userId));
-  const teams = await Promise.all(memberships.map((m) => ctx.loaders.team.load(m.team)));
-  const matches = containsTitle(filters.title);
-  const items: MemberTeam[] = memberships.flatMap((m, i) => (teams[i] && matches(teams[i]) ? [{ team: teams[i], member: { role: m.role } }] : []));
-  return paginateRows(items, (item) => byCreation(item.team), args);
+  const inTeam = sql`and exists (select 1 from team_member m where m.team_id = t.id and m.user_id = ${userId})`;
+  const page = await teamsPage(ctx, organizationId, sql`${inTeam} ${titleFilter(filters.title)}`, args);
+  const roles = page.items.length
+    ? await plainQuery<{ team: string; role: TeamRole }>(ctx.em, 'select team_id as "team", role from team_member where user_id = $1 and team_id = any($2)', [
+        userId,
+        page.items.map((t) => t.id),
+      ])
+    : [];
+  const roleIn = new Map(roles.map((row) => [row.team, row.role]));
+  return { ...page, items: page.items.map((team) => ({ team, member: { role: roleIn.get(team.id)! } })) };
 }

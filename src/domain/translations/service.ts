@@ -1,7 +1,10 @@
+import sql from 'sql-template-tag';
 import { z } from 'zod';
+import { creationOrder } from '../../db/creation-order.js';
+import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
-import { byCreation, paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { TranslationSettings, type TranslationSettingsRow } from './entities.js';
@@ -25,8 +28,9 @@ export async function translationSettingsOf(ctx: Context, organizationId: string
   return settings;
 }
 
+/** Translation settings of the organization, oldest first; one page read in SQL. */
 export async function listTranslationSettings(ctx: Context, organizationId: string, args: PageArgs) {
-  return paginateRows(await ctx.loaders.translationSettingsByOrganization.load(organizationId), byCreation, args);
+  return readPage(ctx.em, { entity: TranslationSettings, alias: 't', where: sql`t.organization_id = ${organizationId}`, order: creationOrder<TranslationSettingsRow>('t') }, args);
 }
 
 export async function createTranslationSettings(ctx: Context, organizationId: string, input: unknown): Promise<TranslationSettingsRow> {
