@@ -8,6 +8,7 @@ import { embeddedDatabaseOf } from '../src/db/orm.js';
 import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';
+import { enqueueUnlessPending } from '../src/jobs/queue.js';
 import { newTeam, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -57,6 +58,15 @@ describe('the recurring housekeeping jobs', () => {
     // Nothing more is due: running again does nothing and schedules nothing.
     expect(await server.runDueJobs()).toBe(0);
     expect(await pending(RETENTION_JOB)).toHaveLength(1);
+  });
+
+  it('stay one pending run when instances schedule at once (they take turns on an advisory lock)', async () => {
+    const kind = 'housekeeping-test';
+    const now = server.clock.now();
+    // Each from an EntityManager of its own: on a server, each its own connection and transaction.
+    await Promise.all(Array.from({ length: 8 }, () => enqueueUnlessPending(server.em(), kind, now, now)));
+    expect(await pending(kind)).toEqual([now.getTime()]);
+    await server.em().nativeDelete(Job, { kind });
   });
 });
 
