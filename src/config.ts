@@ -47,6 +47,11 @@ const EnvSchema = z.object({
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /** Most insights events accepted in one ingestion request; more is answered 413. */
   INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(5000),
+  /**
+   * Days raw insights events are kept (0: forever); older ones are purged by an hourly job, while the
+   * rollups keep their counts. By default 366: the longest preset range (lastYear) reads raw rows in full.
+   */
+  INSIGHTS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(366),
   /** Largest ingestion request body (BODY_LIMIT is for every other body): room for a largest batch. */
   INSIGHTS_BODY_LIMIT: z.string().default('10mb'),
   /**
@@ -105,6 +110,7 @@ export type Config = {
   insightsMaxBatch: number;
   insightsBodyLimit: string;
   insightsWorkers: number;
+  insightsRetentionDays: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
 };
@@ -143,6 +149,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
     insightsBodyLimit: e.INSIGHTS_BODY_LIMIT,
     insightsWorkers: e.INSIGHTS_WORKERS,
+    insightsRetentionDays: e.INSIGHTS_RETENTION_DAYS,
     fetch: {
       timeoutMs: e.FETCH_TIMEOUT_MS,
       maxBytes: e.FETCH_MAX_BYTES,

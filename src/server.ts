@@ -11,6 +11,7 @@ import { closeGroupCommitOf } from './domain/insights/storage.js';
 import { createHttpServer } from './http-server.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
+import { scheduleRecurringJobs } from './jobs/recurring.js';
 import { createLogger, type Logger } from './logger.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
@@ -89,6 +90,8 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     const provisioned: Provisioned | null = options.provision ? await provisionOwner(orm.em.fork(), clock, config) : null;
     // The admin CLI comes through this server while it holds an embedded data directory, with this token.
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
+    // Instances that run jobs keep the housekeeping jobs scheduled.
+    if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
     const deps = { orm, config, clock, logger };
     const { app, stop: stopApollo } = await createApp(deps, { stopping });
     return { deps, app, stopApollo, provisioned };

@@ -28,6 +28,35 @@ export function enqueue(em: EntityManager, clock: Clock, kind: string, payload: 
   return em.create(Job, { id: newId(), kind, payload, runAt, attempts: 0, lockedUntil: null, lastError: null, createdAt: clock.now() });
 }
 
+/** Arbitrary first key of the advisory locks under which instances schedule a job of a kind (second: its hash). */
+const SCHEDULE_LOCK = 734_112_910;
+
+/**
+ * Schedules a job of `kind` (no payload) at `runAt` unless one is pending (stored and not claimed): at
+ * most one pending at a time, also when instances schedule at once (they take turns on an advisory lock
+ * held to the end of the transaction). With `earlier`, a pending one due after `runAt` is brought
+ * forward to it. Runs in the caller's transaction if it is in one.
+ */
+export async function enqueueUnlessPending(em: EntityManager, kind: string, runAt: Date, now: Date, options: { earlier?: boolean } = {}): Promise<void> {
+  const schedule = async (tx: EntityManager) => {
+    const connection = tx.getConnection();
+    const trx = tx.getTransactionContext();
+    await connection.execute(`select pg_advisory_xact_lock(?, hashtext(?))`, [SCHEDULE_LOCK, kind], 'all', trx);
+    if (options.earlier) {
+      await connection.execute(`update "job" set "run_at" = ? where "kind" = ? and "locked_until" is null and "run_at" > ?`, [runAt, kind, runAt], 'run', trx);
+    }
+    await connection.execute(
+      `insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
+       select ?, ?, '{}'::jsonb, ?::timestamptz, 0, ?::timestamptz
+       where not exists (select 1 from "job" where "kind" = ? and "locked_until" is null)`,
+      [newId(), kind, runAt.toISOString(), now.toISOString(), kind],
+      'run',
+      trx,
+    );
+  };
+  await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx as EntityManager)));
+}
+
 /** Claims due jobs with SKIP LOCKED so that several instances never run the same job at once. */
 async function claimDueJobs(orm: Orm, now: Date): Promise<JobRow[]> {
   const em = orm.em.fork();

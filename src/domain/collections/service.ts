@@ -124,7 +124,7 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
     await removeAccessTo(tx as EntityManager, { collections: ids });
-    await moveTenantRows(tx as EntityManager, spaceIds, target);
+    await moveTenantRows(tx as EntityManager, ctx.clock, spaceIds, target);
   });
   await ctx.em.refresh(collection);
   return collection;

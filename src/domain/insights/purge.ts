@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../clock.js';
+import { requestVacuum } from '../../db/vacuum.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { rollupJobHandlers } from './rollup.js';
 import { deleteSiteEvents, deleteSiteRollups } from './storage.js';
@@ -16,8 +17,9 @@ export async function forgetSiteInsights(em: EntityManager, clock: Clock, siteId
 }
 
 /** Deletes the raw events of a deleted site; running it again deletes nothing more. */
-const purgeSiteInsights: JobHandler = async (em, payload) => {
+const purgeSiteInsights: JobHandler = async (em, payload, now) => {
   await deleteSiteEvents(em, String(payload.siteId));
+  await requestVacuum(em, { now: () => now });
 };
 
 export const insightsJobHandlers = { [PURGE_JOB]: purgeSiteInsights, ...rollupJobHandlers };

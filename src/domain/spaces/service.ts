@@ -10,6 +10,7 @@ import type { PageArgs } from '../../graphql/pagination.js';
 import { oneOf, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { requestVacuum } from '../../db/vacuum.js';
 import { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from '../content/entities.js';
 import { copyContent } from '../content/copy.js';
 import { ChangeRequest } from '../change-requests/entities.js';
@@ -73,12 +74,13 @@ const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] 
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
  * sites of the old organization stop publishing them, and its teams and members lose their grants.
  */
-export async function moveTenantRows(em: EntityManager, spaceIds: string[], organizationId: string) {
+export async function moveTenantRows(em: EntityManager, clock: Clock, spaceIds: string[], organizationId: string) {
   if (spaceIds.length === 0) return;
   await unpublishSpaces(em, spaceIds);
   await removeAccessTo(em, { spaces: spaceIds });
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
   for (const entity of spaceOwnedEntities) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
+  await requestVacuum(em, clock); // every row updated left a dead one behind
 }
 
 /** Marks spaces deleted and schedules their purge when the restore window closes. */
@@ -96,6 +98,7 @@ export const purgeSpace: JobHandler = async (em, payload, now) => {
   if (!space?.deletedAt || space.deletedAt.toISOString() !== payload.deletedAt || !isPastRetention(space, now)) return;
   await unpublishSpaces(em, [space.id]); // hands site defaults on before the cascade removes its site spaces
   await em.nativeDelete(Space, { id: space.id }); // owned rows follow through ON DELETE CASCADE
+  await requestVacuum(em, { now: () => now });
 };
 
 export const spaceJobHandlers = { [PURGE_JOB]: purgeSpace };
@@ -250,7 +253,7 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
     if (!parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
     await tx.flush();
-    if (leaving) await moveTenantRows(tx as EntityManager, [id], target);
+    if (leaving) await moveTenantRows(tx as EntityManager, ctx.clock, [id], target);
   });
   await ctx.em.refresh(space);
   return space;
