@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Policy } from '../auth/policy.js';
 import { collectionLists } from '../domain/collections/lists.js';
 import { memberSpaceCounts } from '../domain/members/space-counts.js';
+import { siteNavigationLists } from '../domain/sites/navigation-lists.js';
 import { shareLinkLists } from '../domain/sites/share-links.js';
 import { spaceLists } from '../domain/spaces/lists.js';
 
@@ -11,7 +12,7 @@ import { spaceLists } from '../domain/spaces/lists.js';
  * filter they apply.
  */
 export function createLists(em: EntityManager, policy: Policy) {
-  return { ...spaceLists(em, policy), ...collectionLists(em, policy), ...shareLinkLists(em), memberSpaceCounts: memberSpaceCounts(em, policy) };
+  return { ...spaceLists(em, policy), ...collectionLists(em, policy), ...shareLinkLists(em), ...siteNavigationLists(em), memberSpaceCounts: memberSpaceCounts(em, policy) };
 }
 
 export type Lists = ReturnType<typeof createLists>;

@@ -32,7 +32,7 @@ export type SiteRow = InferEntity<typeof Site>;
 /** A group of sections, shown together in the site's navigation. */
 export const SiteSectionGroup = defineEntity({
   name: 'SiteSectionGroup',
-  indexes: [{ properties: ['site', 'position'] }],
+  indexes: [{ properties: ['site', 'position'] }, { name: 'site_section_group_site_id_position_id_index', properties: ['site', 'position', 'id'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
@@ -49,7 +49,7 @@ export type SiteSectionGroupRow = InferEntity<typeof SiteSectionGroup>;
 /** A section of a site: a top-level entry of its navigation holding site spaces (variants). */
 export const SiteSection = defineEntity({
   name: 'SiteSection',
-  indexes: [{ properties: ['site', 'position'] }],
+  indexes: [{ properties: ['site', 'position'] }, { name: 'site_section_site_id_nav_key_index', properties: ['site', 'navKey'] }],
   uniques: [{ properties: ['site', 'path'] }],
   properties: {
     id: p.string().primary(),
@@ -67,6 +67,8 @@ export const SiteSection = defineEntity({
     /** Ordering key among the site's top-level items, or among the group's sections when in a group. */
     position: p.string().collation('C'),
     createdAt: p.datetime(),
+    /** Kept by the database (Migration20261202090000): the sort key of the site's navigation order. */
+    navKey: p.array().lazy().default([]),
   },
 });
 export type SiteSectionRow = InferEntity<typeof SiteSection>;
@@ -74,7 +76,11 @@ export type SiteSectionRow = InferEntity<typeof SiteSection>;
 /** A space published in a site, in a section or (for a site without sections) at its root level. */
 export const SiteSpace = defineEntity({
   name: 'SiteSpace',
-  indexes: [{ properties: ['site', 'section', 'position'] }, { properties: ['space'] }],
+  indexes: [
+    { properties: ['site', 'section', 'position'] },
+    { properties: ['space'] },
+    { name: 'site_space_site_id_nav_key_index', properties: ['site', 'navKey'] },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
@@ -85,6 +91,8 @@ export const SiteSpace = defineEntity({
     condition: p.text().nullable(),
     position: p.string().collation('C'),
     createdAt: p.datetime(),
+    /** Kept by the database (Migration20261202090000): the sort key of the site's navigation order. */
+    navKey: p.array().lazy().default([]),
   },
 });
 export type SiteSpaceRow = InferEntity<typeof SiteSpace>;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { alreadyTaken } from '../../graphql/database-errors.js';
 import { badRequest, notFound } from '../../graphql/errors.js';
-import { paginateRows, sortByKey, type PageArgs } from '../../graphql/pagination.js';
+import { sortByKey, type PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { whenLoaded } from '../../graphql/loader.js';
 import { groupedBy, indexedBy } from '../../graphql/row-index.js';
@@ -155,15 +155,13 @@ function navigationKeyOf(groups: SiteSectionGroupRow[]) {
 // ─── lists ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every section of a site (top-level and grouped) in navigation order. */
-export async function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
-  const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(siteId), ctx.loaders.groupsBySite.load(siteId)]);
-  return paginateRows(sections, navigationKeyOf(groups), args);
+export function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
+  return ctx.lists.sectionsOfSite.load({ parent: siteId, args });
 }
 
 /** The section groups of a site by position. */
-export async function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs) {
-  const groups = await ctx.loaders.groupsBySite.load(siteId);
-  return paginateRows(groups, (g) => [g.position, g.id], args);
+export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs) {
+  return ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args });
 }
 
 // ─── sections ───────────────────────────────────────────────────────────────────────────────────────

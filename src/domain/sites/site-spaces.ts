@@ -6,7 +6,7 @@ import type { Clock } from '../../clock.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../graphql/errors.js';
 import { whenLoaded } from '../../graphql/loader.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong } from '../ordering.js';
@@ -60,27 +60,9 @@ export function isDefaultSiteSpace(ctx: Context, row: SiteSpaceRow): boolean | P
  * spaces by position. `default`: true keeps only the default of each section (or of the root level),
  * false only the others.
  */
-export async function listSiteSpaces(ctx: Context, siteId: string, args: SiteSpaceListArgs) {
-  const [site, rows, sections, groups] = await Promise.all([
-    ctx.loaders.site.load(siteId),
-    ctx.loaders.siteSpacesBySite.load(siteId),
-    ctx.loaders.sectionsBySite.load(siteId),
-    ctx.loaders.groupsBySite.load(siteId),
-  ]);
-  const sectionById = new Map(sections.map((s) => [s.id, s]));
-  const groupById = new Map(groups.map((g) => [g.id, g]));
-  // A keyset of strings only, so that the page cursor stays valid whatever is added or removed meanwhile.
-  const keyOf = (row: SiteSpaceRow): string[] => {
-    const section = row.section ? sectionById.get(row.section) : undefined;
-    const group = section?.sectionGroup ? groupById.get(section.sectionGroup) : undefined;
-    const outer = group ?? section;
-    const inner = group ? section : undefined;
-    return [outer?.position ?? '', outer?.id ?? '', inner?.position ?? '', inner?.id ?? '', row.position, row.id];
-  };
-  const isDefault = (row: SiteSpaceRow) =>
-    row.section ? sectionById.get(row.section)?.defaultSiteSpace === row.id : site?.defaultSiteSpace === row.id;
-  const wanted = args.default === null || args.default === undefined ? rows : rows.filter((row) => isDefault(row) === args.default);
-  return paginateRows(wanted, keyOf, args);
+export function listSiteSpaces(ctx: Context, siteId: string, { default: isDefault, ...args }: SiteSpaceListArgs) {
+  const list = isDefault === true ? ctx.lists.defaultSiteSpacesOfSite : isDefault === false ? ctx.lists.otherSiteSpacesOfSite : ctx.lists.siteSpacesOfSite;
+  return list.load({ parent: siteId, args });
 }
 
 /**
