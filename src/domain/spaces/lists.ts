@@ -2,14 +2,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import type { Policy } from '../../auth/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
+import { creationOrder } from '../../db/creation-order.js';
 import { pageLoader, type SortKey } from '../../db/pages.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { Space, type SpaceRow } from './entities.js';
 
-export const spacesByCreation: SortKey<SpaceRow>[] = [
-  { sql: 's.created_at', time: true, of: (s) => s.createdAt },
-  { sql: 's.id', of: (s) => s.id },
-];
+export const spacesByCreation = creationOrder<SpaceRow>('s');
 
 export const spacesByPosition: SortKey<SpaceRow>[] = [
   { sql: 's.position', of: (s) => s.position },
