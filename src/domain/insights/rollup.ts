@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { newId } from '../../ids.js';
-import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollupLock, watermarkOf, watermarkQuery, type Writer } from './storage.js';
 import { GRAINS, ROLLUP_STATE, ROLLUPS, rollupName, rollupTable, type Rollup } from './tables.js';
 
@@ -167,12 +167,10 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date): 
 }
 
 const rollUpJob: JobHandler = Object.assign(
-  async (em: EntityManager, payload: Record<string, unknown>, now: Date) => {
+  async (em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun) => {
     const siteId = String(payload.siteId);
-    if (await rollUpSite(em, siteId, now)) {
-      enqueue(em, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now));
-      await em.flush();
-    }
+    // The follow-up only from the run that holds the job: a stale run would schedule a second one.
+    if (await rollUpSite(em, siteId, now)) await run.whileClaimed(em, async (tx) => void enqueue(tx, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now)));
   },
   { outsideTransaction: true },
 );
