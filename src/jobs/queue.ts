@@ -112,7 +112,14 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
     return false;
   } catch (err) {
     const retryAt = new Date(now.getTime() + Math.min(2 ** job.attempts * 1000, 60 * 60 * 1000));
-    if (await lease.fail(em, retryAt, err).catch(() => false)) logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
+    let recorded: boolean;
+    try {
+      recorded = await lease.fail(em, retryAt, err);
+    } catch (failure) {
+      logger.error({ err, failure, job: job.id, kind: job.kind }, 'job failed and its failure could not be recorded: it runs again after its lease');
+      return false;
+    }
+    if (recorded) logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
     else logger.warn({ err, job: job.id, kind: job.kind }, 'job run failed after it lost its claim: this run is discarded');
     return false;
   } finally {
@@ -166,6 +173,7 @@ export type JobWorker = { stop(deadline: AbortSignal): Promise<void> };
  */
 export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, intervalMs: number): JobWorker {
   const stopping = new AbortController();
+  const deadlinePassed = new AbortController();
   let cycle: Promise<void> | undefined;
   let ready: Promise<unknown> = Promise.resolve();
   if (embeddedDatabase(orm)) {
@@ -187,7 +195,6 @@ export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, Job
       });
   }, intervalMs);
   timer.unref();
-  const deadlinePassed = new AbortController();
   return {
     async stop(deadline) {
       clearInterval(timer);
