@@ -45,6 +45,11 @@ const EnvSchema = z.object({
   GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(12),
   /** How often the durable job worker looks for due jobs; 0 disables the worker. */
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
+  /**
+   * A claimed job's lease, renewed every third of it while the job runs: a job of an instance that died
+   * is taken over by another within JOB_LEASE_MS + JOB_POLL_MS.
+   */
+  JOB_LEASE_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
   /** Most insights events accepted in one ingestion request; more is answered 413. */
   INSIGHTS_MAX_BATCH: z.coerce.number().int().min(1).max(10000).default(5000),
   /**
@@ -60,8 +65,8 @@ const EnvSchema = z.object({
    */
   INSIGHTS_WORKERS: z.coerce.number().int().min(0).max(64).default(Math.max(1, Math.min(4, availableParallelism() - 1))),
   /**
-   * Longest wait for a fetched document (an OpenAPI spec URL), connection to last byte. At most two
-   * minutes: well inside a job's five-minute lease, so no second worker takes a job still fetching.
+   * Longest wait for a fetched document (an OpenAPI spec URL), connection to last byte; at most two
+   * minutes. A job's lease is renewed while it fetches.
    */
   FETCH_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   /** Largest fetched document, in bytes. */
@@ -107,6 +112,7 @@ export type Config = {
   bodyLimit: string;
   graphqlMaxDepth: number;
   jobPollMs: number;
+  jobLeaseMs: number;
   insightsMaxBatch: number;
   insightsBodyLimit: string;
   insightsWorkers: number;
@@ -146,6 +152,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimit: e.BODY_LIMIT,
     graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
     jobPollMs: e.JOB_POLL_MS,
+    jobLeaseMs: e.JOB_LEASE_MS,
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,
     insightsBodyLimit: e.INSIGHTS_BODY_LIMIT,
     insightsWorkers: e.INSIGHTS_WORKERS,

@@ -92,14 +92,12 @@ describe('the vacuum', () => {
       expect((await tableStats('comment')).vacuums).toBe(before.vacuums);
       return;
     }
-    expect(await pending(VACUUM_JOB)).toEqual([server.clock.now().getTime()]); // brought forward by the purge
-    const dead = await tableStats('comment');
-    expect(dead.dead).toBeGreaterThan(50 + 0.2 * dead.rows);
-    expect(await server.runDueJobs()).toBe(1);
+    // The purge brought the vacuum forward to now: it ran in the same pass, right after the purge.
     const after = await tableStats('comment');
     expect(after.dead).toBe(0);
-    expect(after.vacuums).toBe(dead.vacuums + 1);
+    expect(after.vacuums).toBeGreaterThan(before.vacuums);
     expect(await pending(VACUUM_JOB)).toEqual([server.clock.now().getTime() + VACUUM_INTERVAL_MS]);
+    expect(await server.runDueJobs()).toBe(0);
   });
 
   it('leaves alone the tables below the threshold', async () => {

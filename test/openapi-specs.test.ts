@@ -4,7 +4,7 @@
  * the private-address rules, timeouts and size bounds; parsing and validating JSON and YAML; a restart
  * in the middle of processing).
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../src/clock.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Job } from '../src/jobs/entities.js';
@@ -15,8 +15,8 @@ import { BROKEN_REF, json, OPENAPI_3, startSpecServer, SWAGGER_2_YAML, yaml } fr
 import { startTestServer, type TestServer } from './support/server.js';
 
 const SECOND = 1000;
-/** The job lease (src/jobs/queue.ts): a claimed job is taken again after it. */
-const LEASE_MS = 5 * 60 * SECOND;
+/** The job lease (JOB_LEASE_MS by default): a claimed job whose run stopped renewing it is taken again after it. */
+const LEASE_MS = 30 * SECOND;
 const FETCH_ENV = { FETCH_ALLOW_PRIVATE: 'localhost', FETCH_TIMEOUT_MS: '1000', FETCH_MAX_BYTES: '4096' };
 
 let server: TestServer;
@@ -341,10 +341,11 @@ describe('a restart in the middle of processing', () => {
       const organization = await newOrganization(first, admin);
       const created = await admin.rest('POST', base(organization.id), { slug: 'interrupted', source: { url: local('/v3.json') } });
       expect(created.status).toBe(201);
-      // A worker claims the job the way the queue does (a lease, one attempt) and starts processing,
-      // then the process dies before it finishes.
+      // A worker claims the job the way the queue does (a lease, a claim token, one attempt) and starts
+      // processing, then the process dies before it finishes.
       const em = first.em();
-      expect(await em.nativeUpdate(Job, { kind: 'openapi.process' }, { lockedUntil: new Date(clock.now().getTime() + LEASE_MS), attempts: 1 })).toBe(1);
+      const claimed = { lockedUntil: new Date(clock.now().getTime() + LEASE_MS), claim: 'a-run-that-died', attempts: 1 };
+      expect(await em.nativeUpdate(Job, { kind: 'openapi.process' }, claimed)).toBe(1);
       await em.nativeUpdate(OpenAPISpec, { id: created.body.id }, { processingState: 'progress' });
       await first.stop();
 
@@ -363,6 +364,46 @@ describe('a restart in the middle of processing', () => {
       }
     } finally {
       await database.dispose();
+    }
+  });
+});
+
+describe('a run that lost its claim', () => {
+  it('records nothing over the run that took the job over: the stored result is the later fetch\'s', async () => {
+    // Each fetch of /versioned answers its own version; the first is held until the test lets it go.
+    let fetches = 0;
+    let releaseFirst!: () => void;
+    const versioned = await startSpecServer({
+      '/versioned': (_req, res) => {
+        const version = String(++fetches);
+        const answer = () => json({ ...OPENAPI_3, info: { ...OPENAPI_3.info, version } })(_req, res);
+        if (version === '1') releaseFirst = answer;
+        else answer();
+      },
+    });
+    // A lease whose heartbeat would beat only after 200 s: the manual clock alone ends it.
+    const own = await startTestServer({ ...FETCH_ENV, FETCH_TIMEOUT_MS: '60000', JOB_LEASE_MS: '600000' });
+    try {
+      const admin = await newUser(own);
+      const organization = await newOrganization(own, admin);
+      const created = await admin.rest('POST', base(organization.id), { slug: 'taken-over', source: { url: `http://localhost:${versioned.port}/versioned` } });
+      expect(created.status).toBe(201);
+      const stalled = own.runDueJobs();
+      await vi.waitFor(() => expect(fetches).toBe(1), { timeout: 10 * SECOND, interval: 20 });
+      // The first run stalls past its lease; another run takes the job over and fetches again.
+      own.clock.advance(600 * SECOND + SECOND);
+      expect(await own.runDueJobs()).toBe(1);
+      const afterTakeOver = (await admin.rest('GET', `${base(organization.id)}/taken-over`)).body;
+      expect(afterTakeOver).toMatchObject({ processingState: 'complete', lastVersion: '2' });
+
+      releaseFirst();
+      expect(await stalled).toBe(0);
+      expect((await admin.rest('GET', `${base(organization.id)}/taken-over`)).body).toEqual(afterTakeOver);
+      expect(fetches).toBe(2);
+      expect(await own.em().count(Job, {})).toBe(0);
+    } finally {
+      await own.stop();
+      await versioned.stop();
     }
   });
 });

@@ -1047,7 +1047,7 @@ describe('the 7-day restore window and the purge job', () => {
     // Even run early (say, by a worker whose clock is behind), the handler keeps a space inside its window.
     const [job] = await purgeJobsOf(space.id);
     const em = server.em();
-    await em.transactional((tx) => purgeSpace(tx as never, job!.payload, new Date(deletedAt.getTime() + 6 * DAY)));
+    await em.transactional((tx) => purgeSpace(tx as never, job!.payload, new Date(deletedAt.getTime() + 6 * DAY), undefined as never));
     expect(await spaceRow(space.id)).not.toBeNull();
     expect((await admin.rest('GET', `/v1/spaces/${space.id}`)).body.deletedAt).toBe(deletedAt.toISOString());
 

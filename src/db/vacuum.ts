@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
-import { enqueueUnlessPending, type JobEnv, type JobHandler } from '../jobs/queue.js';
+import { enqueueUnlessPending, type JobHandler, type JobRun } from '../jobs/queue.js';
 import { embeddedDatabaseOf } from './orm.js';
 
 /*
@@ -43,9 +43,10 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 /**
  * Vacuums (and analyzes) the embedded database's tables that are due, one statement per table with a
  * turn of the event loop between them, so that requests queue behind each for a short while only
- * (the database runs on this thread). Answers the tables vacuumed or analyzed.
+ * (the database runs on this thread). Answers the tables vacuumed or analyzed. Once `signal` is aborted
+ * (the job is given back as the server stops) it stops between tables.
  */
-export async function vacuumDueTables(em: EntityManager): Promise<string[]> {
+export async function vacuumDueTables(em: EntityManager, signal?: AbortSignal): Promise<string[]> {
   const connection = em.getConnection();
   // The session's counts reach the statistics views at most once a second; this one pushes them now.
   await connection.execute('select pg_stat_force_next_flush()');
@@ -54,6 +55,7 @@ export async function vacuumDueTables(em: EntityManager): Promise<string[]> {
     // VACUUM cannot run in a transaction: each is a statement of its own.
     await connection.execute(vacuum ? `vacuum ${analyze ? '(analyze) ' : ''}${table}` : `analyze ${table}`);
     await nextTurn();
+    signal?.throwIfAborted();
   }
   return due.map(({ table }) => table);
 }
@@ -75,10 +77,10 @@ export async function requestVacuum(em: EntityManager, clock: Clock): Promise<vo
 }
 
 const vacuumJob: JobHandler = Object.assign(
-  async (em: EntityManager, _payload: Record<string, unknown>, now: Date, env?: JobEnv) => {
+  async (em: EntityManager, _payload: Record<string, unknown>, now: Date, run: JobRun) => {
     if (!embeddedDatabaseOf(em)) return;
-    const tables = await vacuumDueTables(em);
-    if (tables.length) env?.logger.debug({ tables }, 'vacuumed the embedded database');
+    const tables = await vacuumDueTables(em, run.signal);
+    if (tables.length) run.logger.debug({ tables }, 'vacuumed the embedded database');
     await scheduleVacuum(em, now);
   },
   { outsideTransaction: true },

@@ -1,6 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 
-/** Work that must outlive a request. Claimed with SKIP LOCKED so any number of instances can run workers. */
+/**
+ * Work that must outlive a request. Claimed one at a time with SKIP LOCKED so any number of instances can
+ * run workers; a claim is a lease (`lockedUntil`, renewed while the job runs) and a token (`claim`) that
+ * the run's renewals, completion and failure must match (src/jobs/lease.ts).
+ */
 export const Job = defineEntity({
   name: 'Job',
   indexes: [{ properties: ['runAt'] }],
@@ -11,6 +15,8 @@ export const Job = defineEntity({
     runAt: p.datetime(),
     attempts: p.integer(),
     lockedUntil: p.datetime().nullable(),
+    /** Token of the run that holds the job (null when unclaimed). */
+    claim: p.string().length(36).nullable(),
     lastError: p.text().nullable(),
     createdAt: p.datetime(),
   },

@@ -2,30 +2,45 @@ import { once } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
-import type { Orm } from '../db/orm.js';
+import { embeddedDatabase, type Orm } from '../db/orm.js';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import { Job, type JobRow } from './entities.js';
+import { JobLease, releaseClaimsOfDeadProcess } from './lease.js';
+
+/** How long a stopping worker waits, past its deadline, for the job cut short to be given back. */
+const GIVE_BACK_MS = 1000;
 
 /** What a job may use besides its database: the configuration and the logger. */
 export type JobEnv = { config: Config; logger: Logger };
 
+/** What a running job gets: its environment, and its claim on the job. */
+export type JobRun = JobEnv & {
+  /** Aborted (with a LeaseLost) once this run has lost its claim: long work (a fetch) stops, its outcome is discarded. */
+  signal: AbortSignal;
+  /**
+   * Runs `work` in a transaction that holds the claim (the job's row locked): LeaseLost once another run
+   * has taken the job. A handler running outside a transaction writes what a stale run must not write
+   * through it.
+   */
+  whileClaimed<T>(em: EntityManager, work: (tx: EntityManager) => Promise<T>): Promise<T>;
+};
+
 /**
- * A job handler. It must be idempotent: a job whose worker died is run again after its lease. It runs
- * in one transaction, unless it is marked `outsideTransaction`: a handler that awaits outside I/O (a
- * fetch) must not hold a transaction meanwhile (the embedded database has one connection), so it gets
- * a plain EntityManager and keeps each of its writes short.
+ * A job handler. It must be idempotent: a job whose worker died is run again once its lease has run
+ * out. It runs in one transaction, which also holds the claim and deletes the finished job (so its
+ * writes count exactly once), unless it is marked `outsideTransaction`: a handler that awaits outside
+ * I/O (a fetch) must not hold a transaction meanwhile (the embedded database has one connection), so
+ * it gets a plain EntityManager, keeps each of its writes short, and makes those a stale run must not
+ * make through `run.whileClaimed`.
  */
-export type JobHandler = ((em: EntityManager, payload: Record<string, unknown>, now: Date, env?: JobEnv) => Promise<void>) & {
+export type JobHandler = ((em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun) => Promise<void>) & {
   outsideTransaction?: boolean;
 };
 
-const LEASE_MS = 5 * 60 * 1000;
-const BATCH = 20;
-
 /** Schedules a job within the caller's unit of work: it is stored with the change that needs it. */
 export function enqueue(em: EntityManager, clock: Clock, kind: string, payload: Record<string, unknown>, runAt: Date = clock.now()): JobRow {
-  return em.create(Job, { id: newId(), kind, payload, runAt, attempts: 0, lockedUntil: null, lastError: null, createdAt: clock.now() });
+  return em.create(Job, { id: newId(), kind, payload, runAt, attempts: 0, lockedUntil: null, claim: null, lastError: null, createdAt: clock.now() });
 }
 
 /** Arbitrary first key of the advisory locks under which instances schedule a job of a kind (second: its hash). */
@@ -57,54 +72,93 @@ export async function enqueueUnlessPending(em: EntityManager, kind: string, runA
   await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx as EntityManager)));
 }
 
-/** Claims due jobs with SKIP LOCKED so that several instances never run the same job at once. */
-async function claimDueJobs(orm: Orm, now: Date): Promise<JobRow[]> {
+/**
+ * Runs one claimed job: renews its lease while the handler runs, then deletes it, or on failure
+ * schedules it again with exponential backoff. Answers whether it finished (false also when the run
+ * lost its claim: its outcome is discarded, the run that took the job over records its own).
+ */
+async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, JobHandler>, env: JobEnv, now: Date): Promise<boolean> {
+  const { job } = lease;
+  const { logger } = env;
   const em = orm.em.fork();
-  const rows = await em.getConnection().execute<{ id: string }[]>(
-    `update job set locked_until = ?, attempts = attempts + 1
-     where id in (select id from job where run_at <= ? and (locked_until is null or locked_until <= ?)
-                  order by run_at limit ? for update skip locked)
-     returning id`,
-    [new Date(now.getTime() + LEASE_MS), now, now, BATCH],
-  );
-  return rows.length ? em.find(Job, { id: { $in: rows.map((r) => r.id) } }, { orderBy: { runAt: 'asc' } }) : [];
-}
-
-/** Gives back claimed jobs that were not started: they run at the next poll, here or elsewhere, without waiting out a lease. */
-async function releaseClaims(orm: Orm, jobs: JobRow[]): Promise<void> {
-  await orm.em
-    .fork()
-    .getConnection()
-    .execute(`update job set locked_until = null, attempts = attempts - 1 where id in (${jobs.map(() => '?').join(', ')})`, jobs.map((job) => job.id));
+  const handler = handlers[job.kind];
+  const run: JobRun = {
+    ...env,
+    signal: lease.signal,
+    whileClaimed: (on, work) =>
+      on.transactional(async (tx) => {
+        await lease.hold(tx as EntityManager);
+        return work(tx as EntityManager);
+      }),
+  };
+  lease.startHeartbeat();
+  try {
+    if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
+    if (handler.outsideTransaction) {
+      await handler(em, job.payload, now, run);
+      if (await lease.complete(em)) return true;
+    } else {
+      await em.transactional(async (trx) => {
+        const tx = trx as EntityManager;
+        await lease.hold(tx);
+        // From here the row lock holds the job: nobody can claim it until this transaction ends.
+        lease.stopHeartbeat();
+        await handler(tx, job.payload, now, run);
+        await lease.complete(tx);
+      });
+      return true;
+    }
+    logger.warn({ job: job.id, kind: job.kind }, 'job finished after another run had claimed it: this run is discarded');
+    return false;
+  } catch (err) {
+    const retryAt = new Date(now.getTime() + Math.min(2 ** job.attempts * 1000, 60 * 60 * 1000));
+    let recorded: boolean;
+    try {
+      recorded = await lease.fail(em, retryAt, err);
+    } catch (failure) {
+      logger.error({ err, failure, job: job.id, kind: job.kind }, 'job failed and its failure could not be recorded: it runs again after its lease');
+      return false;
+    }
+    if (recorded) logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
+    else logger.warn({ err, job: job.id, kind: job.kind }, 'job run failed after it lost its claim: this run is discarded');
+    return false;
+  } finally {
+    lease.stopHeartbeat();
+  }
 }
 
 /**
- * Runs every job due at the clock's now and returns how many succeeded. A failing job is retried
- * later with exponential backoff; a finished job is deleted. Once `stop` is aborted no further job
- * starts (the job running finishes).
+ * Runs the jobs due at the clock's now, one claim at a time, until none is due, and returns how many
+ * finished. Once `stop` is aborted no further job starts (the one running finishes); once `cutShort`
+ * is aborted the one running is given back (its signal aborted).
  */
-export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, stop?: AbortSignal): Promise<number> {
-  const { logger } = env;
-  const now = clock.now();
+export async function runDueJobs(
+  orm: Orm,
+  clock: Clock,
+  handlers: Record<string, JobHandler>,
+  env: JobEnv,
+  stop?: AbortSignal,
+  cutShort?: AbortSignal,
+): Promise<number> {
+  const leaseMs = env.config.jobLeaseMs;
   let done = 0;
-  const jobs = await claimDueJobs(orm, now);
-  for (const [index, job] of jobs.entries()) {
+  while (!stop?.aborted) {
+    const lease = await JobLease.claimNext(orm, clock, env.logger, leaseMs);
+    if (!lease) break;
     if (stop?.aborted) {
-      await releaseClaims(orm, jobs.slice(index));
+      await lease.release({ started: false });
       break;
     }
-    const em = orm.em.fork();
-    const handler = handlers[job.kind];
+    let givenBack: Promise<void> | undefined;
+    const giveBack = () => {
+      givenBack = lease.release({ started: true }).catch((err) => env.logger.warn({ err, job: lease.job.id }, 'job claim not given back: it is taken over after its lease'));
+    };
+    cutShort?.addEventListener('abort', giveBack, { once: true });
     try {
-      if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
-      if (handler.outsideTransaction) await handler(em, job.payload, now, env);
-      else await em.transactional((tx) => handler(tx as EntityManager, job.payload, now, env));
-      await em.nativeDelete(Job, { id: job.id });
-      done += 1;
-    } catch (err) {
-      const retryAt = new Date(now.getTime() + Math.min(2 ** job.attempts * 1000, 60 * 60 * 1000));
-      logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
-      await em.nativeUpdate(Job, { id: job.id }, { lockedUntil: null, runAt: retryAt, lastError: String(err) });
+      if (await runClaimed(orm, lease, handlers, env, clock.now())) done += 1;
+    } finally {
+      cutShort?.removeEventListener('abort', giveBack);
+      await givenBack;
     }
   }
   return done;
@@ -113,15 +167,25 @@ export async function runDueJobs(orm: Orm, clock: Clock, handlers: Record<string
 export type JobWorker = { stop(deadline: AbortSignal): Promise<void> };
 
 /**
- * Polls for due jobs until stopped. `stop` starts no further cycle nor job and waits for the job
- * running to finish, or for `deadline` (a job cut short runs again after its lease).
+ * Looks for due jobs every `intervalMs` and runs them one after another while any is due. `stop`
+ * starts no further job and waits for the one running to finish, or for `deadline`: then that one is
+ * given back (its signal aborted) to be taken at once by another instance or the next start.
  */
 export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, JobHandler>, env: JobEnv, intervalMs: number): JobWorker {
   const stopping = new AbortController();
+  const deadlinePassed = new AbortController();
   let cycle: Promise<void> | undefined;
+  let ready: Promise<unknown> = Promise.resolve();
+  if (embeddedDatabase(orm)) {
+    ready = releaseClaimsOfDeadProcess(orm).then(
+      (released) => released && env.logger.info({ released }, 'gave back the jobs claimed by the previous process'),
+      (err) => env.logger.warn({ err }, 'claims of the previous process not given back: they are taken after their lease'),
+    );
+  }
   const timer = setInterval(() => {
     if (cycle) return;
-    cycle = runDueJobs(orm, clock, handlers, env, stopping.signal)
+    cycle = ready
+      .then(() => runDueJobs(orm, clock, handlers, env, stopping.signal, deadlinePassed.signal))
       .then(
         () => undefined,
         (err) => env.logger.error({ err }, 'job worker cycle failed'),
@@ -135,8 +199,12 @@ export function startWorker(orm: Orm, clock: Clock, handlers: Record<string, Job
     async stop(deadline) {
       clearInterval(timer);
       stopping.abort();
-      if (!cycle || deadline.aborted) return;
-      await Promise.race([cycle, once(deadline, 'abort')]);
+      if (!cycle) return;
+      if (!deadline.aborted) await Promise.race([cycle, once(deadline, 'abort')]);
+      if (!cycle) return;
+      deadlinePassed.abort();
+      // Giving back is one short statement; the database closes right after.
+      await Promise.race([cycle, new Promise((resolve) => setTimeout(resolve, GIVE_BACK_MS).unref())]);
     },
   };
 }

@@ -39,7 +39,9 @@ function guardedLookup(allowPrivate: string[]) {
   };
 }
 
-function failureOf(error: unknown, signal: AbortSignal, url: URL): FetchFailure {
+function failureOf(error: unknown, signal: AbortSignal, url: URL, cancel?: AbortSignal): unknown {
+  // Cancelled by the caller: its reason, not a failure of the document.
+  if (cancel?.aborted) return cancel.reason;
   if (error instanceof FetchFailure) return error;
   const cause = (error as { cause?: unknown })?.cause;
   if (cause instanceof FetchFailure) return cause;
@@ -73,14 +75,18 @@ export type FetchedDocument = { url: string; contentType: string; body: string }
 /**
  * Fetches a text document with GET (the one way this server fetches on a user's behalf: spec URLs and
  * website import): at most `maxBytes`, all of it within `timeoutMs`, following up to five redirects,
- * each target checked like the first URL. Throws a FetchFailure saying why it failed.
+ * each target checked like the first URL. Throws a FetchFailure saying why it failed, or `cancel`'s
+ * reason once it is aborted.
  */
 export async function fetchDocument(
   target: string,
   config: FetchConfig,
   accept = 'application/json, application/yaml, text/yaml, */*',
+  cancel?: AbortSignal,
 ): Promise<FetchedDocument> {
-  const signal = AbortSignal.timeout(config.timeoutMs);
+  cancel?.throwIfAborted();
+  const timeout = AbortSignal.timeout(config.timeoutMs);
+  const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
   const dispatcher = new Agent({
     connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
     headersTimeout: config.timeoutMs,
@@ -120,7 +126,7 @@ export async function fetchDocument(
       return { url: url.href, contentType: String(response.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') };
     }
   } catch (error) {
-    throw failureOf(error, signal, url);
+    throw failureOf(error, signal, url, cancel);
   } finally {
     await dispatcher.destroy().catch(() => undefined);
   }

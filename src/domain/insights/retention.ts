@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requestVacuum } from '../../db/vacuum.js';
-import { enqueueUnlessPending, type JobEnv, type JobHandler } from '../../jobs/queue.js';
+import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollUpSite } from './rollup.js';
 import { ROLLUP_STATE } from './tables.js';
 
@@ -65,7 +65,7 @@ async function truncateExpired(em: EntityManager, partition: Partition, cutoff: 
 }
 
 /** Deletes a partition's expired rows whose counts are rolled up, ROWS_PER_STEP at a time; answers how many. */
-async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Date): Promise<number> {
+async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Date, signal?: AbortSignal): Promise<number> {
   const connection = em.getConnection();
   const step = `delete from ${partition.table} where ctid = any(array(
     select e.ctid from ${partition.table} e where e."time" < ? and ${expendable('e')} limit ${ROWS_PER_STEP}))`;
@@ -75,16 +75,18 @@ async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Da
     deleted += affectedRows;
     if (affectedRows < ROWS_PER_STEP) return deleted;
     await nextTurn();
+    signal?.throwIfAborted();
   }
 }
 
 /**
  * Deletes the raw events before `cutoff`, once the rollups hold their counts (sites lagging behind are
- * rolled up to `now` first). Running it again deletes only what expired since.
+ * rolled up to `now` first). Running it again deletes only what expired since. Once `signal` is aborted
+ * (a job that lost its claim) it stops between steps.
  */
-export async function purgeExpiredEvents(em: EntityManager, cutoff: Date, now: Date): Promise<RetentionOutcome> {
+export async function purgeExpiredEvents(em: EntityManager, cutoff: Date, now: Date, signal?: AbortSignal): Promise<RetentionOutcome> {
   const connection = em.getConnection();
-  for (const { id } of await connection.execute<{ id: string }[]>(SITES_TO_ROLL_UP, [cutoff, cutoff])) await rollUpSite(em, id, now);
+  for (const { id } of await connection.execute<{ id: string }[]>(SITES_TO_ROLL_UP, [cutoff, cutoff])) await rollUpSite(em, id, now, signal);
 
   const outcome: RetentionOutcome = { truncated: [], deleted: 0 };
   const partitions = await connection.execute<{ table: string; from: Date | string | null; to: Date | string | null }[]>(PARTITIONS);
@@ -94,8 +96,9 @@ export async function purgeExpiredEvents(em: EntityManager, cutoff: Date, now: D
     const [rows] = await connection.execute<{ any: boolean }[]>(`select exists (select 1 from ${partition.table} where "time" < ?) as "any"`, [cutoff]);
     if (!rows?.any) continue;
     if (partition.to !== null && partition.to <= cutoff && (await truncateExpired(em, partition, cutoff))) outcome.truncated.push(partition.table);
-    else outcome.deleted += await deleteExpired(em, partition, cutoff);
+    else outcome.deleted += await deleteExpired(em, partition, cutoff, signal);
     await nextTurn();
+    signal?.throwIfAborted();
   }
   return outcome;
 }
@@ -107,12 +110,12 @@ export async function scheduleInsightsRetention(em: EntityManager, retentionDays
 }
 
 const retentionJob: JobHandler = Object.assign(
-  async (em: EntityManager, _payload: Record<string, unknown>, now: Date, env?: JobEnv) => {
-    const days = env?.config.insightsRetentionDays ?? 0;
+  async (em: EntityManager, _payload: Record<string, unknown>, now: Date, run: JobRun) => {
+    const days = run.config.insightsRetentionDays;
     if (days <= 0) return;
-    const outcome = await purgeExpiredEvents(em, new Date(now.getTime() - days * DAY), now);
+    const outcome = await purgeExpiredEvents(em, new Date(now.getTime() - days * DAY), now, run.signal);
     if (outcome.truncated.length || outcome.deleted) {
-      env?.logger.info({ ...outcome, retentionDays: days }, 'purged insights events past their retention');
+      run.logger.info({ ...outcome, retentionDays: days }, 'purged insights events past their retention');
       // Truncated months leave nothing to reclaim; deleted rows do.
       if (outcome.deleted) await requestVacuum(em, { now: () => now });
     }

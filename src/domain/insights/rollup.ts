@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { newId } from '../../ids.js';
-import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollupLock, watermarkOf, watermarkQuery, type Writer } from './storage.js';
 import { GRAINS, ROLLUP_STATE, ROLLUPS, rollupName, rollupTable, type Rollup } from './tables.js';
 
@@ -143,9 +143,9 @@ async function rollUpStep(em: EntityManager, siteId: string, target: number, len
 /**
  * Rolls up a site's raw rows up to the last hour ended by `now`, then merges the delta rows of every
  * bucket ended by `now`; running it again does only what came since. Answers whether delta rows remain
- * (in buckets still open).
+ * (in buckets still open). Once `signal` is aborted (a job that lost its claim) it stops between steps.
  */
-export async function rollUpSite(em: EntityManager, siteId: string, now: Date): Promise<boolean> {
+export async function rollUpSite(em: EntityManager, siteId: string, now: Date, signal?: AbortSignal): Promise<boolean> {
   const target = Math.floor(now.getTime() / HOUR) * HOUR;
   let length = DAY;
   for (let step = await rollUpStep(em, siteId, target, length); step && step.to < target; step = await rollUpStep(em, siteId, target, length)) {
@@ -153,6 +153,7 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date): 
     length = Math.min(MAX_STEP_MS, Math.max(HOUR, Math.floor((length * ROWS_PER_STEP) / Math.max(step.rows, 1) / HOUR) * HOUR));
     // Between steps the lock is free: ingests of the site go on (the embedded database serves them too).
     await nextTurn();
+    signal?.throwIfAborted();
   }
   return em.transactional(async (tx) => {
     const connection = tx.getConnection();
@@ -167,12 +168,10 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date): 
 }
 
 const rollUpJob: JobHandler = Object.assign(
-  async (em: EntityManager, payload: Record<string, unknown>, now: Date) => {
+  async (em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun) => {
     const siteId = String(payload.siteId);
-    if (await rollUpSite(em, siteId, now)) {
-      enqueue(em, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now));
-      await em.flush();
-    }
+    // The follow-up only from the run that holds the job: a stale run would schedule a second one.
+    if (await rollUpSite(em, siteId, now, run.signal)) await run.whileClaimed(em, async (tx) => void enqueue(tx, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now)));
   },
   { outsideTransaction: true },
 );

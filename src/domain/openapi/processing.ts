@@ -77,13 +77,14 @@ export async function readSpecification(text: string): Promise<ProcessOutcome> {
   }
 }
 
-/** Processes a source: fetches the URL (or takes the text), then reads the specification. */
-export async function processSource(source: { url: string | null; text: string | null }, config: FetchConfig): Promise<ProcessOutcome> {
+/** Processes a source: fetches the URL (or takes the text), then reads the specification. Throws `cancel`'s reason once it is aborted. */
+export async function processSource(source: { url: string | null; text: string | null }, config: FetchConfig, cancel?: AbortSignal): Promise<ProcessOutcome> {
   let text = source.text ?? '';
   if (source.url) {
     try {
-      text = (await fetchDocument(source.url, config)).body;
+      text = (await fetchDocument(source.url, config, undefined, cancel)).body;
     } catch (error) {
+      if (cancel?.aborted) throw cancel.reason;
       const failure = error instanceof FetchFailure ? error : new FetchFailure('network', String(error));
       return { ok: false, code: failure.kind === 'timeout' ? 'FETCH_TIMEOUT' : 'FETCH_ERROR', reason: failure.message };
     }

@@ -10,7 +10,7 @@ import type { PageArgs } from '../../graphql/pagination.js';
 import { parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { redactUrlsIn } from '../../url-redaction.js';
-import { enqueue, type JobEnv, type JobHandler } from '../../jobs/queue.js';
+import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { OpenAPISpec, type OpenAPISpecRow } from './entities.js';
 import { processSource } from './processing.js';
 
@@ -126,21 +126,23 @@ export async function deleteOpenAPISpec(ctx: Context, organizationId: string, sp
 
 /**
  * Processes one source revision of a spec: marks it in progress, fetches and reads it outside any
- * transaction, then records the outcome, unless the source changed (or the spec went) meanwhile, in
- * which case the newer revision's own job records its outcome. Run again after a crash, it starts over.
+ * transaction, then records the outcome. Each write holds the job's claim and names the revision in
+ * the same transaction: a run that lost its claim (taken over after its lease) records nothing, nor does
+ * one whose source changed (or whose spec went) meanwhile: the newer revision's own job records its
+ * outcome. Run again after a crash, it starts over.
  */
-async function processSpec(em: EntityManager, payload: Record<string, unknown>, now: Date, env?: JobEnv) {
-  if (!env) throw new Error('openapi.process runs with the job environment (configuration and logger)');
+async function processSpec(em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun) {
   const current = { id: String(payload.specId), sourceRevision: Number(payload.revision) };
   const spec = await em.findOne(OpenAPISpec, current);
   if (!spec) return;
-  await em.nativeUpdate(OpenAPISpec, current, { processingState: 'progress' });
-  const outcome = await processSource({ url: spec.sourceURL ?? null, text: spec.sourceText ?? null }, env.config.fetch);
+  const started = await run.whileClaimed(em, (tx) => tx.nativeUpdate(OpenAPISpec, current, { processingState: 'progress' }));
+  if (!started) return;
+  const outcome = await processSource({ url: spec.sourceURL ?? null, text: spec.sourceText ?? null }, run.config.fetch, run.signal);
   const recorded = outcome.ok
     ? { lastVersion: outcome.version, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
     : { lastProcessErrorCode: outcome.code };
-  if (!outcome.ok) env.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
-  await em.nativeUpdate(OpenAPISpec, current, { ...recorded, processingState: 'complete', lastProcessedAt: now });
+  const written = await run.whileClaimed(em, (tx) => tx.nativeUpdate(OpenAPISpec, current, { ...recorded, processingState: 'complete', lastProcessedAt: now }));
+  if (written && !outcome.ok) run.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
 }
 
 export const openAPIJobHandlers: Record<string, JobHandler> = {
