@@ -1,4 +1,4 @@
-import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { User } from '../domain/users/entities.js';
@@ -7,20 +7,21 @@ import { createOrganization } from '../domain/organizations/service.js';
 
 export type Provisioned = { email: string; organizationId: string; token: string; tokenFromEnv: boolean };
 
+/** Arbitrary advisory-lock key (with the schema's hash) under which first starts provision. */
+const PROVISIONING_LOCK = 734_112_909;
+
 /**
  * On first start (no user yet) creates the owner (an instance administrator), their organization and
- * an API token. Returns what
- * was made, or null when the database already had users.
+ * an API token. Returns what was made, or null when the database already had users. Instances
+ * starting at once take turns on an advisory lock: the first provisions, the others find its owner.
  */
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
   if ((await em.count(User, {})) > 0) return null;
-  try {
-    return await provision(em, clock, config);
-  } catch (error) {
-    // Another instance starting at the same time provisioned first.
-    if (error instanceof UniqueConstraintViolationException) return null;
-    throw error;
-  }
+  return em.transactional(async (tx) => {
+    await tx.execute('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
+    if ((await tx.count(User, {})) > 0) return null;
+    return provision(tx as EntityManager, clock, config);
+  });
 }
 
 function provision(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned> {
