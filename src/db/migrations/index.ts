@@ -18,6 +18,7 @@ import { Migration20261125140000 } from './Migration20261125140000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201091000 } from './Migration20261201091000.js';
+import { Migration20261210090000 } from './Migration20261210090000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -43,4 +44,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261125150000', class: Migration20261125150000 },
   { name: 'Migration20261201090000', class: Migration20261201090000 },
   { name: 'Migration20261201091000', class: Migration20261201091000 },
+  { name: 'Migration20261210090000', class: Migration20261210090000 },
 ];
