@@ -23,8 +23,13 @@ const EnvSchema = z.object({
   DATABASE_URL: z.string().url().optional(),
   /** Schema of that server to use (created beforehand); `public` by default. */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier').optional(),
-  /** Base URL under which this server is reachable; every `urls` field is built from it. */
+  /**
+   * Base URL under which this server is reachable; every `urls` field is built from it. Recorded in the
+   * database by the first start that sets it: an instance with another value refuses to start.
+   */
   PUBLIC_URL: z.string().url().optional(),
+  /** The recorded PUBLIC_URL that this start replaces with PUBLIC_URL, on purpose (src/instances/agreement.ts). */
+  PUBLIC_URL_PREVIOUS: z.string().url().optional(),
   /** Base URL of the web application that `urls.app` links point into (defaults to PUBLIC_URL). */
   APP_URL: z.string().url().optional(),
   /**
@@ -102,6 +107,9 @@ export type Config = {
   databaseUrl?: string;
   databaseSchema?: string;
   publicUrl: string;
+  /** Whether PUBLIC_URL was set (publicUrl is otherwise this machine's local default). */
+  publicUrlConfigured: boolean;
+  publicUrlPrevious?: string;
   appUrl: string;
   /** The master key's text (SECRET_KEY) and former ones; see src/auth/master-key.ts. */
   secretKey?: string;
@@ -134,6 +142,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n${lines.join('\n')}`);
   }
   const e = parsed.data;
+  if (e.PUBLIC_URL_PREVIOUS && !e.PUBLIC_URL) throw new Error('Invalid configuration:\n  PUBLIC_URL_PREVIOUS: needs PUBLIC_URL, the value to record instead');
   return {
     port: e.PORT,
     host: e.HOST,
@@ -143,6 +152,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
+    publicUrlConfigured: e.PUBLIC_URL !== undefined,
+    publicUrlPrevious: e.PUBLIC_URL_PREVIOUS,
     appUrl: (e.APP_URL ?? e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     secretKey: e.SECRET_KEY,
     previousSecretKeys: keysOf(e.SECRET_KEY_PREVIOUS),

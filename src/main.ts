@@ -4,6 +4,7 @@ import { loadConfig } from './config.js';
 import { welcomeMessage } from './db/bootstrap.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
 import { ListenError } from './http-server.js';
+import { InstanceDisagreement } from './instances/agreement.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 
@@ -51,8 +52,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   running = await startServer(config, { logger, provision: true });
 } catch (error) {
-  // Refusals for the operator (a port or data directory in use, the master key): one line says what to do.
-  if (!(error instanceof ListenError || error instanceof DataDirectoryLocked || error instanceof MasterKeyError)) throw error;
+  // Refusals for the operator (a port or data directory in use, the master key, a PUBLIC_URL other instances
+  // do not share): one line says what to do.
+  const refused = error instanceof ListenError || error instanceof DataDirectoryLocked || error instanceof MasterKeyError || error instanceof InstanceDisagreement;
+  if (!refused) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exit(1);
 }

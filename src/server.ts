@@ -9,6 +9,7 @@ import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
 import { closeBatchPool } from './domain/insights/batch-pool.js';
 import { closeGroupCommitOf } from './domain/insights/storage.js';
 import { createHttpServer } from './http-server.js';
+import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
@@ -86,8 +87,10 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     const keyring = loadKeyring(config, database, logger);
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'applied database migrations');
+    await agreeOnPublicUrl(orm.em.fork(), clock, config, logger);
     await sealStoredSecrets(orm, keyring, logger);
     const provisioned: Provisioned | null = options.provision ? await provisionOwner(orm.em.fork(), clock, config) : null;
+    if (options.provision) await checkOwnerToken(orm.em.fork(), config, logger);
     // The admin CLI comes through this server while it holds an embedded data directory, with this token.
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.

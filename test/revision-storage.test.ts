@@ -5,11 +5,10 @@
  * (built here with SQL) so that they read the same through the API, history merges included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Migration } from '@mikro-orm/migrations';
-import { migrationsList } from '../src/db/migrations/index.js';
 import { newTeam, type Caller } from './support/factories.js';
 import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/editing.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
+import { runMigration } from './support/migrations.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -68,18 +67,8 @@ describe('revision storage', () => {
   });
 });
 
-/** Runs the content-tree migration's `up` or `down` in a transaction, as the migrator does. */
-async function runMigration(method: 'up' | 'down') {
-  const orm = server.deps.orm;
-  const connection = orm.em.getConnection();
-  await connection.transactional(async (trx) => {
-    const { class: Converter } = migrationsList.find((m) => m.name === 'Migration20261201090000')!;
-    const migration = new (Converter as unknown as new (...args: unknown[]) => Migration)(orm.em.getDriver(), orm.config);
-    migration.setTransactionContext(trx);
-    await migration[method]();
-    for (const query of migration.getQueries()) await connection.execute(query as string, [], 'all', trx);
-  });
-}
+/** Runs the content-tree migration's `up` or `down`. */
+const runConversion = (method: 'up' | 'down') => runMigration(server.deps.orm, 'Migration20261201090000', method);
 
 const PAGE = 'id title slug path markdown documentId git { oid path } createdAt updatedAt createdBy { id } updatedBy { id }';
 const CONTENT = `pages { ${PAGE} pages { ${PAGE} pages { ${PAGE} } } } files { id name size git { oid path } }`;
@@ -133,7 +122,7 @@ describe('migration to content trees', () => {
     expect(before.open.content.pages.map((p: { title: string }) => p.title)).toEqual(['Guide', 'Other', 'Added']);
     expect(before.open.content.files.map((f: { id: string }) => f.id)).toEqual([alpha, beta]);
 
-    await runMigration('down');
+    await runConversion('down');
     // The old shape: each revision's row holds its whole manifest, paths included.
     const [main] = await sql<{ pages: { page: string; path: string; slug: string }[]; files: { file: string }[] }>(
       `select pages, files from revision where id = (select revision from space where id = ?)`,
@@ -154,7 +143,7 @@ describe('migration to content trees', () => {
       [added.id, openRevision],
     );
     await sql(`update change_request set revision = ? where id = ?`, [`oldshape${openRevision}`, open.id]);
-    await runMigration('up');
+    await runConversion('up');
 
     const after = await snapshot();
     expect(after.main).toEqual(before.main);

@@ -4,6 +4,7 @@ import type { Config } from '../config.js';
 import { User } from '../domain/users/entities.js';
 import { createApiToken, createUser } from '../domain/users/service.js';
 import { createOrganization } from '../domain/organizations/service.js';
+import { recordOwnerToken } from '../instances/agreement.js';
 
 export type Provisioned = { email: string; organizationId: string; token: string; tokenFromEnv: boolean };
 
@@ -28,7 +29,8 @@ function provision(em: EntityManager, clock: Clock, config: Config): Promise<Pro
   return em.transactional(async (tx) => {
     const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner', instanceAdmin: true });
     const organization = await createOrganization(tx as EntityManager, clock, owner.id, { title: 'My organization' });
-    const { secret } = await createApiToken(tx as EntityManager, clock, owner.id, 'owner (first start)', config.ownerToken);
+    const { token, secret } = await createApiToken(tx as EntityManager, clock, owner.id, 'owner (first start)', config.ownerToken);
+    recordOwnerToken(tx as EntityManager, clock, token.secretHash);
     return { email: owner.email, organizationId: organization.id, token: secret, tokenFromEnv: !!config.ownerToken };
   });
 }

@@ -7,6 +7,7 @@ import { ChangeRequest } from '../domain/change-requests/entities.js';
 import { Comment, CommentReaction, CommentReply } from '../domain/comments/entities.js';
 import { Job } from '../jobs/entities.js';
 import { ServerSecret } from '../auth/entities.js';
+import { InstanceSetting } from '../instances/entities.js';
 import { Team, TeamMember } from '../domain/teams/entities.js';
 import { ContentGrant } from '../domain/grants/entities.js';
 import { SamlConsumedAssertion, SamlProvider, SamlRequest } from '../domain/saml/entities.js';
@@ -18,7 +19,7 @@ import { SearchIndexedSpace, SearchSection } from '../domain/search/entities.js'
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../domain/sites/entities.js';
 
 /** Every entity the ORM knows; a new area adds its entities here and a migration for them. */
-export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret,
+export const entities = [User, ApiToken, Organization, Member, Collection, Space, Revision, Job, ServerSecret, InstanceSetting,
   Site, SiteSectionGroup, SiteSection, SiteSpace, ShareLink, SiteAdaptiveSchema,
   Team, TeamMember, ContentGrant, InviteLink,
   SamlProvider, SamlRequest, SamlConsumedAssertion,

@@ -35,10 +35,13 @@ export type ServerProcess = {
   exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
 };
 
-/** Starts a server process on 127.0.0.1 (on a free port unless PORT is given). */
-export async function spawnServer(env: Record<string, string>): Promise<ServerProcess> {
+/**
+ * Starts a server process on 127.0.0.1 (on a free port unless PORT is given): `node` with `nodeArgs`,
+ * by default the TypeScript entry point through tsx.
+ */
+export async function spawnServer(env: Record<string, string>, nodeArgs = ['--import', 'tsx', 'src/main.ts']): Promise<ServerProcess> {
   const port = env.PORT ? Number(env.PORT) : await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, nodeArgs, {
     cwd: repoRoot,
     env: childEnv({ HOST: '127.0.0.1', ...env, PORT: String(port) }),
     stdio: ['ignore', 'pipe', 'pipe'],

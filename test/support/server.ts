@@ -21,7 +21,7 @@ export type TestServer = RunningServer & {
  */
 export async function startTestServer(
   env: Record<string, string> = {},
-  options: { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>> } = {},
+  options: { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>>; provision?: boolean } = {},
 ): Promise<TestServer> {
   // A database given by the caller outlives this server (a restart test starts another on it).
   const fresh = options.database ?? (await freshDatabase());
@@ -32,6 +32,7 @@ export async function startTestServer(
     clock,
     logger: options.logger ?? createLogger(process.env.TEST_LOG_LEVEL ?? 'silent'),
     database: fresh.database,
+    provision: options.provision,
   });
   return {
     ...running,

@@ -19,6 +19,7 @@ import { Migration20261125150000 } from './Migration20261125150000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201091000 } from './Migration20261201091000.js';
 import { Migration20261202090000 } from './Migration20261202090000.js';
+import { Migration20261210090000 } from './Migration20261210090000.js';
 import { Migration20261215100000 } from './Migration20261215100000.js';
 
 /**
@@ -46,5 +47,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261201090000', class: Migration20261201090000 },
   { name: 'Migration20261201091000', class: Migration20261201091000 },
   { name: 'Migration20261202090000', class: Migration20261202090000 },
+  { name: 'Migration20261210090000', class: Migration20261210090000 },
   { name: 'Migration20261215100000', class: Migration20261215100000 },
 ];

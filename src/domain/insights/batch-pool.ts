@@ -21,8 +21,12 @@ export type BatchAnswer = { id: number; batch?: PreparedBatch; error?: { code: E
 
 type Waiting = { task: BatchTask; resolve: (batch: PreparedBatch) => void; reject: (error: Error) => void };
 
-/** The worker module, loaded through tsx's loader (a worker thread does not inherit it from `tsx`). */
+/**
+ * The worker module: compiled (`npm run build`), the JavaScript file beside this one; run from the
+ * TypeScript source, loaded through tsx's loader (a worker thread does not inherit it from `tsx`).
+ */
 function workerUrl(): URL {
+  if (import.meta.url.endsWith('.js')) return new URL('./batch-worker.js', import.meta.url);
   const loader = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   const bootstrap = `import { register } from ${JSON.stringify(loader)};
     register();
