@@ -26,6 +26,8 @@ import { guardOf } from '../src/graphql/schema.js';
 import { parseVariableError } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
 import type { Logger } from '../src/logger.js';
+import { NUL_MESSAGE, nulAt } from '../src/graphql/nul.js';
+import { verifyUtf8 } from '../src/http-body.js';
 import type { Route } from './route.js';
 import { routes } from './routes/index.js';
 
@@ -176,6 +178,9 @@ export function restMessage(message: string): string {
 }
 
 function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
+  // The one rule of both doors, here in REST's names: path and query parameters, body fields.
+  const nul = nulAt(req.params) ?? nulAt(req.query) ?? (route.body === 'bytes' ? null : nulAt(req.body));
+  if (nul) throw new DomainError('BAD_REQUEST', `${nul.join('.')}: ${NUL_MESSAGE}`);
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(req.params)) variables[name] = value;
   for (const [name, value] of Object.entries(req.query)) {
@@ -245,7 +250,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
 
 /** The body's bytes, up to `limit` (413 above it, naming the limit). */
 function bytesParser(limit: string): RequestHandler {
-  const raw = express.raw({ type: 'application/json', limit });
+  const raw = express.raw({ type: ['application/json', '+json'], limit, verify: verifyUtf8 });
   return (req, res, next) =>
     raw(req, res, (error?: { type?: string }) => (error?.type === 'entity.too.large' ? sendError(res, 413, `Request body larger than ${limit}`) : next(error)));
 }

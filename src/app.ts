@@ -3,10 +3,12 @@ import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler } from 'express';
-import depthLimit from 'graphql-depth-limit';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
 import { createRestRouter, requestLogger, sendError, sendFailure, takesBodyBytes } from '../rest-facade/router.js';
+import { documentLimits, tokenLimit } from './graphql/document-limits.js';
+import { noNulLiterals, refuseNulVariables } from './graphql/nul.js';
+import { jsonBody, requireJsonBody, sendDoorError } from './http-body.js';
 import { createContext, type AppDeps, type Context } from './graphql/context.js';
 import { domainErrorOf } from './graphql/database-errors.js';
 import { ERROR_STATUS, logFailure, maskError } from './graphql/errors.js';
@@ -63,8 +65,11 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     }
   });
 
-  const json = express.json({ limit: deps.config.bodyLimit });
+  app.use(['/v1', '/graphql'], requireJsonBody);
+  const json = jsonBody(deps.config.bodyLimit);
   app.use((req, res, next) => (takesBodyBytes(req) ? next() : json(req, res, next)));
+
+  const limits = documentLimits(schema, deps.config.graphql);
 
   const apollo = new ApolloServer<Context>({
     // The schema through Apollo's executor hook: Apollo parses, validates, formats and masks; the
@@ -74,19 +79,24 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     includeStacktraceInErrorResponses: false,
     // The server's one shutdown path (server.ts) drains HTTP, then stops Apollo.
     stopOnTerminationSignals: false,
-    validationRules: [depthLimit(deps.config.graphqlMaxDepth)],
+    validationRules: [...limits.validationRules, noNulLiterals],
+    // One operation per request: a batch would multiply every limit below.
+    allowBatchedHttpRequests: false,
     formatError: (formatted, error) => maskError(formatted, error),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.
     plugins: [
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       logFailures,
+      ...(limits.plugins as ApolloServerPlugin<Context>[]),
+      refuseNulVariables,
     ],
   });
   await apollo.start();
   app.use(playgroundRouter('/graphql'));
   app.use(
     '/graphql',
+    tokenLimit(deps.config.graphql.maxTokens),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const logger = requestLogger(req, deps.logger);
@@ -114,8 +124,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
 
   const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
-    if (error?.type === 'entity.too.large') return sendError(res, 413, `Request body larger than ${deps.config.bodyLimit}`);
-    if (error?.type === 'entity.parse.failed') return sendError(res, 400, 'Malformed JSON body');
+    if (error?.type === 'entity.too.large') return sendDoorError(req, res, 'PAYLOAD_TOO_LARGE', `Request body larger than ${deps.config.bodyLimit}`);
+    if (error?.type === 'entity.parse.failed') return sendDoorError(req, res, 'BAD_REQUEST', 'Malformed JSON body');
     if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
       return sendError(res, error.status, error.expose ? String(error.message) : 'Bad request');
     }

@@ -47,7 +47,17 @@ const EnvSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Largest accepted request body. */
   BODY_LIMIT: z.string().default('1mb'),
-  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(12),
+  /**
+   * Limits of a GraphQL document sent to /graphql (the REST door's own documents stay far below them):
+   * depth of its selections (fragments counted where they are spread), aliases, directives, tokens (the
+   * parser stops counting there, before it builds anything), and cost — about how many values the answer
+   * may hold, each list counted at its `limit` (50 when not given).
+   */
+  GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(2).max(64).default(20),
+  GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).default(50),
+  GRAPHQL_MAX_DIRECTIVES: z.coerce.number().int().min(0).default(50),
+  GRAPHQL_MAX_TOKENS: z.coerce.number().int().min(100).default(5000),
+  GRAPHQL_MAX_COST: z.coerce.number().int().min(100).default(2_000_000),
   /** How often the durable job worker looks for due jobs; 0 disables the worker. */
   JOB_POLL_MS: z.coerce.number().int().min(0).default(5000),
   /**
@@ -118,7 +128,7 @@ export type Config = {
   ownerToken?: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
   bodyLimit: string;
-  graphqlMaxDepth: number;
+  graphql: { maxDepth: number; maxAliases: number; maxDirectives: number; maxTokens: number; maxCost: number };
   jobPollMs: number;
   jobLeaseMs: number;
   insightsMaxBatch: number;
@@ -161,7 +171,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ownerToken: e.OWNER_TOKEN,
     logLevel: e.LOG_LEVEL,
     bodyLimit: e.BODY_LIMIT,
-    graphqlMaxDepth: e.GRAPHQL_MAX_DEPTH,
+    graphql: {
+      maxDepth: e.GRAPHQL_MAX_DEPTH,
+      maxAliases: e.GRAPHQL_MAX_ALIASES,
+      maxDirectives: e.GRAPHQL_MAX_DIRECTIVES,
+      maxTokens: e.GRAPHQL_MAX_TOKENS,
+      maxCost: e.GRAPHQL_MAX_COST,
+    },
     jobPollMs: e.JOB_POLL_MS,
     jobLeaseMs: e.JOB_LEASE_MS,
     insightsMaxBatch: e.INSIGHTS_MAX_BATCH,

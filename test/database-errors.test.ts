@@ -38,7 +38,7 @@ describe('an internal error', () => {
       body: JSON.stringify({ query: mutation, variables: { o: organization.id } }),
     });
     const answer = (await res.json()) as { errors: { message: string; extensions: { code: string } }[] };
-    expect(answer.errors).toEqual([expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL', status: 500 } })]);
+    expect(answer.errors).toEqual([expect.objectContaining({ message: 'Internal server error', extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } })]);
     expect(JSON.stringify(answer)).not.toContain('team_title_test_check');
 
     for (const id of ['req-internal-rest', 'req-internal-graphql']) {

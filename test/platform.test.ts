@@ -157,7 +157,7 @@ describe('errors and limits', () => {
     const deep = '{ organizations { items { spaces { items { owningOrganization { spaces { items { owningOrganization { spaces { items { id } } } } } } } } } } }';
     const res = await rest(server, alice.token, 'POST', '/graphql', { query: deep });
     expect(res.status).toBe(400);
-    expect(res.body.errors[0].message).toMatch(/exceeds maximum operation depth/);
+    expect(res.body.errors[0].message).toMatch(/depth limit of 8 exceeded/);
   });
 
   it('answers bad GraphQL input with a BAD_REQUEST code and no stack trace', async () => {

@@ -10,8 +10,10 @@ export const ERROR_STATUS = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
-  INTERNAL: 500,
+  /** GraphQL's own code for it (Apollo Server's), kept so that clients meet one code for one thing. */
+  INTERNAL_SERVER_ERROR: 500,
   SERVICE_UNAVAILABLE: 503,
 } as const;
 export type ErrorCode = keyof typeof ERROR_STATUS;
@@ -95,7 +97,7 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown): Gra
   const domain = domainErrorIn(error);
   if (domain) return { ...formatted, extensions: { code: domain.code, status: ERROR_STATUS[domain.code] } };
   if (isInternal(error)) {
-    return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL', status: 500 } };
+    return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
   }
   const code = formatted.extensions?.code as string | undefined;
   if (code && code in ERROR_STATUS) return formatted;

@@ -55,7 +55,7 @@ export class BatchPool {
       this.running.delete(worker);
       if (waiting) {
         if (answer.batch) waiting.resolve(answer.batch);
-        else waiting.reject(answer.error!.code === 'INTERNAL' ? new Error(answer.error!.message) : new DomainError(answer.error!.code, answer.error!.message));
+        else waiting.reject(answer.error!.code === 'INTERNAL_SERVER_ERROR' ? new Error(answer.error!.message) : new DomainError(answer.error!.code, answer.error!.message));
       }
       this.release(worker);
     });

@@ -1,0 +1,88 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { RequestHandler } from 'express';
+import { ApolloArmor } from '@escape.tech/graphql-armor';
+import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
+import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
+import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import type { Config } from '../config.js';
+import { DEFAULT_PAGE_SIZE } from './pagination.js';
+
+/*
+ * Bounds on the documents sent to /graphql, checked before anything runs, each refusal a 400 naming its
+ * limit (GRAPHQL_MAX_*): tokens (counted while parsing, so an oversized document is dropped before it
+ * becomes a tree), aliases, directives, depth (GraphQL Armor's rules), and the cost of the answer.
+ * The REST door's own documents stay far below every one of them (a test holds them to it).
+ */
+
+/** A 400 for the whole request: thrown before execution, it sets the HTTP status of the answer. */
+const refusal = (message: string) => new GraphQLError(message, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+
+/**
+ * A field's cost: itself, plus its selections as many times as it can answer them — a list field's
+ * `limit` (the default page size when not given), once for any other field. So a document's cost is
+ * about the number of values its answer can hold, which is what a request costs the server.
+ */
+const pageEstimator: ComplexityEstimator = ({ field, args, childComplexity }) => {
+  const pages = field.args.some((arg) => arg.name === 'limit');
+  const times = pages ? (typeof args.limit === 'number' ? args.limit : DEFAULT_PAGE_SIZE) : 1;
+  return 1 + childComplexity * times;
+};
+
+/** The cost of a document with its variables (see pageEstimator). */
+export function documentCost(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown>, operationName?: string | null) {
+  return getComplexity({ schema, query, variables, operationName: operationName ?? undefined, estimators: [pageEstimator] });
+}
+
+/**
+ * Refuses a document with more tokens than `maxTokens` before Apollo parses it (Apollo answers an error
+ * thrown while parsing as its own failure, 500): the lexer stops at the limit, so the refusal costs what
+ * the limit's worth of document costs, whatever was sent.
+ */
+export function tokenLimit(maxTokens: number): RequestHandler {
+  return (req, res, next) => {
+    const query = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
+    if (typeof query !== 'string') return next();
+    try {
+      new MaxTokensParserWLexer(query, { n: maxTokens }).parseDocument();
+    } catch (error) {
+      // Syntax errors are the parser's to report, as usual; only the limit is refused here.
+      if (error instanceof GraphQLError && /Token limit/.test(error.message)) {
+        return res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
+      }
+    }
+    return next();
+  };
+}
+
+/** The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them). */
+export function documentLimits(schema: GraphQLSchema, limits: Config['graphql']): { validationRules: ValidationRule[]; plugins: ApolloServerPlugin[] } {
+  const { validationRules } = new ApolloArmor({
+    blockFieldSuggestion: { enabled: false },
+    // Both are here, differently: tokens before Apollo (Armor's own throws from a hook that Apollo answers
+    // 500), cost by the answer's size.
+    maxTokens: { enabled: false },
+    costLimit: { enabled: false },
+    maxAliases: { n: limits.maxAliases },
+    maxDepth: { n: limits.maxDepth, flattenFragments: true },
+    maxDirectives: { n: limits.maxDirectives },
+  }).protect();
+
+  const bounded: ApolloServerPlugin = {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, operationName }) {
+          let cost: number;
+          try {
+            cost = documentCost(schema, document, request.variables ?? {}, operationName);
+          } catch {
+            return; // variables that do not fit the operation: execution reports them
+          }
+          if (cost > limits.maxCost) {
+            throw refusal(`Query cost limit of ${limits.maxCost} exceeded: the answer could hold ${cost} values; ask for smaller pages (limit) or fewer fields`);
+          }
+        },
+      };
+    },
+  };
+  return { validationRules: validationRules as ValidationRule[], plugins: [bounded] };
+}
