@@ -113,8 +113,8 @@ async function build(shape: Shape) {
 
 const VIEW = `query($org: ID!) {
   spaces(organizationId: $org, limit: 1000) { count items { id } }
-  collections(organizationId: $org, limit: 1000) { count items { id spaces(limit: 1000) { count items { id } } collections(limit: 1000) { count items { id } } } }
-  top: collections(organizationId: $org, nested: false, limit: 1000) { count items { id } }
+  collections(organizationId: $org, limit: 100) { count items { id spaces(limit: 100) { count items { id } } collections(limit: 100) { count items { id } } } }
+  top: collections(organizationId: $org, nested: false, limit: 100) { count items { id } }
 }`;
 const MEMBERS = `query($org: ID!) { members(organizationId: $org, limit: 1000) { items { id spaces } } }`;
 
