@@ -3,11 +3,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyOf } from '../rest-facade/route.js';
 import { routes } from '../rest-facade/routes/index.js';
-import { newOrganization, newUser } from './support/factories.js';
 import { expectError } from './support/expectations.js';
 import { referenceBody } from './support/openapi.js';
-import { examples, pathOf, type ExampleWorld } from './support/route-examples.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { examples, pathOf, startExampleWorld, type ExampleWorld } from './support/route-examples.js';
 import { databaseDigest } from './support/sql.js';
 
 /**
@@ -41,17 +39,12 @@ function referenceRule(operationId: string): 'required' | 'optional' | 'none' {
   return !body ? 'none' : body.required ? 'required' : 'optional';
 }
 
-let server: TestServer;
 let world: ExampleWorld;
 
 beforeAll(async () => {
-  server = await startTestServer();
-  const admin = await newUser(server);
-  const organizationId = (await newOrganization(server, admin)).id;
-  const otherOrganizationId = (await newOrganization(server, admin, { title: 'Elsewhere' })).id;
-  world = { server, admin, organizationId, otherOrganizationId };
+  world = await startExampleWorld();
 });
-afterAll(() => server?.stop());
+afterAll(() => world?.server.stop());
 
 describe('which routes take a body', () => {
   it('every route of the contract requires a body exactly where the reference does', () => {
@@ -86,14 +79,14 @@ describe('a missing body', () => {
   it(`is refused with a 400 by the ${required.length} routes that require one, which change nothing`, async () => {
     const targets = [];
     for (const route of required) targets.push({ route, path: pathOf(route, (await examples[route.operationId]!(world)).params) });
-    const before = await databaseDigest(server.em());
+    const before = await databaseDigest(world.server.em());
     for (const { route, path } of targets) {
       // No body at all, and an empty one that claims to be JSON (which a JSON parser reads as {}).
       const bare = await world.admin.rest(route.method, path);
       expectError(bare, 400, 'body: a JSON object is required');
       expectError(await world.admin.rest(route.method, path, '', { 'content-type': 'application/json' }), 400, 'body: a JSON object is required');
     }
-    expect(await databaseDigest(server.em())).toEqual(before);
+    expect(await databaseDigest(world.server.em())).toEqual(before);
   });
 
   it.each(optional.map((route) => [route.operationId, route] as const))('reads as an empty object for %s', async (_, route) => {

@@ -528,10 +528,11 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
     expect(res.body.parent).toBeUndefined();
     const row = await spaceRow(res.body.id);
     expect(row).toMatchObject({ organization: organization.id, parent: null, deletedAt: null, title: 'Untitled' });
-    // An empty title and an explicit null parent mean the same defaults.
-    const blank = await createSpace(admin, organization.id, { title: '', parent: null, emoji: null, visibility: null, editMode: null });
+    // An empty title means the same defaults; null is not "absent" (test/null-fields.test.ts).
+    const blank = await createSpace(admin, organization.id, { title: '' });
     expect(blank).toMatchObject({ title: 'Untitled', emoji: '', visibility: 'private', editMode: 'live' });
     expect(blank.parent).toBeUndefined();
+    expectError(await admin.rest('POST', `/v1/orgs/${organization.id}/spaces`, { parent: null }), 400, 'parent: must not be null');
   });
 
   it('creates with every field, in a collection', async () => {

@@ -1,11 +1,11 @@
 import { expect } from 'vitest';
 import { newId } from '../../src/ids.js';
 import type { Route } from '../../rest-facade/route.js';
-import { newMember, type Caller } from './factories.js';
+import { newMember, newOrganization, newUser, type Caller } from './factories.js';
 import { siteEvent } from './insights.js';
 import { createInviteLink } from './people.js';
 import { identityProviderKeys } from './saml.js';
-import type { TestServer } from './server.js';
+import { startTestServer, type TestServer } from './server.js';
 
 /**
  * For every routed operation that takes a body: a real target (its path parameters, made fresh through
@@ -15,6 +15,15 @@ import type { TestServer } from './server.js';
 
 export type ExampleWorld = { server: TestServer; admin: Caller; organizationId: string; otherOrganizationId: string };
 export type Example = { params: Record<string, string>; body: Record<string, unknown> };
+
+/** A test server with an admin of two organizations (transfers go to the second), for the examples. */
+export async function startExampleWorld(): Promise<ExampleWorld> {
+  const server = await startTestServer();
+  const admin = await newUser(server);
+  const organizationId = (await newOrganization(server, admin)).id;
+  const otherOrganizationId = (await newOrganization(server, admin, { title: 'Elsewhere' })).id;
+  return { server, admin, organizationId, otherOrganizationId };
+}
 
 /** Sends a request the example needs and returns the answer's body, failing on another status. */
 async function call(world: ExampleWorld, method: string, path: string, body: unknown, status: number) {
