@@ -1,3 +1,4 @@
+import { getOperationAST, parse, type DocumentNode } from 'graphql';
 import type { Config } from '../src/config.js';
 
 /**
@@ -22,6 +23,11 @@ export type Route = {
    * domain parses off the thread that serves requests.
    */
   body?: 'input' | 'bytes';
+  /**
+   * The body may be left out (the contract's `requestBody` is not required): no body reads as an empty
+   * object. Without it, a route that takes a body answers 400 when none is sent (see `bodyOf`).
+   */
+  optionalBody?: true;
   /** The largest body, from the configuration, when it is not BODY_LIMIT (`bytes` bodies only). */
   bodyLimit?: (config: Config) => string;
   /**
@@ -30,3 +36,16 @@ export type Route = {
    */
   upsert?: { entity: string };
 };
+
+/**
+ * Whether a route takes a JSON body, derived from its document: a POST, PUT or PATCH whose document has
+ * variables beyond its path parameters reads them from the body, which must then be sent unless the
+ * route says `optionalBody`. GET and DELETE take none.
+ */
+export function bodyOf(route: Route, parsed: DocumentNode = parse(route.document)): 'required' | 'optional' | 'none' {
+  if (route.method === 'GET' || route.method === 'DELETE') return 'none';
+  const pathParameters = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
+  const variables = getOperationAST(parsed)?.variableDefinitions ?? [];
+  if (!variables.some((definition) => !pathParameters.has(definition.variable.name.value))) return 'none';
+  return route.optionalBody ? 'optional' : 'required';
+}

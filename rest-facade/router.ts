@@ -28,7 +28,7 @@ import type { CompiledQuery } from 'graphql-jit';
 import type { Logger } from '../src/logger.js';
 import { NUL_MESSAGE, nulAt } from '../src/graphql/nul.js';
 import { verifyUtf8 } from '../src/http-body.js';
-import type { Route } from './route.js';
+import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
 
 /** Which response fields keep a null value (@keepNull); every other null field is left out of the body. */
@@ -43,6 +43,8 @@ type PreparedRoute = Route & {
   shape: Shape;
   /** The root field is @public: the operation answers without a token. */
   open: boolean;
+  /** Whether the operation reads a JSON body, and whether it may be left out. */
+  takesBody: ReturnType<typeof bodyOf>;
 };
 
 export function sendError(res: Response, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
@@ -131,7 +133,9 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
     if (!shape.has('created') || !shape.has(route.upsert.entity)) throw new Error(`Route ${route.operationId}: an upsert selects created and ${route.upsert.entity}`);
     shape = shape.get(route.upsert.entity)!.children ?? new Map();
   }
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open };
+  const takesBody = bodyOf(route, parsed);
+  if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
+  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open, takesBody };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -177,6 +181,15 @@ export function restMessage(message: string): string {
   return message;
 }
 
+/**
+ * No body was sent: no bytes at all (the JSON parser leaves `req.body` undefined) or an empty one
+ * declared with a JSON type (which the parser reads as `{}`, and the bytes parser as an empty buffer).
+ */
+function bodyAbsent(req: Request): boolean {
+  if (req.body === undefined || req.headers['content-length'] === '0') return true;
+  return Buffer.isBuffer(req.body) && req.body.length === 0;
+}
+
 function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
   // The one rule of both doors, here in REST's names: path and query parameters, body fields.
   const nul = nulAt(req.params) ?? nulAt(req.query) ?? (route.body === 'bytes' ? null : nulAt(req.body));
@@ -188,20 +201,25 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     if (type && !(name in req.params)) variables[name] = coerceParameter(name, value, type);
   }
   if (route.method === 'GET' || route.method === 'DELETE') return variables;
+  if (bodyAbsent(req)) {
+    if (route.takesBody === 'required') throw new DomainError('BAD_REQUEST', 'body: a JSON object is required');
+    if (route.body === 'bytes') variables.body = Buffer.from('{}');
+    if (route.body === 'input') variables.input = {};
+    return variables;
+  }
   if (route.body === 'bytes') {
-    // No JSON body at all reads as an empty object, as it does for the other routes.
-    variables.body = Buffer.isBuffer(req.body) ? req.body : Buffer.from('{}');
+    variables.body = req.body;
     return variables;
   }
   const body: unknown = req.body;
-  if (body !== undefined && (typeof body !== 'object' || body === null || Array.isArray(body))) {
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
     throw new DomainError('BAD_REQUEST', 'body: must be a JSON object');
   }
   if (route.body === 'input') {
-    variables.input = body ?? {};
+    variables.input = body;
     return variables;
   }
-  for (const [name, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
     if (!route.variables.has(name) || name in req.params) throw new DomainError('BAD_REQUEST', `${name}: unknown field`);
     variables[name] = value;
   }

@@ -528,10 +528,11 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
     expect(res.body.parent).toBeUndefined();
     const row = await spaceRow(res.body.id);
     expect(row).toMatchObject({ organization: organization.id, parent: null, deletedAt: null, title: 'Untitled' });
-    // An empty title and an explicit null parent mean the same defaults.
-    const blank = await createSpace(admin, organization.id, { title: '', parent: null, emoji: null, visibility: null, editMode: null });
+    // An empty title means the same defaults; null is not "absent" (test/null-fields.test.ts).
+    const blank = await createSpace(admin, organization.id, { title: '' });
     expect(blank).toMatchObject({ title: 'Untitled', emoji: '', visibility: 'private', editMode: 'live' });
     expect(blank.parent).toBeUndefined();
+    expectError(await admin.rest('POST', `/v1/orgs/${organization.id}/spaces`, { parent: null }), 400, 'parent: must not be null');
   });
 
   it('creates with every field, in a collection', async () => {
@@ -1294,7 +1295,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const move = (body: unknown) => admin.rest('POST', `/v1/spaces/${a.id}/move`, body);
     const cases: [unknown, string | RegExp][] = [
       [{}, 'parent or position is required'],
-      [undefined, 'parent or position is required'],
+      [undefined, 'body: a JSON object is required'],
       [{ parent: 'nope' }, 'parent: no collection "nope" in this organization'],
       [{ parent: foreign.id }, `parent: no collection "${foreign.id}" in this organization`],
       [{ position: { after: { type: 'space', space: inside.id } } }, `position.after: space "${inside.id}" is not a sibling in the target parent`],
@@ -1438,7 +1439,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
     const space = await createSpace(admin, organization.id);
     const transfer = (body: unknown) => admin.rest('POST', `/v1/spaces/${space.id}/transfer`, body);
     expectError(await transfer({}), 400, 'organization: is required');
-    expectError(await transfer(undefined), 400, 'organization: is required');
+    expectError(await transfer(undefined), 400, 'body: a JSON object is required');
     expectError(await transfer({ organization: null }), 400, /^organization: /);
     expectError(await transfer({ organization: target.id, collection: foreign.id }), 400, `collection: no collection "${foreign.id}" in this organization`);
     expectError(await transfer({ organization: target.id, collection: 'nope' }), 400, 'collection: no collection "nope" in this organization');

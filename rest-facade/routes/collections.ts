@@ -71,6 +71,7 @@ export const collectionRoutes: Route[] = [
     method: 'POST',
     path: '/v1/orgs/{organizationId}/collections',
     status: 201,
+    optionalBody: true,
     body: 'input',
     document: `mutation($organizationId: ID!, $input: CreateCollectionInput!) {
       createCollection(organizationId: $organizationId, input: $input) { ...CollectionFields }

@@ -51,6 +51,7 @@ export const siteSectionsRoutes: Route[] = [
     method: 'POST',
     path: `${SECTION}/move`,
     status: 200,
+    optionalBody: true,
     document: `mutation(${onSite}, $siteSectionId: ID!, $position: SiteSectionPositionInput) {
       moveSiteSection(${site}, id: $siteSectionId, position: $position) { ...SiteSectionFields }
     } ${SITE_SECTION}`,
@@ -114,6 +115,7 @@ export const siteSectionsRoutes: Route[] = [
     method: 'POST',
     path: `${GROUP}/move`,
     status: 200,
+    optionalBody: true,
     document: `mutation(${onSite}, $siteSectionGroupId: ID!, $position: SiteSectionGroupPositionInput) {
       moveSiteSectionGroup(${site}, id: $siteSectionGroupId, position: $position) { ...SiteSectionGroupFields }
     } ${SITE_SECTION_GROUP}`,

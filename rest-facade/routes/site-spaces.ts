@@ -49,6 +49,7 @@ export const siteSpacesRoutes: Route[] = [
     method: 'POST',
     path: `${SITE}/site-spaces/{siteSpaceId}/move`,
     status: 200,
+    optionalBody: true,
     document: `mutation($organizationId: ID!, $siteId: ID!, $siteSpaceId: ID!, $position: SiteSpacePositionInput) {
       moveSiteSpace(organizationId: $organizationId, siteId: $siteId, id: $siteSpaceId, position: $position) { ...SiteSpaceFields }
     } ${SITE_SPACE}`,

@@ -33,6 +33,7 @@ export const sitesRoutes: Route[] = [
     method: 'POST',
     path: '/v1/orgs/{organizationId}/sites',
     status: 201,
+    optionalBody: true,
     body: 'input',
     document: `mutation($organizationId: ID!, $input: CreateSiteInput!) {
       createSite(organizationId: $organizationId, input: $input) { ...SiteFields }

@@ -56,6 +56,7 @@ export const spaceRoutes: Route[] = [
     method: 'POST',
     path: '/v1/orgs/{organizationId}/spaces',
     status: 201,
+    optionalBody: true,
     body: 'input',
     document: `mutation($organizationId: ID!, $input: CreateSpaceInput!) {
       createSpace(organizationId: $organizationId, input: $input) { ...SpaceFields }

@@ -72,6 +72,7 @@ export const teamRoutes: Route[] = [
     method: 'PUT',
     path: `${TEAM_PATH}/members/{userId}`,
     status: 204,
+    optionalBody: true,
     document: `mutation($organizationId: ID!, $teamId: ID!, $userId: ID!, $role: TeamRole) {
       addTeamMember(organizationId: $organizationId, teamId: $teamId, userId: $userId, role: $role) { team { role } }
     }`,

@@ -143,3 +143,51 @@ export function validateResponse(operationId: string, status: number, body: unkn
 export function formatErrors(errors: ErrorObject[]): string {
   return errors.map((e) => `${e.instancePath || '(root)'} ${e.message}${Object.keys(e.params).length ? ` ${JSON.stringify(e.params)}` : ''}`).join('\n');
 }
+
+/** A top-level property of a reference request body: required by every variant, nullable anywhere it is declared. */
+export type BodyProperty = { required: boolean; nullable: boolean };
+
+/** The reference's `requestBody` of an operation: whether it is required and its top-level properties. */
+export type ReferenceBody = { required: boolean; properties: Map<string, BodyProperty> };
+
+const resolve = (schema: Schema | undefined): Schema | undefined => {
+  let current = schema;
+  while (typeof current?.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((node: any, key: string) => node?.[key], spec);
+  return current;
+};
+
+/** A schema accepts null: `nullable: true` on it, or on a branch of its oneOf/anyOf, or on every part of its allOf. */
+function acceptsNull(input: Schema | undefined): boolean {
+  const schema = resolve(input);
+  if (!schema) return false;
+  if (schema.nullable === true) return true;
+  if ((schema.oneOf ?? schema.anyOf)?.some(acceptsNull)) return true;
+  return Array.isArray(schema.allOf) && schema.allOf.length > 0 && schema.allOf.every(acceptsNull);
+}
+
+/**
+ * Collects the top-level properties of a body schema. A property is required when the schema or one of
+ * its allOf parts requires it (a oneOf/anyOf branch requiring it makes it required only in that branch).
+ */
+function collectProperties(input: Schema | undefined, into: Map<string, BodyProperty>, always: boolean) {
+  const schema = resolve(input);
+  if (!schema) return;
+  for (const part of schema.allOf ?? []) collectProperties(part, into, always);
+  for (const branch of schema.oneOf ?? schema.anyOf ?? []) collectProperties(branch, into, false);
+  for (const [name, property] of Object.entries<Schema>(schema.properties ?? {})) {
+    const known = into.get(name) ?? { required: false, nullable: false };
+    into.set(name, {
+      required: known.required || (always && (schema.required ?? []).includes(name)),
+      nullable: known.nullable || acceptsNull(property),
+    });
+  }
+}
+
+/** The reference's request body of an operation, or undefined when it declares none. */
+export function referenceBody(operationId: string): ReferenceBody | undefined {
+  const body = resolve((referenceOperation(operationId) as Schema).requestBody);
+  if (!body) return undefined;
+  const properties = new Map<string, BodyProperty>();
+  collectProperties(body.content?.['application/json']?.schema, properties, true);
+  return { required: body.required === true, properties };
+}

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlObservers } from '../../src/db/orm.js';
 
 /** Runs `work` and returns how many SQL statements the server sent meanwhile. */
@@ -13,4 +14,23 @@ export async function countStatements(work: () => Promise<unknown>): Promise<num
     sqlObservers.delete(observe);
   }
   return count;
+}
+
+/**
+ * A digest of every row of every table of the server's schema, table by table: equal digests before and
+ * after some requests show that they changed nothing.
+ */
+export async function databaseDigest(em: EntityManager): Promise<Record<string, string>> {
+  const connection = em.getConnection();
+  const tables = await connection.execute<{ name: string }[]>(
+    `select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by 1`,
+  );
+  const digest: Record<string, string> = {};
+  for (const { name } of tables) {
+    const [row] = await connection.execute<{ rows: number; md5: string }[]>(
+      `select count(*)::int as rows, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as md5 from "${name.replaceAll('"', '""')}" t`,
+    );
+    digest[name] = `${row!.rows} ${row!.md5}`;
+  }
+  return digest;
 }

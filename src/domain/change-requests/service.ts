@@ -30,7 +30,7 @@ const ALLOWED_MOVES: Record<string, readonly string[]> = {
   merged: [],
 };
 
-const CreateChangeRequestInput = z.object({ subject: text({ max: 100 }).optional().nullable() });
+const CreateChangeRequestInput = z.object({ subject: text({ max: 100 }).optional() });
 const UpdateChangeRequestInput = z.object({
   subject: text({ max: 100 }).optional(),
   status: oneOf(['draft', 'open', 'archived']).optional(),

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import { tableOf } from '../../db/plain-rows.js';
 import { badRequest } from '../../graphql/errors.js';
+import { movePosition } from '../../graphql/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -17,6 +19,17 @@ import { Collection } from './entities.js';
 /** A sibling reference of the contract's position object. */
 export type ContentPointer = { type: string; space?: string | null; collection?: string | null };
 export type ContentPosition = { before?: ContentPointer | null; after?: ContentPointer | null };
+
+const ContentPointerInput = z.object({ type: z.string(), space: z.string().optional(), collection: z.string().optional() });
+
+/**
+ * A move of a space or collection: `parent` (null: the organization's top level; omitted: the same
+ * parent) and/or `position` among the siblings (omitted: the end). Null for a position is refused.
+ */
+export const MoveContentInput = z.object({
+  parent: z.string().nullable().optional(),
+  position: movePosition(ContentPointerInput).optional(),
+});
 
 type SiblingType = 'collection' | 'space';
 type Parent = { organizationId: string; parentId: string | null };

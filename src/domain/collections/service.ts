@@ -11,13 +11,13 @@ import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { assertCanCreateIn, collectionInOrganization } from './placement.js';
-import { positionIn, type ContentPosition } from './positions.js';
+import { MoveContentInput, positionIn } from './positions.js';
 import { isInSubtree, subtreeIds } from './tree.js';
 
 const CreateCollectionInput = z.object({
-  title: text({ max: 50 }).optional().nullable(),
-  description: text({ max: 100 }).optional().nullable(),
-  parent: z.string().optional().nullable(),
+  title: text({ max: 50 }).optional(),
+  description: text({ max: 100 }).optional(),
+  parent: z.string().optional(),
 });
 
 const UpdateCollectionInput = z.object({
@@ -70,11 +70,8 @@ export async function deleteCollection(ctx: Context, id: string): Promise<void> 
   });
 }
 
-export async function moveCollection(
-  ctx: Context,
-  id: string,
-  input: { parent?: string | null; position?: ContentPosition | null },
-): Promise<CollectionRow> {
+export async function moveCollection(ctx: Context, id: string, move: unknown): Promise<CollectionRow> {
+  const input = parseInput(MoveContentInput, move);
   if (input.parent === undefined && !input.position) throw badRequest('parent or position is required');
   const collection = (await ctx.loaders.collection.load(id))!;
   let parentId = collection.parent ?? null;

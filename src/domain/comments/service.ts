@@ -32,13 +32,13 @@ function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   return parseInput(schema, input);
 }
 
-const PostCommentInput = z.object({ page: z.string().nullish(), node: z.string().nullish(), body });
+const PostCommentInput = z.object({ page: z.string().optional(), node: z.string().optional(), body });
 const PostReplyInput = z.object({ body });
 const UpdateInput = z.object({
-  resolved: z.boolean().nullish(),
-  body: body.nullish(),
-  addedReactions: reactionList.nullish(),
-  removedReactions: reactionList.nullish(),
+  resolved: z.boolean().optional(),
+  body: body.optional(),
+  addedReactions: reactionList.optional(),
+  removedReactions: reactionList.optional(),
 });
 const ListFilter = z.object({
   order: oneOf(['asc', 'desc']),

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../../graphql/errors.js';
+import { parseInput } from '../../graphql/validation.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -18,6 +20,15 @@ export type AggregateRequest = {
   limit?: number | null;
 };
 export type ColumnValues = { column: string; claim?: string; values: unknown[] };
+
+/** The request's optional parts are given or left out, never null; planAggregate checks what they hold. */
+const RequestParts = z.looseObject({
+  select: z.array(z.unknown()).optional(),
+  where: z.array(z.unknown()).optional(),
+  groupBy: z.array(z.unknown()).optional(),
+  order: z.looseObject({}).optional(),
+  limit: z.number().optional(),
+});
 
 export const MAX_LIMIT = 1000;
 const OPERATORS = ['in', 'notIn', 'greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual'] as const;
@@ -524,6 +535,7 @@ export async function runAggregatePlan(em: EntityManager, plan: AggregatePlan): 
 
 /** Answers an aggregate query over the site's events, in the reference's columnar shape. */
 export async function aggregateSiteEvents(ctx: Context, siteId: string, request: AggregateRequest): Promise<{ columns: ColumnValues[] }> {
+  parseInput(RequestParts, request);
   const watermark = watermarkOf(await execute(kyselyOf(ctx.em), watermarkQuery(siteId)));
   const plan = planAggregate(siteId, request, ctx.clock.now(), { sliced: isEmbedded(ctx.em), watermark });
   return { columns: plan.decode(await runAggregatePlan(ctx.em, plan)) };

@@ -56,18 +56,18 @@ export const PublishIntegrationInput = z.object({
   organization: text({ min: 1, max: 255 }),
   title: text({ min: 2, max: 30 }),
   description: text({ max: 100 }),
-  summary: text({ max: 2048 }).nullish(),
-  icon: image.nullish(),
-  previewImages: z.array(image).max(3, { error: 'must hold at most 3 images' }).nullish(),
-  visibility: oneOf(INTEGRATION_VISIBILITIES).nullish(),
+  summary: text({ max: 2048 }).optional(),
+  icon: image.optional(),
+  previewImages: z.array(image).max(3, { error: 'must hold at most 3 images' }).optional(),
+  visibility: oneOf(INTEGRATION_VISIBILITIES).optional(),
   /** Omitted: installable at all targets. */
-  target: oneOf(INTEGRATION_TARGETS).nullish(),
+  target: oneOf(INTEGRATION_TARGETS).optional(),
   scopes: z.array(oneOf(INTEGRATION_SCOPES)).transform(distinct),
-  categories: z.array(oneOf(INTEGRATION_CATEGORIES)).transform(distinct).nullish(),
-  blocks: z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }).nullish(),
-  contentSources: z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }).nullish(),
-  externalLinks: z.array(z.object({ url, label: text({ min: 1, max: 100 }) })).max(5, { error: 'must hold at most 5 links' }).nullish(),
-  configurations: Configurations.nullish(),
+  categories: z.array(oneOf(INTEGRATION_CATEGORIES)).transform(distinct).optional(),
+  blocks: z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }).optional(),
+  contentSources: z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }).optional(),
+  externalLinks: z.array(z.object({ url, label: text({ min: 1, max: 100 }) })).max(5, { error: 'must hold at most 5 links' }).optional(),
+  configurations: Configurations.optional(),
   script: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
   /** Omitted: the stored secrets stay; null or `{}` removes them. */
   secrets: z.record(text({ min: 1, max: 255 }), z.string({ error: 'must be a string' })).nullish(),
@@ -75,6 +75,6 @@ export const PublishIntegrationInput = z.object({
     .union([text({ min: 1, max: 10000 }), z.record(z.string().regex(/^[a-z][a-z-]*$/), text({ max: 10000 }))], {
       error: 'must be a policy string or an object of directive strings',
     })
-    .nullish(),
+    .optional(),
 });
 export type PublishIntegrationFields = z.infer<typeof PublishIntegrationInput>;

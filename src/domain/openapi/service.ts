@@ -23,8 +23,8 @@ const slug = text({ min: 1, max: 100 }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
 /** Exactly one of `url` (an http(s) URL of at most 2048 characters) and `text` (the specification). */
 const Source = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' }).nullish(),
-    text: z.string().min(1, { error: 'must not be empty' }).nullish(),
+    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' }).optional(),
+    text: z.string().min(1, { error: 'must not be empty' }).optional(),
   })
   .refine((source) => !!source.url !== !!source.text, { error: 'give exactly one of url and text' });
 

@@ -18,8 +18,6 @@ import {
   siteSpacesOfSection,
   updateSiteSection,
   updateSiteSectionGroup,
-  type SiteSectionGroupPosition,
-  type SiteSectionPosition,
 } from './sections.js';
 import { sectionPublishedUrl } from './urls.js';
 
@@ -43,7 +41,7 @@ export const siteSectionResolvers: Resolvers = {
       await deleteSiteSection(ctx, siteId, id);
       return true;
     },
-    moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: SiteSectionPosition | null }, ctx: Context) =>
+    moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>
       moveSiteSection(ctx, siteId, id, position),
     addSiteSectionGroup: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSectionGroup(ctx, siteId, input),
     updateSiteSectionGroup: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) =>
@@ -58,7 +56,7 @@ export const siteSectionResolvers: Resolvers = {
       await removeSectionFromGroup(ctx, siteId, id, sectionId);
       return true;
     },
-    moveSiteSectionGroup: (_: unknown, { siteId, id, position }: OnItem & { position?: SiteSectionGroupPosition | null }, ctx: Context) =>
+    moveSiteSectionGroup: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>
       moveSiteSectionGroup(ctx, siteId, id, position),
   },
   SiteSection: {

@@ -6,7 +6,7 @@ import type { Context } from '../../graphql/context.js';
 import { alreadyTaken } from '../../graphql/database-errors.js';
 import { badRequest, notFound } from '../../graphql/errors.js';
 import { sortByKey, type PageArgs } from '../../graphql/pagination.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { movePosition, parseInput, text } from '../../graphql/validation.js';
 import { whenLoaded } from '../../graphql/loader.js';
 import { groupedBy, indexedBy } from '../../graphql/row-index.js';
 import { newId } from '../../ids.js';
@@ -57,7 +57,7 @@ const AddSiteSectionGroupInput = z.object({
   title: text({ min: 1, max: 100 }),
   icon: text({ max: 50 }).nullable().optional(),
   /** Sections of the site moved into the group, in this order (an id given twice counts once). */
-  sections: z.array(resourceId, { error: 'must be an array of section ids' }).nullable().optional(),
+  sections: z.array(resourceId, { error: 'must be an array of section ids' }).optional(),
 });
 
 const UpdateSiteSectionGroupInput = z.object({
@@ -66,11 +66,11 @@ const UpdateSiteSectionGroupInput = z.object({
 });
 
 /** The contract's pointer of a section move: {type: 'site-section', siteSection: id}. */
-export type SiteSectionPointer = { type: string; siteSection: string };
-export type SiteSectionPosition = { before?: SiteSectionPointer | null; after?: SiteSectionPointer | null };
+const MoveSiteSectionInput = z.object({ position: movePosition(z.object({ type: z.string(), siteSection: resourceId })).optional() });
+type SiteSectionPointer = { type: string; siteSection: string };
 /** The contract's pointer of a group move: {type: 'site-section' | 'site-section-group', id}. */
-export type SiteSectionGroupPointer = { type: string; id: string };
-export type SiteSectionGroupPosition = { before?: SiteSectionGroupPointer | null; after?: SiteSectionGroupPointer | null };
+const MoveSiteSectionGroupInput = z.object({ position: movePosition(z.object({ type: z.string(), id: resourceId })).optional() });
+type SiteSectionGroupPointer = { type: string; id: string };
 
 // ─── the site's layout ──────────────────────────────────────────────────────────────────────────────
 
@@ -289,8 +289,9 @@ export async function moveSiteSection(
   ctx: Context,
   siteId: string,
   sectionId: string,
-  position: SiteSectionPosition | null | undefined,
+  move: unknown,
 ): Promise<SiteSectionRow> {
+  const { position } = parseInput(MoveSiteSectionInput, { position: move });
   return changeSite(ctx, siteId, (layout) => {
     const section = sectionIn(layout.sections, sectionId);
     const siblings: TopLevelItem[] = section.sectionGroup
@@ -414,8 +415,9 @@ export async function moveSiteSectionGroup(
   ctx: Context,
   siteId: string,
   groupId: string,
-  position: SiteSectionGroupPosition | null | undefined,
+  move: unknown,
 ): Promise<SiteSectionGroupRow> {
+  const { position } = parseInput(MoveSiteSectionGroupInput, { position: move });
   return changeSite(ctx, siteId, (layout) => {
     const group = groupIn(layout.groups, groupId);
     const siblings = topLevelItems(layout, group.id);

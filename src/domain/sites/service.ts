@@ -44,15 +44,15 @@ const siteTitle = text({ min: 2, max: 128 });
 
 const CreateSiteInput = z.object({
   /** Site type; `basic` when omitted. */
-  type: oneOf(SITE_TYPES).nullish(),
+  type: oneOf(SITE_TYPES).optional(),
   /** 2-128 characters; "Untitled site" when omitted. */
-  title: siteTitle.nullish(),
+  title: siteTitle.optional(),
   /** `public` when omitted. */
-  visibility: oneOf(SITE_VISIBILITIES).nullish(),
+  visibility: oneOf(SITE_VISIBILITIES).optional(),
   /** Ids of spaces of the organization to publish at the root level, or "empty" / "sample" for a new space. */
   spaces: z
     .union([z.array(z.string()), z.enum(['empty', 'sample'])], { error: 'must be an array of space ids, or "empty" or "sample"' })
-    .nullish(),
+    .optional(),
 });
 
 const UpdateSiteInput = z.object({

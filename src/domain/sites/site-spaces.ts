@@ -7,7 +7,7 @@ import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../graphql/errors.js';
 import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { movePosition, parseInput, text } from '../../graphql/validation.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong } from '../ordering.js';
 import type { SpaceRow } from '../spaces/entities.js';
@@ -26,7 +26,7 @@ const AddSiteSpaceInput = z.object({
   /** The space to publish: a live space of the site's organization that the caller can read. */
   spaceId: z.string({ error: 'is required' }),
   /** A section of the site; absent: the default section, or the root level of a site without sections. */
-  sectionId: z.string().nullish(),
+  sectionId: z.string().optional(),
 });
 
 const UpdateSiteSpaceInput = z.object({
@@ -40,9 +40,7 @@ const UpdateSiteSpaceInput = z.object({
 
 /** A sibling reference of the contract's position object: {type: 'site-space', siteSpace: id}. */
 const SiteSpacePointer = z.object({ type: z.literal('site-space', { error: 'must be "site-space"' }), siteSpace: z.string() });
-const MoveSiteSpaceInput = z.object({
-  position: z.object({ before: SiteSpacePointer.nullish(), after: SiteSpacePointer.nullish() }).nullish(),
-});
+const MoveSiteSpaceInput = z.object({ position: movePosition(SiteSpacePointer).optional() });
 
 export type SiteSpaceListArgs = PageArgs & { default?: boolean | null };
 

@@ -19,7 +19,7 @@ import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { scheduleIndexing } from '../search/indexing.js';
 import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
-import { positionIn, type ContentPosition } from '../collections/positions.js';
+import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
@@ -47,11 +47,11 @@ export const emoji = z
   });
 
 const CreateSpaceInput = z.object({
-  title: text({ max: 50 }).optional().nullable(),
-  emoji: emoji.optional().nullable(),
-  parent: z.string().optional().nullable(),
-  editMode: oneOf(['live', 'locked']).optional().nullable(),
-  visibility: oneOf(VISIBILITIES).optional().nullable(),
+  title: text({ max: 50 }).optional(),
+  emoji: emoji.optional(),
+  parent: z.string().optional(),
+  editMode: oneOf(['live', 'locked']).optional(),
+  visibility: oneOf(VISIBILITIES).optional(),
 });
 
 const UpdateSpaceInput = z.object({
@@ -219,7 +219,8 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
   });
 }
 
-export async function moveSpace(ctx: Context, id: string, input: { parent?: string | null; position?: ContentPosition | null }): Promise<SpaceRow> {
+export async function moveSpace(ctx: Context, id: string, move: unknown): Promise<SpaceRow> {
+  const input = parseInput(MoveContentInput, move);
   if (input.parent === undefined && !input.position) throw badRequest('parent or position is required');
   const space = await liveSpace(ctx, id);
   const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;

@@ -17,16 +17,16 @@ const references = z.array(userReference).max(1000, { error: 'must have at most 
 
 const UpdateTeamMembersInput = z.object({
   /** Members of the organization to add (as `member` unless `memberships` says otherwise). */
-  add: references.nullish(),
+  add: references.optional(),
   /** Members to remove; a user in both `add` and `remove` is removed. */
-  remove: references.nullish(),
+  remove: references.optional(),
   /** New roles, by user id or e-mail, of members of the team (after `add` and `remove`). */
   memberships: z
     .record(userReference, z.object({ role: oneOf(TEAM_ROLES) }, { error: 'must be an object with a role' }), { error: 'must be an object' })
-    .nullish(),
+    .optional(),
 });
 
-const TeamRoleInput = z.object({ role: oneOf(TEAM_ROLES).nullish() });
+const TeamRoleInput = z.object({ role: oneOf(TEAM_ROLES).optional() });
 
 /** In the order they were added, then by user id. */
 const byAddition: SortKey<TeamMemberRow>[] = [

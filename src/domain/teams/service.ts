@@ -20,7 +20,7 @@ const CreateTeamInput = z.object({
   /** 1-64 characters. */
   title: teamTitle,
   /** User ids of members of the organization, who join the team as `member`. */
-  members: z.array(z.string(), { error: 'must be an array of member ids' }).max(1000, { error: 'must have at most 1000 members' }).nullish(),
+  members: z.array(z.string(), { error: 'must be an array of member ids' }).max(1000, { error: 'must have at most 1000 members' }).optional(),
 });
 
 const UpdateTeamInput = z.object({ title: teamTitle });

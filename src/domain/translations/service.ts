@@ -18,7 +18,7 @@ const TranslationSettingsInput = z.object({
   /** 1-100 characters. */
   title: text({ min: 1, max: 100 }),
   /** Replaces the languages when given. */
-  languages: languages.optional().nullable(),
+  languages: languages.optional(),
 });
 
 /** The settings `id` of the organization; 404 when they belong to another organization or none. */

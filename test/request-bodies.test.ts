@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bodyOf } from '../rest-facade/route.js';
+import { routes } from '../rest-facade/routes/index.js';
+import { expectError } from './support/expectations.js';
+import { referenceBody } from './support/openapi.js';
+import { examples, pathOf, startExampleWorld, type ExampleWorld } from './support/route-examples.js';
+import { databaseDigest } from './support/sql.js';
+
+/**
+ * A missing body: where the contract requires one (the reference's `requestBody.required`), a request
+ * without it answers 400 and changes nothing; where the body is optional, none reads as `{}`.
+ */
+
+/** The contract's operation ids (a copy of shared/contract/operations.tsv, see contract.test.ts). */
+const contractOperations = new Set(
+  readFileSync(fileURLToPath(new URL('./fixtures/operations.tsv', import.meta.url)), 'utf8')
+    .split('\n')
+    .slice(1)
+    .map((line) => line.split('\t')[3])
+    .filter(Boolean),
+);
+
+/**
+ * Routes outside the contract's 129 operations choose their body here, explicitly: the reference's
+ * operations of the same ids (routed for the contract tests' and frontends' sake) say the same.
+ */
+const OUTSIDE_THE_CONTRACT: Record<string, 'required' | 'optional' | 'none'> = {
+  getAuthenticatedUser: 'none',
+  createSpace: 'optional',
+  listSpacesInOrganizationById: 'none',
+  publishSite: 'none',
+  unpublishSite: 'none',
+};
+
+function referenceRule(operationId: string): 'required' | 'optional' | 'none' {
+  const body = referenceBody(operationId);
+  return !body ? 'none' : body.required ? 'required' : 'optional';
+}
+
+let world: ExampleWorld;
+
+beforeAll(async () => {
+  world = await startExampleWorld();
+});
+afterAll(() => world?.server.stop());
+
+describe('which routes take a body', () => {
+  it('every route of the contract requires a body exactly where the reference does', () => {
+    const mismatches = routes
+      .filter((route) => contractOperations.has(route.operationId))
+      .map((route) => ({ operationId: route.operationId, route: bodyOf(route), reference: referenceRule(route.operationId) }))
+      .filter((row) => row.route !== row.reference);
+    expect(mismatches).toEqual([]);
+    const contractRoutes = routes.filter((route) => contractOperations.has(route.operationId));
+    expect(contractRoutes).toHaveLength(129);
+    expect(contractRoutes.filter((route) => bodyOf(route) === 'optional').map((route) => route.operationId).sort()).toEqual(
+      ['addMemberToOrganizationTeamById', 'createCollection', 'createSite', 'moveSiteSection', 'moveSiteSectionGroup', 'moveSiteSpace'].sort(),
+    );
+  });
+
+  it('every route outside the contract says explicitly whether it takes a body', () => {
+    const others = routes.filter((route) => !contractOperations.has(route.operationId));
+    expect(Object.fromEntries(others.map((route) => [route.operationId, bodyOf(route)]))).toEqual(OUTSIDE_THE_CONTRACT);
+    for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT)) expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
+  });
+
+  it('has an example request for every route that takes a body', () => {
+    const missing = routes.filter((route) => bodyOf(route) !== 'none' && !examples[route.operationId]).map((route) => route.operationId);
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('a missing body', () => {
+  const required = routes.filter((route) => bodyOf(route) === 'required');
+  const optional = routes.filter((route) => bodyOf(route) === 'optional');
+
+  it(`is refused with a 400 by the ${required.length} routes that require one, which change nothing`, async () => {
+    const targets = [];
+    for (const route of required) targets.push({ route, path: pathOf(route, (await examples[route.operationId]!(world)).params) });
+    const before = await databaseDigest(world.server.em());
+    for (const { route, path } of targets) {
+      // No body at all, and an empty one that claims to be JSON (which a JSON parser reads as {}).
+      const bare = await world.admin.rest(route.method, path);
+      expectError(bare, 400, 'body: a JSON object is required');
+      expectError(await world.admin.rest(route.method, path, '', { 'content-type': 'application/json' }), 400, 'body: a JSON object is required');
+    }
+    expect(await databaseDigest(world.server.em())).toEqual(before);
+  });
+
+  it.each(optional.map((route) => [route.operationId, route] as const))('reads as an empty object for %s', async (_, route) => {
+    const { params } = await examples[route.operationId]!(world);
+    const res = await world.admin.rest(route.method, pathOf(route, params));
+    expect(res.status, JSON.stringify(res.body)).toBe(route.status);
+  });
+
+  it('is still a body for a route that requires one when it is an empty JSON object', async () => {
+    const route = routes.find((r) => r.operationId === 'updateSpaceById')!;
+    const { params } = await examples.updateSpaceById!(world);
+    const res = await world.admin.rest(route.method, pathOf(route, params), {});
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+  });
+});
