@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { Viewer } from '../auth/viewer.js';
 import { systemClock } from '../clock.js';
 import { databaseOf, type Config } from '../config.js';
-import type { LockHolder } from '../db/data-dir-lock.js';
+import type { DataDirectoryLocked, LockHolder } from '../db/data-dir-lock.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { contextFor } from '../graphql/context.js';
 import { buildSchema } from '../graphql/schema.js';
@@ -56,33 +56,62 @@ export async function inProcess(config: Config): Promise<Executor> {
   };
 }
 
+/** How the admin CLI reaches the server that holds an embedded data directory: where, with which token. */
+export type ServerAccess = {
+  url: string;
+  token: string;
+  /** "the server (process N) that holds DIR", for messages. */
+  server: string;
+  /** Where the token came from, for messages. */
+  tokenSource: string;
+};
+
 /**
- * Executes operations through the GraphQL door of the server that holds the embedded data directory,
- * with an instance administrator's token: ADMIN_TOKEN, or the one the server wrote into the directory.
+ * The server that holds a data directory the CLI could not take, or an error saying to try again: a
+ * server that has not started to listen, the CLI or a migration run hold it only for a moment.
  */
-export function throughServer(holder: LockHolder, dataDir: string, env: NodeJS.ProcessEnv): Executor {
+export function serverHolding(refusal: DataDirectoryLocked): LockHolder & { url: string } {
+  const { holder } = refusal;
+  if (holder?.kind !== 'server' || !holder.url) {
+    throw new Error(`${refusal.message}; try again when it has ${holder?.kind === 'server' ? 'started' : 'finished'}`);
+  }
+  return { ...holder, url: holder.url };
+}
+
+/** The server holding the data directory and an instance administrator's token for it: ADMIN_TOKEN, or the one the server wrote into the directory. */
+export function serverAccess(holder: LockHolder & { url: string }, dataDir: string, env: NodeJS.ProcessEnv): ServerAccess {
   const given = env.ADMIN_TOKEN?.trim();
   const token = given || readAdminToken(dataDir);
   const server = `the server (process ${holder.pid}) that holds ${dataDir}`;
   if (!token) {
     throw new Error(`${server} has not written ${ADMIN_TOKEN_FILE} there: give an instance administrator's API token in ADMIN_TOKEN`);
   }
+  return { url: holder.url, token, server, tokenSource: given ? 'ADMIN_TOKEN' : `${dataDir}/${ADMIN_TOKEN_FILE}` };
+}
+
+/** A request to the server failed before it answered: says which server and why. */
+export const unreachable = (access: ServerAccess, error: unknown) =>
+  new Error(`${access.server} does not answer at ${access.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+
+/** Executes operations through the GraphQL door of the server that holds the embedded data directory. */
+export function throughServer(access: ServerAccess): Executor {
+  const { server, token } = access;
   return {
     async execute(document, variables) {
       let response: Response;
       try {
-        response = await fetch(`${holder.url}/graphql`, {
+        response = await fetch(`${access.url}/graphql`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: document, variables }),
         });
       } catch (error) {
-        throw new Error(`${server} does not answer at ${holder.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+        throw unreachable(access, error);
       }
       const body = (await response.json().catch(() => null)) as ExecutionResult | null;
       const [first] = body?.errors ?? [];
       if (response.status === 401) {
-        throw new Error(`${server} refused the token in ${given ? 'ADMIN_TOKEN' : `${dataDir}/${ADMIN_TOKEN_FILE}`}: ${first?.message ?? 'unauthenticated'}`);
+        throw new Error(`${server} refused the token in ${access.tokenSource}: ${first?.message ?? 'unauthenticated'}`);
       }
       if (first) throw new Error(first.message);
       if (!response.ok || !body?.data) throw new Error(`${server} answered HTTP ${response.status}`);

@@ -3,7 +3,8 @@ import { ROLES } from '../auth/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../graphql/errors.js';
-import { inProcess, throughServer, type Executor } from './executors.js';
+import { backupCommand, restoreCommand } from './backup.js';
+import { inProcess, serverAccess, serverHolding, throughServer, type Executor } from './executors.js';
 
 /** Where a command line run reads its configuration and writes its output. */
 export type CliIo = {
@@ -31,11 +32,7 @@ async function executorFor(io: CliIo): Promise<Executor> {
     return await inProcess(config);
   } catch (error) {
     if (!(error instanceof DataDirectoryLocked)) throw error;
-    const { holder } = error;
-    if (holder?.kind !== 'server' || !holder.url) {
-      throw new Error(`${error.message}; try again when it has ${holder?.kind === 'server' ? 'started' : 'finished'}`);
-    }
-    return throughServer(holder, config.dataDir, io.env);
+    return throughServer(serverAccess(serverHolding(error), config.dataDir, io.env));
   }
 }
 
@@ -146,6 +143,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         output: (data) => data.adminSetMember.id,
       }),
     );
+
+  program
+    .command('backup')
+    .description('back up the embedded database (DATA_DIR) into a file, through the server that holds it if one does; prints the file')
+    .argument('<file>', 'the backup file to write (a .tar.gz)')
+    .action((file: string) => backupCommand(file, io));
+
+  program
+    .command('restore')
+    .description('restore a backup into a new data directory (absent or empty); prints the directory')
+    .argument('<file>', 'the backup file')
+    .argument('<dataDir>', 'the new data directory')
+    .option('--key-file <path>', "the backed-up directory's secret.key, copied into the new one (not needed with SECRET_KEY)")
+    .action((file: string, dir: string, options: { keyFile?: string }) => restoreCommand(file, dir, options, io));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
