@@ -12,6 +12,9 @@ import { LOCK_FILE } from '../db/data-dir-lock.js';
  * being `backup.json` (the manifest below). Standard `tar -xzf` reads it; `cli restore` checks it.
  */
 
+/** Where a server holding the data directory sends a backup (GET, an instance administrator's token). */
+export const BACKUP_PATH = '/admin/backup';
+
 /** The archive's first entry: what the files are. */
 export const MANIFEST_ENTRY = 'backup.json';
 
@@ -58,16 +61,17 @@ export function isBackedUp(name: string): boolean {
 const GZIP_LEVEL = 1;
 
 /**
- * The backup archive of the database files under `root` (a consistent copy of a data directory, or one
- * that no process runs on), as a gzipped tar stream, read from disk as it is consumed.
+ * The backup archive of the database files under `root` (a consistent copy of a data directory, or a
+ * data directory that does not change while it is read), as a gzipped tar stream, read from disk as it
+ * is consumed. `isPart` says which files (by path relative to `root`) are the database's.
  */
-export function packBackup(root: string, manifest: BackupManifest): Readable {
-  const pack = new Pack({ cwd: root, gzip: { level: GZIP_LEVEL }, portable: true, strict: true });
+export function packBackup(root: string, manifest: BackupManifest, isPart: (path: string) => boolean = (path) => isBackedUp(path.split('/')[0]!)): Readable {
+  const pack = new Pack({ cwd: root, gzip: { level: GZIP_LEVEL }, portable: true, strict: true, filter: (path) => path === MANIFEST_ENTRY || isPart(path.replace(/^\.\//, '')) });
   const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   const entry = new ReadEntry(new Header({ path: MANIFEST_ENTRY, type: 'File', size: body.length, mode: 0o600, mtime: new Date(manifest.createdAt) }));
   pack.add(entry);
   entry.end(body);
-  for (const name of readdirSync(root).filter(isBackedUp).sort()) pack.add(name);
+  for (const name of readdirSync(root).filter((name) => isPart(name)).sort()) pack.add(name);
   pack.end();
   return pack as unknown as Readable;
 }

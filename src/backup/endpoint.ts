@@ -6,11 +6,8 @@ import { authenticate } from '../auth/viewer.js';
 import { dataDirLockOf, embeddedDatabase } from '../db/orm.js';
 import type { AppDeps } from '../graphql/context.js';
 import { DomainError, forbidden, unauthenticated } from '../graphql/errors.js';
-import { packBackup } from './archive.js';
-import { describeDatabase, snapshotDatabase } from './snapshot.js';
-
-/** The path of the backup download, under the server's root. */
-export const BACKUP_PATH = '/admin/backup';
+import { BACKUP_PATH, packBackup } from './archive.js';
+import { snapshotDatabase } from './snapshot.js';
 
 const ON_POSTGRESQL = 'This server runs on a PostgreSQL server (DATABASE_URL), which has no embedded database to back up here: use pg_dump (docs/backups.md)';
 
@@ -31,8 +28,8 @@ export function backupRouter(deps: AppDeps): Router {
       const pglite = embeddedDatabase(deps.orm);
       const dataDir = dataDirLockOf(deps.orm)?.dataDir;
       if (!pglite || !dataDir) throw new DomainError('NOT_FOUND', ON_POSTGRESQL);
-      const manifest = await describeDatabase(pglite, dataDir);
       const snapshot = await snapshotDatabase(pglite, dataDir);
+      const { manifest } = snapshot;
       dispose = snapshot.dispose;
       const stamp = manifest.createdAt.replace(/[:.]/g, '-');
       res.set({
@@ -40,7 +37,7 @@ export function backupRouter(deps: AppDeps): Router {
         'content-disposition': `attachment; filename="backup-${stamp}.tar.gz"`,
         'cache-control': 'no-store',
       });
-      req.log?.info({ snapshot: snapshot.dir }, 'backup: sending a snapshot of the embedded database');
+      req.log?.info({ snapshot: snapshot.dir, heldMs: Math.round(snapshot.heldMs) }, 'backup: sending a snapshot of the embedded database (statements waited heldMs for it)');
       // A client that goes away ends the stream: the snapshot is removed all the same.
       await pipeline(packBackup(snapshot.dir, manifest), res);
     } catch (error) {

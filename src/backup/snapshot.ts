@@ -1,19 +1,53 @@
+import { randomUUID } from 'node:crypto';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { constants, cp, mkdir } from 'node:fs/promises';
-import { randomUUID } from 'node:crypto';
-import { join } from 'node:path';
-import type { PGlite } from '@electric-sql/pglite';
+import { join, relative } from 'node:path';
+import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { isBackedUp, newManifest, SNAPSHOTS_DIR, type BackupManifest } from './archive.js';
 
-/** What a backup says of the embedded database it holds (read from the database, before its files are taken). */
-export async function describeDatabase(pglite: PGlite, dataDir: string): Promise<BackupManifest> {
-  const exists = async (table: string) => (await pglite.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0]!.found;
+/** Says whether a file or directory (by its path relative to the data directory) is part of the database. */
+export type FileFilter = (path: string) => boolean;
+
+/**
+ * Runs `use` while nothing changes the files of the database that `pglite` runs on `dataDir`, with
+ * what it needs to take them as they are: a transaction to read the database in, and the filter of
+ * the files that make the database at this instant.
+ *
+ * PGlite is one connection, and every statement of this process waits for the transaction that `use`
+ * runs in (its query and transaction locks): the files do not change meanwhile, and a copy of them is
+ * the state of the database at one instant, as a crash at that instant would leave it. Opening such a
+ * copy replays the write-ahead log from the last checkpoint, so it holds every transaction committed
+ * before, and none in part. A checkpoint first keeps the log to replay short; of the log's segment
+ * files only those from the checkpoint's redo point to the current insert position are part of it
+ * (the others are old ones PostgreSQL keeps to reuse, up to `min_wal_size`: 80 MB), as pg_basebackup
+ * takes them.
+ */
+export async function whileStill<T>(pglite: PGlite, dataDir: string, use: (tx: Transaction, isPart: FileFilter) => Promise<T>): Promise<T> {
+  await pglite.exec('checkpoint');
+  return pglite.transaction(async (tx) => {
+    const [wal] = (
+      await tx.query<{ first: string; last: string }>('select redo_wal_file as first, pg_walfile_name(pg_current_wal_insert_lsn()) as last from pg_control_checkpoint()')
+    ).rows;
+    const { first, last } = wal!;
+    const isPart: FileFilter = (path) => {
+      if (!isBackedUp(path.split('/')[0]!)) return false;
+      const segment = /^pg_wal\/([0-9A-F]{24})$/.exec(path)?.[1];
+      // Names of one timeline sort as their positions do.
+      return segment === undefined || (segment >= first && segment <= last);
+    };
+    return use(tx, isPart);
+  });
+}
+
+/** What a backup says of the embedded database it holds, read in the transaction its files are taken in. */
+export async function describeDatabase(tx: Pick<Transaction, 'query'>, dataDir: string): Promise<BackupManifest> {
+  const exists = async (table: string) => (await tx.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0]!.found;
   const migration = (await exists('mikro_orm_migrations'))
-    ? ((await pglite.query<{ name: string }>('select name from mikro_orm_migrations order by id desc limit 1')).rows[0]?.name ?? null)
+    ? ((await tx.query<{ name: string }>('select name from mikro_orm_migrations order by id desc limit 1')).rows[0]?.name ?? null)
     : null;
   // Sealed values name their key (sealing.ts): `sealed:<format>:<key id>:<payload>`.
   const masterKeys = (await exists('server_secret'))
-    ? (await pglite.query<{ key: string }>(`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).rows.map((row) => row.key)
+    ? (await tx.query<{ key: string }>(`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).rows.map((row) => row.key)
     : [];
   return newManifest({ postgres: readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim(), migration, masterKeys });
 }
@@ -21,18 +55,18 @@ export async function describeDatabase(pglite: PGlite, dataDir: string): Promise
 /** Snapshots being written or sent by this process (a snapshot directory not among them is a leftover). */
 const active = new Set<string>();
 
-/** A consistent copy of a running embedded database's files, removed by `dispose()`. */
-export type Snapshot = { dir: string; dispose(): void };
+/**
+ * A consistent copy of a running embedded database's files and what they hold; `dispose()` removes it.
+ * `heldMs` is how long statements waited for the copy (the checkpoint before it not included).
+ */
+export type Snapshot = { dir: string; manifest: BackupManifest; heldMs: number; dispose(): void };
 
 /**
- * Copies the files of the database that `pglite` runs on `dataDir` into a new directory of
- * `DATA_DIR/backup-snapshots`, consistently: PGlite is one connection whose every statement runs under
- * its query lock, so nothing writes the files while this holds it, and the copy is the state of the
- * database at one instant, as after a crash at that instant: opening it replays the write-ahead log,
- * which holds every committed transaction. A checkpoint first keeps that replay short. Statements wait
- * while the files are copied (the same lock as PGlite's `dumpDataDir()`, which would read the whole
- * directory into memory instead, see docs/backups.md); the copy is a reflink where the file system
- * has them. The copy sits beside the data, on the disk that has room for it.
+ * Copies the files of the database that `pglite` runs on `dataDir`, as they are at one instant
+ * (`whileStill`), into a new directory of `DATA_DIR/backup-snapshots`: statements wait only for the
+ * copy, not while the backup is sent. PGlite's `dumpDataDir()` takes the same lock, but reads the
+ * whole directory into memory and compresses it there (docs/backups.md). The copy sits beside the
+ * data, on the disk that has room for it, and is a reflink where the file system has them.
  */
 export async function snapshotDatabase(pglite: PGlite, dataDir: string): Promise<Snapshot> {
   const parent = join(dataDir, SNAPSHOTS_DIR);
@@ -47,13 +81,18 @@ export async function snapshotDatabase(pglite: PGlite, dataDir: string): Promise
     await mkdir(parent, { recursive: true, mode: 0o700 });
     removeLeftovers(parent);
     await mkdir(dir, { mode: 0o700 });
-    await pglite.exec('checkpoint');
-    await pglite.runExclusive(async () => {
-      for (const name of readdirSync(dataDir).filter(isBackedUp)) {
-        await cp(join(dataDir, name), join(dir, name), { recursive: true, mode: constants.COPYFILE_FICLONE, preserveTimestamps: true });
+    let heldMs = 0;
+    const manifest = await whileStill(pglite, dataDir, async (tx, isPart) => {
+      const heldSince = performance.now();
+      const filter = (source: string) => isPart(relative(dataDir, source));
+      for (const name of readdirSync(dataDir).filter((name) => isPart(name))) {
+        await cp(join(dataDir, name), join(dir, name), { recursive: true, filter, mode: constants.COPYFILE_FICLONE, preserveTimestamps: true });
       }
+      const described = await describeDatabase(tx, dataDir);
+      heldMs = performance.now() - heldSince;
+      return described;
     });
-    return { dir, dispose };
+    return { dir, manifest, heldMs, dispose };
   } catch (error) {
     dispose();
     throw error;

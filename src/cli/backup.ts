@@ -4,13 +4,11 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { KEY_FILE } from '../auth/master-key.js';
-import { checkBackup, packBackup, SNAPSHOTS_DIR, type BackupManifest } from '../backup/archive.js';
-import { BACKUP_PATH } from '../backup/endpoint.js';
-import { restoreBackup, type RestoreReport } from '../backup/restore.js';
-import { describeDatabase } from '../backup/snapshot.js';
+import { BACKUP_PATH, checkBackup, packBackup, SNAPSHOTS_DIR, type BackupManifest } from '../backup/archive.js';
+import { describeDatabase, whileStill } from '../backup/snapshot.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked, lockDataDir } from '../db/data-dir-lock.js';
-import { serverAccess, serverHolding, unreachable, type ServerAccess } from './executors.js';
+import { serverAccess, serverHolding, unreachable, type ServerAccess } from './server-access.js';
 import type { CliIo } from './program.js';
 
 const MB = 1024 * 1024;
@@ -55,16 +53,17 @@ async function writeBackup(dataDir: string, path: string, env: NodeJS.ProcessEnv
     return `through ${access.server}`;
   }
   try {
-    // Opened and closed cleanly: the files are then the database at rest, which this process holds.
+    // This process holds the directory: its files are read straight into the archive, as they are at one instant.
+    rmSync(join(dataDir, SNAPSHOTS_DIR), { recursive: true, force: true });
     const pglite = await PGlite.create(dataDir);
-    let manifest: BackupManifest;
     try {
-      manifest = await describeDatabase(pglite, dataDir);
+      await whileStill(pglite, dataDir, async (tx, isPart) => {
+        const manifest = await describeDatabase(tx, dataDir);
+        await pipeline(packBackup(dataDir, manifest, isPart), createWriteStream(path, { mode: 0o600 }));
+      });
     } finally {
       await pglite.close();
     }
-    rmSync(join(dataDir, SNAPSHOTS_DIR), { recursive: true, force: true });
-    await pipeline(packBackup(dataDir, manifest), createWriteStream(path, { mode: 0o600 }));
     return 'no server held it';
   } finally {
     lock.release();
@@ -105,32 +104,4 @@ function pgDumpAdvice(schema: string | undefined): string {
     'DATABASE_URL is set: `cli backup` backs up the embedded database only. Back up a PostgreSQL server with its own tools, e.g. ' +
     `pg_dump --format=custom --no-owner${schemaOption} --file=<file> "$DATABASE_URL", and keep SECRET_KEY apart (docs/backups.md)`
   );
-}
-
-/** `restore <file> <dir>`: restores a backup into a new data directory; prints the directory. */
-export async function restoreCommand(file: string, dir: string, options: { keyFile?: string }, io: CliIo): Promise<void> {
-  const config = loadConfig(io.env);
-  const target = resolve(dir);
-  const started = performance.now();
-  const report = await restoreBackup(resolve(file), target, {
-    keyFile: options.keyFile && resolve(options.keyFile),
-    secretKey: config.secretKey,
-    previousSecretKeys: config.previousSecretKeys,
-  });
-  const seconds = ((performance.now() - started) / 1000).toFixed(1);
-  io.stderr.write(`${restoredSummary(report, target, seconds)}\n`);
-  io.stdout.write(`${target}\n`);
-}
-
-function restoredSummary(report: RestoreReport, target: string, seconds: string): string {
-  const { manifest, counts } = report;
-  const lines = [
-    `restored the backup of ${manifest.createdAt} into ${target} in ${seconds} s: ${counts.users} users, ${counts.organizations} organizations, ${counts.spaces} spaces`,
-  ];
-  if (report.keyWritten) lines.push(`the master key is in ${report.keyWritten}`);
-  else if (manifest.masterKeys.length) lines.push(`its server secrets open with SECRET_KEY: start the server with it`);
-  if (report.unknown.length) lines.push(`warning: the backup comes from a newer version of the server (migrations ${report.unknown.join(', ')} are unknown here): run that version on it`);
-  if (report.pending.length) lines.push(`${report.pending.length} migrations of this version are not applied to it yet: the server applies them when it starts`);
-  lines.push(`start a server on it with DATA_DIR=${target}`);
-  return lines.join('\n');
 }

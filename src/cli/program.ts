@@ -3,8 +3,8 @@ import { ROLES } from '../auth/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../graphql/errors.js';
-import { backupCommand, restoreCommand } from './backup.js';
-import { inProcess, serverAccess, serverHolding, throughServer, type Executor } from './executors.js';
+import type { Executor } from './executors.js';
+import { serverAccess, serverHolding } from './server-access.js';
 
 /** Where a command line run reads its configuration and writes its output. */
 export type CliIo = {
@@ -28,6 +28,8 @@ type Operation<O> = {
  */
 async function executorFor(io: CliIo): Promise<Executor> {
   const config = loadConfig(io.env);
+  // Loaded when needed: commands that do not run GraphQL operations (backup, restore, help) start faster.
+  const { inProcess, throughServer } = await import('./executors.js');
   try {
     return await inProcess(config);
   } catch (error) {
@@ -148,7 +150,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .command('backup')
     .description('back up the embedded database (DATA_DIR) into a file, through the server that holds it if one does; prints the file')
     .argument('<file>', 'the backup file to write (a .tar.gz)')
-    .action((file: string) => backupCommand(file, io));
+    .action(async (file: string) => (await import('./backup.js')).backupCommand(file, io));
 
   program
     .command('restore')
@@ -156,7 +158,7 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
     .argument('<file>', 'the backup file')
     .argument('<dataDir>', 'the new data directory')
     .option('--key-file <path>', "the backed-up directory's secret.key, copied into the new one (not needed with SECRET_KEY)")
-    .action((file: string, dir: string, options: { keyFile?: string }) => restoreCommand(file, dir, options, io));
+    .action(async (file: string, dir: string, options: { keyFile?: string }) => (await import('./restore.js')).restoreCommand(file, dir, options, io));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
