@@ -189,6 +189,8 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
 
   it('without a server, backs up the directory itself; restore refuses a damaged file, a non-empty or held target', async () => {
     for (const server of servers.splice(0)) await stopProcess(server);
+    const inside = await cli(['backup', join(dataDir, 'backup.tar.gz')], { DATA_DIR: dataDir });
+    expect(inside).toEqual({ code: 1, stdout: '', stderr: `error: ${join(dataDir, 'backup.tar.gz')} is inside DATA_DIR (${dataDir}): write the backup elsewhere\n` });
     const file = join(scratch, 'direct.tar.gz');
     const backup = await cli(['backup', file], { DATA_DIR: dataDir });
     expect(backup).toMatchObject({ code: 0, stdout: `${file}\n` });

@@ -86,7 +86,7 @@ export async function snapshotDatabase(pglite: PGlite, dataDir: string): Promise
       const heldSince = performance.now();
       const filter = (source: string) => isPart(relative(dataDir, source));
       for (const name of readdirSync(dataDir).filter((name) => isPart(name))) {
-        await cp(join(dataDir, name), join(dir, name), { recursive: true, filter, mode: constants.COPYFILE_FICLONE, preserveTimestamps: true });
+        await cp(join(dataDir, name), join(dir, name), { recursive: true, filter, mode: constants.COPYFILE_FICLONE });
       }
       const described = await describeDatabase(tx, dataDir);
       heldMs = performance.now() - heldSince;

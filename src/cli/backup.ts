@@ -1,5 +1,5 @@
 import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
@@ -25,6 +25,8 @@ export async function backupCommand(file: string, io: CliIo): Promise<void> {
   const dataDir = resolve(config.dataDir);
   if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} holds no embedded database (no PG_VERSION): set DATA_DIR to the server's data directory`);
   const target = resolve(file);
+  const inside = relative(dataDir, target);
+  if (!inside.startsWith('..') && !isAbsolute(inside)) throw new Error(`${target} is inside DATA_DIR (${dataDir}): write the backup elsewhere`);
   const partial = `${target}.${process.pid}.partial`;
   const started = performance.now();
   let route: string;
