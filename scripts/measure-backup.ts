@@ -4,11 +4,12 @@
  * through the API: scale-seed.ts) in a temporary directory. It measures, with real processes as an
  * operator runs them:
  * - a backup through a running server (`cli backup` beside `npm start`'s server) while a probe sends
- *   `GET /healthz` (one `select 1`) every 10 ms, with how long statements waited for the snapshot (the
- *   server logs it), the probe's longest answer, and the server's resident memory before and at its peak;
+ *   `GET /healthz` (one `select 1`) every 10 ms: how long statements waited for the snapshot (the
+ *   server logs it; `cp -r` of the directory for comparison), the probe's longest answer, and the
+ *   server's resident memory before and at its peak;
  * - a backup with no server running (the CLI opens the directory itself);
- * - a restore of the first backup into a new directory (with its key file), and a server's start on it.
- * It prints the figures; nothing is asserted.
+ * - a restore of a backup into a new directory (with its key file), and a server's start on it.
+ * Each is measured BACKUP_ROUNDS times (default 3). It prints medians and ranges; nothing is asserted.
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -24,6 +25,7 @@ import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } 
 import { Seeder } from './scale-seed.js';
 
 const targetMb = Number(process.env.BACKUP_MB ?? 100);
+const rounds = Number(process.env.BACKUP_ROUNDS ?? 3);
 const MB = 1024 * 1024;
 const work = mkdtempSync(join(tmpdir(), 'dp-measure-backup-'));
 const dataDir = join(work, 'data');
@@ -32,6 +34,14 @@ const started = performance.now();
 const log = (line: string) => console.error(`[${((performance.now() - started) / 1000).toFixed(0).padStart(4)} s] ${line}`);
 const sizeMb = (path: string) => Number(execFileSync('du', ['-sm', path], { encoding: 'utf8' }).split('\t')[0]);
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const milliseconds = (ms: number) => `${ms.toFixed(0)} ms`;
+
+/** The median of some measurements, with their range. */
+function spread(values: number[], format: (value: number) => string): string {
+  const sorted = [...values].sort((a, b) => a - b);
+  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
+  return sorted.length > 1 ? `${format(median)} (${format(sorted[0]!)}–${format(sorted.at(-1)!)})` : format(median);
+}
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
   const at = performance.now();
@@ -72,58 +82,75 @@ try {
     await seeder.sql('checkpoint');
   }
   await seeding.stop();
+  // The seeding's writes reach the disk first: measured copies do not wait behind their writeback.
+  execFileSync('sync');
   const directoryMb = sizeMb(dataDir);
   log(`seeded ${spaces} spaces: ${directoryMb} MB in ${dataDir}`);
+  // The machine's own time to copy the directory, to compare the snapshot's with.
+  const plainCopy = await timed(async () => execFileSync('cp', ['-r', dataDir, join(work, 'plain-copy')]));
+  rmSync(join(work, 'plain-copy'), { recursive: true, force: true });
 
-  // ─── backup through a running server, under a probe ──────────────────────────────────────────────
+  // ─── backups through a running server, under a probe ─────────────────────────────────────────────
   const server = await serve(dataDir);
   const idleRss = residentMb(server.child.pid!);
-  let probing = true;
-  const probe = { answers: 0, longestMs: 0, peakRssMb: idleRss };
-  const prober = (async () => {
-    while (probing) {
-      const at = performance.now();
-      await fetch(`${server.url}/healthz`).then((res) => res.arrayBuffer());
-      probe.longestMs = Math.max(probe.longestMs, performance.now() - at);
-      probe.answers += 1;
-      probe.peakRssMb = Math.max(probe.peakRssMb, residentMb(server.child.pid!));
-      await new Promise((resolve) => setTimeout(resolve, 10));
-    }
-  })();
-  const throughServer = join(work, 'through-server.tar.gz');
-  const viaServer = await timed(() => runCliProcess(['backup', throughServer], { DATA_DIR: dataDir }));
-  probing = false;
-  await prober;
-  succeeded(viaServer.result, 'backup through the server');
-  const snapshotLine = server.stdout().split('\n').find((line) => line.includes('"heldMs"'));
-  const heldMs = snapshotLine ? (JSON.parse(snapshotLine) as { heldMs: number }).heldMs : Number.NaN;
-  log(`backup through the server: ${seconds(viaServer.ms)}`);
+  const viaServer: { ms: number; probeMs: number; peakRssMb: number }[] = [];
+  for (let round = 0; round < rounds; round++) {
+    let probing = true;
+    const probe = { longestMs: 0, peakRssMb: idleRss };
+    const prober = (async () => {
+      while (probing) {
+        const at = performance.now();
+        await fetch(`${server.url}/healthz`).then((res) => res.arrayBuffer());
+        probe.longestMs = Math.max(probe.longestMs, performance.now() - at);
+        probe.peakRssMb = Math.max(probe.peakRssMb, residentMb(server.child.pid!));
+        await new Promise((resolve) => setTimeout(resolve, 10));
+      }
+    })();
+    const backup = await timed(() => runCliProcess(['backup', join(work, `through-server-${round}.tar.gz`)], { DATA_DIR: dataDir }));
+    probing = false;
+    await prober;
+    succeeded(backup.result, 'backup through the server');
+    viaServer.push({ ms: backup.ms, probeMs: probe.longestMs, peakRssMb: probe.peakRssMb });
+    log(`backup through the server: ${seconds(backup.ms)}`);
+  }
+  const heldMs = server
+    .stdout()
+    .split('\n')
+    .filter((line) => line.includes('"heldMs"'))
+    .map((line) => (JSON.parse(line) as { heldMs: number }).heldMs);
   await stopProcess(server, 'SIGTERM');
 
-  // ─── backup with no server ───────────────────────────────────────────────────────────────────────
-  const direct = join(work, 'direct.tar.gz');
-  const withoutServer = await timed(() => runCliProcess(['backup', direct], { DATA_DIR: dataDir }));
-  succeeded(withoutServer.result, 'backup without a server');
-  log(`backup without a server: ${seconds(withoutServer.ms)}`);
+  // ─── backups with no server ──────────────────────────────────────────────────────────────────────
+  const withoutServer: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const backup = await timed(() => runCliProcess(['backup', join(work, `direct-${round}.tar.gz`)], { DATA_DIR: dataDir }));
+    succeeded(backup.result, 'backup without a server');
+    withoutServer.push(backup.ms);
+    log(`backup without a server: ${seconds(backup.ms)}`);
+  }
 
-  // ─── restore, and a start on what it restored ────────────────────────────────────────────────────
-  const restored = join(work, 'restored');
-  const restore = await timed(() => runCliProcess(['restore', throughServer, restored, '--key-file', join(dataDir, 'secret.key')], {}));
-  succeeded(restore.result, 'restore');
-  log(`restore: ${seconds(restore.ms)}`);
-  const start = await timed(() => serve(restored));
+  // ─── restores, and a start on what one restored ──────────────────────────────────────────────────
+  const restores: number[] = [];
+  for (let round = 0; round < rounds; round++) {
+    const restore = await timed(() => runCliProcess(['restore', join(work, 'through-server-0.tar.gz'), join(work, `restored-${round}`), '--key-file', join(dataDir, 'secret.key')], {}));
+    succeeded(restore.result, 'restore');
+    restores.push(restore.ms);
+    log(`restore: ${seconds(restore.ms)}`);
+  }
+  const start = await timed(() => serve(join(work, 'restored-0')));
   const answered = (await fetch(`${start.result.url}/v1/orgs/${organization.id}/spaces?limit=1`, { headers })).status;
   await stopProcess(start.result, 'SIGTERM');
 
   const rows: [string, string][] = [
     ['data directory', `${directoryMb} MB (${spaces + 1} spaces with their revisions; du -sm)`],
-    ['backup file', `${(statSync(throughServer).size / MB).toFixed(1)} MB (gzip level 1)`],
-    ['cli backup through the running server', `${seconds(viaServer.ms)} (process start included)`],
-    ['  statements waited for the snapshot', `${heldMs} ms (the server's log: the copy under PGlite's locks)`],
-    ['  longest /healthz answer during it', `${probe.longestMs.toFixed(0)} ms (that wait, the checkpoint before it, and a busy machine; ${probe.answers} answers)`],
-    ['  server resident memory', `${idleRss.toFixed(0)} MB idle, ${probe.peakRssMb.toFixed(0)} MB at most during the backup`],
-    ['cli backup without a server', `${seconds(withoutServer.ms)} (process start included)`],
-    ['cli restore (with --key-file)', `${seconds(restore.ms)} (process start included; checks, extracts, opens)`],
+    ['backup file', `${(statSync(join(work, 'through-server-0.tar.gz')).size / MB).toFixed(1)} MB (gzip level 1)`],
+    [`median of ${rounds} (min–max)`, ''],
+    ['cli backup through the running server', `${spread(viaServer.map((run) => run.ms), seconds)} (process start included)`],
+    ['  statements waited for the snapshot', `${spread(heldMs, milliseconds)} (the server's log: the copy under PGlite's locks; \`cp -r\` of the directory: ${milliseconds(plainCopy.ms)})`],
+    ['  longest /healthz answer during it', `${spread(viaServer.map((run) => run.probeMs), milliseconds)} (that wait and the checkpoint before it)`],
+    ['  server resident memory', `${idleRss.toFixed(0)} MB idle, at most ${spread(viaServer.map((run) => run.peakRssMb), (mb) => `${mb.toFixed(0)} MB`)} during a backup`],
+    ['cli backup without a server', `${spread(withoutServer, seconds)} (process start included)`],
+    ['cli restore (with --key-file)', `${spread(restores, seconds)} (process start included; checks, extracts, opens)`],
     ['server start on the restored directory', `${seconds(start.ms)} (until it serves; a spaces page answered ${answered})`],
   ];
   const width = Math.max(...rows.map(([name]) => name.length));

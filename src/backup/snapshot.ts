@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
-import { constants, cp, mkdir } from 'node:fs/promises';
+import { constants, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { isBackedUp, newManifest, SNAPSHOTS_DIR, type BackupManifest } from './archive.js';
@@ -85,8 +85,10 @@ export async function snapshotDatabase(pglite: PGlite, dataDir: string): Promise
     const manifest = await whileStill(pglite, dataDir, async (tx, isPart) => {
       const heldSince = performance.now();
       const filter = (source: string) => isPart(relative(dataDir, source));
+      // Synchronous: every request of this process waits for the database meanwhile anyway, and it is
+      // the faster copy (a 112 MB directory: 1.0 s against 1.3 s with fs.promises.cp; cp -r: 0.9 s).
       for (const name of readdirSync(dataDir).filter((name) => isPart(name))) {
-        await cp(join(dataDir, name), join(dir, name), { recursive: true, filter, mode: constants.COPYFILE_FICLONE });
+        cpSync(join(dataDir, name), join(dir, name), { recursive: true, filter, mode: constants.COPYFILE_FICLONE });
       }
       const described = await describeDatabase(tx, dataDir);
       heldMs = performance.now() - heldSince;

@@ -1,5 +1,5 @@
-import { createReadStream, createWriteStream, existsSync, renameSync, rmSync, statSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { closeSync, createReadStream, createWriteStream, existsSync, fsyncSync, openSync, renameSync, rmSync, statSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { PGlite } from '@electric-sql/pglite';
@@ -29,17 +29,28 @@ export async function backupCommand(file: string, io: CliIo): Promise<void> {
   if (!inside.startsWith('..') && !isAbsolute(inside)) throw new Error(`${target} is inside DATA_DIR (${dataDir}): write the backup elsewhere`);
   const partial = `${target}.${process.pid}.partial`;
   const started = performance.now();
-  let route: string;
   try {
-    route = await writeBackup(dataDir, partial, io.env);
+    const route = await writeBackup(dataDir, partial, io.env);
     const manifest = await checkBackup(createReadStream(partial));
+    // On disk before it has its name, and the name on disk before it is reported.
+    fsyncPath(partial);
     renameSync(partial, target);
+    fsyncPath(dirname(target));
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
     io.stderr.write(`backed up ${dataDir} (${route}) into ${target}: ${(statSync(target).size / MB).toFixed(1)} MB in ${seconds} s\n`);
     io.stderr.write(`${keyReminder(manifest, dataDir)}\n`);
     io.stdout.write(`${target}\n`);
   } finally {
     rmSync(partial, { force: true });
+  }
+}
+
+function fsyncPath(path: string) {
+  const fd = openSync(path, 'r');
+  try {
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
   }
 }
 
