@@ -1,4 +1,4 @@
-import { readdirSync } from 'node:fs';
+import { readdirSync, type Stats } from 'node:fs';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Header, Pack, Parser, ReadEntry, Unpack } from 'tar';
@@ -57,7 +57,7 @@ export function isBackedUp(name: string): boolean {
   return !/\.(tmp|new)$/.test(name);
 }
 
-/** gzip level: the default level costs about three times the time of level 1 for a few percent of size on these files. */
+/** gzip level: the default (6) took 2.3 times as long as level 1 for 10% less on a 112 MB data directory. */
 const GZIP_LEVEL = 1;
 
 /**
@@ -80,6 +80,9 @@ export function packBackup(root: string, manifest: BackupManifest, isPart: (path
 export class BadBackup extends Error {
   override name = 'BadBackup';
 }
+
+/** Larger than any manifest: a first entry beyond this is not one (and is not read into memory). */
+const MAX_MANIFEST_BYTES = 64 * 1024;
 
 const notOurs = () => new BadBackup(`the archive does not start with ${MANIFEST_ENTRY}: not a backup of this server`);
 
@@ -119,6 +122,7 @@ export async function checkBackup(source: Readable, onManifest: (manifest: Backu
     entries += 1;
     const name = entryName(entry.path);
     if (entries === 1) {
+      if (entry.size > MAX_MANIFEST_BYTES) return fail(notOurs());
       const chunks: Buffer[] = [];
       entry.on('data', (chunk: Buffer) => chunks.push(chunk));
       entry.on('end', () => {
@@ -147,9 +151,13 @@ export async function checkBackup(source: Readable, onManifest: (manifest: Backu
   return manifest;
 }
 
-/** Extracts a (checked) backup archive's database files into `dir`; tar keeps every path inside it. */
+/**
+ * Extracts a (checked) backup archive's database files into `dir`: tar keeps every path inside it, and
+ * only files and directories are made (a data directory has nothing else; no link can point out).
+ */
 export async function extractBackup(source: Readable, dir: string): Promise<void> {
-  const filter = (path: string) => isBackedUp(entryName(path).split('/')[0]!);
+  const filter = (path: string, entry: ReadEntry | Stats) =>
+    ['File', 'Directory'].includes((entry as ReadEntry).type) && isBackedUp(entryName(path).split('/')[0]!);
   await pipeline(source, new Unpack({ cwd: dir, strict: true, filter }));
 }
 

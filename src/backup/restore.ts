@@ -1,4 +1,4 @@
-import { chmodSync, copyFileSync, createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { KEY_FILE, masterKeyOf } from '../auth/master-key.js';
@@ -58,15 +58,17 @@ export async function restoreBackup(file: string, target: string, keys: RestoreK
     if (error instanceof DataDirectoryLocked) throw new RestoreRefused(error.message);
     throw error;
   }
+  // Filled by someone between the check and the lock? Then it is theirs: refused, and left alone.
+  if (readdirSync(target).some((name) => name !== LOCK_FILE)) {
+    lock.release();
+    throw new RestoreRefused(`${target} is not empty: restore into a new directory`);
+  }
   try {
-    // Taken between the check and the lock? Only the lock file may be there now.
-    if (readdirSync(target).some((name) => name !== LOCK_FILE)) throw new RestoreRefused(`${target} is not empty: restore into a new directory`);
     await extractBackup(createReadStream(file), target);
     let keyWritten: string | undefined;
     if (keys.keyFile) {
       keyWritten = join(target, KEY_FILE);
-      copyFileSync(keys.keyFile, keyWritten);
-      chmodSync(keyWritten, 0o600);
+      writeFileSync(keyWritten, readFileSync(keys.keyFile), { mode: 0o600, flag: 'wx' });
     }
     return { manifest, keyWritten, ...(await openRestored(target)) };
   } catch (error) {
