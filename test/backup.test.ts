@@ -63,14 +63,18 @@ describe('GET /admin/backup', () => {
     expect(res.body.error.message).toContain('pg_dump');
   });
 
-  it.skipIf(onServer)('streams a backup archive of the embedded database to an instance administrator', async () => {
-    const res = await fetch(`${server.url}/admin/backup`, { headers: { authorization: `Bearer ${adminToken}` } });
-    expect(res.status).toBe(200);
-    expect(res.headers.get('content-type')).toBe('application/gzip');
-    expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="backup-[\dTZ-]+\.tar\.gz"$/);
-    const manifest = await checkBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream));
-    expect(manifest).toMatchObject({ format: 'docs-platform-backup', version: 1, migration: expect.stringMatching(/^Migration\d+$/) });
-    // The snapshot it was sent from is removed once sent.
+  it.skipIf(onServer)('streams a backup archive of the embedded database to an instance administrator, two at once', async () => {
+    const download = async () => {
+      const res = await fetch(`${server.url}/admin/backup`, { headers: { authorization: `Bearer ${adminToken}` } });
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toBe('application/gzip');
+      expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="backup-[\dTZ-]+\.tar\.gz"$/);
+      return checkBackup(Readable.fromWeb(res.body as import('node:stream/web').ReadableStream));
+    };
+    for (const manifest of await Promise.all([download(), download()])) {
+      expect(manifest).toMatchObject({ format: 'docs-platform-backup', version: 1, migration: expect.stringMatching(/^Migration\d+$/) });
+    }
+    // The snapshots they were sent from are removed once sent.
     const snapshots = join(dataDirLockOf(server.deps.orm)!.dataDir, 'backup-snapshots');
     await vi.waitFor(() => expect(readdirSync(snapshots)).toEqual([]));
   });
