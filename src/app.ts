@@ -20,6 +20,7 @@ import { fileDownloadRouter } from './domain/content/files.js';
 import { logSerializers } from './logger.js';
 import { pdfRouter } from './domain/content/pdf.js';
 import { answerNotReady } from './http-server.js';
+import { backupRouter } from './backup/endpoint.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -120,6 +121,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   app.use('/saml', samlRouter(deps));
   app.use('/files', fileDownloadRouter(deps));
   app.use('/pdf', pdfRouter(deps));
+  app.use(backupRouter(deps));
   app.use((_req, res) => sendError(res, 404, 'No such resource or operation'));
 
   const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {

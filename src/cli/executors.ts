@@ -3,12 +3,11 @@ import pino from 'pino';
 import type { Viewer } from '../auth/viewer.js';
 import { systemClock } from '../clock.js';
 import { databaseOf, type Config } from '../config.js';
-import type { LockHolder } from '../db/data-dir-lock.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { contextFor } from '../graphql/context.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createLogger } from '../logger.js';
-import { ADMIN_TOKEN_FILE, readAdminToken } from './admin-token.js';
+import { unreachable, type ServerAccess } from './server-access.js';
 
 /** Runs the admin CLI's GraphQL operations somewhere: on a database it opened, or through a server. */
 export type Executor = {
@@ -56,33 +55,25 @@ export async function inProcess(config: Config): Promise<Executor> {
   };
 }
 
-/**
- * Executes operations through the GraphQL door of the server that holds the embedded data directory,
- * with an instance administrator's token: ADMIN_TOKEN, or the one the server wrote into the directory.
- */
-export function throughServer(holder: LockHolder, dataDir: string, env: NodeJS.ProcessEnv): Executor {
-  const given = env.ADMIN_TOKEN?.trim();
-  const token = given || readAdminToken(dataDir);
-  const server = `the server (process ${holder.pid}) that holds ${dataDir}`;
-  if (!token) {
-    throw new Error(`${server} has not written ${ADMIN_TOKEN_FILE} there: give an instance administrator's API token in ADMIN_TOKEN`);
-  }
+/** Executes operations through the GraphQL door of the server that holds the embedded data directory. */
+export function throughServer(access: ServerAccess): Executor {
+  const { server, token } = access;
   return {
     async execute(document, variables) {
       let response: Response;
       try {
-        response = await fetch(`${holder.url}/graphql`, {
+        response = await fetch(`${access.url}/graphql`, {
           method: 'POST',
           headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
           body: JSON.stringify({ query: document, variables }),
         });
       } catch (error) {
-        throw new Error(`${server} does not answer at ${holder.url}: ${(error as Error & { cause?: Error }).cause?.message ?? (error as Error).message}`);
+        throw unreachable(access, error);
       }
       const body = (await response.json().catch(() => null)) as ExecutionResult | null;
       const [first] = body?.errors ?? [];
       if (response.status === 401) {
-        throw new Error(`${server} refused the token in ${given ? 'ADMIN_TOKEN' : `${dataDir}/${ADMIN_TOKEN_FILE}`}: ${first?.message ?? 'unauthenticated'}`);
+        throw new Error(`${server} refused the token in ${access.tokenSource}: ${first?.message ?? 'unauthenticated'}`);
       }
       if (first) throw new Error(first.message);
       if (!response.ok || !body?.data) throw new Error(`${server} answered HTTP ${response.status}`);

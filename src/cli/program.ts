@@ -3,7 +3,8 @@ import { ROLES } from '../auth/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../graphql/errors.js';
-import { inProcess, throughServer, type Executor } from './executors.js';
+import type { Executor } from './executors.js';
+import { serverAccess, serverHolding } from './server-access.js';
 
 /** Where a command line run reads its configuration and writes its output. */
 export type CliIo = {
@@ -27,15 +28,13 @@ type Operation<O> = {
  */
 async function executorFor(io: CliIo): Promise<Executor> {
   const config = loadConfig(io.env);
+  // Loaded when needed: commands that do not run GraphQL operations (backup, restore, help) start faster.
+  const { inProcess, throughServer } = await import('./executors.js');
   try {
     return await inProcess(config);
   } catch (error) {
     if (!(error instanceof DataDirectoryLocked)) throw error;
-    const { holder } = error;
-    if (holder?.kind !== 'server' || !holder.url) {
-      throw new Error(`${error.message}; try again when it has ${holder?.kind === 'server' ? 'started' : 'finished'}`);
-    }
-    return throughServer(holder, config.dataDir, io.env);
+    return throughServer(serverAccess(serverHolding(error), config.dataDir, io.env));
   }
 }
 
@@ -146,6 +145,20 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
         output: (data) => data.adminSetMember.id,
       }),
     );
+
+  program
+    .command('backup')
+    .description('back up the embedded database (DATA_DIR) into a file, through the server that holds it if one does; prints the file')
+    .argument('<file>', 'the backup file to write (a .tar.gz)')
+    .action(async (file: string) => (await import('./backup.js')).backupCommand(file, io));
+
+  program
+    .command('restore')
+    .description('restore a backup into a new data directory (absent or empty); prints the directory')
+    .argument('<file>', 'the backup file')
+    .argument('<dataDir>', 'the new data directory')
+    .option('--key-file <path>', "the backed-up directory's secret.key, copied into the new one (not needed with SECRET_KEY)")
+    .action(async (file: string, dir: string, options: { keyFile?: string }) => (await import('./restore.js')).restoreCommand(file, dir, options, io));
 
   try {
     await program.parseAsync(argv, { from: 'user' });
