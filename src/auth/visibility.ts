@@ -1,5 +1,20 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
+import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from './policy.js';
+
+type ContentKind = 'space' | 'collection';
+
+/** Items the viewer's organization role opens: all of an organization they administer, else what the default-level chain opens to members. */
+function reachedByRole(reach: ContentReach, row: Sql): Sql {
+  return sql`(${row}.organization_id = any(${reach.everything}::text[])
+    or (${row}.organization_id = any(${reach.byDefault}::text[]) and ${row}.access_level <> 'none'))`;
+}
+
+/** Items a grant to the viewer or one of their teams opens: named, or below a named collection. */
+function reachedByGrant(reach: ContentReach, kind: ContentKind, row: Sql): Sql {
+  const named = kind === 'space' ? reach.spaces : reach.collections;
+  return sql`(${row}.id = any(${named}::text[]) or ${row}.ancestors && ${reach.collections}::text[])`;
+}
 
 /**
  * The condition that selects the collections or spaces (table alias `alias`) a user may see: the
@@ -8,10 +23,38 @@ import type { ContentReach } from './policy.js';
  * when the default-level chain opens it to a non-guest member (`access_level` other than `none`); or
  * when a grant to the user or one of their teams names it or a collection above it.
  */
-export function visibleContent(reach: ContentReach, kind: 'space' | 'collection', alias: string): Sql {
+export function visibleContent(reach: ContentReach, kind: ContentKind, alias: string): Sql {
   const row = raw(alias);
-  const named = kind === 'space' ? reach.spaces : reach.collections;
-  return sql`(${row}.organization_id = any(${reach.everything}::text[])
-    or (${row}.organization_id = any(${reach.byDefault}::text[]) and ${row}.access_level <> 'none')
-    or ${row}.id = any(${named}::text[]) or ${row}.ancestors && ${reach.collections}::text[])`;
+  return sql`(${reachedByRole(reach, row)} or ${reachedByGrant(reach, kind, row)})`;
+}
+
+/** A parent of a list of content, for its count: its key in the list, its key among the kept sizes, and its organization. */
+export type CountedParent = { key: string; counted: string; organization: string };
+
+/**
+ * The exact count of the visible items of each parent's list (rows `key`, `count`), mostly from the
+ * sizes the database keeps (row-counts.ts), bucketed by access level: every bucket in an organization the
+ * viewer administers, the buckets other than `none` where the default-level chain opens content to them.
+ * Items only a grant opens are counted apart, through the grants' indexes: `grantedRows(condition)` is the
+ * list's statement counting its rows of parent `k.key` that also meet `condition` (alias `alias`).
+ */
+export function visibleCounts(
+  reach: ContentReach,
+  kind: ContentKind,
+  counter: Counter,
+  parents: readonly CountedParent[],
+  alias: string,
+  grantedRows: (condition: Sql) => Sql,
+): Sql {
+  const kept = keptCount(counter, raw('k.counted'), sql`(k.organization = any(${reach.everything}::text[])
+    or (k.organization = any(${reach.byDefault}::text[]) and kept.bucket <> 'none'))`);
+  const anyGrant = reach.spaces.length > 0 || reach.collections.length > 0;
+  const row = raw(alias);
+  const granted = anyGrant
+    ? sql`case when k.organization = any(${reach.everything}::text[]) then 0
+        else (${grantedRows(sql`not ${reachedByRole(reach, row)} and ${reachedByGrant(reach, kind, row)}`)}) end`
+    : sql`0`;
+  return sql`select k.key as "key", ${kept} + ${granted} as count
+    from unnest(${parents.map((p) => p.key)}::text[], ${parents.map((p) => p.counted)}::text[], ${parents.map((p) => p.organization)}::text[])
+      as k(key, counted, organization)`;
 }

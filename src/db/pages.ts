@@ -31,18 +31,21 @@ export type ListQuery<T> = {
   order: readonly SortKey<T>[];
   /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps). */
   extra?: Readonly<Record<string, string>>;
+  /** The list's exact size when the database keeps it (row-counts.ts): a statement of one row, `count`. */
+  count?: Sql;
 };
 
 /**
  * Reads one page of a list in SQL: the rows after the cursor (a keyset condition on the sort key, so a
  * page costs the same wherever it is in the list, and rows added or removed elsewhere never shift a
  * page), `LIMIT limit + 1` to know whether another page follows, and the exact count from a statement of
- * its own (one the planner can answer from an index). Nothing else of the list is read.
+ * its own: the size the database keeps for the long lists (`count`), else a count through an index.
+ * Nothing else of the list is read.
  */
 export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<T>> {
   const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
   const page = sql`select ${columns} from ${from} where ${list.where} ${after} order by ${orderBy} limit ${limit + 1}`;
-  const counting = sql`select count(*) as count from ${from} where ${list.where}`;
+  const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
   const [found, [counted]] = await Promise.all([
     plainQuery<FoundRow>(em, page.text, page.values),
     plainQuery<{ count: string | number }>(em, counting.text, counting.values),
@@ -50,8 +53,11 @@ export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: P
   return pageOf(list, rowsFound(em, list, found), Number(counted!.count), limit);
 }
 
-/** A list whose rows belong to parents: `partition` is the SQL expression of a row's parent key. */
-export type PartitionedList<T> = ListQuery<T> & { partition: string };
+/**
+ * A list whose rows belong to parents: `partition` is the SQL expression of a row's parent key.
+ * `counts`, when the database keeps the list's sizes: a statement of rows `key` and `count` for the keys.
+ */
+export type PartitionedList<T> = Omit<ListQuery<T>, 'count'> & { partition: string; counts?: (keys: readonly string[]) => Sql };
 
 /**
  * The same page of one list for many parents at once (a list field of many items of one GraphQL
@@ -63,7 +69,7 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   const partition = raw(list.partition);
   const page = sql`select k.key as "key", x.* from unnest(${keys}::text[]) as k(key) cross join lateral (
     select ${columns} from ${from} where ${partition} = k.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x`;
-  const counting = sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
+  const counting = list.counts?.(keys) ?? sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
   const [found, counted] = await Promise.all([
     plainQuery<FoundRow & { key: string }>(em, page.text, page.values),
     plainQuery<{ key: string; count: string | number }>(em, counting.text, counting.values),

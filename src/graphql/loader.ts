@@ -17,6 +17,7 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
  */
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
+  private readonly askedKeys = new Set<K>();
   private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
   private readonly derivedFrom?: { clear(key: K): unknown };
 
@@ -48,7 +49,14 @@ export class Loader<K, V> extends DataLoader<K, V> {
   }
 
   override load(key: K): Promise<V> {
-    return this.loaded.has(key) ? Promise.resolve(this.loaded.get(key) as V) : super.load(key);
+    if (this.loaded.has(key)) return Promise.resolve(this.loaded.get(key) as V);
+    this.askedKeys.add(key);
+    return super.load(key);
+  }
+
+  /** True once this request has asked for the key (its value may still be loading). */
+  isAsked(key: K): boolean {
+    return this.loaded.has(key) || this.askedKeys.has(key);
   }
 
   /**
@@ -67,12 +75,14 @@ export class Loader<K, V> extends DataLoader<K, V> {
 
   override clear(key: K): this {
     this.loaded.delete(key);
+    this.askedKeys.delete(key);
     this.derivedFrom?.clear(key);
     return super.clear(key);
   }
 
   override clearAll(): this {
     this.loaded.clear();
+    this.askedKeys.clear();
     return super.clearAll();
   }
 }

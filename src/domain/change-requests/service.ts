@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
+import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../../graphql/errors.js';
 import type { PageArgs } from '../../graphql/pagination.js';
@@ -144,7 +145,9 @@ const newestFirst: SortKey<ChangeRequestRow>[] = [{ sql: 'c.number', desc: true,
 export async function listChangeRequests(ctx: Context, spaceId: string, filter: { status?: string | null; contributor?: string | null }, args: PageArgs) {
   const { status, contributor } = parseInput(ListFilter, { status: filter.status ?? 'open', contributor: filter.contributor });
   const contributed = contributor ? sql`and c.contributors @> jsonb_build_array(${contributor}::text)` : empty;
-  return readPage(ctx.em, { entity: ChangeRequest, alias: 'c', where: sql`c.space_id = ${spaceId} and c.status = ${status} ${contributed}`, order: newestFirst }, args);
+  // The database keeps the size of each status's list; a contributor's part of it is counted.
+  const count = contributor ? undefined : countStatement('change_requests_of_space', spaceId, sql`kept.bucket = ${status}`);
+  return readPage(ctx.em, { entity: ChangeRequest, alias: 'c', where: sql`c.space_id = ${spaceId} and c.status = ${status} ${contributed}`, order: newestFirst, count }, args);
 }
 
 /** The content of these revisions, and the tree objects they hold (which a new revision shares). */

@@ -78,7 +78,7 @@ export const CommentReaction = defineEntity({
     space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').index(),
     /** The comment of the thread (reactions to its replies included), for loading and deleting them together. */
     comment: () => p.manyToOne(Comment).mapToPk().deleteRule('cascade').index(),
-    reply: () => p.manyToOne(CommentReply).mapToPk().deleteRule('cascade').nullable(),
+    reply: () => p.manyToOne(CommentReply).mapToPk().deleteRule('cascade').nullable().index(),
     target: p.string(),
     user: p.string(),
     emoji: p.string(),

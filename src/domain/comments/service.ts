@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
+import { countStatement } from '../../db/row-counts.js';
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, payloadTooLarge } from '../../graphql/errors.js';
@@ -72,7 +73,10 @@ export async function listComments(ctx: Context, ids: Ids, filter: CommentFilter
     ${status === 'all' ? empty : sql`and c.status = ${status}`}
     ${targetPage ? sql`and c.page = ${targetPage}` : empty}
     ${authors?.length ? sql`and c.posted_by = any(${authors}::text[])` : empty}`;
-  const page = await readPage(ctx.em, { entity: Comment, alias: 'c', where, order: byPosting<CommentRow>('c', order === 'desc') }, args);
+  // The database keeps the size of each status's list of a discussion; a page's or authors' part of it is counted.
+  const threadKey = thread.changeRequest ? thread.changeRequest.id : `space:${thread.space.id}`;
+  const count = targetPage || authors?.length ? undefined : countStatement('comments_of_thread', threadKey, status === 'all' ? undefined : sql`kept.bucket = ${status}`);
+  const page = await readPage(ctx.em, { entity: Comment, alias: 'c', where, order: byPosting<CommentRow>('c', order === 'desc'), count }, args);
   // Replies reach their comment through the row loader: hand it what the list read.
   for (const comment of page.items) ctx.loaders.comment.remember(comment.id, comment);
   return page;

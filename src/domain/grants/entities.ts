@@ -15,6 +15,7 @@ export const ContentGrant = defineEntity({
   indexes: [
     { properties: ['organization', 'user'] },
     { properties: ['organization', 'team'] },
+    { properties: ['team'] },
     { properties: ['space', 'createdAt', 'id'] },
     { properties: ['collection', 'createdAt', 'id'] },
   ],

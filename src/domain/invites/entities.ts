@@ -17,8 +17,8 @@ export const InviteLink = defineEntity({
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
     /** Organization role of an organization link (null: guest); the level on the content of a content link. */
     role: p.string().nullable(),
-    space: () => p.manyToOne(Space).mapToPk().nullable().deleteRule('cascade'),
-    collection: () => p.manyToOne(Collection).mapToPk().nullable().deleteRule('cascade'),
+    space: () => p.manyToOne(Space).mapToPk().nullable().deleteRule('cascade').index(),
+    collection: () => p.manyToOne(Collection).mapToPk().nullable().deleteRule('cascade').index(),
     createdAt: p.datetime(),
   },
 });

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ROLES, type Role } from '../../auth/roles.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readPage, type SortKey } from '../../db/pages.js';
+import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../../graphql/errors.js';
 import type { PageArgs } from '../../graphql/pagination.js';
@@ -61,7 +62,11 @@ export async function listMembers(ctx: Context, organizationId: string, filters:
     ${role ? (role === 'guest' ? sql`and m.role is null` : sql`and m.role = ${role}`) : empty}
     ${bySeen ? sql`and m.last_seen_at is not null` : empty}
     ${needle ? sql`and exists (select 1 from app_user u where u.id = m.user_id and (strpos(lower(u.display_name), ${needle}) > 0 or strpos(u.email, ${needle}) > 0))` : empty}`;
-  return readPage(ctx.em, { entity: Member, alias: 'm', where, order: memberOrder(bySeen, (order ?? 'desc') === 'desc') }, args);
+  // The database keeps the number of members by role and whether they were seen; a search's part is counted.
+  const buckets = sql`${role ? sql`split_part(kept.bucket, ':', 1) = ${role === 'guest' ? '' : role}` : sql`true`}
+    ${bySeen ? sql`and kept.bucket like '%:seen'` : empty}`;
+  const count = needle ? undefined : countStatement('members_of_organization', organizationId, buckets);
+  return readPage(ctx.em, { entity: Member, alias: 'm', where, order: memberOrder(bySeen, (order ?? 'desc') === 'desc'), count }, args);
 }
 
 /**

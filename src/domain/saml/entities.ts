@@ -20,7 +20,7 @@ export const SamlProvider = defineEntity({
     /** The identity provider's signing certificate (PEM). */
     certificate: p.text().nullable(),
     /** Team that people joining through this provider are added to; a deleted team leaves none. */
-    defaultTeam: () => p.manyToOne(Team).mapToPk().nullable().deleteRule('set null'),
+    defaultTeam: () => p.manyToOne(Team).mapToPk().nullable().deleteRule('set null').index(),
     /** Role of people joining through this provider; null means guest. */
     defaultRole: p.string().nullable(),
     createdAt: p.datetime(),
@@ -36,7 +36,7 @@ export const SamlRequest = defineEntity({
   name: 'SamlRequest',
   properties: {
     id: p.string().primary(),
-    provider: () => p.manyToOne(SamlProvider).mapToPk().deleteRule('cascade'),
+    provider: () => p.manyToOne(SamlProvider).mapToPk().deleteRule('cascade').index(),
     /** Where the browser is sent with the new API token. */
     returnTo: p.text(),
     createdAt: p.datetime(),

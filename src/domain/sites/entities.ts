@@ -49,7 +49,11 @@ export type SiteSectionGroupRow = InferEntity<typeof SiteSectionGroup>;
 /** A section of a site: a top-level entry of its navigation holding site spaces (variants). */
 export const SiteSection = defineEntity({
   name: 'SiteSection',
-  indexes: [{ properties: ['site', 'position'] }, { name: 'site_section_site_id_nav_key_index', properties: ['site', 'navKey'] }],
+  indexes: [
+    { properties: ['site', 'position'] },
+    { name: 'site_section_site_id_nav_key_index', properties: ['site', 'navKey'] },
+    { name: 'site_section_section_group_id_position_id_index', properties: ['sectionGroup', 'position', 'id'] },
+  ],
   uniques: [{ properties: ['site', 'path'] }],
   properties: {
     id: p.string().primary(),
@@ -80,6 +84,7 @@ export const SiteSpace = defineEntity({
     { properties: ['site', 'section', 'position'] },
     { properties: ['space'] },
     { name: 'site_space_site_id_nav_key_index', properties: ['site', 'navKey'] },
+    { name: 'site_space_section_id_position_id_index', properties: ['section', 'position', 'id'] },
   ],
   properties: {
     id: p.string().primary(),

@@ -1,6 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
-import { groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
+import { plainQuery, plainRowsWhereIn } from '../../db/plain-rows.js';
+import { countsStatement } from '../../db/row-counts.js';
+import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
+import { groupRows } from '../../graphql/row-index.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
 import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';
@@ -13,11 +15,39 @@ export type PublishedSpaces = {
   facts: readonly SpaceFacts<never>[];
 };
 
+const byPosition = { position: 'asc', id: 'asc' } as const;
+
 export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
+  // Parts of a site that a page of one of its lists needs, each read for that page's rows only; a
+  // request that reads the whole layout (a site's tree) finds them in it.
+  const sectionRow = rowLoader((ids: string[]) => plainRowsWhereIn(em, SiteSection, 'id', ids), (s) => s.id);
+  const groupRow = rowLoader((ids: string[]) => plainRowsWhereIn(em, SiteSectionGroup, 'id', ids), (g) => g.id);
+  const siteSpacesBySection = groupLoader((ids: string[]) => plainRowsWhereIn(em, SiteSpace, 'section', ids, byPosition), (s) => s.section!);
+  const sectionsByGroup = groupLoader((ids: string[]) => plainRowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition), (s) => s.sectionGroup!);
+  const siteSpaceCount = batchLoader(async (siteIds: string[]) => {
+    const statement = countsStatement('site_spaces_of_site', siteIds);
+    const counted = await plainQuery<{ key: string; count: string }>(em, statement.text, statement.values);
+    const bySite = new Map(counted.map((row) => [row.key, Number(row.count)]));
+    return siteIds.map((id) => bySite.get(id) ?? 0);
+  });
+
   const layout = rowLoader(
     async (siteIds: string[]) => {
       const layouts = await readSiteLayouts(em, siteIds, spaces.facts);
-      for (const layout of layouts) for (const space of layout.spaces) spaces.spaceToRead.remember(space.id, space);
+      for (const layout of layouts) {
+        for (const space of layout.spaces) spaces.spaceToRead.remember(space.id, space);
+        const bySection = groupRows(layout.siteSpaces.filter((s) => s.section), (s) => s.section!);
+        const byGroup = groupRows(layout.sections.filter((s) => s.sectionGroup), (s) => s.sectionGroup!);
+        for (const section of layout.sections) {
+          sectionRow.remember(section.id, section);
+          siteSpacesBySection.remember(section.id, bySection.get(section.id) ?? []);
+        }
+        for (const group of layout.groups) {
+          groupRow.remember(group.id, group);
+          sectionsByGroup.remember(group.id, byGroup.get(group.id) ?? []);
+        }
+        siteSpaceCount.remember(layout.site, layout.siteSpaces.length);
+      }
       return layouts;
     },
     (l) => l.site,
@@ -25,19 +55,56 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
   const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) => partOf(layout, pick, []);
   return {
+    /** True once this request reads the site's whole layout (a tree): its parts then come from it. */
+    layoutAsked: (siteId: string) => layout.isAsked(siteId),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader((ids: string[]) => plainRowsWhereIn(em, Site, 'id', ids), (s) => s.id),
     siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
+    /** Sections as plain rows, for reading. */
+    sectionRow,
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
     sectionsBySite: partOfLayout((l) => l.sections),
+    /** Sections of each group by position. */
+    sectionsByGroup,
     siteSectionGroup: rowLoader((ids: string[]) => em.find(SiteSectionGroup, { id: { $in: ids } }), (g) => g.id),
+    /** Section groups as plain rows, for reading. */
+    groupRow,
     groupsBySite: partOfLayout((l) => l.groups),
     siteSpace: rowLoader((ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }), (s) => s.id),
     /** Site spaces of each site by position within their section (or root level). */
     siteSpacesBySite: partOfLayout((l) => l.siteSpaces),
+    /** Site spaces of each section by position. */
+    siteSpacesBySection,
+    /** The number of each site's site spaces, which the database keeps. */
+    siteSpaceCount,
     /** Site spaces that publish each space. */
     siteSpacesBySpace: groupLoader((spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }), (s) => s.space),
     shareLinkByKey: rowLoader((keys: string[]) => em.find(ShareLink, { key: { $in: keys } }), (l) => l.key),
     adaptiveSchema: rowLoader((siteIds: string[]) => em.find(SiteAdaptiveSchema, { site: { $in: siteIds } }), (a) => a.site),
   };
+}
+
+type SiteLoaders = ReturnType<typeof siteLoaders>;
+
+/**
+ * Reads a part of a site from its layout when the request reads the layout anyway (a tree, whose
+ * statement is on its way), else through the part's own loader: the statements of a request then
+ * depend on its shape, not on which answer arrives first.
+ */
+export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: () => T | Promise<T>, own: () => T | Promise<T>): T | Promise<T> {
+  return loaders.layoutAsked(siteId) ? fromLayout() : own();
+}
+
+/** Forgets what the request's loaders hold of a site's structure, after a change to it. */
+export function forgetSiteStructure(loaders: SiteLoaders, siteId: string): void {
+  loaders.site.clear(siteId);
+  loaders.sectionsBySite.clear(siteId);
+  loaders.groupsBySite.clear(siteId);
+  loaders.siteSpacesBySite.clear(siteId);
+  loaders.siteSpaceCount.clear(siteId);
+  // Keyed by section or group: which of them changed is not known here.
+  loaders.sectionRow.clearAll();
+  loaders.groupRow.clearAll();
+  loaders.siteSpacesBySection.clearAll();
+  loaders.sectionsByGroup.clearAll();
 }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../db/pages.js';
 import { tableOf } from '../../db/plain-rows.js';
+import { countsStatement } from '../../db/row-counts.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
 
 /** The navigation order the database keeps (`nav_key`, Migration20261202090000). */
@@ -25,7 +26,9 @@ export function siteNavigationLists(em: EntityManager) {
         then (select t.default_site_space from ${raw(tableOf(em, Site))} t where t.id = x.site_id)
         else (select t.default_site_space from ${raw(tableOf(em, SiteSection))} t where t.id = x.section_id) end, false)`;
       const where: Sql = isDefault === null ? sql`true` : sql`${defaultOf} = ${isDefault}`;
-      return { entity: SiteSpace, alias: 'x', partition: 'x.site_id', where, order: inNavigationOrder<SiteSpaceRow>(), extra: { navKey: 'x.nav_key' } };
+      // The database keeps the number of a site's site spaces; the defaults' part of it is counted.
+      const counts = isDefault === null ? (keys: readonly string[]) => countsStatement('site_spaces_of_site', keys) : undefined;
+      return { entity: SiteSpace, alias: 'x', partition: 'x.site_id', where, order: inNavigationOrder<SiteSpaceRow>(), extra: { navKey: 'x.nav_key' }, counts };
     });
   return {
     /** Every section of a site (top-level and grouped) in navigation order. */
@@ -36,6 +39,7 @@ export function siteNavigationLists(em: EntityManager) {
       where: sql`true`,
       order: inNavigationOrder<SiteSectionRow>(),
       extra: { navKey: 'x.nav_key' },
+      counts: (keys) => countsStatement('sections_of_site', keys),
     })),
     /** The section groups of a site by position. */
     sectionGroupsOfSite: pageLoader(em, site, async () => ({ entity: SiteSectionGroup, alias: 'x', partition: 'x.site_id', where: sql`true`, order: byPosition })),

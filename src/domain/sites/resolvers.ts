@@ -1,6 +1,5 @@
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../../graphql/errors.js';
-import { whenLoaded } from '../../graphql/loader.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteRow } from './entities.js';
@@ -50,7 +49,7 @@ export const siteResolvers: Resolvers = {
   },
   Site: {
     object: () => 'site',
-    siteSpaces: (s: SiteRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length),
+    siteSpaces: (s: SiteRow, _: unknown, ctx: Context) => ctx.loaders.siteSpaceCount.get(s.id),
     proxy: (s: SiteRow, _: unknown, ctx: Context) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s: SiteRow) => ({ enabled: s.adaptiveContentEnabled }),
     // No ads programme on a self-hosted server.

@@ -1,6 +1,5 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../../graphql/loader.js';
-import { groupedBy, indexedBy } from '../../graphql/row-index.js';
 import type { PageArgs } from '../../graphql/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteSectionGroupRow, SiteSectionRow } from './entities.js';
@@ -15,18 +14,25 @@ import {
   moveSiteSection,
   moveSiteSectionGroup,
   removeSectionFromGroup,
-  siteSpacesOfSection,
   updateSiteSection,
   updateSiteSectionGroup,
 } from './sections.js';
+import { partOfSite } from './loaders.js';
 import { sectionPublishedUrl } from './urls.js';
 
 type OnSite = { siteId: string };
 type OnItem = OnSite & { id: string };
 type WithInput = { input: unknown };
-const idOf = (row: { id: string }) => row.id;
-const groupOf = (section: SiteSectionRow) => section.sectionGroup ?? null;
 const pageOf = ({ page, limit }: PageArgs): PageArgs => ({ page, limit });
+
+/** A section's site spaces by position; a site's layout, once read, holds them already. */
+const siteSpacesOfSection = (ctx: Context, section: SiteSectionRow) =>
+  partOfSite(
+    ctx.loaders,
+    section.site,
+    () => whenLoaded(ctx.loaders.siteSpacesBySite.get(section.site), () => ctx.loaders.siteSpacesBySection.get(section.id)),
+    () => ctx.loaders.siteSpacesBySection.get(section.id),
+  );
 
 /** Site sections and section groups (root fields and their types). */
 export const siteSectionResolvers: Resolvers = {
@@ -63,7 +69,7 @@ export const siteSectionResolvers: Resolvers = {
     object: () => 'site-section',
     default: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id),
     sectionGroup: (s: SiteSectionRow) => s.sectionGroup ?? null,
-    siteSpaces: (s: SiteSectionRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.site), (rows) => siteSpacesOfSection(rows, s.id)),
+    siteSpaces: (s: SiteSectionRow, _: unknown, ctx: Context) => siteSpacesOfSection(ctx, s),
     /** Like the site's: only a published site has published URLs. */
     urls: (s: SiteSectionRow, _: unknown, ctx: Context) =>
       whenLoaded(ctx.loaders.site.get(s.site), (site) => ({
@@ -71,20 +77,29 @@ export const siteSectionResolvers: Resolvers = {
         published: site?.published ? sectionPublishedUrl(site, s, ctx.config) : null,
       })),
     site: (s: SiteSectionRow, _: unknown, ctx: Context) => ctx.loaders.site.get(s.site),
-    // Through the site's groups, which a request showing a site's structure has loaded already.
-    group: (s: SiteSectionRow, _: unknown, ctx: Context) =>
-      s.sectionGroup ? whenLoaded(ctx.loaders.groupsBySite.get(s.site), (groups) => indexedBy(groups, idOf).get(s.sectionGroup!) ?? null) : null,
+    group: (s: SiteSectionRow, _: unknown, ctx: Context) => {
+      const groupId = s.sectionGroup;
+      if (!groupId) return null;
+      return partOfSite(
+        ctx.loaders,
+        s.site,
+        () => whenLoaded(ctx.loaders.groupsBySite.get(s.site), (groups) => groups.find((g) => g.id === groupId) ?? null),
+        () => ctx.loaders.groupRow.get(groupId),
+      );
+    },
     /** The section's default site space; should it be gone, its first site space. */
     defaultSiteSpace: (s: SiteSectionRow, _: unknown, ctx: Context) =>
-      whenLoaded(ctx.loaders.siteSpacesBySite.get(s.site), (rows) => {
-        const siteSpaces = siteSpacesOfSection(rows, s.id);
-        return siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null;
-      }),
+      whenLoaded(siteSpacesOfSection(ctx, s), (siteSpaces) => siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null),
   },
   SiteSectionGroup: {
     object: () => 'site-section-group',
     sections: (g: SiteSectionGroupRow, _: unknown, ctx: Context) =>
-      whenLoaded(ctx.loaders.sectionsBySite.get(g.site), (sections) => groupedBy(sections, groupOf).get(g.id) ?? []),
+      partOfSite(
+        ctx.loaders,
+        g.site,
+        () => whenLoaded(ctx.loaders.sectionsBySite.get(g.site), () => ctx.loaders.sectionsByGroup.get(g.id)),
+        () => ctx.loaders.sectionsByGroup.get(g.id),
+      ),
     site: (g: SiteSectionGroupRow, _: unknown, ctx: Context) => ctx.loaders.site.get(g.site),
   },
 };

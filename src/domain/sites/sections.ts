@@ -8,7 +8,6 @@ import { badRequest, notFound } from '../../graphql/errors.js';
 import { sortByKey, type PageArgs } from '../../graphql/pagination.js';
 import { movePosition, parseInput, text } from '../../graphql/validation.js';
 import { whenLoaded } from '../../graphql/loader.js';
-import { groupedBy, indexedBy } from '../../graphql/row-index.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong, type Ordered } from '../ordering.js';
 import { validateCondition } from './conditions.js';
@@ -21,8 +20,8 @@ import {
   type SiteRow,
   type SiteSectionGroupRow,
   type SiteSectionRow,
-  type SiteSpaceRow,
 } from './entities.js';
+import { forgetSiteStructure, partOfSite } from './loaders.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -100,10 +99,7 @@ async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout
     });
   } finally {
     // What this request's loaders hold about the site and its structure is stale now.
-    ctx.loaders.site.clear(siteId);
-    ctx.loaders.sectionsBySite.clear(siteId);
-    ctx.loaders.groupsBySite.clear(siteId);
-    ctx.loaders.siteSpacesBySite.clear(siteId);
+    forgetSiteStructure(ctx.loaders, siteId);
   }
 }
 
@@ -429,18 +425,9 @@ export async function moveSiteSectionGroup(
   });
 }
 
-const sectionOfSiteSpace = (row: SiteSpaceRow) => row.section ?? null;
-const idOf = (row: { id: string }) => row.id;
-
-/**
- * The site spaces of a section, in position order, from a site's site spaces (the list a loader
- * returned, which nobody changes). The result is shared: callers must not change it either.
- */
-export function siteSpacesOfSection(siteSpaces: readonly SiteSpaceRow[], sectionId: string): readonly SiteSpaceRow[] {
-  return groupedBy(siteSpaces, sectionOfSiteSpace).get(sectionId) ?? [];
-}
-
-/** A section of a site, found among the site's sections (loaded once for the whole request). */
+/** A section of a site, or null when the site has no such section. */
 export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
-  return whenLoaded(ctx.loaders.sectionsBySite.get(siteId), (sections) => indexedBy(sections, idOf).get(sectionId) ?? null);
+  const own = () => whenLoaded(ctx.loaders.sectionRow.get(sectionId), (section) => (section?.site === siteId ? section : null));
+  // A site's layout, once read, holds its sections already.
+  return partOfSite(ctx.loaders, siteId, () => whenLoaded(ctx.loaders.sectionsBySite.get(siteId), own), own);
 }

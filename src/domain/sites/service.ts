@@ -27,6 +27,7 @@ import {
   type SiteSectionRow,
   type SiteSpaceRow,
 } from './entities.js';
+import { forgetSiteStructure } from './loaders.js';
 
 /** The reference's site types; `basic` is the default. */
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
@@ -272,7 +273,7 @@ async function setDefaultSiteSpace(ctx: Context, site: SiteRow, siteSpaceId: str
   // list is read afresh by whatever the request selects next.
   const managed = (await ctx.loaders.siteSection.load(section.id))!;
   managed.defaultSiteSpace = siteSpace.id;
-  ctx.loaders.sectionsBySite.clear(site.id);
+  forgetSiteStructure(ctx.loaders, site.id);
 }
 
 /**

@@ -15,6 +15,7 @@ import { validateCondition } from './conditions.js';
 import { Site, SiteSection, SiteSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
 import { sectionOfSite } from './sections.js';
 import { siteSpacePublishedUrl } from './urls.js';
+import { forgetSiteStructure } from './loaders.js';
 
 
 /** A site space's path is one segment of its published URL. */
@@ -95,8 +96,7 @@ async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: Entity
     });
   } finally {
     // The request's site and list of its site spaces are plain rows, which a change leaves stale.
-    ctx.loaders.site.clear(siteId);
-    ctx.loaders.siteSpacesBySite.clear(siteId);
+    forgetSiteStructure(ctx.loaders, siteId);
   }
 }
 
