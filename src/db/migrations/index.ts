@@ -22,6 +22,7 @@ import { Migration20261202090000 } from './Migration20261202090000.js';
 import { Migration20261210090000 } from './Migration20261210090000.js';
 import { Migration20261215100000 } from './Migration20261215100000.js';
 import { Migration20261216090000 } from './Migration20261216090000.js';
+import { Migration20261216100000 } from './Migration20261216100000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -51,4 +52,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261210090000', class: Migration20261210090000 },
   { name: 'Migration20261215100000', class: Migration20261215100000 },
   { name: 'Migration20261216090000', class: Migration20261216090000 },
+  { name: 'Migration20261216100000', class: Migration20261216100000 },
 ];

@@ -1,0 +1,28 @@
+import { Migration } from '@mikro-orm/migrations';
+
+/** The columns that lead from a site to its parts, whose per-site share the planner must not take from the largest site. */
+const SITE_PARTS = ['site_section', 'site_space', 'site_section_group'] as const;
+
+/**
+ * A site's layout statement reads each part of a site through `site_id = <the site>`, a value the
+ * planner does not know when it plans (it comes from the statement's own CTE). It then estimates a
+ * site's rows as the table's rows over the number of distinct sites: on a server whose few sites
+ * include one of 100,000 sections, that is tens of thousands of rows per site, and it scans the whole
+ * table for a site of ten (28 ms instead of 1.7 ms, measured with bench:scale's data). Declaring the
+ * number of distinct sites as a fraction of the rows (5%: about 20 rows per site, whatever the table's
+ * size) keeps the estimate at a typical site's size, so each part is read through its index.
+ */
+export class Migration20261216100000 extends Migration {
+
+  override name = 'Migration20261216100000';
+
+  override up(): void | Promise<void> {
+    for (const table of SITE_PARTS) this.addSql(`alter table "${table}" alter column "site_id" set (n_distinct = -0.05)`);
+    this.addSql(`analyze ${SITE_PARTS.map((t) => `"${t}"`).join(', ')}`);
+  }
+
+  override down(): void | Promise<void> {
+    for (const table of SITE_PARTS) this.addSql(`alter table "${table}" alter column "site_id" reset (n_distinct)`);
+  }
+
+}
