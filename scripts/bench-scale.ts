@@ -207,6 +207,8 @@ function resetPeak(): boolean {
     return false;
   }
 }
+/** Resident memory now and the peak since measuring began, for the progress lines. */
+const memoryNow = () => `rss ${Math.round(process.memoryUsage().rss / MB)} MB, peak ${Math.round(Math.max(sampledPeak, highWaterMark()) / MB)} MB`;
 const highWaterMark = () => Number(/VmHWM:\s+(\d+) kB/.exec(readFileSync('/proc/self/status', 'utf8'))?.[1] ?? 0) * 1024;
 
 // ─── the run ────────────────────────────────────────────────────────────────────────────────────────
@@ -259,7 +261,7 @@ for (const list of LISTS) {
     const deep = cursor ? { ...(await measure(() => call('GET', withQuery(path, `limit=100&page=${encodeURIComponent(cursor.page)}`)))), rows: cursor.rows } : undefined;
     const thousand = await measure(() => call('GET', withQuery(path, 'limit=1000')));
     rows.push({ list: list.name, size, first, deep, thousand, count: firstPage.count });
-    log(`${list.name} at ${size}: first ${format(first)}, deep ${deep ? format(deep) : '-'}, limit=1000 ${format(thousand)}`);
+    log(`${list.name} at ${size}: first ${format(first)}, deep ${deep ? format(deep) : '-'}, limit=1000 ${format(thousand)}; ${memoryNow()}`);
   }
 }
 log('site tree with the other organizations\' rows');
