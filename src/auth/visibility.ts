@@ -1,19 +1,35 @@
-import sql, { raw, type Sql } from 'sql-template-tag';
+import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from './policy.js';
 
 type ContentKind = 'space' | 'collection';
 
+/**
+ * `(a or b …)` of the parts that can select anything, `false` when none can. A part whose array is
+ * empty is left out rather than written as `= any('{}')`: the planner reads an OR as a union of index
+ * scans to be sorted, so an administrator's list (one part) is read in order through its index and
+ * stops at the page, instead of gathering every row of the organization first.
+ */
+function anyOf(parts: (Sql | null)[]): Sql {
+  const present = parts.filter((part): part is Sql => part !== null);
+  return present.length === 0 ? sql`false` : sql`(${join(present, ' or ')})`;
+}
+
 /** Items the viewer's organization role opens: all of an organization they administer, else what the default-level chain opens to members. */
 function reachedByRole(reach: ContentReach, row: Sql): Sql {
-  return sql`(${row}.organization_id = any(${reach.everything}::text[])
-    or (${row}.organization_id = any(${reach.byDefault}::text[]) and ${row}.access_level <> 'none'))`;
+  return anyOf([
+    reach.everything.length ? sql`${row}.organization_id = any(${reach.everything}::text[])` : null,
+    reach.byDefault.length ? sql`(${row}.organization_id = any(${reach.byDefault}::text[]) and ${row}.access_level <> 'none')` : null,
+  ]);
 }
 
 /** Items a grant to the viewer or one of their teams opens: named, or below a named collection. */
 function reachedByGrant(reach: ContentReach, kind: ContentKind, row: Sql): Sql {
   const named = kind === 'space' ? reach.spaces : reach.collections;
-  return sql`(${row}.id = any(${named}::text[]) or ${row}.ancestors && ${reach.collections}::text[])`;
+  return anyOf([
+    named.length ? sql`${row}.id = any(${named}::text[])` : null,
+    reach.collections.length ? sql`${row}.ancestors && ${reach.collections}::text[]` : null,
+  ]);
 }
 
 /**
@@ -25,7 +41,8 @@ function reachedByGrant(reach: ContentReach, kind: ContentKind, row: Sql): Sql {
  */
 export function visibleContent(reach: ContentReach, kind: ContentKind, alias: string): Sql {
   const row = raw(alias);
-  return sql`(${reachedByRole(reach, row)} or ${reachedByGrant(reach, kind, row)})`;
+  const anyGrant = reach.spaces.length > 0 || reach.collections.length > 0;
+  return anyGrant ? sql`(${reachedByRole(reach, row)} or ${reachedByGrant(reach, kind, row)})` : reachedByRole(reach, row);
 }
 
 /** A parent of a list of content, for its count: its key in the list, its key among the kept sizes, and its organization. */
