@@ -355,4 +355,6 @@ console.log(out.join('\n'));
 log('done');
 
 await server.stop();
-if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
+// BENCH_KEEP_DATA_DIR=1 keeps the embedded database for a look at its plans afterwards.
+if (embeddedDir && !process.env.BENCH_KEEP_DATA_DIR) rmSync(embeddedDir, { recursive: true, force: true });
+else if (embeddedDir) log(`kept the embedded database in ${embeddedDir}`);

@@ -125,8 +125,8 @@ async function client(server: ServerProcess, organizationId: string, n: number) 
 describe('production start', () => {
   it('the supervisor examples run node on the compiled entry point with the Node flags of npm start, never npm', () => {
     // npm start runs the sources through tsx; the production command runs the build, with the same flags.
-    expect(scripts.start).toBe('node --max-semi-space-size=64 --import tsx src/main.ts');
-    expect(production).toEqual(['node', '--max-semi-space-size=64', '--enable-source-maps', 'dist/src/main.js']);
+    expect(scripts.start).toBe('node --max-semi-space-size=64 --max-old-space-size=1024 --import tsx src/main.ts');
+    expect(production).toEqual(['node', '--max-semi-space-size=64', '--max-old-space-size=1024', '--enable-source-maps', 'dist/src/main.js']);
 
     const unit = /```ini\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
     const execStart = unit.split('\n').filter((line) => line.startsWith('ExecStart='));
