@@ -19,12 +19,13 @@ import {
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
 import { createContext, type AppDeps } from '../src/graphql/context.js';
-import { DomainError, domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
+import { DomainError } from '../src/domain/common/errors.js';
+import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { parseVariableError } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
-import { NUL_MESSAGE, nulAt } from '../src/graphql/nul.js';
+import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
 import { verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { bodyOf, type Route } from './route.js';

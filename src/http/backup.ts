@@ -5,7 +5,7 @@ import { sendFailure } from './responses.js';
 import { authenticate } from '../auth/viewer.js';
 import { dataDirLockOf, embeddedDatabase } from '../db/orm.js';
 import type { AppDeps } from '../graphql/context.js';
-import { DomainError, forbidden, unauthenticated } from '../graphql/errors.js';
+import { DomainError, forbidden, unauthenticated } from '../domain/common/errors.js';
 import { BACKUP_PATH, packBackup } from '../backup/archive.js';
 import { snapshotDatabase } from '../backup/snapshot.js';
 

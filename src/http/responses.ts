@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express';
-import { domainErrorOf } from '../graphql/database-errors.js';
-import { DomainError, ERROR_STATUS, logFailure } from '../graphql/errors.js';
+import { domainErrorOf } from '../domain/common/database-errors.js';
+import { DomainError, ERROR_STATUS } from '../domain/common/errors.js';
+import { logFailure } from '../graphql/errors.js';
 import type { Logger } from '../logger.js';
 
 /** The contract's error body, `{"error": {"code": <status>, "message": "..."}}`, with its status. */
