@@ -13,7 +13,7 @@ import { byPosition, placeAmong } from '../ordering.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { validateCondition } from './conditions.js';
 import { Site, SiteSection, SiteSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
-import { sectionOfSite } from './sections.js';
+import { sectionOfSite } from './section-of-site.js';
 import { siteSpacePublishedUrl } from './urls.js';
 import { forgetSiteStructure } from './loaders.js';
 
