@@ -19,15 +19,15 @@ import {
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
 import { createContext, type AppDeps } from '../src/graphql/context.js';
-import { domainErrorOf } from '../src/graphql/database-errors.js';
-import { DomainError, domainErrorIn, ERROR_STATUS, logFailure, statusOf } from '../src/graphql/errors.js';
+import { DomainError } from '../src/domain/common/errors.js';
+import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { parseVariableError } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
-import type { Logger } from '../src/logger.js';
-import { NUL_MESSAGE, nulAt } from '../src/graphql/nul.js';
-import { verifyUtf8 } from '../src/http-body.js';
+import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
+import { verifyUtf8 } from '../src/http/body.js';
+import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
 
@@ -46,25 +46,6 @@ type PreparedRoute = Route & {
   /** Whether the operation reads a JSON body, and whether it may be left out. */
   takesBody: ReturnType<typeof bodyOf>;
 };
-
-export function sendError(res: Response, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
-  res.set(headers).status(status).json({ error: { code: status, message } });
-}
-
-/** The request's own logger (pino-http's child, carrying the request id), else the application's. */
-export const requestLogger = (req: Request, fallback: Logger): Logger => (req as { log?: Logger }).log ?? fallback;
-
-/**
- * Answers a failure outside GraphQL execution in the contract's error body: a domain error, or a
- * database failure that means one (503 with Retry-After while the database is unreachable), with its
- * status and headers; anything else is logged with the request id and answered 500 without internals.
- */
-export function sendFailure(req: Request, res: Response, error: unknown, fallbackLogger: Logger, fields: Record<string, unknown> = {}) {
-  const failure = domainErrorOf(error) ?? error;
-  logFailure(requestLogger(req, fallbackLogger), failure, fields);
-  if (failure instanceof DomainError) return sendError(res, ERROR_STATUS[failure.code], failure.message, failure.headers);
-  return sendError(res, 500, 'Internal server error');
-}
 
 function shapeOf(
   schema: GraphQLSchema,

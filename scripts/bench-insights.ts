@@ -21,7 +21,7 @@ import copyStreams from 'pg-copy-streams';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';
-import { embeddedDatabase } from '../src/db/orm.js';
+import { embeddedDatabase } from '../src/db/embedded-databases.js';
 import { BatchEncoder, EVENT_COLUMN_LIST } from '../src/domain/insights/encode.js';
 import { validateEvent } from '../src/domain/insights/events.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';

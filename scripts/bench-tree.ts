@@ -18,7 +18,7 @@ import express from 'express';
 import { systemClock } from '../src/clock.js';
 import { loadConfig } from '../src/config.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';
-import { sqlObservers } from '../src/db/orm.js';
+import { sqlObservers } from '../src/db/sql-observers.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { isDeepStrictEqual } from 'node:util';
 import { createOrganization } from '../src/domain/organizations/service.js';

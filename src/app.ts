@@ -5,22 +5,24 @@ import { expressMiddleware } from '@as-integrations/express5';
 import express, { type ErrorRequestHandler } from 'express';
 import { GraphQLError } from 'graphql';
 import { pinoHttp } from 'pino-http';
-import { createRestRouter, requestLogger, sendError, sendFailure, takesBodyBytes } from '../rest-facade/router.js';
+import { createRestRouter, takesBodyBytes } from '../rest-facade/router.js';
 import { documentLimits, tokenLimit } from './graphql/document-limits.js';
 import { noNulLiterals, refuseNulVariables } from './graphql/nul.js';
-import { jsonBody, requireJsonBody, sendDoorError } from './http-body.js';
+import { jsonBody, requireJsonBody, sendDoorError } from './http/body.js';
+import { requestLogger, sendError, sendFailure } from './http/responses.js';
 import { createContext, type AppDeps, type Context } from './graphql/context.js';
-import { domainErrorOf } from './graphql/database-errors.js';
-import { ERROR_STATUS, logFailure, maskError } from './graphql/errors.js';
+import { domainErrorOf } from './domain/common/database-errors.js';
+import { ERROR_STATUS } from './domain/common/errors.js';
+import { logFailure, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
-import { samlRouter } from './domain/saml/router.js';
-import { fileDownloadRouter } from './domain/content/files.js';
+import { samlRouter } from './http/saml.js';
+import { fileDownloadRouter } from './http/files.js';
 import { logSerializers } from './logger.js';
-import { pdfRouter } from './domain/content/pdf.js';
-import { answerNotReady } from './http-server.js';
-import { backupRouter } from './backup/endpoint.js';
+import { pdfRouter } from './http/pdf.js';
+import { healthCheck } from './http/health.js';
+import { backupRouter } from './http/backup.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -55,16 +57,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     }),
   );
 
-  app.get('/healthz', async (_req, res) => {
-    // While draining, the requests that still come (on open connections) are served, but the instance is not ready.
-    if (lifecycle.stopping()) return answerNotReady(res, 'stopping');
-    try {
-      await deps.orm.em.getConnection().execute('select 1');
-      res.json({ status: 'ok' });
-    } catch {
-      res.status(503).json({ status: 'unavailable', error: { code: 503, message: 'Database unavailable' } });
-    }
-  });
+  app.get('/healthz', healthCheck(deps, lifecycle));
 
   app.use(['/v1', '/graphql'], requireJsonBody);
   const json = jsonBody(deps.config.bodyLimit);

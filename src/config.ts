@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isMasterKeyText, KEY_FORMAT } from './auth/master-key.js';
+import { isMasterKeyText, KEY_FORMAT } from './auth/key-text.js';
 import { parseAllowEntry } from './net/addresses.js';
 
 const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);

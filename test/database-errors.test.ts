@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchPathStatement } from '../src/db/orm.js';
+import { searchPathStatement } from '../src/db/search-path.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newTeam } from './support/factories.js';

@@ -4,7 +4,7 @@
  * clock and run with runDueJobs, on the real database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { embeddedDatabaseOf } from '../src/db/orm.js';
+import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';

@@ -8,7 +8,7 @@ import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateR
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
-import { sqlObservers } from '../src/db/orm.js';
+import { sqlObservers } from '../src/db/sql-observers.js';
 import { newTeam, type Caller } from './support/factories.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { AGENTS, aggregate, siteEvent, track } from './support/insights.js';

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
-import { embeddedDatabaseOf, sqlObservers } from '../src/db/orm.js';
+import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
+import { sqlObservers } from '../src/db/sql-observers.js';
 import { Job } from '../src/jobs/entities.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, rollupLock } from '../src/domain/insights/storage.js';

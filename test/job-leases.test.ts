@@ -7,7 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { embeddedDatabaseOf } from '../src/db/orm.js';
+import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { Job } from '../src/jobs/entities.js';
 import { LeaseLost } from '../src/jobs/lease.js';
 import { enqueue, runDueJobs, startWorker, type JobHandler, type JobRun } from '../src/jobs/queue.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
-import { sqlObservers } from '../src/db/orm.js';
+import { sqlObservers } from '../src/db/sql-observers.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newOrganization, newTeam, newUser, type Caller } from './support/factories.js';

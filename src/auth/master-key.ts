@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/orm.js';
 import type { Logger } from '../logger.js';
+import { HOW_TO_MAKE_A_KEY, KEY_FORMAT, keyBytes } from './key-text.js';
 
 /*
  * The master key that seals the server secrets stored in the database (see sealing.ts). It is given
@@ -15,14 +16,6 @@ import type { Logger } from '../logger.js';
 
 /** The name of the key file of the embedded mode, in DATA_DIR. */
 export const KEY_FILE = 'secret.key';
-
-/** How to make a key, for messages. */
-export const HOW_TO_MAKE_A_KEY = 'make one with `openssl rand -base64 32`';
-
-/** What a valid key looks like, for messages. */
-export const KEY_FORMAT = `must be 32 or more random bytes in hex or base64 (${HOW_TO_MAKE_A_KEY})`;
-
-const MIN_KEY_BYTES = 32;
 
 /** A master key: the AES-256 key that seals and its id, which sealed values name. */
 export type MasterKey = { id: string; key: Buffer };
@@ -37,19 +30,6 @@ export type Keyring = { current: MasterKey; previous: MasterKey[]; source: strin
 export class MasterKeyError extends Error {
   override name = 'MasterKeyError';
 }
-
-/** The bytes of a key given as hex or base64 (standard or URL-safe), or null when it is neither or too short. */
-function keyBytes(text: string): Buffer | null {
-  const trimmed = text.trim();
-  const readings = [
-    /^(?:[0-9a-f]{2})+$/i.test(trimmed) ? Buffer.from(trimmed, 'hex') : null,
-    /^[A-Za-z0-9+/_-]+={0,2}$/.test(trimmed) ? Buffer.from(trimmed.replace(/-/g, '+').replace(/_/g, '/'), 'base64') : null,
-  ];
-  return readings.find((bytes) => bytes && bytes.length >= MIN_KEY_BYTES) ?? null;
-}
-
-/** True when the text is a key this server accepts. */
-export const isMasterKeyText = (text: string) => keyBytes(text) !== null;
 
 /** The master key a key text gives; throws a MasterKeyError (without the text) when it is none. */
 export function masterKeyOf(text: string, name: string): MasterKey {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken, User, type UserRow } from '../domain/users/entities.js';
 import { plainColumns, plainQuery, tableOf } from '../db/plain-rows.js';
-import { unauthenticated } from '../graphql/errors.js';
+import { unauthenticated } from '../domain/common/errors.js';
 import { bearerSecret, hashTokenSecret } from './tokens.js';
 
 /** Who is calling: the user behind the API token of the request. */

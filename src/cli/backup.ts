@@ -9,7 +9,7 @@ import { describeDatabase, whileStill } from '../backup/snapshot.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked, lockDataDir } from '../db/data-dir-lock.js';
 import { serverAccess, serverHolding, unreachable, type ServerAccess } from './server-access.js';
-import type { CliIo } from './program.js';
+import type { CliIo } from './io.js';
 
 const MB = 1024 * 1024;
 

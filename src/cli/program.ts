@@ -2,16 +2,10 @@ import { Command, CommanderError, Option } from 'commander';
 import { ROLES } from '../auth/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
-import { DomainError } from '../graphql/errors.js';
+import { DomainError } from '../domain/common/errors.js';
 import type { Executor } from './executors.js';
+import type { CliIo } from './io.js';
 import { serverAccess, serverHolding } from './server-access.js';
-
-/** Where a command line run reads its configuration and writes its output. */
-export type CliIo = {
-  env: NodeJS.ProcessEnv;
-  stdout: { write(text: string): unknown };
-  stderr: { write(text: string): unknown };
-};
 
 /** A command's GraphQL operation (one of the instance-admin mutations) and what it prints. */
 type Operation<O> = {

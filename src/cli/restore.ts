@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { restoreBackup, type RestoreReport } from '../backup/restore.js';
 import { loadConfig } from '../config.js';
-import type { CliIo } from './program.js';
+import type { CliIo } from './io.js';
 
 /** `restore <file> <dir>`: restores a backup into a new data directory; prints the directory. */
 export async function restoreCommand(file: string, dir: string, options: { keyFile?: string }, io: CliIo): Promise<void> {

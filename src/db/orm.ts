@@ -6,14 +6,14 @@ import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.
 import { releaseDeadConnections } from './dead-connections.js';
 import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
+import { embeddedDatabases } from './embedded-databases.js';
+import { searchPathStatement } from './search-path.js';
+import { sqlObservers } from './sql-observers.js';
 
 /** A PostgreSQL server (optionally one schema of it) or an embedded data directory. */
 export type Database = { url: string; schema?: string } | { dataDir: string };
 
 export type Orm = MikroORM;
-
-/** Observers of every SQL statement sent; tests use one to count statements per request. */
-export const sqlObservers = new Set<(sql: string) => void>();
 
 function baseOptions(): Options {
   return {
@@ -45,9 +45,6 @@ function baseOptions(): Options {
 
 /** Longest wait for a connection of the pool to a PostgreSQL server, in milliseconds. */
 const POOL_CONNECT_TIMEOUT_MS = 10_000;
-
-/** Puts a schema on a session's search path (the ORM's connections, and pool clients used directly). */
-export const searchPathStatement = (schema: string) => `set search_path to "${schema.replaceAll('"', '""')}"`;
 
 /**
  * Opens the ORM on a real PostgreSQL server (`url`) or on embedded PostgreSQL in `dataDir`.
@@ -84,8 +81,8 @@ export async function openOrm(db: Database, options: { holder?: LockHolder['kind
       dbName: 'postgres',
       driverOptions: dialect,
     });
-    embedded.set(orm, pglite);
-    embedded.set(dialect, pglite);
+    embeddedDatabases.set(orm, pglite);
+    embeddedDatabases.set(dialect, pglite);
     locks.set(orm, lock);
     // The lock outlives the database: released once PGlite has closed its files, not before.
     const close = orm.close.bind(orm);
@@ -108,18 +105,6 @@ const locks = new WeakMap<Orm, DataDirLock>();
 /** The lock an embedded database's ORM holds on its data directory (undefined on a server). */
 export const dataDirLockOf = (orm: Orm): DataDirLock | undefined => locks.get(orm);
 
-/** Embedded databases by ORM and by the Kysely dialect their EntityManagers are configured with. */
-const embedded = new WeakMap<object, PGlite>();
-
-/** The embedded database of an ORM (for bulk loading with COPY), or undefined on a server. */
-export const embeddedDatabase = (orm: Orm): PGlite | undefined => embedded.get(orm);
-
-/** The embedded database an EntityManager reaches, or undefined on a server. */
-export const embeddedDatabaseOf = (em: { config: { get(key: 'driverOptions'): unknown } }): PGlite | undefined => {
-  const dialect = em.config.get('driverOptions');
-  return typeof dialect === 'object' && dialect !== null ? embedded.get(dialect) : undefined;
-};
-
 /** Arbitrary key of the advisory lock that serializes migrations across processes. */
 const MIGRATION_LOCK = 734_112_907;
 
@@ -130,7 +115,7 @@ const MIGRATION_LOCK = 734_112_907;
 export async function migrate(orm: Orm): Promise<string[]> {
   // The embedded database belongs to this one process (and has one connection, which a lock held
   // in a transaction would keep from the migrator).
-  if (embedded.has(orm)) return (await orm.migrator.up()).map((m) => m.name);
+  if (embeddedDatabases.has(orm)) return (await orm.migrator.up()).map((m) => m.name);
   const connection = orm.em.getConnection();
   return connection.transactional(async (trx) => {
     await connection.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK], 'all', trx);

@@ -1,7 +1,8 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
-import { embeddedDatabaseOf, sqlObservers } from './orm.js';
+import { embeddedDatabaseOf } from './embedded-databases.js';
+import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
 
 /*

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { searchPathStatement } from './orm.js';
+import { searchPathStatement } from './search-path.js';
 
 /** Clients whose search path this module has set (the ORM sets it only on clients it hands out itself). */
 const prepared = new WeakSet<pg.PoolClient>();

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../jobs/queue.js';
-import { embeddedDatabaseOf } from './orm.js';
+import { embeddedDatabaseOf } from './embedded-databases.js';
 
 /*
  * The embedded database (PGlite: PostgreSQL in one process, one session) has no autovacuum: rows that

@@ -5,7 +5,7 @@ import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import type { Config } from '../config.js';
-import { DEFAULT_PAGE_SIZE } from './pagination.js';
+import { DEFAULT_PAGE_SIZE } from '../domain/common/pagination.js';
 
 /*
  * Bounds on the documents sent to /graphql, checked before anything runs, each refusal a 400 naming its

@@ -4,7 +4,7 @@ import { LRUCache } from 'lru-cache';
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
 import { renewContext, type Context } from './context.js';
-import { domainErrorOf } from './database-errors.js';
+import { domainErrorOf } from '../domain/common/database-errors.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 

@@ -3,7 +3,7 @@ import type { Policy } from '../auth/policy.js';
 import { collectionLists } from '../domain/collections/lists.js';
 import { memberSpaceCounts } from '../domain/members/space-counts.js';
 import { siteNavigationLists } from '../domain/sites/navigation-lists.js';
-import { shareLinkLists } from '../domain/sites/share-links.js';
+import { shareLinkLists } from '../domain/sites/share-link-lists.js';
 import { spaceLists } from '../domain/spaces/lists.js';
 
 /**

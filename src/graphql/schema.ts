@@ -28,7 +28,7 @@ import { integrationResolvers } from '../domain/integrations/resolvers.js';
 import { searchResolvers } from '../domain/search/resolvers.js';
 import { administrationResolvers } from '../domain/administration/resolvers.js';
 import type { Context } from './context.js';
-import { forbidden, unauthenticated } from './errors.js';
+import { forbidden, unauthenticated } from '../domain/common/errors.js';
 import { scalarResolvers } from './scalars.js';
 
 export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema.graphql');

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sqlObservers } from '../../src/db/orm.js';
+import { sqlObservers } from '../../src/db/sql-observers.js';
 
 /** Runs `work` and returns how many SQL statements the server sent meanwhile. */
 export async function countStatements(work: () => Promise<unknown>): Promise<number> {

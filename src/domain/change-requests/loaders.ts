@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
-import { Loader, rowLoader } from '../../graphql/loader.js';
+import { Loader, rowLoader } from '../common/loader.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { ChangeRequest } from './entities.js';
 

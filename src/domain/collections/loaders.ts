@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowLoader } from '../../graphql/loader.js';
+import { rowLoader } from '../common/loader.js';
 import { Collection } from './entities.js';
 
 export function collectionLoaders(em: EntityManager) {

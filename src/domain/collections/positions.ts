@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { tableOf } from '../../db/plain-rows.js';
-import { badRequest } from '../../graphql/errors.js';
-import { movePosition } from '../../graphql/validation.js';
+import { badRequest } from '../common/errors.js';
+import { movePosition } from '../common/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';

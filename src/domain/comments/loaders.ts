@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, plainQuery, plainRowsWhereIn, tableOf } from '../../db/plain-rows.js';
-import { batchLoader, partOf, rowLoader } from '../../graphql/loader.js';
-import { groupRows } from '../../graphql/row-index.js';
+import { batchLoader, partOf, rowLoader } from '../common/loader.js';
+import { groupRows } from '../common/row-index.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 

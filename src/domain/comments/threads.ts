@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
+import { notFound } from '../common/errors.js';
 import { changeRequestIn } from '../change-requests/service.js';
 import type { ChangeRequestRow } from '../change-requests/entities.js';
 import { DEFAULT_READ, type RevisionView } from '../content/views.js';

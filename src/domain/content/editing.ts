@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../../graphql/errors.js';
-import { parseInput, text, oneOf } from '../../graphql/validation.js';
+import { badRequest, conflict, notFound } from '../common/errors.js';
+import { parseInput, text, oneOf } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/service.js';
 import { emoji } from '../spaces/service.js';

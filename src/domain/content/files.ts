@@ -1,16 +1,14 @@
-import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { imageSize } from 'image-size';
 import { z } from 'zod';
-import type { AppDeps, Context } from '../../graphql/context.js';
-import { notFound, payloadTooLarge } from '../../graphql/errors.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import type { Context } from '../../graphql/context.js';
+import { notFound, payloadTooLarge } from '../common/errors.js';
+import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
-import { sendError, sendFailure } from '../../../rest-facade/router.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
 import { blobId } from './git.js';
-import { sendSignedBytes, signatureProblem, signedQuery } from './signing.js';
+import { signedQuery } from './signing.js';
 
 /** Largest file accepted, in bytes (5 MiB; README). Its base64 needs BODY_LIMIT of about 7mb or more. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
@@ -76,26 +74,9 @@ export async function downloadUrl(ctx: Context, file: ContentFileRow): Promise<s
   return `${ctx.config.publicUrl}/files/${file.key}/${encodeURIComponent(file.name)}?${await signedQuery(ctx.em, ctx.clock, file.key)}`;
 }
 
-/** Types a browser may show inline; everything else downloads (no HTML or SVG runs on this origin). */
-const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'text/plain']);
-
-/** GET /files/:key/:name?expires&signature: the bytes of a file, for a valid unexpired signature. */
-export function fileDownloadRouter(deps: AppDeps): Router {
-  const router = express.Router();
-  router.get('/:key/:name', async (req, res) => {
-    try {
-      const em = deps.orm.em.fork() as EntityManager;
-      const problem = await signatureProblem(em, deps.clock, req.params.key, req.query);
-      if (problem) return sendError(res, ...problem);
-      const file = await em.findOne(ContentFile, { key: req.params.key });
-      const blob = await em.findOne(FileBlob, { key: req.params.key });
-      if (!file || !blob) return sendError(res, 404, 'File not found');
-      const inline = INLINE_TYPES.has(file.contentType.split(';')[0]!.trim());
-      return sendSignedBytes(res, { contentType: file.contentType, name: file.name, bytes: blob.bytes, inline });
-    } catch (error) {
-      return sendFailure(req, res, error, deps.logger, { endpoint: 'file download' });
-    }
-  });
-  return router;
+/** The name, type and bytes of a stored file version (its key), or null when there is none. */
+export async function readStoredFile(em: EntityManager, key: string): Promise<{ name: string; contentType: string; bytes: Uint8Array } | null> {
+  const file = await em.findOne(ContentFile, { key });
+  const blob = await em.findOne(FileBlob, { key });
+  return file && blob ? { name: file.name, contentType: file.contentType, bytes: blob.bytes } : null;
 }
-

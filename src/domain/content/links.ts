@@ -1,8 +1,8 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
-import { oneOf, parseInput } from '../../graphql/validation.js';
+import { paginateRows, type PageArgs } from '../common/pagination.js';
+import { oneOf, parseInput } from '../common/validation.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { linkTargets } from './markdown.js';
 import { pageIn, spaceContent } from './service.js';

@@ -1,5 +1,5 @@
 import slugify from '@sindresorhus/slugify';
-import { badRequest } from '../../graphql/errors.js';
+import { badRequest } from '../common/errors.js';
 import { byPosition, placeAmong } from '../ordering.js';
 
 /**

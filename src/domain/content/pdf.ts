@@ -1,33 +1,32 @@
-import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import PDFDocument from 'pdfkit';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { RootContent } from 'mdast';
 import { z } from 'zod';
-import type { AppDeps, Context } from '../../graphql/context.js';
-import { badRequest } from '../../graphql/errors.js';
-import { parseInput } from '../../graphql/validation.js';
-import { sendError, sendFailure } from '../../../rest-facade/router.js';
+import type { Context } from '../../graphql/context.js';
+import { badRequest } from '../common/errors.js';
+import { parseInput } from '../common/validation.js';
 import { Space } from '../spaces/entities.js';
 import { PageVersion } from './entities.js';
 import { readRevisions } from './store.js';
 import { subtree, type PageEntry } from './manifest.js';
 import { plainText } from './markdown.js';
 import { pageIn } from './service.js';
-import { sendSignedBytes, signatureProblem, signedQuery } from './signing.js';
+import { signedQuery } from './signing.js';
 import type { RevisionView } from './views.js';
 
 /*
  * PDF export: the operation answers a signed, expiring URL of this server naming the (immutable)
- * revision and the pages to print; fetching that URL renders the PDF then, with pdfkit.
+ * revision and the pages to print; fetching that URL (src/http/pdf.ts) renders the PDF then, with pdfkit.
  */
 
 const PdfArgs = z.object({ page: z.string().nullish(), only: z.boolean({ error: 'must be true or false' }).nullish() });
 
 /** What a PDF URL names: a revision of a space, and optionally one page (alone, or with its descendants). */
-type PdfSubject = { space: string; revision: string; page: string | null; only: boolean };
+export type PdfSubject = { space: string; revision: string; page: string | null; only: boolean };
 
-const subjectOf = (s: PdfSubject) => `pdf|${s.space}|${s.revision}|${s.page ?? ''}|${s.only ? 1 : 0}`;
+/** What a PDF URL's signature signs. */
+export const subjectOf = (s: PdfSubject) => `pdf|${s.space}|${s.revision}|${s.page ?? ''}|${s.only ? 1 : 0}`;
 
 /** The signed URL of a PDF of the content: every page, or `page` with its descendants (only that page with `only`). */
 export async function pdfUrl(ctx: Context, view: RevisionView, args: { page?: unknown; only?: unknown }): Promise<{ url: string }> {
@@ -85,7 +84,7 @@ function writeBlock(doc: PDFKit.PDFDocument, node: RootContent, indent = 0): voi
 }
 
 /** Renders the pages of a revision as a PDF: each page's title, description and body, a new PDF page per document page. */
-async function renderPdf(em: EntityManager, subject: PdfSubject): Promise<{ title: string; bytes: Buffer } | null> {
+export async function renderPdf(em: EntityManager, subject: PdfSubject): Promise<{ title: string; bytes: Buffer } | null> {
   const [space, { revisions }] = await Promise.all([em.findOne(Space, { id: subject.space }), readRevisions(em, [subject.revision])]);
   const revision = revisions.find((r) => r.space === subject.space);
   if (!space || space.deletedAt || !revision) return null;
@@ -111,28 +110,4 @@ async function renderPdf(em: EntityManager, subject: PdfSubject): Promise<{ titl
   doc.end();
   await done;
   return { title: space.title, bytes: Buffer.concat(chunks) };
-}
-
-/** GET /pdf/:spaceId?revision&page&only&expires&signature: the PDF a signed URL names. */
-export function pdfRouter(deps: AppDeps): Router {
-  const router = express.Router();
-  router.get('/:spaceId', async (req, res) => {
-    try {
-      const subject: PdfSubject = {
-        space: req.params.spaceId,
-        revision: String(req.query.revision ?? ''),
-        page: req.query.page ? String(req.query.page) : null,
-        only: req.query.only === '1',
-      };
-      const em = deps.orm.em.fork() as EntityManager;
-      const problem = await signatureProblem(em, deps.clock, subjectOf(subject), req.query);
-      if (problem) return sendError(res, ...problem);
-      const pdf = await renderPdf(em, subject);
-      if (!pdf) return sendError(res, 404, 'Content not found');
-      return sendSignedBytes(res, { contentType: 'application/pdf', name: `${pdf.title || 'export'}.pdf`, bytes: pdf.bytes, inline: true });
-    } catch (error) {
-      return sendFailure(req, res, error, deps.logger, { endpoint: 'PDF export' });
-    }
-  });
-  return router;
 }

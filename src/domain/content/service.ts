@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import { paginateRows, type PageArgs } from '../../graphql/pagination.js';
+import { notFound } from '../common/errors.js';
+import { paginateRows, type PageArgs } from '../common/pagination.js';
 import { changeRequestIn } from '../change-requests/service.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { linkTargets } from './markdown.js';

@@ -1,11 +1,10 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Response } from 'express';
 import { serverSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../clock.js';
 
 /*
- * Expiring signed URLs of this server (file downloads, PDF exports): whoever holds one may fetch what
+ * Expiring signed URLs of this server (file downloads, PDF exports; src/http/ serves them): whoever holds one may fetch what
  * it names until it expires, without a token. The HMAC key is a server secret kept in the database.
  */
 
@@ -43,15 +42,4 @@ export async function signatureProblem(em: EntityManager, clock: Clock, subject:
   if (given.length !== expected.length || !timingSafeEqual(given, expected)) return [403, 'Invalid signature'];
   if (expires < clock.now().getTime()) return [403, 'This URL has expired'];
   return null;
-}
-
-/** Answers the bytes a signed URL names: cached privately, never sniffed, never run as a page of this origin. */
-export function sendSignedBytes(res: Response, body: { contentType: string; name: string; bytes: Uint8Array; inline: boolean }) {
-  res.setHeader('content-type', body.contentType);
-  res.setHeader('content-length', String(body.bytes.length));
-  res.setHeader('content-disposition', `${body.inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(body.name)}`);
-  res.setHeader('x-content-type-options', 'nosniff');
-  res.setHeader('content-security-policy', "default-src 'none'; sandbox");
-  res.setHeader('cache-control', 'private, max-age=3600');
-  return res.end(body.bytes);
 }

@@ -1,6 +1,6 @@
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { batchLoader, groupLoader, plainRows } from '../../graphql/loader.js';
+import { batchLoader, groupLoader, plainRows } from '../common/loader.js';
 import { memberKey, splitMemberKeys } from '../members/keys.js';
 import { TeamMember, type TeamMemberRow } from '../teams/entities.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';

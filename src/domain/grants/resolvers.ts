@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
-import { conflict } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import { conflict } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
 import { grantRole, listGrants, revokeRole, type GrantTarget } from './service.js';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../../graphql/errors.js';
-import { parseInput } from '../../graphql/validation.js';
+import { badRequest } from '../common/errors.js';
+import { parseInput } from '../common/validation.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';

@@ -1,5 +1,5 @@
-import { NUL_MESSAGE, nulAt } from '../../graphql/nul.js';
-import { badRequest, DomainError } from '../../graphql/errors.js';
+import { NUL_MESSAGE, nulAt } from '../common/nul.js';
+import { badRequest, DomainError } from '../common/errors.js';
 import { BatchEncoder, RollupDeltas, type EncodedBatch } from './encode.js';
 import { validateEvent, type ValidEvent } from './events.js';
 

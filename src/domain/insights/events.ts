@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { z } from 'zod';
-import { badRequest } from '../../graphql/errors.js';
-import { oneOf } from '../../graphql/validation.js';
+import { badRequest } from '../common/errors.js';
+import { oneOf } from '../common/validation.js';
 import { bounded } from './cache.js';
 
 /*

@@ -1,4 +1,4 @@
-import { badRequest } from '../../graphql/errors.js';
+import { badRequest } from '../common/errors.js';
 
 /** A half-open interval of time [from, to). */
 export type TimeRange = { from: Date; to: Date };

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import { badRequest } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { aggregateSiteEvents, type AggregateRequest } from './aggregate.js';
 import { trackSiteEvents, trackSiteEventsBody } from './ingest.js';

@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import { paginateRows, type Page, type PageArgs } from '../../graphql/pagination.js';
+import { paginateRows, type Page, type PageArgs } from '../common/pagination.js';
 import { execute, kyselyOf } from './storage.js';
 
 export type VisitorSegment = { title: string; claims: Record<string, unknown>; events: number; visitors: number; sessions: number };

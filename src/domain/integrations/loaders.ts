@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '@mikro-orm/core';
-import { batchLoader, groupLoader, Loader, rowLoader } from '../../graphql/loader.js';
+import { batchLoader, groupLoader, Loader, rowLoader } from '../common/loader.js';
 import { Organization, type OrganizationRow } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
 import { Integration, IntegrationInstallation, IntegrationSiteInstallation, IntegrationSpaceInstallation, type IntegrationRow } from './entities.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, text } from '../../graphql/validation.js';
+import { oneOf, text } from '../common/validation.js';
 import { Configurations } from './configurations.js';
 import { imageDataUrl } from './images.js';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowLoader } from '../../graphql/loader.js';
+import { rowLoader } from '../common/loader.js';
 import { InviteLink } from './entities.js';
 
 export function inviteLoaders(em: EntityManager) {

@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { MemberRow } from '../organizations/entities.js';
 import { memberKey } from './keys.js';

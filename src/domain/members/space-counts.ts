@@ -3,7 +3,7 @@ import sql, { raw } from 'sql-template-tag';
 import type { ContentReach, Policy } from '../../auth/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
-import { batchLoader } from '../../graphql/loader.js';
+import { batchLoader } from '../common/loader.js';
 import { Space } from '../spaces/entities.js';
 import { splitMemberKey } from './keys.js';
 

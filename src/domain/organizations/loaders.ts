@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../../auth/viewer.js';
-import { rowLoader } from '../../graphql/loader.js';
+import { rowLoader } from '../common/loader.js';
 import { columnOf, plainColumns, plainQuery, tableOf } from '../../db/plain-rows.js';
 import { Member, Organization, type MemberRow } from './entities.js';
 

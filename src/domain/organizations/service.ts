@@ -9,10 +9,10 @@ import { newId } from '../../ids.js';
 import { ROLES, type Role } from '../../auth/roles.js';
 import { serverSecret } from '../../auth/secrets.js';
 import type { Context } from '../../graphql/context.js';
-import { alreadyTaken } from '../../graphql/database-errors.js';
-import { badRequest, notFound } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
-import { oneOf, parseInput, text } from '../../graphql/validation.js';
+import { alreadyTaken } from '../common/database-errors.js';
+import { badRequest, notFound } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
+import { oneOf, parseInput, text } from '../common/validation.js';
 import { Member, Organization, type OrganizationRow } from './entities.js';
 
 const domainName = z

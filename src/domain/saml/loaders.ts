@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader } from '../../graphql/loader.js';
+import { groupLoader } from '../common/loader.js';
 import { SamlProvider } from './entities.js';
 
 export function samlLoaders(em: EntityManager) {

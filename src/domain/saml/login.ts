@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Profile } from '@node-saml/node-saml';
 import { z } from 'zod';
 import type { AppDeps } from '../../graphql/context.js';
-import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../../graphql/errors.js';
+import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../common/errors.js';
 import { Member } from '../organizations/entities.js';
 import { TeamMember } from '../teams/entities.js';
 import { createApiToken, userWithEmail } from '../users/service.js';

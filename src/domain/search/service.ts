@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { visibleContent } from '../../auth/visibility.js';
 import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../../graphql/errors.js';
-import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../../graphql/pagination.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { badRequest } from '../common/errors.js';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../common/pagination.js';
+import { parseInput, text } from '../common/validation.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { refreshStaleSpaces } from './indexing.js';
 import { rankedPage, type SectionHit } from './ranking.js';

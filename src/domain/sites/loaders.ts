@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainQuery, plainRowsWhereIn } from '../../db/plain-rows.js';
 import { countsStatement } from '../../db/row-counts.js';
-import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../../graphql/loader.js';
-import { groupRows } from '../../graphql/row-index.js';
+import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
+import { groupRows } from '../common/row-index.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
 import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';

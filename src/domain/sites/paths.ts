@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../../graphql/errors.js';
+import { badRequest } from '../common/errors.js';
 import type { SpaceRow } from '../spaces/entities.js';
 
 /** Longest path of a section or a site space (contract §8). */

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import { notFound } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteRow } from './entities.js';
 import {

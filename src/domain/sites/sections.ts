@@ -3,11 +3,10 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
-import { alreadyTaken } from '../../graphql/database-errors.js';
-import { badRequest, notFound } from '../../graphql/errors.js';
-import { sortByKey, type PageArgs } from '../../graphql/pagination.js';
-import { movePosition, parseInput, text } from '../../graphql/validation.js';
-import { whenLoaded } from '../../graphql/loader.js';
+import { alreadyTaken } from '../common/database-errors.js';
+import { badRequest, notFound } from '../common/errors.js';
+import { sortByKey, type PageArgs } from '../common/pagination.js';
+import { movePosition, parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { byPosition, placeAmong, type Ordered } from '../ordering.js';
 import { validateCondition } from './conditions.js';
@@ -21,7 +20,7 @@ import {
   type SiteSectionGroupRow,
   type SiteSectionRow,
 } from './entities.js';
-import { forgetSiteStructure, partOfSite } from './loaders.js';
+import { forgetSiteStructure } from './loaders.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -423,11 +422,4 @@ export async function moveSiteSectionGroup(
     });
     return group;
   });
-}
-
-/** A section of a site, or null when the site has no such section. */
-export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
-  const own = () => whenLoaded(ctx.loaders.sectionRow.get(sectionId), (section) => (section?.site === siteId ? section : null));
-  // A site's layout, once read, holds its sections already.
-  return partOfSite(ctx.loaders, siteId, () => whenLoaded(ctx.loaders.sectionsBySite.get(siteId), own), own);
 }

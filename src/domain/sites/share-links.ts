@@ -1,13 +1,9 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import sql from 'sql-template-tag';
 import { z } from 'zod';
-import { creationOrder } from '../../db/creation-order.js';
-import { pageLoader } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { notFound } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
+import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { ShareLink, type ShareLinkRow } from './entities.js';
 import { shareLinkPublishedUrl } from './urls.js';
@@ -35,19 +31,6 @@ async function shareLinkOfSite(ctx: Context, siteId: string, id: string): Promis
   const link = await ctx.em.findOne(ShareLink, { id, site: siteId });
   if (!link) throw notFound('Share link');
   return link;
-}
-
-/** The lists of share links: one page of each site's, oldest first, read in SQL for many sites at once. */
-export function shareLinkLists(em: EntityManager) {
-  return {
-    shareLinksOfSite: pageLoader(em, (siteId: string) => siteId, async () => ({
-      entity: ShareLink,
-      alias: 'l',
-      partition: 'l.site_id',
-      where: sql`true`,
-      order: creationOrder<ShareLinkRow>('l'),
-    })),
-  };
 }
 
 /** Share links of a site, oldest first. */

@@ -1,9 +1,9 @@
 import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../../graphql/loader.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import { whenLoaded } from '../common/loader.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { ShareLinkRow, SiteSpaceRow } from './entities.js';
-import { sectionOfSite } from './sections.js';
+import { sectionOfSite } from './section-of-site.js';
 import { createShareLink, deleteShareLink, listShareLinks, shareLinkUrl, updateShareLink } from './share-links.js';
 import {
   addSiteSpace,

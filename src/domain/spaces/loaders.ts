@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainRowsWhereIn } from '../../db/plain-rows.js';
-import { groupLoader, rowLoader } from '../../graphql/loader.js';
+import { groupLoader, rowLoader } from '../common/loader.js';
 import { Space } from './entities.js';
 
 export function spaceLoaders(em: EntityManager) {

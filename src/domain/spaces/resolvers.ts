@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../../graphql/loader.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import { whenLoaded } from '../common/loader.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import {

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '@mikro-orm/core';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
-import { batchLoader, groupLoader, rowLoader } from '../../graphql/loader.js';
+import { batchLoader, groupLoader, rowLoader } from '../common/loader.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Space } from '../spaces/entities.js';
 import { memberKey, splitMemberKeys } from '../members/keys.js';

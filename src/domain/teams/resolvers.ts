@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../../graphql/pagination.js';
+import type { PageArgs } from '../common/pagination.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../../graphql/errors.js';
-import type { PageArgs } from '../../graphql/pagination.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { notFound } from '../common/errors.js';
+import type { PageArgs } from '../common/pagination.js';
+import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { TranslationSettings, type TranslationSettingsRow } from './entities.js';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainRowsWhereIn } from '../../db/plain-rows.js';
-import { rowLoader } from '../../graphql/loader.js';
+import { rowLoader } from '../common/loader.js';
 import { User } from './entities.js';
 
 export function userLoaders(em: EntityManager) {

@@ -3,9 +3,9 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { newId } from '../../ids.js';
 import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
-import { alreadyTaken } from '../../graphql/database-errors.js';
-import { notFound } from '../../graphql/errors.js';
-import { parseInput, text } from '../../graphql/validation.js';
+import { alreadyTaken } from '../common/database-errors.js';
+import { notFound } from '../common/errors.js';
+import { parseInput, text } from '../common/validation.js';
 import { ApiToken, User, type UserRow } from './entities.js';
 
 const CreateUserInput = z.object({

@@ -1,4 +1,4 @@
-import { connectionFailureOf } from '../db/connection-errors.js';
+import { connectionFailureOf } from '../../db/connection-errors.js';
 import { badRequest, conflict, DomainError, serviceUnavailable } from './errors.js';
 
 /*

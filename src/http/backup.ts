@@ -1,20 +1,21 @@
 import { pipeline } from 'node:stream/promises';
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sendFailure } from '../../rest-facade/router.js';
+import { sendFailure } from './responses.js';
 import { authenticate } from '../auth/viewer.js';
-import { dataDirLockOf, embeddedDatabase } from '../db/orm.js';
+import { dataDirLockOf } from '../db/orm.js';
+import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { AppDeps } from '../graphql/context.js';
-import { DomainError, forbidden, unauthenticated } from '../graphql/errors.js';
-import { BACKUP_PATH, packBackup } from './archive.js';
-import { snapshotDatabase } from './snapshot.js';
+import { DomainError, forbidden, unauthenticated } from '../domain/common/errors.js';
+import { BACKUP_PATH, packBackup } from '../backup/archive.js';
+import { snapshotDatabase } from '../backup/snapshot.js';
 
 const ON_POSTGRESQL = 'This server runs on a PostgreSQL server (DATABASE_URL), which has no embedded database to back up here: use pg_dump (docs/backups.md)';
 
 /**
  * `GET /admin/backup`: a consistent backup of the embedded database, for instance administrators (the
  * admin CLI's `backup` comes here while this server holds the data directory). The answer is streamed
- * from a snapshot of the files (snapshot.ts) as it is read, never held whole in memory. On a PostgreSQL
+ * from a snapshot of the files (backup/snapshot.ts) as it is read, never held whole in memory. On a PostgreSQL
  * server there is nothing of the kind to send: 404 saying to use pg_dump.
  */
 export function backupRouter(deps: AppDeps): Router {

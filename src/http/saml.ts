@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type Request, type Response, type Router } from 'express';
-import { sendError, sendFailure } from '../../../rest-facade/router.js';
-import type { AppDeps } from '../../graphql/context.js';
-import { SamlProvider } from './entities.js';
-import { finishLogin, startLogin } from './login.js';
-import { serviceProviderMetadata, signingKey } from './service-provider.js';
+import { sendError, sendFailure } from './responses.js';
+import type { AppDeps } from '../graphql/context.js';
+import { SamlProvider } from '../domain/saml/entities.js';
+import { finishLogin, startLogin } from '../domain/saml/login.js';
+import { serviceProviderMetadata, signingKey } from '../domain/saml/service-provider.js';
 
 /**
  * The browser-facing SAML endpoints of each provider (its `service` URLs), outside the /v1 contract:

@@ -1,0 +1,31 @@
+import express, { type Router } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { renderPdf, subjectOf, type PdfSubject } from '../domain/content/pdf.js';
+import { signatureProblem } from '../domain/content/signing.js';
+import type { AppDeps } from '../graphql/context.js';
+import { sendError, sendFailure } from './responses.js';
+import { sendSignedBytes } from './signed-bytes.js';
+
+/** GET /pdf/:spaceId?revision&page&only&expires&signature: the PDF a signed URL names. */
+export function pdfRouter(deps: AppDeps): Router {
+  const router = express.Router();
+  router.get('/:spaceId', async (req, res) => {
+    try {
+      const subject: PdfSubject = {
+        space: req.params.spaceId,
+        revision: String(req.query.revision ?? ''),
+        page: req.query.page ? String(req.query.page) : null,
+        only: req.query.only === '1',
+      };
+      const em = deps.orm.em.fork() as EntityManager;
+      const problem = await signatureProblem(em, deps.clock, subjectOf(subject), req.query);
+      if (problem) return sendError(res, ...problem);
+      const pdf = await renderPdf(em, subject);
+      if (!pdf) return sendError(res, 404, 'Content not found');
+      return sendSignedBytes(res, { contentType: 'application/pdf', name: `${pdf.title || 'export'}.pdf`, bytes: pdf.bytes, inline: true });
+    } catch (error) {
+      return sendFailure(req, res, error, deps.logger, { endpoint: 'PDF export' });
+    }
+  });
+  return router;
+}
