@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commentsPath, postComment, postReply } from './support/comments.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newTeam, newUser } from './support/factories.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
@@ -18,7 +18,7 @@ beforeAll(async () => {
 afterAll(() => server?.stop());
 
 async function spaceWithComments() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const space = await createSpace(team.admin, team.organization.id);
   return { ...team, space, base: commentsPath(space.id) };
 }

@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { Collection } from '../src/domain/collections/entities.js';
 import { documentCost } from '../src/graphql/document-limits.js';
 import { buildSchema } from '../src/graphql/schema.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller, type OrganizationWithRoles } from './support/factories.js';
 import { siteEvent, track } from './support/insights.js';
 import { insertSite } from './support/sites.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -17,11 +17,11 @@ import { startTestServer, type TestServer } from './support/server.js';
  * bounded by nothing. Each is now refused with a 4xx in the door's error shape, changing nothing.
  */
 let server: TestServer;
-let team: Awaited<ReturnType<typeof newTeam>>;
+let team: OrganizationWithRoles;
 let admin: Caller;
 beforeAll(async () => {
   server = await startTestServer();
-  team = await newTeam(server);
+  team = await newOrganizationWithRoles(server);
   admin = team.admin;
 });
 afterAll(() => server?.stop());

@@ -9,7 +9,7 @@ import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
-import { newTeam, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createSpace, insertSite, type SiteRef } from './support/sites.js';
@@ -72,7 +72,7 @@ describe('the recurring housekeeping jobs', () => {
 
 describe('the vacuum', () => {
   it('runs soon after a large delete, vacuuming the tables whose dead rows pass autovacuum\'s threshold; on a server, autovacuum does', async () => {
-    const { admin, organization } = await newTeam(server);
+    const { admin, organization } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const posted = await admin.rest('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
     expect(posted.status).toBe(200);
@@ -129,7 +129,7 @@ describe('the retention of raw insights events', () => {
   }
 
   it('deletes the events older than the retention and keeps newer ones; retained ranges answer as before, rollups keep counting older hours', async () => {
-    const { admin, organization } = await newTeam(server);
+    const { admin, organization } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const now = Date.UTC(2026, 3, 15, 12, 0); // events over three months and four monthly partitions
     server.clock.set(new Date(now));

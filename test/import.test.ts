@@ -8,7 +8,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { createSpace, openChangeRequest } from './support/content.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -54,7 +54,7 @@ afterAll(async () => {
 });
 
 async function changeRequest(on: TestServer) {
-  const team = await newTeam(on);
+  const team = await newOrganizationWithRoles(on);
   const space = await createSpace(team.admin, team.organization.id);
   const cr = await openChangeRequest(team.admin, space.id);
   return { ...team, space, cr, path: `/v1/spaces/${space.id}/change-requests/${cr.id}/content/import` };
@@ -62,7 +62,7 @@ async function changeRequest(on: TestServer) {
 
 type Page = { title: string; markdown?: string; pages: Page[] };
 
-async function pagesOf(caller: Awaited<ReturnType<typeof newTeam>>['admin'], spaceId: string, crId: string) {
+async function pagesOf(caller: Caller, spaceId: string, crId: string) {
   const res = await caller.gql(`query($s: ID!, $c: ID!) { changeRequestPages(spaceId: $s, changeRequestId: $c) { pages { title markdown pages { title markdown pages { title } } } } }`, { s: spaceId, c: crId });
   return res.data.changeRequestPages.pages as Page[];
 }

@@ -9,7 +9,7 @@ import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { sqlObservers } from '../src/db/orm.js';
-import { newTeam, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { AGENTS, aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -71,7 +71,7 @@ const lateEvents = () => Array.from({ length: 80 }, (_, i) => eventAt(i, WATERMA
 beforeAll(async () => {
   server = await startTestServer();
   server.clock.set(NOW);
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   admin = team.admin;
   reader = team.read;
   site = await insertSite(server, team.organization.id);

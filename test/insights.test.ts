@@ -9,7 +9,7 @@ import { embeddedDatabaseOf, sqlObservers } from '../src/db/orm.js';
 import { Job } from '../src/jobs/entities.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, rollupLock } from '../src/domain/insights/storage.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -25,7 +25,7 @@ afterAll(() => server?.stop());
 beforeEach(() => server.clock.advance(1000));
 
 async function teamWithSite() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const site = await insertSite(server, team.organization.id);
   return { ...team, site };
 }

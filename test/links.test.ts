@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -22,7 +22,7 @@ const summary = (items: Usage[]) =>
   items.map((u) => [u.status, u.targetReference.kind, u.targetReference.url ?? u.targetReference.page?.id ?? u.targetReference.file?.id ?? u.targetReference.space?.id]);
 
 async function setup() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const { organization, admin } = team;
   const other = await createSpace(admin, organization.id, { title: 'Other' });
   const space = await createSpace(admin, organization.id, { title: 'Docs' });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -12,7 +12,7 @@ afterAll(() => server?.stop());
 
 describe('request logs', () => {
   it('are structured, carry a request id, and never contain a token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await admin.rest('GET', `/v1/orgs/${organization.id}`, undefined, { 'x-request-id': 'req-abc' });
     await rest(server, null, 'GET', '/v1/orgs', undefined, { authorization: `Bearer ${admin.token}x` });
     await admin.gql('{ viewer { id } }');

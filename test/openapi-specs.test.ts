@@ -9,7 +9,7 @@ import { ManualClock } from '../src/clock.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Job } from '../src/jobs/entities.js';
 import { freshDatabase } from './support/database.js';
-import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { BROKEN_REF, json, OPENAPI_3, startSpecServer, SWAGGER_2_YAML, yaml } from './support/spec-server.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -84,7 +84,7 @@ const OPERATIONS = /* GraphQL */ `
 
 describe('authentication and permissions', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const calls: [string, string, unknown?][] = [
       ['GET', base(organization.id)],
       ['POST', base(organization.id), { slug: 'a', source: { text: 'x' } }],
@@ -99,7 +99,7 @@ describe('authentication and permissions', () => {
   });
 
   it('lets members with read list and get, create members change, and hides the organization from outsiders', async () => {
-    const { organization, admin, create, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, create, read, guest, outsider } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'pets', { text: JSON.stringify(OPENAPI_3) });
 
     const seen = await read.rest('GET', `${base(organization.id)}/pets`);
@@ -125,7 +125,7 @@ describe('authentication and permissions', () => {
 
 describe('the operations', () => {
   it('creates a spec from a URL as pending with its Location, then processes it from the local server', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await admin.rest('POST', base(organization.id), { slug: 'pets-api', source: { url: local('/v3.json') } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expectContract('createOpenAPISpec', created);
@@ -165,7 +165,7 @@ describe('the operations', () => {
   });
 
   it('processes Swagger 2.0 in YAML, and text given in the body', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'legacy', { url: local('/v2.yaml') });
     await createSpec(admin, organization.id, 'inline', { text: SWAGGER_2_YAML });
     for (const slug of ['legacy', 'inline']) {
@@ -178,13 +178,13 @@ describe('the operations', () => {
   });
 
   it('follows redirects to allowed addresses', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'moved', { url: local('/redirect-to-v3') });
     expect(await processed(admin, organization.id, 'moved')).toMatchObject({ processingState: 'complete', lastVersion: '1.2.3' });
   });
 
   it('records the reference error code of each kind of failure', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const requestsBefore = specs.requests.length;
     const cases: [string, Record<string, string>, string][] = [
       ['broken-ref', { url: local('/broken-ref.json') }, 'PARSE_ERROR'],
@@ -212,7 +212,7 @@ describe('the operations', () => {
   });
 
   it('never follows a document\'s external references (no files, no URLs)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const requestsBefore = specs.requests.length;
     const external = {
       ...OPENAPI_3,
@@ -224,7 +224,7 @@ describe('the operations', () => {
   });
 
   it('PUT creates with 201, replaces the source with 200, and only the latest source is recorded', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const path = `${base(organization.id)}/changing`;
     const created = await admin.rest('PUT', path, { source: { url: local('/v3.json') } });
     expect(created.status).toBe(201);
@@ -246,7 +246,7 @@ describe('the operations', () => {
   });
 
   it('deletes a spec (204); its queued job then ends without trace', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'gone', { text: SWAGGER_2_YAML });
     const res = await admin.rest('DELETE', `${base(organization.id)}/gone`);
     expect(res.status).toBe(204);
@@ -258,7 +258,7 @@ describe('the operations', () => {
   });
 
   it('lists oldest first with pagination', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     for (const slug of ['a', 'b', 'c']) {
       server.clock.advance(SECOND);
       await createSpec(admin, organization.id, slug, { text: SWAGGER_2_YAML });
@@ -275,7 +275,7 @@ describe('the operations', () => {
 
 describe('bad input', () => {
   it('answers 400 naming the field, changing nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const cases: [unknown, string | RegExp][] = [
       [{ source: { text: '{}' } }, 'slug: is required'],
       [{ slug: 'ok' }, 'source: is required'],
@@ -297,7 +297,7 @@ describe('bad input', () => {
   });
 
   it('refuses a slug the organization already has (409), not one of another organization', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'dup', { text: SWAGGER_2_YAML });
     expectError(await admin.rest('POST', base(organization.id), { slug: 'dup', source: { text: '{}' } }), 409, 'slug: the organization already has a specification "dup"');
     const other = await newOrganization(server, admin);
@@ -307,7 +307,7 @@ describe('bad input', () => {
 
 describe('GraphQL', () => {
   it('creates, replaces and deletes with the same rules', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const create = await admin.gql(
       `mutation($o: ID!, $input: CreateOpenAPISpecInput!) { createOpenAPISpec(organizationId: $o, input: $input) { slug processingState operations { path } owningOrganization { id } } }`,
       { o: organization.id, input: { slug: 'gql', source: { text: JSON.stringify(OPENAPI_3) } } },

@@ -5,7 +5,7 @@
  * (built here with SQL) so that they read the same through the API, history merges included.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTeam, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/editing.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { runMigration } from './support/migrations.js';
@@ -39,7 +39,7 @@ const minus = (a: Awaited<ReturnType<typeof storageOf>>, b: typeof a) => ({ revi
 
 describe('revision storage', () => {
   it('stores N edits of one page in O(N) rows and bytes, whatever the number of pages of the space', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const EDITS = 12;
     const added: Record<number, ReturnType<typeof minus>> = {};
     for (const pages of [10, 100]) {
@@ -85,7 +85,7 @@ async function upload(caller: Caller, spaceId: string, crId: string, name: strin
 
 describe('migration to content trees', () => {
   it('converts revisions written as whole manifests (old rows built with SQL) so that they read and merge the same', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Converted' });
     const first = await openChangeRequest(admin, space.id);
     const guide = (await createPage(admin, space.id, first.id, { title: 'Guide', markdown: 'The guide.' })).page!;

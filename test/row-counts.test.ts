@@ -9,7 +9,7 @@ import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace, openChangeRequest } from './support/content.js';
-import { newMember, newOrganization, newTeam, type Caller } from './support/factories.js';
+import { newMember, newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 let server: TestServer;
@@ -54,7 +54,7 @@ async function wholeList(caller: Caller, path: string) {
 
 describe('kept list sizes', () => {
   it('follow spaces and collections through creation, moves, soft deletes, restores, transfers and access levels', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin, { title: 'Other' });
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Docs' })).body;
     const nested = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Nested', parent: collection.id })).body;
@@ -91,7 +91,7 @@ describe('kept list sizes', () => {
   });
 
   it('follow change requests and comments through statuses, and members through roles', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const changeRequests = await Promise.all(Array.from({ length: 6 }, (_, i) => openChangeRequest(admin, space.id, `Change ${i}`)));
     await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[0]!.id}`, { status: 'archived' });
@@ -121,7 +121,7 @@ describe('kept list sizes', () => {
   });
 
   it('follow sections and site spaces, their cascades included', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const spaces = await Promise.all([1, 2, 3].map((i) => createSpace(admin, organization.id, { title: `S${i}` })));
     const site = (await admin.rest('POST', `/v1/orgs/${organization.id}/sites`, { title: 'Site' })).body;
     const base = `/v1/orgs/${organization.id}/sites/${site.id}`;

@@ -14,7 +14,7 @@ import { TeamMember } from '../src/domain/teams/entities.js';
 import { ApiToken, User } from '../src/domain/users/entities.js';
 import { newId } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
-import { callerFor, newMember, newTeam, newUser, type Caller } from './support/factories.js';
+import { callerFor, newMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { expectError } from './support/expectations.js';
 import {
   identityProviderKeys,
@@ -55,7 +55,7 @@ type Provider = { id: string; label: string; service: { acsURL: string; startURL
 
 /** An organization with an SSO provider (new members: `edit`, in the team "Engineering"). */
 async function ssoOrganization(overrides: Record<string, unknown> = {}) {
-  const people = await newTeam(server);
+  const people = await newOrganizationWithRoles(server);
   const team = await insertTeam(server, people.organization.id);
   const res = await people.admin.rest('POST', `/v1/orgs/${people.organization.id}/saml`, {
     label: 'Okta',

@@ -4,7 +4,7 @@ import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { sqlObservers } from '../src/db/orm.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
-import { newOrganization, newTeam, newUser, type Caller } from './support/factories.js';
+import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
 /*
@@ -109,7 +109,7 @@ async function plansOf(statement: string, siteIds: string[]): Promise<{ custom: 
 
 describe('the site layout statement', () => {
   it("reads only the site's own rows through indexes, whatever other organizations hold", async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const siteId = await seedSiteTree(server.em(), organization.id, 10, 3, 2, server.clock.now());
     // Counts the tree shows: open change requests and open comments of a few of the site's spaces.
     const tree = (await admin.gql(SITE_TREE_QUERY, { id: siteId })).data;

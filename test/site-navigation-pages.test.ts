@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
 import { sectionsInNavigationOrder } from '../src/domain/sites/sections.js';
-import { newTeam } from './support/factories.js';
+import { newOrganizationWithRoles } from './support/factories.js';
 import { createSpace, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -35,7 +35,7 @@ async function everyPage(call: (query: string) => Promise<{ status: number; body
 
 describe('site navigation lists', () => {
   it('page sections and site spaces of a large site in navigation order, through moves', { timeout: 120_000 }, async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { type: 'ultimate' });
     const space = await createSpace(admin, organization.id);
     const groups = await Promise.all(['a2', 'a5', 'a8'].map((position) => insertSectionGroup(server, site, { position })));

@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { createSpace, insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
@@ -67,7 +67,7 @@ async function topLevel(site: SiteRow): Promise<(string | { group: string; secti
   );
 }
 
-const team = () => newTeam(server);
+const team = () => newOrganizationWithRoles(server);
 const siteRow = (id: string) => server.em().findOneOrFail(Site, { id });
 
 // ─── addSectionToSite ───────────────────────────────────────────────────────────────────────────────
