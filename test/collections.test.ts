@@ -4,6 +4,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { addMember } from '../src/domain/organizations/service.js';
+import { createCollection, createSpace } from './support/content.js';
+import { expectError, expectGqlError } from './support/expectations.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -19,35 +21,6 @@ const DAY = 24 * 60 * 60 * 1000;
 // Helpers
 // ─────────────────────────────────────────────────────────────────────────────
 
-type Res = { status: number; body: any };
-
-/** The contract's error body: {"error": {"code": <status>, "message": "..."}}. */
-function expectError(res: Res, status: number, message?: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (typeof message === 'string') expect(res.body.error.message).toBe(message);
-  else if (message) expect(res.body.error.message).toMatch(message);
-}
-
-/** A GraphQL error of one code (and optionally one message) and no data. */
-function expectGqlError(res: { data: any; errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, JSON.stringify(res)).toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Space', ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 async function move(caller: Caller, id: string, body: unknown) {
   return caller.rest('POST', `/v1/collections/${id}/move`, body);

@@ -5,11 +5,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
+import { createCollection, createSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -20,12 +20,6 @@ afterAll(() => server?.stop());
 beforeEach(() => server.clock.advance(1000));
 
 const GRANT_FIELDS = 'id role team { id title } user { id } space { id } collection { id } createdAt';
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Guides', ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string };
-}
 
 const spaceRole = async (caller: Caller, spaceId: string) =>
   (await caller.gql(`query($id: ID!) { space(id: $id) { viewerRole } }`, { id: spaceId })).data?.space?.viewerRole ?? 'hidden';

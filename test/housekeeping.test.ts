@@ -9,10 +9,11 @@ import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
+import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, type SiteRef } from './support/sites.js';
+import { insertSite, type SiteRef } from './support/sites.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

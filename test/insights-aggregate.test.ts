@@ -9,11 +9,12 @@ import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { sqlObservers } from '../src/db/orm.js';
-import { newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, insertSiteSpace } from './support/sites.js';
+import { insertSite, insertSiteSpace } from './support/sites.js';
 
 const NOW = new Date('2026-03-10T15:20:00.000Z');
 const MINUTE = 60_000;

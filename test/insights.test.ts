@@ -9,11 +9,12 @@ import { embeddedDatabaseOf, sqlObservers } from '../src/db/orm.js';
 import { Job } from '../src/jobs/entities.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, rollupLock } from '../src/domain/insights/storage.js';
-import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const MAX_BATCH = 50;
 

@@ -6,11 +6,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink, INVITE_LINK_FIELDS, joinWithInvite } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
 
 let server: TestServer;
 beforeAll(async () => {

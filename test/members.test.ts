@@ -9,10 +9,10 @@ import { Member } from '../src/domain/organizations/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { addMember } from '../src/domain/organizations/service.js';
+import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
 
 let server: TestServer;
 beforeAll(async () => {

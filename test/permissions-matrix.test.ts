@@ -8,10 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { atLeast, type Role } from '../src/auth/roles.js';
 import type { Need } from '../src/auth/policy.js';
+import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { createInviteLink, createTeam, grant, setTeamRole } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
 
 let server: TestServer;
 beforeAll(async () => {

@@ -8,10 +8,11 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
-import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, siteBase } from './support/sites.js';
+import { insertSite, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';

@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
 import { sectionsInNavigationOrder } from '../src/domain/sites/sections.js';
+import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles } from './support/factories.js';
-import { createSpace, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 import { startTestServer, type TestServer } from './support/server.js';
+import { insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 
 /**
  * A large site's sections and site spaces page through an index in navigation order (the key the

@@ -9,10 +9,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';

@@ -8,10 +8,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/paths.js';
-import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
+import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;

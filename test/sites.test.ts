@@ -8,10 +8,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
+import { insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;

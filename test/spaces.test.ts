@@ -6,7 +6,7 @@
  * the past (see beforeAll) so that, when several files share one PostgreSQL (TEST_DATABASE_URL), the
  * purge jobs this file runs never reach spaces that other files deleted.
  */
-import { expectError } from './support/expectations.js';
+import { expectError, expectGqlError } from './support/expectations.js';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { Revision } from '../src/domain/content/entities.js';
@@ -14,6 +14,7 @@ import { Space } from '../src/domain/spaces/entities.js';
 import { purgeSpace } from '../src/domain/spaces/service.js';
 import { Job } from '../src/jobs/entities.js';
 import { addMember } from '../src/domain/organizations/service.js';
+import { createCollection, createSpace } from './support/content.js';
 import { gql, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 
@@ -35,25 +36,6 @@ const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-
-function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, 'expected a GraphQL error').toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 async function patchSpace(caller: Caller, spaceId: string, body: unknown) {
   return caller.rest('PATCH', `/v1/spaces/${spaceId}`, body);

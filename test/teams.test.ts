@@ -7,11 +7,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { Team, TeamMember } from '../src/domain/teams/entities.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newMember, newOrganization, newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
 import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
 
 let server: TestServer;
 beforeAll(async () => {
