@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { User } from '../src/domain/users/entities.js';
 import { newId } from '../src/ids.js';
 import { callerFor, gql, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /** Instance administration: the admin* mutations, open to instance administrators only. */
-let server: TestServer;
+const server = useTestServer();
 let admin: Caller;
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await newUser(server, { displayName: 'Instance admin' });
   await server.em().nativeUpdate(User, { id: admin.user.id }, { instanceAdmin: true });
 });
-afterAll(() => server?.stop());
 
 const email = (name: string) => `${name}-${newId().toLowerCase()}@example.com`;
 

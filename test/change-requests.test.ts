@@ -3,17 +3,13 @@
  * the space's revision, numbering, listing and filters, status moves, edits making revisions, merges
  * (combining, conflicts, concurrency), updates and `outdated`, locked spaces, counts, permissions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newMember, newOrganizationWithRoles } from './support/factories.js';
 import { createPage, createSpace, deletePage, mainPages, merge, movePage, openChangeRequest, updatePage } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const crPath = (spaceId: string, cr: string | number = '') => `/v1/spaces/${spaceId}/change-requests${cr === '' ? '' : `/${cr}`}`;
 

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Organization } from '../src/domain/organizations/entities.js';
@@ -6,18 +6,14 @@ import { TeamMember } from '../src/domain/teams/entities.js';
 import { createSpace } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * Identical requests fired at once end in success or 409, never 500, through both doors. On the
  * embedded database (one connection) they interleave less than on a server, but the same holds.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const times = <T>(n: number, request: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => request(i)));
 

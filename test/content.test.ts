@@ -4,19 +4,15 @@
  * download by signed URL, image dimensions, size limit), file backlinks, duplication carrying content,
  * and a change request with its pages and authors at a fixed number of SQL statements.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Uploads travel as base64 in the GraphQL body: room for the largest file (5 MiB) and one byte more.
-  server = await startTestServer({ BODY_LIMIT: '8mb' });
-});
-afterAll(() => server?.stop());
+// Uploads travel as base64 in the GraphQL body: room for the largest file (5 MiB) and one byte more.
+const server = useTestServer({ BODY_LIMIT: '8mb' });
 
 // A 3×2 PNG: signature, IHDR with width 3 and height 2 (image-size reads the header only).
 const PNG = Buffer.concat([

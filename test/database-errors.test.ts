@@ -1,12 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchPathStatement } from '../src/db/orm.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * What the database refuses reaches callers as a failure they can act on, and what nobody can act on
@@ -14,11 +14,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  */
 
 const { logger, lines } = capturedLogs();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({}, { logger });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({}, { logger });
 
 const entries = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string; req?: { id?: string }; err?: { type?: string; message?: string } });
 

@@ -3,19 +3,15 @@
  * reference's space and collection permission operations are outside the contract), and how the
  * policy joins them with membership roles and `defaultLevel`s.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { createCollection, createSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(1000));
 

@@ -3,7 +3,7 @@
  * autovacuum on a PostgreSQL server) and the retention of raw insights events, driven by the manual
  * clock and run with runDueJobs, on the real database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseOf } from '../src/db/orm.js';
 import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
@@ -12,7 +12,7 @@ import { enqueueUnlessPending } from '../src/jobs/queue.js';
 import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSite, type SiteRef } from './support/sites.js';
 
 const MINUTE = 60_000;
@@ -20,16 +20,14 @@ const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const RETENTION_DAYS = 30;
 
-let server: TestServer;
+// A job worker that never polls during the tests: the server schedules the housekeeping jobs at
+// start as an instance running jobs does, and the tests run them with runDueJobs.
+const server = useTestServer({ JOB_POLL_MS: String(DAY), INSIGHTS_RETENTION_DAYS: String(RETENTION_DAYS) });
 let embedded: boolean;
 
 beforeAll(async () => {
-  // A job worker that never polls during the tests: the server schedules the housekeeping jobs at
-  // start as an instance running jobs does, and the tests run them with runDueJobs.
-  server = await startTestServer({ JOB_POLL_MS: String(DAY), INSIGHTS_RETENTION_DAYS: String(RETENTION_DAYS) });
   embedded = embeddedDatabaseOf(server.em()) !== undefined;
 });
-afterAll(() => server?.stop());
 
 /** The pending (unclaimed) jobs of a kind, by when they are due. */
 const pending = async (kind: string) => (await server.em().find(Job, { kind, lockedUntil: null }, { orderBy: { runAt: 'asc' } })).map((job) => job.runAt.getTime());

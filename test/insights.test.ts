@@ -3,7 +3,7 @@
  * is derived and stored from each event, permissions, and the deletion of a site's insights, through
  * both doors on the real database.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { embeddedDatabaseOf, sqlObservers } from '../src/db/orm.js';
 import { Job } from '../src/jobs/entities.js';
@@ -13,16 +13,12 @@ import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const MAX_BATCH = 50;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ INSIGHTS_MAX_BATCH: String(MAX_BATCH), INSIGHTS_BODY_LIMIT: '1mb' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ INSIGHTS_MAX_BATCH: String(MAX_BATCH), INSIGHTS_BODY_LIMIT: '1mb' });
 beforeEach(() => server.clock.advance(1000));
 
 async function teamWithSite() {

@@ -3,33 +3,22 @@
  * every field checked, versions, secrets kept encrypted and never shown, listing filters, visibility,
  * unpublishing, installations with selections and configurations, and their listing.
  */
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Integration } from '../src/domain/integrations/entities.js';
 import { openSecrets } from '../src/domain/integrations/secrets.js';
 import { Organization } from '../src/domain/organizations/entities.js';
-import { createLogger } from '../src/logger.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
+import { capturedLogs } from './support/logs.js';
 
 const SECOND = 1000;
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const SECRET = 'sk_live_very-secret-value-0123456789';
 
-const logLines: string[] = [];
-let server: TestServer;
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  server = await startTestServer({}, { logger: createLogger('debug', sink) });
-});
-afterAll(() => server?.stop());
+const { logger, lines: logLines } = capturedLogs('debug');
+const server = useTestServer({}, { logger });
 beforeEach(() => server.clock.advance(SECOND));
 
 let counter = 0;

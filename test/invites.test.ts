@@ -4,19 +4,15 @@
  * through GraphQL. Joining makes the caller a member with the link's role; a deleted link, or an
  * organization that turned invite links off, lets nobody in.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink, INVITE_LINK_FIELDS, joinWithInvite } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(1000));
 

@@ -4,19 +4,15 @@
  * its order, each page's `count` is the exact total, and a cursor this list did not hand out is a 400.
  * The expected lists are computed here, in JavaScript, from the rows as stored.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { createSpace, openChangeRequest } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const BASE = Date.parse('2026-01-15T12:00:00.000Z');
 const BAD_PAGE = 'page: not a page identifier returned by this list';

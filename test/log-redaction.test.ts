@@ -4,27 +4,16 @@
  * in the URL), and an error quoting a URL with credentials, logged at `info` into memory. No line holds
  * a secret, and the request lines still name their route.
  */
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSite, siteBase } from './support/sites.js';
+import { capturedLogs } from './support/logs.js';
 
-const lines: string[] = [];
-let server: TestServer;
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  server = await startTestServer({}, { logger: createLogger('info', sink) });
-});
-afterAll(() => server?.stop());
+const { logger, lines } = capturedLogs('info');
+const server = useTestServer({}, { logger });
 beforeEach(() => {
   lines.length = 0;
 });

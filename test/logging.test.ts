@@ -1,14 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const { logger, lines } = capturedLogs();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({}, { logger });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({}, { logger });
 
 describe('request logs', () => {
   it('are structured, carry a request id, and never contain a token', async () => {

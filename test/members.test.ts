@@ -3,7 +3,7 @@
  * sorts and pages, reading, changing roles, removing (with team memberships and grants), the
  * last-admin rule, SSO members, and a member's spaces and teams.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { Member } from '../src/domain/organizations/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
@@ -12,13 +12,9 @@ import { addMember } from '../src/domain/organizations/service.js';
 import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 // Members who join in separate tests (and in separate steps of one test) never share a join time.
 beforeEach(() => server.clock.advance(1000));

@@ -12,14 +12,14 @@ import { freshDatabase } from './support/database.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { BROKEN_REF, json, OPENAPI_3, startSpecServer, SWAGGER_2_YAML, yaml } from './support/spec-server.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 /** The job lease (JOB_LEASE_MS by default): a claimed job whose run stopped renewing it is taken again after it. */
 const LEASE_MS = 30 * SECOND;
 const FETCH_ENV = { FETCH_ALLOW_PRIVATE: 'localhost', FETCH_TIMEOUT_MS: '1000', FETCH_MAX_BYTES: '4096' };
 
-let server: TestServer;
+const server = useTestServer(FETCH_ENV);
 let specs: Awaited<ReturnType<typeof startSpecServer>>;
 /** URL of the local spec server through the allow-listed host name. */
 let local: (path: string) => string;
@@ -45,12 +45,8 @@ beforeAll(async () => {
     },
   });
   local = (path) => `http://localhost:${specs.port}${path}`;
-  server = await startTestServer(FETCH_ENV);
 });
-afterAll(async () => {
-  await server?.stop();
-  await specs?.stop();
-});
+afterAll(() => specs?.stop());
 beforeEach(() => server.clock.advance(SECOND));
 
 const base = (organizationId: string) => `/v1/orgs/${organizationId}/openapi`;

@@ -1,14 +1,10 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const ORGANIZATION_KEYS = [
   'object', 'id', 'title', 'createdAt', 'emailDomains', 'type', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'plan', 'urls', 'trial', 'permissions',

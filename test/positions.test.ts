@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { byPosition, type Ordered } from '../src/domain/ordering.js';
 import { Space } from '../src/domain/spaces/entities.js';
 import { freshDatabase } from './support/database.js';
 import { callerFor, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { insertSection, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer, useTestServer } from './support/server.js';
 
 /*
  * Collections and spaces share one sibling order under each parent. Placements under one parent are
@@ -14,11 +14,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  * placements) no longer block a move next to them.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Kind = 'space' | 'collection';
 type Door = 'REST' | 'GraphQL';

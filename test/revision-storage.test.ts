@@ -4,18 +4,14 @@
  * and the migration from whole manifests per revision converts revisions written in the old shape
  * (built here with SQL) so that they read the same through the API, history merges included.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/editing.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { runMigration } from './support/migrations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   return (await server.em().getConnection().execute(text, params)) as T[];

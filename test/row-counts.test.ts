@@ -4,19 +4,15 @@
  * restore, moves and transfers, access levels passed down a tree, status changes, cascades, concurrent
  * writes — every kept size must equal a recount of the rows, and each list's `count` the rows it pages.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace, openChangeRequest } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Kept sizes that differ from a recount of the rows (nothing when all agree), for parents of these organizations. */
 async function disagreements(organizationIds: string[]) {

@@ -3,24 +3,22 @@
  * real database: shapes, limits, permissions, and the service provider's metadata.
  */
 import { X509Certificate } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SamlProvider } from '../src/domain/saml/entities.js';
 import { Team } from '../src/domain/teams/entities.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { identityProviderKeys, insertTeam } from './support/saml.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const PUBLIC_URL = 'http://docs.test';
 const SECOND = 1000;
 
-let server: TestServer;
+const server = useTestServer();
 let certificate: string;
 beforeAll(async () => {
-  server = await startTestServer();
   certificate = identityProviderKeys().certificate;
 });
-afterAll(() => server?.stop());
 beforeEach(() => server.clock.advance(SECOND));
 
 const now = () => server.clock.now().toISOString();

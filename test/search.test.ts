@@ -5,21 +5,17 @@
  * thousands of sections (inserted in SQL) is ranked within a bounded candidate set whose first page
  * is the best-ranked of all, and a search whose index is current reads no space to check it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { rest } from './support/factories.js';
 import { countStatements } from './support/sql.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/ranking.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 
 /** A space whose main content holds the pages, each `{title, markdown}`. */

@@ -6,22 +6,18 @@
  * Sites are inserted as rows (their operations belong to another area); site spaces are added through
  * the site-space operations.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSite, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 const now = () => server.clock.now().toISOString();

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { sqlObservers } from '../src/db/orm.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * The site layout statement (sections, groups, site spaces, spaces and their counts) must reach only
@@ -15,11 +15,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  * connection may settle on for its named statement).
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Tables of other tenants that the statement must never scan whole. */
 const GUARDED = ['space', 'change_request', 'comment', 'site_space', 'site_section', 'site_section_group'];

@@ -1,9 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
 import { sectionsInNavigationOrder } from '../src/domain/sites/sections.js';
 import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 
 /**
@@ -11,11 +11,7 @@ import { insertSection, insertSectionGroup, insertSite, siteBase } from './suppo
  * database keeps, Migration20261202090000); the order must stay the one the layout gives, also after a
  * group moves, a section joins a group and a site space moves.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Pages through a REST list with `limit` and `next`, checking `count` on every page. */
 async function everyPage(call: (query: string) => Promise<{ status: number; body: any }>, limit: number) {

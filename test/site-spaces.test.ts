@@ -5,24 +5,20 @@
  * Sites, sections and groups are inserted as rows (their operations belong to other areas), so these
  * tests depend only on the site-space operations and on spaces.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/paths.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────

@@ -7,7 +7,7 @@
  * purge jobs this file runs never reach spaces that other files deleted.
  */
 import { expectError, expectGqlError } from './support/expectations.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { Revision } from '../src/domain/content/entities.js';
 import { Space } from '../src/domain/spaces/entities.js';
@@ -16,18 +16,16 @@ import { Job } from '../src/jobs/entities.js';
 import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
 import { gql, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startTestServer();
   server.clock.set(new Date('2025-03-01T09:00:00.000Z'));
 });
-afterAll(() => server?.stop());
 
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));

@@ -2,18 +2,14 @@
  * Translation settings (contract §2.12, §4.11, §8) through both doors on the real database: shapes,
  * limits, languages, permissions.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newOrganization, newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 const base = (organizationId: string) => `/v1/orgs/${organizationId}/translations`;
