@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
-import { expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
@@ -35,14 +35,6 @@ async function childTitles(caller: Caller, collectionId: string): Promise<string
   return res.data.collection.collections.items.map((c: { title: string }) => c.title);
 }
 
-const anonymous = (method: string, path: string, body?: unknown) => rest(server, null, method, path, body);
-const badToken = (method: string, path: string, body?: unknown) => rest(server, 'not-a-real-token', method, path, body);
-
-async function expect401(method: string, path: string, body?: unknown) {
-  expectError(await anonymous(method, path, body), 401, /Authorization/);
-  expectError(await badToken(method, path, body), 401);
-}
-
 const ADMIN_PERMISSIONS = { view: true, admin: true, viewInviteLinks: true, create: true };
 const CREATE_PERMISSIONS = { view: true, admin: false, viewInviteLinks: false, create: true };
 const READ_PERMISSIONS = { view: true, admin: false, viewInviteLinks: false, create: false };
@@ -65,7 +57,7 @@ const UNKNOWN = 'AAAAAAAAAAAAAAAAAAAA';
 describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization } = await newOrganizationWithRoles(server);
-    await expect401('POST', `/v1/orgs/${organization.id}/collections`, { title: 'X' });
+    await expectAuthRequired(server, [['POST', `/v1/orgs/${organization.id}/collections`, { title: 'X' }]]);
   });
 
   it('creates a top-level collection: 201, the contract shape, a Location header', async () => {
@@ -217,7 +209,7 @@ describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('GET', `/v1/collections/${c.id}`);
+    await expectAuthRequired(server, [['GET', `/v1/collections/${c.id}`]]);
   });
 
   it('returns the collection with permissions that follow the caller role', async () => {
@@ -266,7 +258,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('PATCH', `/v1/collections/${c.id}`, { title: 'X' });
+    await expectAuthRequired(server, [['PATCH', `/v1/collections/${c.id}`, { title: 'X' }]]);
     expect((await admin.rest('GET', `/v1/collections/${c.id}`)).body.title).toBe('Untitled collection');
   });
 
@@ -359,7 +351,7 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('DELETE', `/v1/collections/${c.id}`);
+    await expectAuthRequired(server, [['DELETE', `/v1/collections/${c.id}`]]);
     expect((await admin.rest('GET', `/v1/collections/${c.id}`)).status).toBe(200);
   });
 
@@ -446,7 +438,7 @@ describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('GET', `/v1/collections/${c.id}/spaces`);
+    await expectAuthRequired(server, [['GET', `/v1/collections/${c.id}/spaces`]]);
   });
 
   it('lists the live spaces directly in the collection, in position order, in the list envelope', async () => {
@@ -521,7 +513,7 @@ async function buildTree(admin: Caller, organizationId: string) {
 describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizationById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization } = await newOrganizationWithRoles(server);
-    await expect401('GET', `/v1/orgs/${organization.id}/collections`);
+    await expectAuthRequired(server, [['GET', `/v1/orgs/${organization.id}/collections`]]);
   });
 
   it('lists nested collections too by default, in tree order', async () => {
@@ -672,7 +664,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('POST', `/v1/collections/${c.id}/move`, { parent: null });
+    await expectAuthRequired(server, [['POST', `/v1/collections/${c.id}/move`, { parent: null }]]);
   });
 
   it('moves into a parent, at the end by default, and back to the top level with parent null', async () => {
@@ -867,7 +859,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   it('answers 401 without a token or with a bad one', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('POST', `/v1/collections/${c.id}/transfer`, { organization: organization.id });
+    await expectAuthRequired(server, [['POST', `/v1/collections/${c.id}/transfer`, { organization: organization.id }]]);
   });
 
   it('moves the collection, its sub-collections and their spaces to the top level of the target', async () => {

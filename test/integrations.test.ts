@@ -7,8 +7,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Integration } from '../src/domain/integrations/entities.js';
 import { openSecrets } from '../src/domain/integrations/secrets.js';
 import { Organization } from '../src/domain/organizations/entities.js';
-import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { useTestServer } from './support/server.js';
 import { capturedLogs } from './support/logs.js';
 
@@ -86,10 +86,7 @@ describe('authentication', () => {
       ['DELETE', '/v1/integrations/x'],
       ['GET', '/v1/integrations/x/installations'],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 });
 

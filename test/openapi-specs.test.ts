@@ -10,7 +10,7 @@ import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Job } from '../src/jobs/entities.js';
 import { freshDatabase } from './support/database.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { BROKEN_REF, json, OPENAPI_3, startSpecServer, SWAGGER_2_YAML, yaml } from './support/spec-server.js';
 import { startTestServer, useTestServer } from './support/server.js';
 
@@ -88,10 +88,7 @@ describe('authentication and permissions', () => {
       ['PUT', `${base(organization.id)}/a`, { source: { text: 'x' } }],
       ['DELETE', `${base(organization.id)}/a`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 
   it('lets members with read list and get, create members change, and hides the organization from outsiders', async () => {

@@ -7,7 +7,7 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SamlProvider } from '../src/domain/saml/entities.js';
 import { Team } from '../src/domain/teams/entities.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { identityProviderKeys, insertTeam } from './support/saml.js';
 import { useTestServer } from './support/server.js';
 
@@ -57,10 +57,7 @@ describe('authentication', () => {
       ['PATCH', `${base(organization.id)}/x`, { label: 'y' }],
       ['DELETE', `${base(organization.id)}/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ samlProviders(organizationId: "${organization.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

@@ -9,7 +9,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
 import { createSpace } from './support/content.js';
-import { expectContract, expectError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 import { insertSite, siteBase } from './support/sites.js';
@@ -67,10 +67,7 @@ describe('authentication', () => {
       ['PATCH', `${siteBase(site)}/share-links/x`, { active: false }],
       ['DELETE', `${siteBase(site)}/share-links/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ shareLinks(siteId: "${site.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

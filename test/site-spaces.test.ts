@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/paths.js';
 import { createSpace } from './support/content.js';
-import { expectContract, expectError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
@@ -57,10 +57,7 @@ describe('authentication', () => {
       ['DELETE', `${siteBase(site)}/site-spaces/x`],
       ['POST', `${siteBase(site)}/site-spaces/x/move`, {}],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ siteSpaces(siteId: "${site.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

@@ -9,7 +9,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
 import { createSpace } from './support/content.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 import { insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
@@ -96,11 +96,7 @@ describe('authentication', () => {
       ['PUT', `${sitePath(organization.id, site.id)}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA }],
       ['GET', `${sitePath(organization.id, site.id)}/published`],
     ];
-    for (const [method, path, body] of calls) {
-      const res = await rest(server, null, method, path, body);
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body.error.code).toBe(401);
-    }
+    await expectAuthRequired(server, calls, { badToken: false });
     const viaGraphql = await gql(server, null, `query($o: ID!) { sites(organizationId: $o) { count } }`, { o: organization.id });
     expectGqlError(viaGraphql, 'UNAUTHENTICATED');
     expect((await siteRow(site.id))!.title).toBe('Untitled site');

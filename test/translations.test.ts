@@ -3,8 +3,8 @@
  * limits, languages, permissions.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { newOrganization, newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
-import { expectError, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
 import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
@@ -30,10 +30,7 @@ describe('authentication and permissions', () => {
       ['PUT', `${base(organization.id)}/x`, { title: 'y' }],
       ['DELETE', `${base(organization.id)}/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 
   it('lets read members see, create members change, and hides everything from outsiders', async () => {
