@@ -1,18 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { User } from '../src/domain/users/entities.js';
 import { newId } from '../src/ids.js';
-import { callerFor, gql, newTeam, newUser, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { callerFor, gql, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
 /** Instance administration: the admin* mutations, open to instance administrators only. */
-let server: TestServer;
+const server = useTestServer();
 let admin: Caller;
 beforeAll(async () => {
-  server = await startTestServer();
   admin = await newUser(server, { displayName: 'Instance admin' });
   await server.em().nativeUpdate(User, { id: admin.user.id }, { instanceAdmin: true });
 });
-afterAll(() => server?.stop());
 
 const email = (name: string) => `${name}-${newId().toLowerCase()}@example.com`;
 
@@ -86,7 +84,7 @@ describe('instance administration', () => {
   });
 
   it('shows whether a user is an instance administrator to that user and to administrators only', async () => {
-    const { organization, admin: orgAdmin, read } = await newTeam(server);
+    const { organization, admin: orgAdmin, read } = await newOrganizationWithRoles(server);
     const query = `{ members(organizationId: "${organization.id}") { items { id user { instanceAdmin } } } }`;
     const seenByMember = (await read.gql(query)).data.members.items;
     expect(seenByMember.find((m: { id: string }) => m.id === read.user.id).user.instanceAdmin).toBe(false);
@@ -97,7 +95,7 @@ describe('instance administration', () => {
   });
 
   it('refuses callers who are no instance administrators, and callers without a token', async () => {
-    const { admin: organizationAdmin } = await newTeam(server);
+    const { admin: organizationAdmin } = await newOrganizationWithRoles(server);
     const calls: [string, Record<string, unknown>][] = [
       [CREATE_USER, { input: { email: email('mallory'), displayName: 'Mallory' } }],
       [CREATE_TOKEN, { input: { user: organizationAdmin.user.id, label: 'x' } }],

@@ -12,7 +12,7 @@ import { newId } from '../src/ids.js';
 import { freshDatabase } from './support/database.js';
 import { newUser, rest, type Caller } from './support/factories.js';
 import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer, useTestServer } from './support/server.js';
 
 /**
  * Backups: GET /admin/backup (both databases: who may call it; on PostgreSQL it says to use pg_dump),
@@ -36,16 +36,14 @@ async function instanceAdmin(server: TestServer): Promise<string> {
 }
 
 describe('GET /admin/backup', () => {
-  let server: TestServer;
+  const server = useTestServer();
   let user: Caller;
   let adminToken: string;
 
   beforeAll(async () => {
-    server = await startTestServer();
     user = await newUser(server);
     adminToken = await instanceAdmin(server);
   });
-  afterAll(() => server?.stop());
 
   it('requires an instance administrator: 401 without a token or with a bad one, 403 for any other user', async () => {
     for (const token of [null, 'dp_not-a-token']) {

@@ -3,22 +3,18 @@
  * operations as space comments on the change request's own content, its `comments` count, `resolved`
  * on replies, and the separation of the two discussions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commentsPath, postComment, postReply } from './support/comments.js';
 import { createPage, createSpace, openChangeRequest, updatePage } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
-import { newMember, newTeam, newUser } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganizationWithRoles, newUser } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** A space with a change request holding a new page "Draft". */
 async function changeRequestWithPage() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const space = await createSpace(team.admin, team.organization.id);
   const cr = await openChangeRequest(team.admin, space.id);
   const { page } = await createPage(team.admin, space.id, cr.id, { title: 'Draft', markdown: 'First paragraph.\n\nSecond paragraph.' });

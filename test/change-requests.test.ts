@@ -3,23 +3,19 @@
  * the space's revision, numbering, listing and filters, status moves, edits making revisions, merges
  * (combining, conflicts, concurrency), updates and `outdated`, locked spaces, counts, permissions.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newTeam } from './support/factories.js';
+import { newMember, newOrganizationWithRoles } from './support/factories.js';
 import { createPage, createSpace, deletePage, mainPages, merge, movePage, openChangeRequest, updatePage } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const crPath = (spaceId: string, cr: string | number = '') => `/v1/spaces/${spaceId}/change-requests${cr === '' ? '' : `/${cr}`}`;
 
 describe('creating, reading and listing change requests', () => {
   it('starts from the space revision, numbers per space, and answers by id or number', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const res = await admin.rest('POST', crPath(space.id), { subject: 'First' });
     expect(res.status).toBe(201);
@@ -40,14 +36,14 @@ describe('creating, reading and listing change requests', () => {
   });
 
   it('refuses a subject over 100 characters naming the field, creating nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     expectError(await admin.rest('POST', crPath(space.id), { subject: 'x'.repeat(101) }), 400, 'subject: must be at most 100 characters');
     expect((await admin.rest('GET', crPath(space.id))).body.count).toBe(0);
   });
 
   it('lists open ones by default, filters by status and contributor, and counts on the space', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const a = await openChangeRequest(admin, space.id, 'A');
     const b = await openChangeRequest(edit, space.id, 'B');
@@ -68,7 +64,7 @@ describe('creating, reading and listing change requests', () => {
   });
 
   it('moves status as documented and refuses other moves', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const archived = await admin.rest('PATCH', crPath(space.id, cr.id), { status: 'archived', subject: 'Old' });
@@ -83,7 +79,7 @@ describe('creating, reading and listing change requests', () => {
 
 describe('editing content in a change request', () => {
   it('makes a new revision per edit whose parent is the previous one, and shares nothing with main until merged', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const first = await createPage(admin, space.id, cr.id, { title: 'Getting Started', markdown: '# Hello' });
@@ -104,7 +100,7 @@ describe('editing content in a change request', () => {
   });
 
   it('moves pages, refuses moving under a descendant, and deletes a page with its descendants', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const a = (await createPage(admin, space.id, cr.id, { title: 'A' })).page!;
@@ -126,7 +122,7 @@ describe('editing content in a change request', () => {
   });
 
   it('refuses bad input with 400 naming the field and changes nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const create = (input: Record<string, unknown>) =>
@@ -140,7 +136,7 @@ describe('editing content in a change request', () => {
   });
 
   it('refuses edits, updates and merges in a locked space with 409, and takes them again once live', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, cr.id, { title: 'Before lock' });
@@ -158,7 +154,7 @@ describe('editing content in a change request', () => {
 
 describe('merging', () => {
   it('combines changes to different pages from two change requests', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const seed = await openChangeRequest(admin, space.id);
     const one = (await createPage(admin, space.id, seed.id, { title: 'One', markdown: 'one' })).page!;
@@ -187,7 +183,7 @@ describe('merging', () => {
   });
 
   it('refuses the same page changed on both sides with 409 naming it, until an update keeps one side', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const seed = await openChangeRequest(admin, space.id);
     const page = (await createPage(admin, space.id, seed.id, { title: 'Shared' })).page!;
@@ -210,7 +206,7 @@ describe('merging', () => {
   });
 
   it('of two merges at once, combines different pages and refuses the conflicting one; no page is lost', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const seed = await openChangeRequest(admin, space.id);
     const shared = (await createPage(admin, space.id, seed.id, { title: 'Shared' })).page!;
@@ -236,7 +232,7 @@ describe('merging', () => {
   });
 
   it('updates an outdated change request with main content, clearing outdated', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const mine = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, mine.id, { title: 'Mine' });
@@ -259,7 +255,7 @@ describe('merging', () => {
 
 describe('permissions', () => {
   it('needs a token, read to see, edit to change, review to merge; other organizations get 404', async () => {
-    const { organization, admin, edit, read, outsider } = await newTeam(server);
+    const { organization, admin, edit, read, outsider } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const anonymous = await fetch(`${server.url}${crPath(space.id)}`);

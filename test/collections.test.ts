@@ -2,16 +2,14 @@
  * Collections (contract §4.1, limits §8) through both doors — REST /v1 and POST /graphql — on the real
  * database. One server per file; every test builds its own organizations, so tests never share rows.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { addMember } from '../src/domain/organizations/service.js';
-import { newMember, newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { createCollection, createSpace } from './support/content.js';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const DAY = 24 * 60 * 60 * 1000;
 
@@ -19,35 +17,6 @@ const DAY = 24 * 60 * 60 * 1000;
 // Helpers
 // ─────────────────────────────────────────────────────────────────────────────
 
-type Res = { status: number; body: any };
-
-/** The contract's error body: {"error": {"code": <status>, "message": "..."}}. */
-function expectError(res: Res, status: number, message?: string | RegExp) {
-  expect(res.status, JSON.stringify(res.body)).toBe(status);
-  expect(res.body).toEqual({ error: { code: status, message: expect.any(String) } });
-  if (typeof message === 'string') expect(res.body.error.message).toBe(message);
-  else if (message) expect(res.body.error.message).toMatch(message);
-}
-
-/** A GraphQL error of one code (and optionally one message) and no data. */
-function expectGqlError(res: { data: any; errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, JSON.stringify(res)).toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Space', ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 async function move(caller: Caller, id: string, body: unknown) {
   return caller.rest('POST', `/v1/collections/${id}/move`, body);
@@ -64,14 +33,6 @@ async function childTitles(caller: Caller, collectionId: string): Promise<string
   const res = await caller.gql(`query($id: ID!) { collection(id: $id) { collections(limit: 1000) { items { title } } } }`, { id: collectionId });
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return res.data.collection.collections.items.map((c: { title: string }) => c.title);
-}
-
-const anonymous = (method: string, path: string, body?: unknown) => rest(server, null, method, path, body);
-const badToken = (method: string, path: string, body?: unknown) => rest(server, 'not-a-real-token', method, path, body);
-
-async function expect401(method: string, path: string, body?: unknown) {
-  expectError(await anonymous(method, path, body), 401, /Authorization/);
-  expectError(await badToken(method, path, body), 401);
 }
 
 const ADMIN_PERMISSIONS = { view: true, admin: true, viewInviteLinks: true, create: true };
@@ -95,12 +56,12 @@ const UNKNOWN = 'AAAAAAAAAAAAAAAAAAAA';
 
 describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
-    await expect401('POST', `/v1/orgs/${organization.id}/collections`, { title: 'X' });
+    const { organization } = await newOrganizationWithRoles(server);
+    await expectAuthRequired(server, [['POST', `/v1/orgs/${organization.id}/collections`, { title: 'X' }]]);
   });
 
   it('creates a top-level collection: 201, the contract shape, a Location header', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const res = await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides', description: 'How-tos' });
     expect(res.status).toBe(201);
     expect(res.body).toEqual({
@@ -124,7 +85,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('defaults the title and accepts an empty body', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await createCollection(admin, organization.id, {});
     expect(created.title).toBe('Untitled collection');
     expect(created).not.toHaveProperty('description');
@@ -134,7 +95,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('creates nested collections under a parent', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const parent = await createCollection(admin, organization.id, { title: 'Parent' });
     const child = await createCollection(admin, organization.id, { title: 'Child', parent: parent.id });
     const grandchild = await createCollection(admin, organization.id, { title: 'Grandchild', parent: child.id });
@@ -145,7 +106,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('lets a member with the create role create at the top level and in collections', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const top = await createCollection(create, organization.id, { title: 'Mine' });
     expect(top.permissions).toEqual(CREATE_PERMISSIONS);
     const parent = await createCollection(admin, organization.id, { title: 'Shared' });
@@ -154,7 +115,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('answers 403 to members below the create role, at the top level and in a collection', async () => {
-    const { organization, admin, edit, read, guest } = await newTeam(server);
+    const { organization, admin, edit, read, guest } = await newOrganizationWithRoles(server);
     const parent = await createCollection(admin, organization.id, { title: 'Parent' });
     for (const member of [edit, read, guest]) {
       expectError(
@@ -174,7 +135,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('answers 403 when the parent collection restricts a create member to read', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const parent = await createCollection(admin, organization.id, { title: 'Locked' });
     expect((await admin.rest('PATCH', `/v1/collections/${parent.id}`, { defaultLevel: 'read' })).status).toBe(200);
     expectError(
@@ -185,7 +146,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('answers 400 for a parent that is unknown, of another organization or hidden from the caller', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const foreign = await createCollection(admin, other.id, { title: 'Foreign' });
     expectError(
@@ -204,13 +165,13 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('answers 404 to outsiders and for unknown organizations', async () => {
-    const { organization, outsider, admin } = await newTeam(server);
+    const { organization, outsider, admin } = await newOrganizationWithRoles(server);
     expectError(await outsider.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'X' }), 404, 'Organization not found');
     expectError(await admin.rest('POST', `/v1/orgs/${UNKNOWN}/collections`, { title: 'X' }), 404, 'Organization not found');
   });
 
   it('enforces title max 50 and description max 100', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     expect((await createCollection(admin, organization.id, { title: 't'.repeat(50), description: 'd'.repeat(100) })).title).toHaveLength(50);
     expectError(
       await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 't'.repeat(51) }),
@@ -226,7 +187,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   });
 
   it('answers 400 to unknown fields, wrong JSON types, non-object and malformed bodies', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const path = `/v1/orgs/${organization.id}/collections`;
     expectError(await admin.rest('POST', path, { title: 'X', color: 'red' }), 400, 'color: unknown field');
     expectError(await admin.rest('POST', path, { defaultLevel: 'read' }), 400, 'defaultLevel: unknown field');
@@ -246,13 +207,13 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
 
 describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('GET', `/v1/collections/${c.id}`);
+    await expectAuthRequired(server, [['GET', `/v1/collections/${c.id}`]]);
   });
 
   it('returns the collection with permissions that follow the caller role', async () => {
-    const { organization, admin, create, edit, read } = await newTeam(server);
+    const { organization, admin, create, edit, read } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Handbook' });
     const expected = { ...c };
     delete expected.permissions;
@@ -269,7 +230,7 @@ describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
   });
 
   it('includes parent for a nested collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const parent = await createCollection(admin, organization.id);
     const child = await createCollection(admin, organization.id, { parent: parent.id });
     const res = await admin.rest('GET', `/v1/collections/${child.id}`);
@@ -277,7 +238,7 @@ describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
   });
 
   it('answers 404 to outsiders, guests and for unknown ids, without leaking existence', async () => {
-    const { organization, admin, outsider, guest } = await newTeam(server);
+    const { organization, admin, outsider, guest } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     expectError(await outsider.rest('GET', `/v1/collections/${c.id}`), 404, 'Collection not found');
     expectError(await guest.rest('GET', `/v1/collections/${c.id}`), 404, 'Collection not found');
@@ -295,14 +256,14 @@ describe('GET /v1/collections/{collectionId} (getCollectionById)', () => {
 
 describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('PATCH', `/v1/collections/${c.id}`, { title: 'X' });
+    await expectAuthRequired(server, [['PATCH', `/v1/collections/${c.id}`, { title: 'X' }]]);
     expect((await admin.rest('GET', `/v1/collections/${c.id}`)).body.title).toBe('Untitled collection');
   });
 
   it('updates title, description and defaultLevel, keeping omitted fields', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Old', description: 'Keep me' });
     const renamed = await admin.rest('PATCH', `/v1/collections/${c.id}`, { title: 'New' });
     expect(renamed.status).toBe(200);
@@ -320,7 +281,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   });
 
   it('removes the description with null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'T', description: 'Gone soon' });
     const res = await admin.rest('PATCH', `/v1/collections/${c.id}`, { description: null });
     expect(res.status).toBe(200);
@@ -329,7 +290,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   });
 
   it('accepts every role, inherit and null as defaultLevel; null is kept in the body', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     for (const level of ['admin', 'create', 'review', 'edit', 'comment', 'read', 'inherit', null]) {
       const res = await admin.rest('PATCH', `/v1/collections/${c.id}`, { defaultLevel: level });
@@ -341,7 +302,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   });
 
   it('enforces the limits and types with a 400 naming the field', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Stable', description: 'Stable too' });
     const path = `/v1/collections/${c.id}`;
     expect((await admin.rest('PATCH', path, { title: 'x'.repeat(50), description: 'y'.repeat(100) })).status).toBe(200);
@@ -362,7 +323,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   });
 
   it('answers 403 to members below admin on the collection', async () => {
-    const { organization, admin, create, edit, read } = await newTeam(server);
+    const { organization, admin, create, edit, read } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Fixed' });
     for (const member of [create, edit, read]) {
       expectError(await member.rest('PATCH', `/v1/collections/${c.id}`, { title: 'Hacked' }), 403, 'Collection: this operation needs the admin role');
@@ -374,7 +335,7 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
   });
 
   it('answers 404 to outsiders, guests and for unknown ids', async () => {
-    const { organization, admin, outsider, guest } = await newTeam(server);
+    const { organization, admin, outsider, guest } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     expectError(await outsider.rest('PATCH', `/v1/collections/${c.id}`, { title: 'X' }), 404, 'Collection not found');
     expectError(await guest.rest('PATCH', `/v1/collections/${c.id}`, { title: 'X' }), 404, 'Collection not found');
@@ -388,14 +349,14 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
 
 describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('DELETE', `/v1/collections/${c.id}`);
+    await expectAuthRequired(server, [['DELETE', `/v1/collections/${c.id}`]]);
     expect((await admin.rest('GET', `/v1/collections/${c.id}`)).status).toBe(200);
   });
 
   it('answers 204 with no body and the collection is gone', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Doomed' });
     const keep = await createCollection(admin, organization.id, { title: 'Kept' });
     const res = await admin.rest('DELETE', `/v1/collections/${c.id}`);
@@ -409,7 +370,7 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
   });
 
   it('deletes sub-collections and soft-deletes the spaces inside, which can be restored at the top level', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const root = await createCollection(admin, organization.id, { title: 'Root' });
     const child = await createCollection(admin, organization.id, { title: 'Child', parent: root.id });
     const grandchild = await createCollection(admin, organization.id, { title: 'Grandchild', parent: child.id });
@@ -457,7 +418,7 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
   });
 
   it('answers 403 to members below admin and 404 to outsiders, guests and unknown ids', async () => {
-    const { organization, admin, create, edit, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, create, edit, read, guest, outsider } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     for (const member of [create, edit, read]) {
       expectError(await member.rest('DELETE', `/v1/collections/${c.id}`), 403, 'Collection: this operation needs the admin role');
@@ -475,13 +436,13 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
 
 describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('GET', `/v1/collections/${c.id}/spaces`);
+    await expectAuthRequired(server, [['GET', `/v1/collections/${c.id}/spaces`]]);
   });
 
   it('lists the live spaces directly in the collection, in position order, in the list envelope', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     const sub = await createCollection(admin, organization.id, { parent: c.id });
     const a = await createSpace(admin, organization.id, { title: 'A', parent: c.id });
@@ -506,7 +467,7 @@ describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)
   });
 
   it('paginates with limit and next.page', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     for (const title of ['S1', 'S2', 'S3']) await createSpace(admin, organization.id, { title, parent: c.id });
     const first = await admin.rest('GET', `/v1/collections/${c.id}/spaces?limit=2`);
@@ -522,7 +483,7 @@ describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)
   });
 
   it('answers 404 to outsiders, guests, unknown ids and callers the collection is hidden from', async () => {
-    const { organization, admin, outsider, guest, edit } = await newTeam(server);
+    const { organization, admin, outsider, guest, edit } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     expectError(await outsider.rest('GET', `/v1/collections/${c.id}/spaces`), 404, 'Collection not found');
     expectError(await guest.rest('GET', `/v1/collections/${c.id}/spaces`), 404, 'Collection not found');
@@ -551,12 +512,12 @@ async function buildTree(admin: Caller, organizationId: string) {
 
 describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizationById)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
-    await expect401('GET', `/v1/orgs/${organization.id}/collections`);
+    const { organization } = await newOrganizationWithRoles(server);
+    await expectAuthRequired(server, [['GET', `/v1/orgs/${organization.id}/collections`]]);
   });
 
   it('lists nested collections too by default, in tree order', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const tree = await buildTree(admin, organization.id);
     const res = await admin.rest('GET', `/v1/orgs/${organization.id}/collections`);
     expect(res.status).toBe(200);
@@ -568,7 +529,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('keeps the top level only with nested=false', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await buildTree(admin, organization.id);
     const res = await admin.rest('GET', `/v1/orgs/${organization.id}/collections?nested=false`);
     expect(res.status).toBe(200);
@@ -579,7 +540,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('follows moves in tree order, and an empty organization lists nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const empty = await admin.rest('GET', `/v1/orgs/${organization.id}/collections`);
     expect(empty.body).toEqual({ items: [], count: 0 });
     const tree = await buildTree(admin, organization.id);
@@ -589,7 +550,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('paginates with limit, next.page and count; next is absent on the last page', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await buildTree(admin, organization.id);
     const path = `/v1/orgs/${organization.id}/collections`;
     const seen: string[] = [];
@@ -623,7 +584,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('answers 400 to limit 0, 1001, non-integers and bogus page identifiers', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createCollection(admin, organization.id);
     const path = `/v1/orgs/${organization.id}/collections`;
     expectError(await admin.rest('GET', `${path}?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
@@ -637,7 +598,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('keeps a cursor correct when rows are inserted before and after it', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const tree = await buildTree(admin, organization.id); // A, A1, A1a, A2, B, B1, C
     const path = `/v1/orgs/${organization.id}/collections`;
     const first = await admin.rest('GET', `${path}?limit=3`);
@@ -673,7 +634,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('shows members only the collections they can see', async () => {
-    const { organization, admin, edit, guest } = await newTeam(server);
+    const { organization, admin, edit, guest } = await newOrganizationWithRoles(server);
     const tree = await buildTree(admin, organization.id);
     await admin.rest('PATCH', `/v1/collections/${tree.A.id}`, { defaultLevel: null });
     expect(await listTitles(admin, organization.id)).toEqual(['A', 'A1', 'A1a', 'A2', 'B', 'B1', 'C']);
@@ -688,7 +649,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
   });
 
   it('answers 404 to outsiders and for unknown organizations', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
     await createCollection(admin, organization.id);
     expectError(await outsider.rest('GET', `/v1/orgs/${organization.id}/collections`), 404, 'Organization not found');
     expectError(await admin.rest('GET', `/v1/orgs/${UNKNOWN}/collections`), 404, 'Organization not found');
@@ -701,13 +662,13 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
 
 describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('POST', `/v1/collections/${c.id}/move`, { parent: null });
+    await expectAuthRequired(server, [['POST', `/v1/collections/${c.id}/move`, { parent: null }]]);
   });
 
   it('moves into a parent, at the end by default, and back to the top level with parent null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await createCollection(admin, organization.id, { title: 'Target' });
     await createCollection(admin, organization.id, { title: 'First', parent: target.id });
     await createSpace(admin, organization.id, { title: 'Space', parent: target.id });
@@ -729,7 +690,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('places before or after a sibling collection or space', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const p = await createCollection(admin, organization.id, { title: 'P' });
     const s = await createSpace(admin, organization.id, { title: 'S', parent: p.id });
     const x = await createCollection(admin, organization.id, { title: 'X', parent: p.id });
@@ -765,7 +726,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('moves into a new parent at a given position', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const p = await createCollection(admin, organization.id, { title: 'P' });
     const a = await createCollection(admin, organization.id, { title: 'A', parent: p.id });
     await createCollection(admin, organization.id, { title: 'B', parent: p.id });
@@ -780,7 +741,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('answers 400 when moving into itself or a descendant', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const a = await createCollection(admin, organization.id, { title: 'A' });
     const b = await createCollection(admin, organization.id, { title: 'B', parent: a.id });
     const c = await createCollection(admin, organization.id, { title: 'C', parent: b.id });
@@ -796,7 +757,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('answers 400 for an unknown or foreign parent and for a position sibling not in the target parent', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const foreign = await createCollection(admin, other.id);
     const p = await createCollection(admin, organization.id, { title: 'P' });
@@ -834,7 +795,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('answers 400 to malformed bodies', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const m = await createCollection(admin, organization.id);
     const s = await createCollection(admin, organization.id);
     expectError(await move(admin, m.id, {}), 400, 'parent or position is required');
@@ -856,7 +817,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('answers 403 to a collection admin without the create role on the target parent', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const holder = await createCollection(admin, organization.id, { title: 'Holder' });
     const m = await createCollection(admin, organization.id, { title: 'M', parent: holder.id });
     const readOnly = await createCollection(admin, organization.id, { title: 'Read only' });
@@ -877,7 +838,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
   });
 
   it('answers 403 below admin on the collection or without create on the target, 404 to outsiders', async () => {
-    const { organization, admin, create, read, outsider, guest } = await newTeam(server);
+    const { organization, admin, create, read, outsider, guest } = await newOrganizationWithRoles(server);
     const m = await createCollection(admin, organization.id, { title: 'M' });
     const target = await createCollection(admin, organization.id, { title: 'Target' });
     for (const member of [create, read]) {
@@ -896,13 +857,13 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
 
 describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    await expect401('POST', `/v1/collections/${c.id}/transfer`, { organization: organization.id });
+    await expectAuthRequired(server, [['POST', `/v1/collections/${c.id}/transfer`, { organization: organization.id }]]);
   });
 
   it('moves the collection, its sub-collections and their spaces to the top level of the target', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin, { title: 'Target' });
     const existing = await createCollection(admin, target.id, { title: 'Existing' });
     const holder = await createCollection(admin, organization.id, { title: 'Holder' });
@@ -940,7 +901,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('keeps the transferred collection visible only to members of the target', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin);
     const c = await createCollection(admin, organization.id);
     expect((await edit.rest('GET', `/v1/collections/${c.id}`)).status).toBe(200);
@@ -949,7 +910,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('transfers within the same organization to the top level', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const p = await createCollection(admin, organization.id, { title: 'P' });
     const c = await createCollection(admin, organization.id, { title: 'C', parent: p.id });
     const res = await admin.rest('POST', `/v1/collections/${c.id}/transfer`, { organization: organization.id });
@@ -960,7 +921,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('answers 403 unless the caller is admin of both organizations', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     // admin of the source, only a member of the target
     const targetOwner = await newUser(server);
@@ -978,7 +939,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('answers 403 to a collection admin (by defaultLevel) who is not an organization admin', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     expect((await admin.rest('PATCH', `/v1/collections/${c.id}`, { defaultLevel: 'admin' })).status).toBe(200);
     const own = await newOrganization(server, create);
@@ -987,7 +948,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('answers 404 when the caller is not a member of the target, or the target or collection is unknown', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     const stranger = await newUser(server);
     const strangers = await newOrganization(server, stranger);
@@ -1000,7 +961,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('answers 400 without organization, with unknown fields or wrong types', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     const path = `/v1/collections/${c.id}/transfer`;
     expectError(await admin.rest('POST', path, {}), 400, 'organization: is required');
@@ -1010,7 +971,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('lands in a collection of the target organization when `collection` is given', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin);
     const landing = await createCollection(admin, target.id, { title: 'Landing' });
     await createCollection(admin, target.id, { title: 'Already there', parent: landing.id });
@@ -1037,7 +998,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
   });
 
   it('within one organization, moves into a given collection but never into its own subtree', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const a = await createCollection(admin, organization.id, { title: 'A' });
     const b = await createCollection(admin, organization.id, { title: 'B', parent: a.id });
     const c = await createCollection(admin, organization.id, { title: 'C', parent: b.id });
@@ -1066,7 +1027,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
 
 describe('permissions and defaultLevel', () => {
   it("defaultLevel 'read' restricts create and edit members to read in the collection and below", async () => {
-    const { organization, admin, create, edit } = await newTeam(server);
+    const { organization, admin, create, edit } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     const child = await createCollection(admin, organization.id, { title: 'Child', parent: c.id });
     expect((await create.rest('GET', `/v1/collections/${c.id}`)).body.permissions).toEqual(CREATE_PERMISSIONS);
@@ -1082,7 +1043,7 @@ describe('permissions and defaultLevel', () => {
   });
 
   it("a sub-collection's own defaultLevel overrides the one it would inherit", async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     const child = await createCollection(admin, organization.id, { title: 'Child', parent: c.id });
     await admin.rest('PATCH', `/v1/collections/${c.id}`, { defaultLevel: 'read' });
@@ -1092,7 +1053,7 @@ describe('permissions and defaultLevel', () => {
   });
 
   it('a visible sub-collection of a hidden collection does not reveal its parent through the graph', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const hidden = await createCollection(admin, organization.id, { title: 'Hidden', description: 'secret plans' });
     const child = await createCollection(admin, organization.id, { title: 'Open child', parent: hidden.id });
     await admin.rest('PATCH', `/v1/collections/${hidden.id}`, { defaultLevel: null });
@@ -1110,7 +1071,7 @@ describe('permissions and defaultLevel', () => {
 
   // Space.parentCollection (src/domain/spaces/resolvers.ts) must ask the policy like Collection.parentCollection.
   it('a visible space in a hidden collection does not reveal the collection through the graph', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const hidden = await createCollection(admin, organization.id, { title: 'Hidden' });
     const space = await createSpace(admin, organization.id, { title: 'Open space', parent: hidden.id });
     await admin.rest('PATCH', `/v1/collections/${hidden.id}`, { defaultLevel: null });
@@ -1121,7 +1082,7 @@ describe('permissions and defaultLevel', () => {
   });
 
   it('defaultLevel null hides the collection and what inherits from it from non-admins (404)', async () => {
-    const { organization, admin, create, read } = await newTeam(server);
+    const { organization, admin, create, read } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Secret' });
     const child = await createCollection(admin, organization.id, { title: 'Secret child', parent: c.id });
     const space = await createSpace(admin, organization.id, { title: 'Secret space', parent: c.id });
@@ -1155,7 +1116,7 @@ describe('permissions and defaultLevel', () => {
 
 describe('GraphQL: collections', () => {
   it('answers UNAUTHENTICATED without a token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     const query = await rest(server, null, 'POST', '/graphql', { query: `query($id: ID!) { collection(id: $id) { id } }`, variables: { id: c.id } });
     expect(query.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
@@ -1169,7 +1130,7 @@ describe('GraphQL: collections', () => {
   });
 
   it('collection: the contract fields plus the graph relations', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const parent = await createCollection(admin, organization.id, { title: 'Parent' });
     const c = await createCollection(admin, organization.id, { title: 'C', description: 'Desc', parent: parent.id });
     const sub1 = await createCollection(admin, organization.id, { title: 'Sub1', parent: c.id });
@@ -1208,14 +1169,14 @@ describe('GraphQL: collections', () => {
   });
 
   it('collection: same shape as REST, with null fields present', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'Plain' });
     const res = await admin.gql(`query($id: ID!) { collection(id: $id) { ...C } } ${GQL_COLLECTION}`, { id: c.id });
     expect(res.data.collection).toEqual({ ...c, description: null, parent: null });
   });
 
   it('collections: nested by default in tree order, nested false, pagination, and Organization.collections', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await buildTree(admin, organization.id);
     const q = `query($org: ID!, $nested: Boolean, $limit: Int, $page: String) {
       collections(organizationId: $org, nested: $nested, limit: $limit, page: $page) { count next { page } items { title } }
@@ -1256,7 +1217,7 @@ describe('GraphQL: collections', () => {
   });
 
   it('Collection.collections and Collection.spaces paginate', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     for (const title of ['C1', 'C2', 'C3']) await createCollection(admin, organization.id, { title, parent: c.id });
     for (const title of ['S1', 'S2', 'S3']) await createSpace(admin, organization.id, { title, parent: c.id });
@@ -1280,7 +1241,7 @@ describe('GraphQL: collections', () => {
   });
 
   it('createCollection, updateCollection, moveCollection, transferCollection, deleteCollection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin);
     const created = await admin.gql(
       `mutation($org: ID!, $input: CreateCollectionInput!) { createCollection(organizationId: $org, input: $input) { ...C } } ${GQL_COLLECTION}`,
@@ -1329,7 +1290,7 @@ describe('GraphQL: collections', () => {
   });
 
   it('answers the same error codes and messages as REST', async () => {
-    const { organization, admin, read, edit, outsider } = await newTeam(server);
+    const { organization, admin, read, edit, outsider } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
     const update = `mutation($id: ID!, $input: UpdateCollectionInput!) { updateCollection(id: $id, input: $input) { id } }`;
     expectGqlError(await read.gql(update, { id: c.id, input: { title: 'x' } }), 'FORBIDDEN', 'Collection: this operation needs the admin role');

@@ -3,22 +3,18 @@
  * ordering and filters, reactions, resolution, counts, targets and `outdated`, who may do what,
  * concurrency, bad input, and the statements of a GraphQL read of a whole discussion.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { commentsPath, postComment, postReply } from './support/comments.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newTeam, newUser } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 async function spaceWithComments() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const space = await createSpace(team.admin, team.organization.id);
   return { ...team, space, base: commentsPath(space.id) };
 }

@@ -1,23 +1,19 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Organization } from '../src/domain/organizations/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { createSpace } from './support/content.js';
-import { newOrganization, newTeam, type Caller } from './support/factories.js';
+import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * Identical requests fired at once end in success or 409, never 500, through both doors. On the
  * embedded database (one connection) they interleave less than on a server, but the same holds.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const times = <T>(n: number, request: (i: number) => Promise<T>) => Promise.all(Array.from({ length: n }, (_, i) => request(i)));
 
@@ -31,7 +27,7 @@ function expectNoServerErrors(statuses: number[]) {
 
 describe('adding the same user to a team at once', () => {
   it('answers 204 to each of 100 REST requests and makes one membership', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id);
     const answers = await times(100, () => admin.rest('PUT', `/v1/orgs/${organization.id}/teams/${team.id}/members`, { add: [read.user.id] }));
     expect(answers.map((answer) => answer.status)).toEqual(Array(100).fill(204));
@@ -39,7 +35,7 @@ describe('adding the same user to a team at once', () => {
   });
 
   it('succeeds for each of 50 GraphQL requests, by e-mail and with a role, and makes one membership', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id);
     const mutation = `mutation($o: ID!, $t: ID!, $input: UpdateTeamMembersInput!) { updateTeamMembers(organizationId: $o, teamId: $t, input: $input) }`;
     const input = { add: [read.user.email], memberships: { [read.user.email]: { role: 'owner' } } };
@@ -52,7 +48,7 @@ describe('adding the same user to a team at once', () => {
 
 describe('granting the same role on a space at once', () => {
   it('succeeds for each of 20 GraphQL requests and makes one grant with the role', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const mutation = `mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id role user { id } } }`;
     const answers = await times(20, () => admin.gql(mutation, { id: space.id, input: { user: read.user.id, role: 'edit' } }));
@@ -85,7 +81,7 @@ describe('two organizations taking the same hostname at once', () => {
   }
 
   it('answers 200 for one organization and 409 for the other through REST, as sequentially', async () => {
-    const { admin } = await newTeam(server);
+    const { admin } = await newOrganizationWithRoles(server);
     const [first, second] = await twoOrganizations(admin);
     const hostname = `race-${first.id.slice(0, 12).toLowerCase()}`;
     const ids = Array.from({ length: 20 }, (_, i) => (i % 2 ? second.id : first.id));
@@ -94,7 +90,7 @@ describe('two organizations taking the same hostname at once', () => {
   });
 
   it('answers data for one organization and CONFLICT for the other through GraphQL', async () => {
-    const { admin } = await newTeam(server);
+    const { admin } = await newOrganizationWithRoles(server);
     const [first, second] = await twoOrganizations(admin);
     const hostname = `race-${second.id.slice(0, 12).toLowerCase()}`;
     const ids = Array.from({ length: 20 }, (_, i) => (i % 2 ? second.id : first.id));
@@ -109,7 +105,7 @@ describe('creating the same OpenAPI specification at once', () => {
   const source = { text: 'openapi: 3.0.0\ninfo: { title: Race, version: "1" }\npaths: {}\n' };
 
   it('answers one 201 and nineteen 200 to 20 REST PUTs of a new slug, and stores one specification', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const answers = await times(20, () => admin.rest('PUT', `/v1/orgs/${organization.id}/openapi/race-rest`, { source }));
     expect(answers.map((answer) => answer.status).sort()).toEqual([...Array(19).fill(200), 201]);
     const specs = await server.em().find(OpenAPISpec, { organization: organization.id, slug: 'race-rest' });
@@ -120,7 +116,7 @@ describe('creating the same OpenAPI specification at once', () => {
   });
 
   it('reports one creation among 20 GraphQL puts of a new slug', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const mutation = `mutation($o: ID!, $slug: String!, $input: PutOpenAPISpecInput!) { putOpenAPISpec(organizationId: $o, specSlug: $slug, input: $input) { created spec { id } } }`;
     const answers = await times(20, () => admin.gql(mutation, { o: organization.id, slug: 'race-graphql', input: { source } }));
     expect(answers.map((answer) => answer.errors)).toEqual(Array(20).fill(undefined));
@@ -129,7 +125,7 @@ describe('creating the same OpenAPI specification at once', () => {
   });
 
   it('answers 201 to one of 20 POSTs of a new slug and 409 to the others, as sequentially', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const answers = await times(20, () => admin.rest('POST', `/v1/orgs/${organization.id}/openapi`, { slug: 'race-post', source }));
     const statuses = answers.map((answer) => answer.status);
     expectNoServerErrors(statuses);

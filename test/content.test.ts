@@ -4,19 +4,15 @@
  * download by signed URL, image dimensions, size limit), file backlinks, duplication carrying content,
  * and a change request with its pages and authors at a fixed number of SQL statements.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  // Uploads travel as base64 in the GraphQL body: room for the largest file (5 MiB) and one byte more.
-  server = await startTestServer({ BODY_LIMIT: '8mb' });
-});
-afterAll(() => server?.stop());
+// Uploads travel as base64 in the GraphQL body: room for the largest file (5 MiB) and one byte more.
+const server = useTestServer({ BODY_LIMIT: '8mb' });
 
 // A 3×2 PNG: signature, IHDR with width 3 and height 2 (image-size reads the header only).
 const PNG = Buffer.concat([
@@ -25,7 +21,7 @@ const PNG = Buffer.concat([
   Buffer.alloc(16),
 ]);
 
-async function upload(caller: Awaited<ReturnType<typeof newTeam>>['admin'], spaceId: string, crId: string, name: string, bytes: Buffer, contentType?: string) {
+async function upload(caller: Caller, spaceId: string, crId: string, name: string, bytes: Buffer, contentType?: string) {
   return caller.gql(
     `mutation($s: ID!, $c: ID!, $i: UploadFileInput!) { uploadFile(spaceId: $s, changeRequestId: $c, input: $i) { file { id name size contentType dimensions { width height } downloadURL } revision { id } } }`,
     { s: spaceId, c: crId, i: { name, content: bytes.toString('base64'), ...(contentType ? { contentType } : {}) } },
@@ -36,7 +32,7 @@ const content = (spaceId: string, crId: string) => `/v1/spaces/${spaceId}/change
 
 describe('content reads', () => {
   it('answers the revision, the page tree and a page in the reference shapes, in both formats', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const guide = (await createPage(admin, space.id, cr.id, { title: 'Guide', emoji: '📘', description: 'How to', markdown: '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n```js\nlet x;\n```', layout: { width: 'wide' } })).page!;
@@ -62,7 +58,7 @@ describe('content reads', () => {
   });
 
   it('keeps a change request with its pages and their authors at a fixed number of SQL statements', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const query = `query($s: ID!, $c: ID!) { changeRequest(spaceId: $s, changeRequestId: $c) {
       id outdated createdBy { displayName } space { title changeRequestsOpen }
       content { pages { title markdown createdBy { id } updatedBy { id } pages { title updatedBy { id } pages { title } } } files { name } }
@@ -86,7 +82,7 @@ describe('content reads', () => {
 
 describe('files', () => {
   it('uploads, lists, reads and downloads files, with image dimensions and a size limit', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const image = await upload(admin, space.id, cr.id, 'diagram.png', PNG);
@@ -129,7 +125,7 @@ describe('files', () => {
   });
 
   it('lists the pages that refer to a file as its backlinks', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     const file = (await upload(admin, space.id, cr.id, 'diagram.png', PNG)).data.uploadFile.file;
@@ -146,7 +142,7 @@ describe('files', () => {
 
 describe('duplicating and transferring a space carry its content', () => {
   it('copies the main content into the duplicate', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const cr = await openChangeRequest(admin, space.id);
     await upload(admin, space.id, cr.id, 'diagram.png', PNG);

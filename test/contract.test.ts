@@ -7,13 +7,13 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // follow, so GitBookAPI loses its inherited API groups in type-checking. Its `exports` map hides
 // dist/client, hence this path to the declaration file (a type-only import, erased at run time).
 import type { Api, MemberRole, PublishIntegration, SiteAdaptiveJSONSchema, SiteVisibility, TeamMemberRole } from '../node_modules/@gitbook/api/dist/client.js';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { createInviteLink } from './support/people.js';
 import { formatErrors, referenceSuccessStatuses, validateResponse } from './support/openapi.js';
 import { identityProviderKeys } from './support/saml.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { routes } from '../rest-facade/routes/index.js';
 
 /**
@@ -64,7 +64,8 @@ async function expectContract(operationId: string, call: Promise<unknown>): Prom
   return body;
 }
 
-let server: TestServer;
+// The website import reads a local site (see importContentInChangeRequest).
+const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1' });
 let admin: Caller;
 let api: GitBookAPI & Api<{ authToken?: string }>;
 let organizationId: string;
@@ -75,8 +76,6 @@ let emailDomain: string;
 let lastRaw: Response | undefined;
 
 beforeAll(async () => {
-  // The website import reads a local site (see importContentInChangeRequest).
-  server = await startTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1' });
   emailDomain = `contract-${newId().toLowerCase()}.example.com`;
   admin = await newUser(server, { email: `admin@${emailDomain}` });
   organizationId = (await newOrganization(server, admin, { title: 'Contract org', emailDomains: [emailDomain] })).id;
@@ -93,7 +92,6 @@ beforeAll(async () => {
     },
   }) as typeof api;
 });
-afterAll(() => server?.stop());
 
 async function createSpace(title = 'Docs') {
   const { data } = await api.orgs.createSpace(organizationId, { title, emoji: '🎉' });

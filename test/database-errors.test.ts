@@ -1,12 +1,12 @@
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { searchPathStatement } from '../src/db/search-path.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectError, expectGqlError } from './support/expectations.js';
-import { newTeam } from './support/factories.js';
+import { newOrganizationWithRoles } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * What the database refuses reaches callers as a failure they can act on, and what nobody can act on
@@ -14,17 +14,13 @@ import { startTestServer, type TestServer } from './support/server.js';
  */
 
 const { logger, lines } = capturedLogs();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({}, { logger });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({}, { logger });
 
 const entries = () => lines.map((line) => JSON.parse(line) as { level: number; msg: string; req?: { id?: string }; err?: { type?: string; message?: string } });
 
 describe('an internal error', () => {
   it('answers 500 without internals and is logged with the request id, on both doors', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     // A rule of the database that no request is expected to break (a check constraint, which nothing maps).
     await server.em().getConnection().execute(`alter table "team" add constraint "team_title_test_check" check (title <> 'Forbidden by the test') not valid`);
 
@@ -51,7 +47,7 @@ describe('an internal error', () => {
 
 describe('a reference to something that does not exist', () => {
   it('is a 400 naming the field', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 't', members: [''] }), 400, 'members: no member "" in this organization');
     expectGqlError(
       await admin.gql(`mutation($o: ID!) { createTeam(organizationId: $o, input: { title: "t", members: [""] }) { id } }`, { o: organization.id }),
@@ -62,7 +58,7 @@ describe('a reference to something that does not exist', () => {
 
   // Needs a second session to hold the team's deletion back until the request has checked it: a server.
   it.skipIf(!process.env.TEST_DATABASE_URL)('is a 400 naming the field when it went away during the request (a foreign key the database checks)', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const schema = server.deps.orm.config.get('schema')!;
     for (const door of ['rest', 'graphql'] as const) {
       const team = await createTeam(admin, organization.id);

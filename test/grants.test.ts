@@ -3,29 +3,19 @@
  * reference's space and collection permission operations are outside the contract), and how the
  * policy joins them with membership roles and `defaultLevel`s.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
+import { createCollection, createSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
-import { newOrganization, newTeam, type Caller } from './support/factories.js';
+import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(1000));
 
 const GRANT_FIELDS = 'id role team { id title } user { id } space { id } collection { id } createdAt';
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Guides', ...body });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string };
-}
 
 const spaceRole = async (caller: Caller, spaceId: string) =>
   (await caller.gql(`query($id: ID!) { space(id: $id) { viewerRole } }`, { id: spaceId })).data?.space?.viewerRole ?? 'hidden';
@@ -34,7 +24,7 @@ const collectionRole = async (caller: Caller, collectionId: string) =>
 
 describe('granting and revoking roles', () => {
   it('gives a member or a team a role on a space, replaces it, lists and revokes it', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, 'Handbook');
     const team = await createTeam(admin, organization.id, 'Writers');
     const mutation = `mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { ${GRANT_FIELDS} } }`;
@@ -75,8 +65,8 @@ describe('granting and revoking roles', () => {
   });
 
   it('checks the grantee and the role, naming the field', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const foreignTeam = await createTeam(other.admin, other.organization.id, 'Foreign');
     const team = await createTeam(admin, organization.id, 'Writers');
@@ -92,7 +82,7 @@ describe('granting and revoking roles', () => {
   });
 
   it('needs the admin role on the space or collection: space admins by grant may share it further', async () => {
-    const { organization, admin, edit, read, outsider } = await newTeam(server);
+    const { organization, admin, edit, read, outsider } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const give = (caller: Caller, user: string) =>
       caller.gql(`mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id } }`, { id: space.id, input: { user, role: 'edit' } });
@@ -112,7 +102,7 @@ describe('granting and revoking roles', () => {
 
 describe('roles from grants', () => {
   it('reach everything below a granted collection, whatever the defaultLevels below', async () => {
-    const { organization, admin, read, guest } = await newTeam(server);
+    const { organization, admin, read, guest } = await newOrganizationWithRoles(server);
     const outer = await createCollection(admin, organization.id, { title: 'Outer' });
     const inner = await createCollection(admin, organization.id, { title: 'Inner', parent: outer.id });
     const closed = await createSpace(admin, organization.id, 'Closed');
@@ -138,7 +128,7 @@ describe('roles from grants', () => {
   });
 
   it('keep organization admins admins, and guests see only what they were given', async () => {
-    const { organization, admin, guest } = await newTeam(server);
+    const { organization, admin, guest } = await newOrganizationWithRoles(server);
     const given = await createSpace(admin, organization.id, 'Given');
     const other = await createSpace(admin, organization.id, 'Other');
     await grant(admin, { space: given.id }, { user: admin.user.id }, 'read');
@@ -151,7 +141,7 @@ describe('roles from grants', () => {
   });
 
   it('are given up when content moves to another organization', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const elsewhere = await newOrganization(server, admin);
     const collection = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id);

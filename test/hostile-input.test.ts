@@ -1,30 +1,28 @@
 import { parse, validate } from 'graphql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { routes } from '../rest-facade/routes/index.js';
 import { loadConfig } from '../src/config.js';
 import { Collection } from '../src/domain/collections/entities.js';
 import { documentCost } from '../src/graphql/document-limits.js';
 import { buildSchema } from '../src/graphql/schema.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller, type OrganizationWithRoles } from './support/factories.js';
 import { siteEvent, track } from './support/insights.js';
 import { insertSite } from './support/sites.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /**
  * What a fuzzer of both doors found: NUL characters reaching PostgreSQL (500), bodies that are not JSON
  * read as `{}`, invalid UTF-8 stored as U+FFFD, a fragment cycle answered 500, and GraphQL documents
  * bounded by nothing. Each is now refused with a 4xx in the door's error shape, changing nothing.
  */
-let server: TestServer;
-let team: Awaited<ReturnType<typeof newTeam>>;
+const server = useTestServer();
+let team: OrganizationWithRoles;
 let admin: Caller;
 beforeAll(async () => {
-  server = await startTestServer();
-  team = await newTeam(server);
+  team = await newOrganizationWithRoles(server);
   admin = team.admin;
 });
-afterAll(() => server?.stop());
 
 const NUL = 'must not contain the NUL character (U+0000)';
 const collectionsOf = (organizationId: string) => server.em().count(Collection, { organization: organizationId });

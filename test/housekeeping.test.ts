@@ -3,32 +3,31 @@
  * autovacuum on a PostgreSQL server) and the retention of raw insights events, driven by the manual
  * clock and run with runDueJobs, on the real database.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
-import { newTeam, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, type SiteRef } from './support/sites.js';
+import { useTestServer } from './support/server.js';
+import { insertSite, type SiteRef } from './support/sites.js';
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 const RETENTION_DAYS = 30;
 
-let server: TestServer;
+// A job worker that never polls during the tests: the server schedules the housekeeping jobs at
+// start as an instance running jobs does, and the tests run them with runDueJobs.
+const server = useTestServer({ JOB_POLL_MS: String(DAY), INSIGHTS_RETENTION_DAYS: String(RETENTION_DAYS) });
 let embedded: boolean;
 
 beforeAll(async () => {
-  // A job worker that never polls during the tests: the server schedules the housekeeping jobs at
-  // start as an instance running jobs does, and the tests run them with runDueJobs.
-  server = await startTestServer({ JOB_POLL_MS: String(DAY), INSIGHTS_RETENTION_DAYS: String(RETENTION_DAYS) });
   embedded = embeddedDatabaseOf(server.em()) !== undefined;
 });
-afterAll(() => server?.stop());
 
 /** The pending (unclaimed) jobs of a kind, by when they are due. */
 const pending = async (kind: string) => (await server.em().find(Job, { kind, lockedUntil: null }, { orderBy: { runAt: 'asc' } })).map((job) => job.runAt.getTime());
@@ -72,7 +71,7 @@ describe('the recurring housekeeping jobs', () => {
 
 describe('the vacuum', () => {
   it('runs soon after a large delete, vacuuming the tables whose dead rows pass autovacuum\'s threshold; on a server, autovacuum does', async () => {
-    const { admin, organization } = await newTeam(server);
+    const { admin, organization } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const posted = await admin.rest('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
     expect(posted.status).toBe(200);
@@ -129,7 +128,7 @@ describe('the retention of raw insights events', () => {
   }
 
   it('deletes the events older than the retention and keeps newer ones; retained ranges answer as before, rollups keep counting older hours', async () => {
-    const { admin, organization } = await newTeam(server);
+    const { admin, organization } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const now = Date.UTC(2026, 3, 15, 12, 0); // events over three months and four monthly partitions
     server.clock.set(new Date(now));

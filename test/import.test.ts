@@ -8,9 +8,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { createSpace, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { type TestServer, useTestServer } from './support/server.js';
 
 const page = (title: string, body: string) => `<!doctype html><html><head><title>${title}</title><script>alert(1)</script></head>
 <body><nav><a href="/">Home</a> Site menu</nav><main><h1>${title}</h1>${body}</main><footer>© Footer text</footer></body></html>`;
@@ -25,8 +25,8 @@ const SITE: Record<string, string> = {
 
 let site: Server;
 let siteUrl: string;
-let server: TestServer;
-let strict: TestServer;
+const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', IMPORT_MAX_PAGES: '4', IMPORT_MAX_DEPTH: '1', IMPORT_MAX_BYTES: '4096', IMPORT_TIMEOUT_MS: '1500' });
+const strict = useTestServer({ IMPORT_TIMEOUT_MS: '1500' });
 
 beforeAll(async () => {
   site = createServer((req, res) => {
@@ -43,18 +43,14 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => site.listen(0, '127.0.0.1', resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  server = await startTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', IMPORT_MAX_PAGES: '4', IMPORT_MAX_DEPTH: '1', IMPORT_MAX_BYTES: '4096', IMPORT_TIMEOUT_MS: '1500' });
-  strict = await startTestServer({ IMPORT_TIMEOUT_MS: '1500' });
 });
-afterAll(async () => {
+afterAll(() => {
   site?.closeAllConnections();
   site?.close();
-  await server?.stop();
-  await strict?.stop();
 });
 
 async function changeRequest(on: TestServer) {
-  const team = await newTeam(on);
+  const team = await newOrganizationWithRoles(on);
   const space = await createSpace(team.admin, team.organization.id);
   const cr = await openChangeRequest(team.admin, space.id);
   return { ...team, space, cr, path: `/v1/spaces/${space.id}/change-requests/${cr.id}/content/import` };
@@ -62,7 +58,7 @@ async function changeRequest(on: TestServer) {
 
 type Page = { title: string; markdown?: string; pages: Page[] };
 
-async function pagesOf(caller: Awaited<ReturnType<typeof newTeam>>['admin'], spaceId: string, crId: string) {
+async function pagesOf(caller: Caller, spaceId: string, crId: string) {
   const res = await caller.gql(`query($s: ID!, $c: ID!) { changeRequestPages(spaceId: $s, changeRequestId: $c) { pages { title markdown pages { title markdown pages { title } } } } }`, { s: spaceId, c: crId });
   return res.data.changeRequestPages.pages as Page[];
 }

@@ -3,24 +3,25 @@
  * path, checked against counts computed here from the events the test sent, through both doors on the
  * real database; and the rollups, which must answer exactly as raw rows do.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/aggregate.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
-import { newTeam, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, siteEvent, track } from './support/insights.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, insertSiteSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
+import { insertSite, insertSiteSpace } from './support/sites.js';
 
 const NOW = new Date('2026-03-10T15:20:00.000Z');
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
 const DAY = 24 * HOUR;
 
-let server: TestServer;
+const server = useTestServer();
 let admin: Caller;
 let reader: Caller;
 let site: { id: string; organization: string };
@@ -69,9 +70,8 @@ const WATERMARK = Math.floor(ROLLED_UP_AT.getTime() / HOUR) * HOUR;
 const lateEvents = () => Array.from({ length: 80 }, (_, i) => eventAt(i, WATERMARK - i * 37 * MINUTE - 5 * MINUTE));
 
 beforeAll(async () => {
-  server = await startTestServer();
   server.clock.set(NOW);
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   admin = team.admin;
   reader = team.read;
   site = await insertSite(server, team.organization.id);
@@ -84,7 +84,6 @@ beforeAll(async () => {
   const late = lateEvents();
   for (let i = 0; i < late.length; i += 40) expect((await track(admin, site, late.slice(i, i + 40))).status).toBe(204);
 });
-afterAll(() => server?.stop());
 
 // ─── independent counting ───────────────────────────────────────────────────────────────────────────
 

@@ -3,30 +3,27 @@
  * is derived and stored from each event, permissions, and the deletion of a site's insights, through
  * both doors on the real database.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import type pg from 'pg';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
 import { Job } from '../src/jobs/entities.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { execute, kyselyOf, rollupLock } from '../src/domain/insights/storage.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { createSpace } from './support/content.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { useTestServer } from './support/server.js';
+import { insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const MAX_BATCH = 50;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ INSIGHTS_MAX_BATCH: String(MAX_BATCH), INSIGHTS_BODY_LIMIT: '1mb' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ INSIGHTS_MAX_BATCH: String(MAX_BATCH), INSIGHTS_BODY_LIMIT: '1mb' });
 beforeEach(() => server.clock.advance(1000));
 
 async function teamWithSite() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const site = await insertSite(server, team.organization.id);
   return { ...team, site };
 }
@@ -46,13 +43,8 @@ async function countWith(caller: Caller, site: { id: string; organization: strin
 describe('ingestion', () => {
   it('requires a token for every insights operation', async () => {
     const { site } = await teamWithSite();
-    for (const [method, path] of [
-      ['POST', eventsPath(site)],
-      ['POST', `${eventsPath(site)}/aggregate`],
-      ['GET', segmentsPath(site)],
-    ] as const) {
-      expectError(await rest(server, null, method, path, method === 'POST' ? { events: [] } : undefined), 401, /Authentication required/);
-    }
+    const noEvents = { events: [] };
+    await expectAuthRequired(server, [['POST', eventsPath(site), noEvents], ['POST', `${eventsPath(site)}/aggregate`, noEvents], ['GET', segmentsPath(site)]], { badToken: false });
   });
 
   it('answers 204 once the batch is committed: the events are read back at once', async () => {

@@ -3,33 +3,22 @@
  * every field checked, versions, secrets kept encrypted and never shown, listing filters, visibility,
  * unpublishing, installations with selections and configurations, and their listing.
  */
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Integration } from '../src/domain/integrations/entities.js';
 import { openSecrets } from '../src/domain/integrations/secrets.js';
 import { Organization } from '../src/domain/organizations/entities.js';
-import { createLogger } from '../src/logger.js';
-import { newMember, newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { useTestServer } from './support/server.js';
+import { capturedLogs } from './support/logs.js';
 
 const SECOND = 1000;
 /** A 1×1 PNG. */
 const PNG = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=';
 const SECRET = 'sk_live_very-secret-value-0123456789';
 
-const logLines: string[] = [];
-let server: TestServer;
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  server = await startTestServer({}, { logger: createLogger('debug', sink) });
-});
-afterAll(() => server?.stop());
+const { logger, lines: logLines } = capturedLogs('debug');
+const server = useTestServer({}, { logger });
 beforeEach(() => server.clock.advance(SECOND));
 
 let counter = 0;
@@ -97,16 +86,13 @@ describe('authentication', () => {
       ['DELETE', '/v1/integrations/x'],
       ['GET', '/v1/integrations/x/installations'],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 });
 
 describe('publishing', () => {
   it('publishes every field, answers the Integration without script or secrets, and bumps the version on each publish', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName();
     const first = await admin.rest('POST', `/v1/integrations/${name}`, fullBody(organization.id));
     expect(first.status, JSON.stringify(first.body)).toBe(200);
@@ -150,7 +136,7 @@ describe('publishing', () => {
   });
 
   it('accepts the organization by its subdomain, with only the required fields', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const hostname = `pub${Date.now().toString(36)}`;
     await server.em().nativeUpdate(Organization, { id: organization.id }, { hostname });
     const name = uniqueName('minimal');
@@ -161,7 +147,7 @@ describe('publishing', () => {
   });
 
   it('keeps secrets encrypted at rest, never shows them (REST, GraphQL, logs), and keeps them when a publish omits them', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName('secretive');
     const answers: unknown[] = [];
     answers.push(await publish(admin, name, fullBody(organization.id)));
@@ -197,7 +183,7 @@ describe('publishing', () => {
   });
 
   it('needs the admin role of the publishing organization, and refuses a name another organization publishes (409)', async () => {
-    const { organization, admin, create, outsider } = await newTeam(server);
+    const { organization, admin, create, outsider } = await newOrganizationWithRoles(server);
     const name = uniqueName();
     expectError(await create.rest('POST', `/v1/integrations/${name}`, fullBody(organization.id)), 403, /needs the admin role/);
     expectError(await outsider.rest('POST', `/v1/integrations/${name}`, fullBody(organization.id)), 404, 'Organization not found');
@@ -209,7 +195,7 @@ describe('publishing', () => {
   });
 
   it('answers 400 naming the field for every limit, publishing nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName('invalid');
     const cases: [Record<string, unknown>, string | RegExp][] = [
       [{ title: 'A' }, 'title: must be at least 2 characters'],
@@ -251,7 +237,7 @@ describe('publishing', () => {
 
 describe('listing, getting and unpublishing', () => {
   it('lists visible integrations by name with every filter', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const other = await newUser(server);
     const otherOrg = await newOrganization(server, other);
     const prefix = `flt${Date.now().toString(36)}`;
@@ -291,7 +277,7 @@ describe('listing, getting and unpublishing', () => {
   });
 
   it('unpublishes for the owner\'s admins only, removing installations', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const stranger = await newUser(server);
     const strangerOrg = await newOrganization(server, stranger);
     const name = uniqueName('gone');
@@ -312,7 +298,7 @@ describe('listing, getting and unpublishing', () => {
 
 describe('installations', () => {
   it('installs with space and site selections and a checked configuration; the owner lists installations with spaces counts', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName('installable');
     await publish(admin, name, fullBody(organization.id));
 
@@ -381,7 +367,7 @@ describe('installations', () => {
   });
 
   it('refuses bad selections and configurations (400 naming the field), outsiders (404) and non-admins (403)', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const name = uniqueName('strict');
     await publish(admin, name, fullBody(organization.id));
     const privateName = uniqueName('private');
@@ -413,7 +399,7 @@ describe('installations', () => {
   });
 
   it('accepts no configuration when the integration has no form', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName('plain');
     await publish(admin, name, fullBody(organization.id, { configurations: undefined, target: 'site' }));
     expectGqlError(await admin.gql(INSTALL, { o: organization.id, name, input: { configuration: { a: 1 } } }), 'BAD_REQUEST', 'configuration: this integration takes no configuration');

@@ -4,19 +4,15 @@
  * through GraphQL. Joining makes the caller a member with the link's role; a deleted link, or an
  * organization that turned invite links off, lets nobody in.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, newUser, rest } from './support/factories.js';
+import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink, INVITE_LINK_FIELDS, joinWithInvite } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(1000));
 
@@ -24,7 +20,7 @@ const linkPath = (organizationId: string, inviteId: string) => `/v1/orgs/${organ
 
 describe('creating and listing invite links (GraphQL)', () => {
   it('creates links to the organization and to content, with ids of at least 128 random bits', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, 'Partner guide');
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides' })).body;
     // One second apart, so that the list's order (oldest first) is theirs.
@@ -54,8 +50,8 @@ describe('creating and listing invite links (GraphQL)', () => {
   });
 
   it('checks the input, naming the field', async () => {
-    const { organization, admin } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const foreign = await createSpace(other.admin, other.organization.id);
     const create = (input: Record<string, unknown>) =>
@@ -74,7 +70,7 @@ describe('creating and listing invite links (GraphQL)', () => {
   });
 
   it('is for organization admins only', async () => {
-    const { organization, edit, outsider } = await newTeam(server);
+    const { organization, edit, outsider } = await newOrganizationWithRoles(server);
     const list = `query($org: ID!) { inviteLinks(organizationId: $org) { count } }`;
     expectGqlError(await edit.gql(list, { org: organization.id }), 'FORBIDDEN', 'Organization: this operation needs the admin role');
     expectGqlError(await outsider.gql(list, { org: organization.id }), 'NOT_FOUND', 'Organization not found');
@@ -87,14 +83,14 @@ describe('creating and listing invite links (GraphQL)', () => {
 
 describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId}', () => {
   it('requires a token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     expectError(await rest(server, null, 'GET', linkPath(organization.id, link.id)), 401, /Authentication required/);
   });
 
   it('reads a link in the reference shape, for admins only, and hides it from other organizations', async () => {
-    const { organization, admin, edit, outsider } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, edit, outsider } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: null });
     const res = await admin.rest('GET', linkPath(organization.id, link.id));
     expect(res.status).toBe(200);
@@ -107,7 +103,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
   });
 
   it('reads a content link with its space', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, 'Partner guide');
     const link = await createInviteLink(admin, organization.id, { space: space.id, level: 'edit' });
     const res = await admin.rest('GET', linkPath(organization.id, link.id));
@@ -117,7 +113,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
   });
 
   it("changes an organization link's role or a content link's level", async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     const res = await admin.rest('PATCH', linkPath(organization.id, link.id), { role: 'edit' });
@@ -139,7 +135,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
   });
 
   it('deletes a link, which then lets nobody in', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'edit' });
     expectError(await edit.rest('DELETE', linkPath(organization.id, link.id)), 403, 'Organization: this operation needs the admin role');
     const res = await admin.rest('DELETE', linkPath(organization.id, link.id));
@@ -155,7 +151,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
 
 describe('joining with an invite link (GraphQL)', () => {
   it("makes the caller a member with the link's role", async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'edit' });
     const newcomer = await newUser(server);
     expectError(await newcomer.rest('GET', `/v1/orgs/${organization.id}`), 404, 'Organization not found');
@@ -173,7 +169,7 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it('leaves the role of an existing member as it is', async () => {
-    const { organization, admin, read, guest } = await newTeam(server);
+    const { organization, admin, read, guest } = await newOrganizationWithRoles(server);
     const adminLink = await createInviteLink(admin, organization.id, { role: 'admin' });
     expect((await joinWithInvite(read, organization.id, adminLink.id)).data.joinOrganizationWithInvite).toEqual({ id: read.user.id, role: 'read' });
     expect((await joinWithInvite(guest, organization.id, adminLink.id)).data.joinOrganizationWithInvite).toEqual({ id: guest.user.id, role: null });
@@ -182,7 +178,7 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it('makes a guest with the level on the space of a content link, and nothing more', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const shared = await createSpace(admin, organization.id, 'Shared');
     const other = await createSpace(admin, organization.id, 'Other');
     await admin.rest('PATCH', `/v1/spaces/${shared.id}`, { defaultLevel: null });
@@ -205,7 +201,7 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it('gives the level on a collection and everything in it through a collection link', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Partners' })).body;
     const inside = await createSpace(admin, organization.id, 'Inside');
     await admin.rest('POST', `/v1/spaces/${inside.id}/move`, { parent: collection.id });
@@ -219,7 +215,7 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it('refuses every link while the organization has invite links turned off (403)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     expect((await admin.rest('PATCH', `/v1/orgs/${organization.id}`, { inviteLinks: false })).status).toBe(200);
     const newcomer = await newUser(server);
@@ -230,8 +226,8 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it("answers 404 for a link of another organization, and needs a token", async () => {
-    const { organization, admin } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     const newcomer = await newUser(server);
     expectGqlError(await joinWithInvite(newcomer, other.organization.id, link.id), 'NOT_FOUND', 'Invite link not found');
@@ -243,7 +239,7 @@ describe('joining with an invite link (GraphQL)', () => {
   });
 
   it('tells whether a link is redundant for the caller', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'edit' });
     await admin.rest('PATCH', `/v1/orgs/${organization.id}/members/${read.user.id}`, { role: 'admin' });
     const asRead = await read.rest('GET', linkPath(organization.id, link.id));

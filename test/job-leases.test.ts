@@ -5,14 +5,14 @@
  * holding the claim keeps the job from others, a stopping worker gives back the job it cut short.
  * Several processes on one PostgreSQL: several-instances.test.ts.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { Job } from '../src/jobs/entities.js';
 import { LeaseLost } from '../src/jobs/lease.js';
 import { enqueue, runDueJobs, startWorker, type JobHandler, type JobRun } from '../src/jobs/queue.js';
 import { capturedLogs } from './support/logs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 /** A lease whose heartbeat (every third of it) never beats during a test: only the manual clock ends it. */
@@ -23,15 +23,13 @@ const KIND = 'lease-test';
 /** Jobs written by test runs as their effect: never due during the tests, never run. */
 const EFFECT = 'lease-test-effect';
 
-let server: TestServer;
-let embedded: boolean;
 const logs = capturedLogs('warn');
+const server = useTestServer({}, { logger: logs.logger });
+let embedded: boolean;
 
 beforeAll(async () => {
-  server = await startTestServer({}, { logger: logs.logger });
   embedded = embeddedDatabaseOf(server.em()) !== undefined;
 });
-afterAll(() => server?.stop());
 afterEach(async () => {
   await server.em().nativeDelete(Job, {});
   logs.lines.length = 0;

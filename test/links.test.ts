@@ -3,17 +3,13 @@
  * classification (in-app pages, files and spaces; broken targets; ok external URLs), stats, the status
  * filter, change-request page links with `broken.changeRequest`, and the errors.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000030000000208060000', 'hex'), Buffer.alloc(16)]);
 
@@ -22,7 +18,7 @@ const summary = (items: Usage[]) =>
   items.map((u) => [u.status, u.targetReference.kind, u.targetReference.url ?? u.targetReference.page?.id ?? u.targetReference.file?.id ?? u.targetReference.space?.id]);
 
 async function setup() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const { organization, admin } = team;
   const other = await createSpace(admin, organization.id, { title: 'Other' });
   const space = await createSpace(admin, organization.id, { title: 'Docs' });

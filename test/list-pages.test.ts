@@ -4,19 +4,15 @@
  * its order, each page's `count` is the exact total, and a cursor this list did not hand out is a 400.
  * The expected lists are computed here, in JavaScript, from the rows as stored.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { createSpace, openChangeRequest } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const BASE = Date.parse('2026-01-15T12:00:00.000Z');
 const BAD_PAGE = 'page: not a page identifier returned by this list';
@@ -95,7 +91,7 @@ describe('change requests of a space', () => {
   }`;
 
   it('pages through thousands by status and contributor, newest first, with exact counts; refuses foreign cursors', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const statuses = ['open', 'open', 'draft', 'merged', 'archived'];
     const rows = Array.from({ length: 2500 }, (_, i) => ({
@@ -159,7 +155,7 @@ describe('comments of a space and of a change request', () => {
   }`;
 
   it('pages through thousands in both orders and with filters, each discussion apart, with exact counts', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const changeRequest = await openChangeRequest(admin, space.id);
     // Three comments per millisecond: the id breaks the ties.
@@ -216,9 +212,9 @@ describe('members of an organization and of a team', () => {
   }`;
 
   it('pages through thousands by joinedAt and lastSeenAt, both orders, role and search filters, with exact counts', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     // Members of another organization share the users table and the indexes: they never show.
-    const other = await newTeam(server);
+    const other = await newOrganizationWithRoles(server);
     const roles = [null, 'read', 'edit', 'create', 'review', 'comment'];
     const users = Array.from({ length: 2400 }, (_, i) => ({
       id: newId(),
@@ -280,7 +276,7 @@ describe('members of an organization and of a team', () => {
   });
 
   it('pages through a team of thousands in the order they were added, with exact counts', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Everyone', [read.user.id]);
     const users = Array.from({ length: 1600 }, () => ({ id: newId(), email: `team-${newId().toLowerCase()}@example.com`, display_name: 'Teammate', created_at: new Date(BASE).toISOString() }));
     await insertRows('app_user', { id: 'text', email: 'text', display_name: 'text', created_at: 'timestamptz' }, users);

@@ -4,27 +4,16 @@
  * in the URL), and an error quoting a URL with credentials, logged at `info` into memory. No line holds
  * a secret, and the request lines still name their route.
  */
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createLogger } from '../src/logger.js';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
-import { newTeam, newUser, rest } from './support/factories.js';
+import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertSite, siteBase } from './support/sites.js';
+import { capturedLogs } from './support/logs.js';
 
-const lines: string[] = [];
-let server: TestServer;
-beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      lines.push(...String(chunk).split('\n').filter(Boolean));
-      done();
-    },
-  });
-  server = await startTestServer({}, { logger: createLogger('info', sink) });
-});
-afterAll(() => server?.stop());
+const { logger, lines } = capturedLogs('info');
+const server = useTestServer({}, { logger });
 beforeEach(() => {
   lines.length = 0;
 });
@@ -56,7 +45,7 @@ const fetchLocal = (url: string) => {
 
 describe('request logs', () => {
   it('redact share keys in query strings, through REST and GraphQL GET, keeping the other parameters', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { visibility: 'share-link' });
     const space = await createSpace(admin, organization.id, { title: 'Partner guide' });
     expect((await admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id })).status).toBe(201);
@@ -84,7 +73,7 @@ describe('request logs', () => {
   });
 
   it('redact the signatures of file download and PDF URLs', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Handbook' });
     const cr = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, cr.id, { title: 'Introduction', markdown: 'Welcome aboard.' });
@@ -109,7 +98,7 @@ describe('request logs', () => {
   });
 
   it('redact invite-link ids, the join secret, in /link-invites/{inviteId}', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     const path = `/v1/orgs/${organization.id}/link-invites/${link.id}`;
     expect((await admin.rest('GET', path)).status).toBe(200);
@@ -130,7 +119,7 @@ describe('request logs', () => {
 
 describe('error logs', () => {
   it('quote a URL that failed without its credentials', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const url = 'http://reader:hunter2-password@no-such-host.invalid/spec.json?token=spec-access-token';
     expect((await admin.rest('POST', `/v1/orgs/${organization.id}/openapi`, { slug: 'private-spec', source: { url } })).status).toBe(201);
     for (let i = 0; i < 5 && (await server.runDueJobs()) > 0; i++);

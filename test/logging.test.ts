@@ -1,18 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTeam, rest } from './support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const { logger, lines } = capturedLogs();
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({}, { logger });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({}, { logger });
 
 describe('request logs', () => {
   it('are structured, carry a request id, and never contain a token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await admin.rest('GET', `/v1/orgs/${organization.id}`, undefined, { 'x-request-id': 'req-abc' });
     await rest(server, null, 'GET', '/v1/orgs', undefined, { authorization: `Bearer ${admin.token}x` });
     await admin.gql('{ viewer { id } }');

@@ -3,22 +3,18 @@
  * sorts and pages, reading, changing roles, removing (with team memberships and grants), the
  * last-admin rule, SSO members, and a member's spaces and teams.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { Member } from '../src/domain/organizations/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { addMember } from '../src/domain/organizations/service.js';
-import { newMember, newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
+import { createSpace } from './support/content.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 // Members who join in separate tests (and in separate steps of one test) never share a join time.
 beforeEach(() => server.clock.advance(1000));
@@ -41,7 +37,7 @@ async function organizationWithMembers() {
 
 describe('GET /v1/orgs/{organizationId}/members', () => {
   it('requires a token', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     expectError(await rest(server, null, 'GET', `/v1/orgs/${organization.id}/members`), 401, /Authentication required/);
   });
 
@@ -125,7 +121,7 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
   });
 
   it('needs a non-guest membership: 403 for guests, 404 for outsiders', async () => {
-    const { organization, read, guest, outsider } = await newTeam(server);
+    const { organization, read, guest, outsider } = await newOrganizationWithRoles(server);
     expect((await members(read, organization.id)).status).toBe(200);
     expectError(await members(guest, organization.id), 403, 'Organization: this operation needs the read role');
     expectError(await members(outsider, organization.id), 404, 'Organization not found');
@@ -145,8 +141,8 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
   it('answers a member, and 404 for a user who is not one or a member of another organization', async () => {
-    const { organization, admin, edit, outsider } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, edit, outsider } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const res = await edit.rest('GET', `/v1/orgs/${organization.id}/members/${admin.user.id}`);
     expect(res.status).toBe(200);
     expectContract('getMemberInOrganizationById', res);
@@ -159,7 +155,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}', () => {
 
 describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
   it('changes the role, guest included, for admins only', async () => {
-    const { organization, admin, edit, read } = await newTeam(server);
+    const { organization, admin, edit, read } = await newOrganizationWithRoles(server);
     const path = `/v1/orgs/${organization.id}/members/${edit.user.id}`;
     const res = await admin.rest('PATCH', path, { role: 'review' });
     expect(res.status).toBe(200);
@@ -177,7 +173,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
   });
 
   it('refuses to demote the last admin (409), and allows it once there is another', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const self = `/v1/orgs/${organization.id}/members/${admin.user.id}`;
     expectError(await admin.rest('PATCH', self, { role: 'edit' }), 409, /last admin of the organization cannot be demoted/);
     expectError(await admin.rest('PATCH', self, { role: null }), 409, /last admin/);
@@ -191,7 +187,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
   });
 
   it('answers the same through GraphQL', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const mutation = `mutation($org: ID!, $user: ID!, $input: UpdateMemberInput!) { updateMember(organizationId: $org, userId: $user, input: $input) { id role } }`;
     const res = await admin.gql(mutation, { org: organization.id, user: read.user.id, input: { role: 'comment' } });
     expect(res.data.updateMember).toEqual({ id: read.user.id, role: 'comment' });
@@ -201,7 +197,7 @@ describe('PATCH /v1/orgs/{organizationId}/members/{userId}', () => {
 
 describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
   it('removes the member with their team memberships and grants in that organization only', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const elsewhere = await newOrganization(server, admin);
     await addMember(server.em(), server.clock, elsewhere.id, edit.user.id, 'edit');
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id]);
@@ -230,7 +226,7 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
   });
 
   it('refuses to remove the last admin (409), for admins only', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('DELETE', `/v1/orgs/${organization.id}/members/${admin.user.id}`), 409, /last admin of the organization cannot be removed/);
     expectError(await read.rest('DELETE', `/v1/orgs/${organization.id}/members/${admin.user.id}`), 403, 'Organization: this operation needs the admin role');
     const second = await newMember(server, organization.id, 'admin');
@@ -239,7 +235,7 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
   });
 
   it('answers the same through GraphQL', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const res = await admin.gql(`mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`, { org: organization.id, user: read.user.id });
     expect(res.data.removeMember).toBe(true);
     expect(await server.em().count(Member, { organization: organization.id, user: read.user.id })).toBe(0);
@@ -248,7 +244,7 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
 
 describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
   it('marks the member as an SSO member, for admins only', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const path = `/v1/orgs/${organization.id}/members/${edit.user.id}/sso`;
     expectError(await edit.rest('POST', path), 403, 'Organization: this operation needs the admin role');
     const res = await admin.rest('POST', path);
@@ -262,7 +258,7 @@ describe('POST /v1/orgs/{organizationId}/members/{userId}/sso', () => {
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
   it("lists the spaces the member can access with the member's own role, and counts them", async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const open = await createSpace(admin, organization.id, 'Open');
     server.clock.advance(1000);
     const closed = await createSpace(admin, organization.id, 'Closed');
@@ -295,7 +291,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
   });
 
   it('never shows a caller the spaces hidden from them', async () => {
-    const { organization, admin, read, edit } = await newTeam(server);
+    const { organization, admin, read, edit } = await newOrganizationWithRoles(server);
     const secret = await createSpace(admin, organization.id, 'Secret');
     await admin.rest('PATCH', `/v1/spaces/${secret.id}`, { defaultLevel: null });
     await grant(admin, { space: secret.id }, { user: edit.user.id }, 'edit');
@@ -309,7 +305,7 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/spaces', () => {
 
 describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
   it("lists the member's teams with their team role, filtered by title in any case", async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const writers = await createTeam(admin, organization.id, 'Technical Writers', [edit.user.id]);
     server.clock.advance(1000);
     const reviewers = await createTeam(admin, organization.id, 'Reviewers', [edit.user.id]);

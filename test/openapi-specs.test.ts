@@ -9,17 +9,17 @@ import { ManualClock } from '../src/clock.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Job } from '../src/jobs/entities.js';
 import { freshDatabase } from './support/database.js';
-import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { BROKEN_REF, json, OPENAPI_3, startSpecServer, SWAGGER_2_YAML, yaml } from './support/spec-server.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 /** The job lease (JOB_LEASE_MS by default): a claimed job whose run stopped renewing it is taken again after it. */
 const LEASE_MS = 30 * SECOND;
 const FETCH_ENV = { FETCH_ALLOW_PRIVATE: 'localhost', FETCH_TIMEOUT_MS: '1000', FETCH_MAX_BYTES: '4096' };
 
-let server: TestServer;
+const server = useTestServer(FETCH_ENV);
 let specs: Awaited<ReturnType<typeof startSpecServer>>;
 /** URL of the local spec server through the allow-listed host name. */
 let local: (path: string) => string;
@@ -45,12 +45,8 @@ beforeAll(async () => {
     },
   });
   local = (path) => `http://localhost:${specs.port}${path}`;
-  server = await startTestServer(FETCH_ENV);
 });
-afterAll(async () => {
-  await server?.stop();
-  await specs?.stop();
-});
+afterAll(() => specs?.stop());
 beforeEach(() => server.clock.advance(SECOND));
 
 const base = (organizationId: string) => `/v1/orgs/${organizationId}/openapi`;
@@ -84,7 +80,7 @@ const OPERATIONS = /* GraphQL */ `
 
 describe('authentication and permissions', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const calls: [string, string, unknown?][] = [
       ['GET', base(organization.id)],
       ['POST', base(organization.id), { slug: 'a', source: { text: 'x' } }],
@@ -92,14 +88,11 @@ describe('authentication and permissions', () => {
       ['PUT', `${base(organization.id)}/a`, { source: { text: 'x' } }],
       ['DELETE', `${base(organization.id)}/a`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 
   it('lets members with read list and get, create members change, and hides the organization from outsiders', async () => {
-    const { organization, admin, create, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, create, read, guest, outsider } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'pets', { text: JSON.stringify(OPENAPI_3) });
 
     const seen = await read.rest('GET', `${base(organization.id)}/pets`);
@@ -125,7 +118,7 @@ describe('authentication and permissions', () => {
 
 describe('the operations', () => {
   it('creates a spec from a URL as pending with its Location, then processes it from the local server', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await admin.rest('POST', base(organization.id), { slug: 'pets-api', source: { url: local('/v3.json') } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expectContract('createOpenAPISpec', created);
@@ -165,7 +158,7 @@ describe('the operations', () => {
   });
 
   it('processes Swagger 2.0 in YAML, and text given in the body', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'legacy', { url: local('/v2.yaml') });
     await createSpec(admin, organization.id, 'inline', { text: SWAGGER_2_YAML });
     for (const slug of ['legacy', 'inline']) {
@@ -178,13 +171,13 @@ describe('the operations', () => {
   });
 
   it('follows redirects to allowed addresses', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'moved', { url: local('/redirect-to-v3') });
     expect(await processed(admin, organization.id, 'moved')).toMatchObject({ processingState: 'complete', lastVersion: '1.2.3' });
   });
 
   it('records the reference error code of each kind of failure', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const requestsBefore = specs.requests.length;
     const cases: [string, Record<string, string>, string][] = [
       ['broken-ref', { url: local('/broken-ref.json') }, 'PARSE_ERROR'],
@@ -212,7 +205,7 @@ describe('the operations', () => {
   });
 
   it('never follows a document\'s external references (no files, no URLs)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const requestsBefore = specs.requests.length;
     const external = {
       ...OPENAPI_3,
@@ -224,7 +217,7 @@ describe('the operations', () => {
   });
 
   it('PUT creates with 201, replaces the source with 200, and only the latest source is recorded', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const path = `${base(organization.id)}/changing`;
     const created = await admin.rest('PUT', path, { source: { url: local('/v3.json') } });
     expect(created.status).toBe(201);
@@ -246,7 +239,7 @@ describe('the operations', () => {
   });
 
   it('deletes a spec (204); its queued job then ends without trace', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'gone', { text: SWAGGER_2_YAML });
     const res = await admin.rest('DELETE', `${base(organization.id)}/gone`);
     expect(res.status).toBe(204);
@@ -258,7 +251,7 @@ describe('the operations', () => {
   });
 
   it('lists oldest first with pagination', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     for (const slug of ['a', 'b', 'c']) {
       server.clock.advance(SECOND);
       await createSpec(admin, organization.id, slug, { text: SWAGGER_2_YAML });
@@ -275,7 +268,7 @@ describe('the operations', () => {
 
 describe('bad input', () => {
   it('answers 400 naming the field, changing nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const cases: [unknown, string | RegExp][] = [
       [{ source: { text: '{}' } }, 'slug: is required'],
       [{ slug: 'ok' }, 'source: is required'],
@@ -297,7 +290,7 @@ describe('bad input', () => {
   });
 
   it('refuses a slug the organization already has (409), not one of another organization', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'dup', { text: SWAGGER_2_YAML });
     expectError(await admin.rest('POST', base(organization.id), { slug: 'dup', source: { text: '{}' } }), 409, 'slug: the organization already has a specification "dup"');
     const other = await newOrganization(server, admin);
@@ -307,7 +300,7 @@ describe('bad input', () => {
 
 describe('GraphQL', () => {
   it('creates, replaces and deletes with the same rules', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const create = await admin.gql(
       `mutation($o: ID!, $input: CreateOpenAPISpecInput!) { createOpenAPISpec(organizationId: $o, input: $input) { slug processingState operations { path } owningOrganization { id } } }`,
       { o: organization.id, input: { slug: 'gql', source: { text: JSON.stringify(OPENAPI_3) } } },

@@ -1,14 +1,10 @@
 import { decodeJwt } from 'jose';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
-import { newMember, newOrganization, newTeam, newUser } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const ORGANIZATION_KEYS = [
   'object', 'id', 'title', 'createdAt', 'emailDomains', 'type', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'plan', 'urls', 'trial', 'permissions',
@@ -71,7 +67,7 @@ describe('GET /v1/orgs', () => {
 
 describe('GET /v1/orgs/{organizationId}', () => {
   it('answers members (guests included) and hides the organization from others', async () => {
-    const { organization, admin, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, read, guest, outsider } = await newOrganizationWithRoles(server);
     expect((await admin.rest('GET', `/v1/orgs/${organization.id}`)).status).toBe(200);
     const asReader = await read.rest('GET', `/v1/orgs/${organization.id}`);
     expect(asReader.status).toBe(200);
@@ -88,7 +84,7 @@ describe('GET /v1/orgs/{organizationId}', () => {
 
 describe('PATCH /v1/orgs/{organizationId}', () => {
   it('updates every field of the contract', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const res = await admin.rest('PATCH', `/v1/orgs/${organization.id}`, {
       title: 'Renamed',
       emailDomains: ['Example.com', 'example.org', 'example.com'],
@@ -129,7 +125,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     [{ sso: 'yes' }, /^sso: /],
     [{ defaultContent: { type: 'site', site: 'nope' } }, 'defaultContent.site: no site "nope" in this organization'],
   ])('rejects %j with 400 and changes nothing', async (body, message) => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const res = await admin.rest('PATCH', `/v1/orgs/${organization.id}`, body);
     expect(res.status).toBe(400);
     expect(res.body.error.code).toBe(400);
@@ -140,7 +136,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
   });
 
   it('keeps hostnames unique (409)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const hostname = `host-${organization.id.slice(0, 10).toLowerCase()}`;
     expect((await admin.rest('PATCH', `/v1/orgs/${organization.id}`, { hostname })).status).toBe(200);
@@ -150,7 +146,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
   });
 
   it('needs the admin role (403) and membership (404)', async () => {
-    const { organization, create, guest, outsider } = await newTeam(server);
+    const { organization, create, guest, outsider } = await newOrganizationWithRoles(server);
     expect((await create.rest('PATCH', `/v1/orgs/${organization.id}`, { title: 'Nope' })).status).toBe(403);
     expect((await guest.rest('PATCH', `/v1/orgs/${organization.id}`, { title: 'Nope' })).status).toBe(403);
     expect((await outsider.rest('PATCH', `/v1/orgs/${organization.id}`, { title: 'Nope' })).status).toBe(404);
@@ -177,7 +173,7 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
 
 describe('POST /v1/orgs/{organizationId}/ping', () => {
   it('records the caller\'s last-seen time and returns signed visitor claims', async () => {
-    const { organization, edit, outsider } = await newTeam(server);
+    const { organization, edit, outsider } = await newOrganizationWithRoles(server);
     server.clock.advance(60_000);
     const res = await edit.rest('POST', `/v1/orgs/${organization.id}/ping`);
     expect(res.status).toBe(200);
@@ -203,7 +199,7 @@ describe('GraphQL', () => {
   });
 
   it('answers 404 and 403 codes like REST', async () => {
-    const { organization, read, outsider } = await newTeam(server);
+    const { organization, read, outsider } = await newOrganizationWithRoles(server);
     const hidden = await outsider.gql('query($id: ID!) { organization(id: $id) { id } }', { id: organization.id });
     expect(hidden.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
     const denied = await read.gql('mutation($id: ID!) { updateOrganization(id: $id, input: { title: "No" }) { id } }', { id: organization.id });
@@ -211,7 +207,7 @@ describe('GraphQL', () => {
   });
 
   it('reports the viewer\'s role for guests as null', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const guest = await newMember(server, organization.id, null);
     const res = await guest.gql('query($id: ID!) { organization(id: $id) { viewerRole permissions { view admin } } }', { id: organization.id });
     expect(res.data.organization).toEqual({ viewerRole: null, permissions: { view: true, admin: false } });

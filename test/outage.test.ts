@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Team } from '../src/domain/teams/entities.js';
 import { freshDatabase } from './support/database.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { startTestServer, type TestServer } from './support/server.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
@@ -31,7 +31,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that goes a
       { DATABASE_URL: proxied.href, DATABASE_SCHEMA: schema },
       { database: { ...fresh, database: { url: proxied.href, schema } } },
     );
-    const team = await newTeam(server);
+    const team = await newOrganizationWithRoles(server);
     admin = team.admin;
     organizationId = team.organization.id;
   });

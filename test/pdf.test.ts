@@ -4,17 +4,13 @@
  * expiry and tampering, and the errors.
  */
 import { extractText, getDocumentProxy } from 'unpdf';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam, rest } from './support/factories.js';
+import { newOrganizationWithRoles, rest } from './support/factories.js';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Fetches a URL of the test server (PUBLIC_URL is http://docs.test) and returns the PDF's text. */
 async function pdfText(url: string): Promise<{ status: number; type: string | null; text: string; pages: number }> {
@@ -28,7 +24,7 @@ async function pdfText(url: string): Promise<{ status: number; type: string | nu
 }
 
 async function setup() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const space = await createSpace(team.admin, team.organization.id, { title: 'Handbook' });
   const cr = await openChangeRequest(team.admin, space.id);
   const intro = (await createPage(team.admin, space.id, cr.id, { title: 'Introduction', markdown: 'Welcome aboard.\n\n## Goals\n\n- Ship\n- Learn' })).page!;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../src/auth/roles.js';
 import { Collection } from '../src/domain/collections/entities.js';
 import { ContentGrant } from '../src/domain/grants/entities.js';
@@ -8,7 +8,7 @@ import { Space, type SpaceRow } from '../src/domain/spaces/entities.js';
 import { Team, TeamMember } from '../src/domain/teams/entities.js';
 import { newId } from '../src/ids.js';
 import { newUser, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 /**
  * Lists filter by the viewer's permissions in SQL (auth/visibility.ts, over what the database keeps on
@@ -18,13 +18,11 @@ import { startTestServer, type TestServer } from './support/server.js';
  * teams, grants to users and teams, deleted spaces, then moves and default-level changes — every list
  * and count through the GraphQL door equals what the policy decides item by item, for every viewer.
  */
-let server: TestServer;
+const server = useTestServer();
 let people: Caller[];
 beforeAll(async () => {
-  server = await startTestServer();
   people = await Promise.all(Array.from({ length: 5 }, () => newUser(server)));
 });
-afterAll(() => server?.stop());
 
 const level = fc.constantFrom<string | null>('inherit', 'inherit', 'inherit', null, ...ROLES);
 const orgRole = fc.constantFrom<Role | null | 'none' | 'disabled'>('admin', 'create', 'edit', 'read', 'comment', null, null, 'none', 'disabled');

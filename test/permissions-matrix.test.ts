@@ -5,19 +5,15 @@
  * teams, invite links and grants. The expected status comes from one table of roles; the
  * `permissions` objects and the member's-spaces listing must tell the same story.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { atLeast, type Role } from '../src/auth/roles.js';
 import type { Need } from '../src/auth/policy.js';
+import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { createInviteLink, createTeam, grant, setTeamRole } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** A role held on something: a role, null (a guest's nothing, the thing visible only as an organization), undefined (not a member). */
 type Held = Role | null | undefined;

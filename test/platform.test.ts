@@ -1,15 +1,11 @@
 import { readFileSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { permissionTable, readmeWithTable } from '../scripts/permission-table.js';
 import { buildSchema, guardOf } from '../src/graphql/schema.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ BODY_LIMIT: '16kb', GRAPHQL_MAX_DEPTH: '8' });
-});
-afterAll(() => server?.stop());
+const server = useTestServer({ BODY_LIMIT: '16kb', GRAPHQL_MAX_DEPTH: '8' });
 
 const errorBody = (code: number) => ({ error: { code, message: expect.any(String) } });
 

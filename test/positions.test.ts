@@ -1,11 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { byPosition, type Ordered } from '../src/domain/ordering.js';
 import { Space } from '../src/domain/spaces/entities.js';
 import { freshDatabase } from './support/database.js';
-import { callerFor, newOrganization, newTeam, newUser, type Caller } from './support/factories.js';
+import { callerFor, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { insertSection, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { startTestServer, type TestServer, useTestServer } from './support/server.js';
 
 /*
  * Collections and spaces share one sibling order under each parent. Placements under one parent are
@@ -14,11 +14,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  * placements) no longer block a move next to them.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 type Kind = 'space' | 'collection';
 type Door = 'REST' | 'GraphQL';
@@ -98,7 +94,7 @@ describe('creating at once under one parent', () => {
   for (const door of ['REST', 'GraphQL'] as const) {
     for (const scenario of scenarios) {
       it(`gives 20 ${scenario.name} created at once through ${door} distinct positions, and moves among them succeed`, async () => {
-        const { organization, admin } = await newTeam(server);
+        const { organization, admin } = await newOrganizationWithRoles(server);
         const parent = scenario.inCollection ? (await create(admin, 'REST', 'collection', organization.id, null, 'Parent')).id : null;
         const answers = await times(20, (i) => create(admin, door, scenario.kinds[i % scenario.kinds.length]!, organization.id, parent, `Item ${i}`));
         expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
@@ -130,7 +126,7 @@ describe('creating at once under one parent', () => {
   }
 
   it('gives 20 moves at once to the end and next to other siblings distinct positions', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const parent = (await create(admin, 'REST', 'collection', organization.id, null, 'Parent')).id;
     for (let i = 0; i < 20; i++) expect((await create(admin, 'REST', i % 4 ? 'space' : 'collection', organization.id, parent, `Item ${i}`)).status).toBe(201);
     const order = await childrenOf(organization.id, parent);
@@ -181,7 +177,7 @@ describe('positions made equal before placements were serialized', () => {
   }
 
   it('let moves before, after and between them succeed, exactly there, through both doors', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const parent = (await create(admin, 'REST', 'collection', organization.id, null, 'Parent')).id;
     for (let i = 0; i < 8; i++) expect((await create(admin, 'REST', i % 3 ? 'space' : 'collection', organization.id, parent, `Item ${i}`)).status).toBe(201);
     const created = await childrenOf(organization.id, parent);
@@ -219,7 +215,7 @@ describe('positions made equal before placements were serialized', () => {
   });
 
   it('let site spaces move next to site spaces of equal positions', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const spaces = await times(4, async (i) => (await create(admin, 'REST', 'space', organization.id, null, `Space ${i}`)).id);

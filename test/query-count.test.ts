@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newMember, newTeam, type Caller } from './support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { newMember, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { insertShareLink, insertSite } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 const SPACES_WITH_EVERYTHING = `query($org: ID!) {
   spaces(organizationId: $org, limit: 1000) {
@@ -45,7 +41,7 @@ async function addSpaces(caller: Caller, organizationId: string, parents: string
 
 describe('SQL statements per GraphQL request', () => {
   it('stay the same for 5 and for 50 spaces with permissions, counts and relations', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const editor = await newMember(server, organization.id, 'edit');
     const outer = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Outer' })).body.id;
     const inner = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Inner', parent: outer })).body.id;
@@ -76,7 +72,7 @@ describe('SQL statements per GraphQL request', () => {
   });
 
   it('stay the same for a whole organization tree as it grows', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collections: string[] = [];
     for (let i = 0; i < 2; i++) {
       collections.push((await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: `C${i}` })).body.id);
@@ -99,7 +95,7 @@ describe('SQL statements per GraphQL request', () => {
   });
 
   it('stay the same for REST lists of 5 and 50 spaces', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await addSpaces(admin, organization.id, [], 5);
     const few = await countStatements(() => admin.rest('GET', `/v1/orgs/${organization.id}/spaces`));
     await addSpaces(admin, organization.id, [], 45);
@@ -108,7 +104,7 @@ describe('SQL statements per GraphQL request', () => {
   });
 
   it('stay the same for 5 and for 50 members with their space and team counts', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides' })).body.id;
     await addSpaces(admin, organization.id, [collection], 6);
     const spaces = (await admin.rest('GET', `/v1/orgs/${organization.id}/spaces`)).body.items.map((s: { id: string }) => s.id);
@@ -146,7 +142,7 @@ describe('SQL statements per GraphQL request', () => {
   });
 
   it('stay the same for a member given 5 or 50 spaces through user and team grants', async () => {
-    const { organization, admin, guest } = await newTeam(server);
+    const { organization, admin, guest } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Guests', [guest.user.id]);
     // Grants every space (again: a grant replaces the earlier one), half to the guest, half to their team.
     const grantNew = async (count: number) => {
@@ -167,7 +163,7 @@ describe('SQL statements per GraphQL request', () => {
   });
 
   it('stay the same for 5 and for 50 sites with a page of their share links each', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const SITES = `query($org: ID!) { sites(organizationId: $org, limit: 1000) { count items { id shareLinks(limit: 2) { count items { id name } next { page } } } } }`;
     const links: number[] = [];
     const addSites = async (count: number) => {

@@ -4,18 +4,14 @@
  * and the migration from whole manifests per revision converts revisions written in the old shape
  * (built here with SQL) so that they read the same through the API, history merges included.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newTeam, type Caller } from './support/factories.js';
+import { describe, expect, it } from 'vitest';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/editing.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { runMigration } from './support/migrations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 async function sql<T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> {
   return (await server.em().getConnection().execute(text, params)) as T[];
@@ -39,7 +35,7 @@ const minus = (a: Awaited<ReturnType<typeof storageOf>>, b: typeof a) => ({ revi
 
 describe('revision storage', () => {
   it('stores N edits of one page in O(N) rows and bytes, whatever the number of pages of the space', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const EDITS = 12;
     const added: Record<number, ReturnType<typeof minus>> = {};
     for (const pages of [10, 100]) {
@@ -85,7 +81,7 @@ async function upload(caller: Caller, spaceId: string, crId: string, name: strin
 
 describe('migration to content trees', () => {
   it('converts revisions written as whole manifests (old rows built with SQL) so that they read and merge the same', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Converted' });
     const first = await openChangeRequest(admin, space.id);
     const guide = (await createPage(admin, space.id, first.id, { title: 'Guide', markdown: 'The guide.' })).page!;

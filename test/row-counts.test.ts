@@ -4,19 +4,15 @@
  * restore, moves and transfers, access levels passed down a tree, status changes, cascades, concurrent
  * writes — every kept size must equal a recount of the rows, and each list's `count` the rows it pages.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace, openChangeRequest } from './support/content.js';
-import { newMember, newOrganization, newTeam, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Kept sizes that differ from a recount of the rows (nothing when all agree), for parents of these organizations. */
 async function disagreements(organizationIds: string[]) {
@@ -54,7 +50,7 @@ async function wholeList(caller: Caller, path: string) {
 
 describe('kept list sizes', () => {
   it('follow spaces and collections through creation, moves, soft deletes, restores, transfers and access levels', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin, { title: 'Other' });
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Docs' })).body;
     const nested = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Nested', parent: collection.id })).body;
@@ -91,7 +87,7 @@ describe('kept list sizes', () => {
   });
 
   it('follow change requests and comments through statuses, and members through roles', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const changeRequests = await Promise.all(Array.from({ length: 6 }, (_, i) => openChangeRequest(admin, space.id, `Change ${i}`)));
     await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[0]!.id}`, { status: 'archived' });
@@ -121,7 +117,7 @@ describe('kept list sizes', () => {
   });
 
   it('follow sections and site spaces, their cascades included', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const spaces = await Promise.all([1, 2, 3].map((i) => createSpace(admin, organization.id, { title: `S${i}` })));
     const site = (await admin.rest('POST', `/v1/orgs/${organization.id}/sites`, { title: 'Site' })).body;
     const base = `/v1/orgs/${organization.id}/sites/${site.id}`;

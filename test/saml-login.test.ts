@@ -5,16 +5,14 @@
  * browser a new API token. Responses are signed here with a throw-away identity provider key.
  */
 import { verify, X509Certificate } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { inflateRawSync } from 'node:zlib';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
 import { SamlConsumedAssertion, SamlRequest } from '../src/domain/saml/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
 import { ApiToken, User } from '../src/domain/users/entities.js';
 import { newId } from '../src/ids.js';
-import { createLogger } from '../src/logger.js';
-import { callerFor, newMember, newTeam, newUser, type Caller } from './support/factories.js';
+import { callerFor, newMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { expectError } from './support/expectations.js';
 import {
   identityProviderKeys,
@@ -26,36 +24,29 @@ import {
   type AssertionFields,
   type IdentityProviderKeys,
 } from './support/saml.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
+import { capturedLogs } from './support/logs.js';
 
 const APP_URL = 'http://app.docs.test';
 const IDP_ENTITY_ID = 'https://idp.example.com/metadata';
 const IDP_SSO_URL = 'https://idp.example.com/sso';
 const MINUTE = 60_000;
 
-let server: TestServer;
+const { logger, lines: logLines } = capturedLogs('info');
+const server = useTestServer({ APP_URL }, { logger });
 let idp: IdentityProviderKeys;
 let intruder: IdentityProviderKeys;
-const logLines: string[] = [];
 beforeAll(async () => {
-  const sink = new Writable({
-    write(chunk, _encoding, done) {
-      logLines.push(String(chunk));
-      done();
-    },
-  });
-  server = await startTestServer({ APP_URL }, { logger: createLogger('info', sink) });
   idp = identityProviderKeys('Test IdP');
   intruder = identityProviderKeys('Intruder');
 });
-afterAll(() => server?.stop());
 beforeEach(() => server.clock.advance(1000));
 
 type Provider = { id: string; label: string; service: { acsURL: string; startURL: string; entityID: string } };
 
 /** An organization with an SSO provider (new members: `edit`, in the team "Engineering"). */
 async function ssoOrganization(overrides: Record<string, unknown> = {}) {
-  const people = await newTeam(server);
+  const people = await newOrganizationWithRoles(server);
   const team = await insertTeam(server, people.organization.id);
   const res = await people.admin.rest('POST', `/v1/orgs/${people.organization.id}/saml`, {
     label: 'Okta',

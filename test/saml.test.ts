@@ -3,24 +3,22 @@
  * real database: shapes, limits, permissions, and the service provider's metadata.
  */
 import { X509Certificate } from 'node:crypto';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SamlProvider } from '../src/domain/saml/entities.js';
 import { Team } from '../src/domain/teams/entities.js';
-import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { identityProviderKeys, insertTeam } from './support/saml.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 
 const PUBLIC_URL = 'http://docs.test';
 const SECOND = 1000;
 
-let server: TestServer;
+const server = useTestServer();
 let certificate: string;
 beforeAll(async () => {
-  server = await startTestServer();
   certificate = identityProviderKeys().certificate;
 });
-afterAll(() => server?.stop());
 beforeEach(() => server.clock.advance(SECOND));
 
 const now = () => server.clock.now().toISOString();
@@ -51,7 +49,7 @@ const service = (id: string) => ({
 
 describe('authentication', () => {
   it('answers 401 on every provider operation without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const calls: [string, string, unknown?][] = [
       ['GET', base(organization.id)],
       ['POST', base(organization.id), { label: 'x' }],
@@ -59,10 +57,7 @@ describe('authentication', () => {
       ['PATCH', `${base(organization.id)}/x`, { label: 'y' }],
       ['DELETE', `${base(organization.id)}/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ samlProviders(organizationId: "${organization.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
@@ -72,7 +67,7 @@ describe('authentication', () => {
 
 describe('creating a provider', () => {
   it('answers the provider with its service URLs, its default team as a Team and the Location header', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const team = await insertTeam(server, organization.id, 'Engineering');
     const res = await admin.rest('POST', base(organization.id), complete({ defaultTeam: team.id, defaultRole: 'edit' }));
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -96,7 +91,7 @@ describe('creating a provider', () => {
   });
 
   it('needs only a label: the provider is pending, and new members get the organization\'s defaultRole', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id, { label: 'Later' });
     expect(provider).toEqual({
       object: 'saml-provider',
@@ -113,7 +108,7 @@ describe('creating a provider', () => {
   });
 
   it('enforces the limits with a 400 naming the field, and creates nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const otherTeam = await insertTeam(server, (await newOrganization(server, admin)).id);
     const url = base(organization.id);
     const cases: [Record<string, unknown>, string | RegExp][] = [
@@ -146,7 +141,7 @@ describe('creating a provider', () => {
 
 describe('reading providers', () => {
   it('lists an organization\'s providers oldest first, with pages, and only that organization\'s', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = [];
     for (const label of ['First', 'Second', 'Third']) {
       created.push(await createProvider(admin, organization.id, complete({ label })));
@@ -165,7 +160,7 @@ describe('reading providers', () => {
   });
 
   it('gets one provider; one of another organization or none answers 404', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const res = await admin.rest('GET', `${base(organization.id)}/${provider.id}`);
     expect(res.status).toBe(200);
@@ -179,7 +174,7 @@ describe('reading providers', () => {
 
 describe('changing and deleting providers', () => {
   it('changes the given fields; completing a pending provider makes it active', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const team = await insertTeam(server, organization.id);
     const provider = await createProvider(admin, organization.id, { label: 'Later' });
     const url = `${base(organization.id)}/${provider.id}`;
@@ -196,7 +191,7 @@ describe('changing and deleting providers', () => {
   });
 
   it('refuses bad changes with a 400 and changes nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const url = `${base(organization.id)}/${provider.id}`;
     expectError(await admin.rest('PATCH', url, {}), 400, 'at least one field to change is required');
@@ -209,7 +204,7 @@ describe('changing and deleting providers', () => {
   });
 
   it('deletes a provider: 204, then 404; its login leaves the SSO list', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const url = `${base(organization.id)}/${provider.id}`;
     const res = await admin.rest('DELETE', url);
@@ -221,7 +216,7 @@ describe('changing and deleting providers', () => {
   });
 
   it('loses its default team when the team is deleted', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const team = await insertTeam(server, organization.id);
     const provider = await createProvider(admin, organization.id, complete({ defaultTeam: team.id }));
     await server.em().nativeDelete(Team, { id: team.id });
@@ -231,7 +226,7 @@ describe('changing and deleting providers', () => {
 
 describe('who may manage providers', () => {
   it('needs the admin role: other members get 403, outsiders and admins of other organizations 404', async () => {
-    const { organization, admin, create, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, create, read, guest, outsider } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const stranger = await newUser(server);
     await newOrganization(server, stranger);
@@ -256,7 +251,7 @@ describe('GraphQL', () => {
   const FIELDS = 'id label status defaultRole defaultTeam { id title } service { startURL } owningOrganization { id }';
 
   it('creates, reads, changes and deletes providers with the same rules', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const team = await insertTeam(server, organization.id, 'Support');
     const created = await admin.gql(
       `mutation($org: ID!, $input: CreateSAMLProviderInput!) { createSAMLProvider(organizationId: $org, input: $input) { ${FIELDS} } }`,
@@ -291,7 +286,7 @@ describe('GraphQL', () => {
   });
 
   it('lists SSO logins to any caller with a token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const outsider = await newUser(server);
     const res = await rest(server, outsider.token, 'POST', '/graphql', { query: `{ ssoProviderLogins(organizationId: "${organization.id}") { items { id label startURL } } }` });
@@ -303,7 +298,7 @@ describe('GraphQL', () => {
 
 describe('GET /v1/orgs/{organizationId}/sso', () => {
   it('lists the active providers\' logins without the list envelope, to any caller with a token', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const okta = await createProvider(admin, organization.id);
     await createProvider(admin, organization.id, { label: 'Pending' });
     server.clock.advance(SECOND);
@@ -324,7 +319,7 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
   });
 
   it('answers 404 for an unknown organization and 401 without a valid token', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('GET', '/v1/orgs/no-such-org/sso'), 404, 'Organization not found');
     expectError(await rest(server, null, 'GET', `/v1/orgs/${organization.id}/sso`), 401, /token/i);
     expectError(await rest(server, 'not-a-token', 'GET', `/v1/orgs/${organization.id}/sso`), 401, 'Invalid or revoked API token');
@@ -335,7 +330,7 @@ describe('GET /v1/orgs/{organizationId}/sso', () => {
 
 describe('SP metadata', () => {
   it('describes the service provider: entity ID, ACS and the self-signed certificate AuthnRequests are signed with', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id, { label: 'Later' });
     const res = await fetch(`${server.url}/saml/${provider.id}/metadata`);
     expect(res.status).toBe(200);

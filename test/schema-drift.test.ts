@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from './support/server.js';
+import { expect, it } from 'vitest';
+import { useTestServer } from './support/server.js';
 
 /*
  * The migrations build exactly the schema the entities describe: what MikroORM would generate from
@@ -7,11 +7,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  * without its migration (or the reverse) fails here, not on an operator's `npm run migration:create`.
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 // On a PostgreSQL server the suite works in a schema per worker, where MikroORM's comparison reports
 // every foreign key as different; the embedded run checks the same migrations in the default schema.

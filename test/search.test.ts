@@ -5,26 +5,21 @@
  * thousands of sections (inserted in SQL) is ranked within a bounded candidate set whose first page
  * is the best-ranked of all, and a search whose index is current reads no space to check it.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newTeam } from './support/factories.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createPage, createSpace, merge, openChangeRequest } from './support/content.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { useTestServer } from './support/server.js';
 import { rest } from './support/factories.js';
 import { countStatements } from './support/sql.js';
 import { plainQuery } from '../src/db/plain-rows.js';
 import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/ranking.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
-type Team = Awaited<ReturnType<typeof newTeam>>;
 
 /** A space whose main content holds the pages, each `{title, markdown}`. */
-async function spaceWith(caller: Team['admin'], organizationId: string, title: string, pages: { title: string; markdown: string }[], body: Record<string, unknown> = {}) {
+async function spaceWith(caller: Caller, organizationId: string, title: string, pages: { title: string; markdown: string }[], body: Record<string, unknown> = {}) {
   const space = await createSpace(caller, organizationId, { title, ...body });
   const cr = await openChangeRequest(caller, space.id);
   for (const page of pages) await createPage(caller, space.id, cr.id, page);
@@ -32,12 +27,12 @@ async function spaceWith(caller: Team['admin'], organizationId: string, title: s
   return space;
 }
 
-const search = (caller: Team['admin'], organizationId: string, query: string, extra = '') =>
+const search = (caller: Caller, organizationId: string, query: string, extra = '') =>
   caller.rest('GET', `/v1/orgs/${organizationId}/search?query=${encodeURIComponent(query)}${extra}`);
 
 describe('organization search', () => {
   it('ranks spaces, pages and sections, with app URLs, in the reference shape', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const guides = await spaceWith(admin, organization.id, 'Guides', [
       { title: 'Installing', markdown: 'How to install the server.\n\n## Upgrading\n\nUpgrade the servers one by one; install the new server version.\n\n## Backups\n\nNothing about it here.' },
       { title: 'Unrelated', markdown: 'Bananas and apples.' },
@@ -69,7 +64,7 @@ describe('organization search', () => {
   });
 
   it('follows the main content as change requests merge', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await spaceWith(admin, organization.id, 'Moving', [{ title: 'First', markdown: 'zeppelin' }]);
     expect((await search(admin, organization.id, 'zeppelin')).body.count).toBe(1);
     const cr = await openChangeRequest(admin, space.id);
@@ -82,7 +77,7 @@ describe('organization search', () => {
   });
 
   it('never shows a page of a space the caller cannot read', async () => {
-    const { organization, admin, read, guest } = await newTeam(server);
+    const { organization, admin, read, guest } = await newOrganizationWithRoles(server);
     const open = await spaceWith(admin, organization.id, 'Open', [{ title: 'Public plan', markdown: 'The secret word is platypus.' }]);
     const hidden = await spaceWith(admin, organization.id, 'Hidden', [{ title: 'Private plan', markdown: 'Platypus strategy for admins.' }]);
     expect((await admin.rest('PATCH', `/v1/spaces/${hidden.id}`, { defaultLevel: null })).status).toBe(200);
@@ -96,7 +91,7 @@ describe('organization search', () => {
   });
 
   it('refuses bad input and callers outside the organization', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
     expectError(await rest(server, null, 'GET', `/v1/orgs/${organization.id}/search?query=x`), 401, /Authentication required/);
     expectError(await search(outsider, organization.id, 'x'), 404, /not found/);
     expectError(await search(admin, 'nope', 'x'), 404, /not found/);
@@ -120,7 +115,7 @@ function sectionRowsRead(node: PlanNode): number {
 
 describe('organization search at scale', () => {
   it('ranks a word common to thousands of sections within a bounded candidate set, the first page as a full ranking gives it', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const spaces: string[] = [];
     for (let i = 0; i < 12; i++) spaces.push((await createSpace(admin, organization.id, { title: `Space ${i}` })).id);
     // 20,000 sections: most name "falcon" one to four times in their body, one in 211 in its heading.
@@ -167,16 +162,16 @@ describe('organization search at scale', () => {
   });
 
   it('checks the index is current without reading the spaces, and rebuilds only a space whose content moved', async () => {
-    const statementsOf = async (caller: Team['admin'], organizationId: string, query: string) => {
+    const statementsOf = async (caller: Caller, organizationId: string, query: string) => {
       let res: Awaited<ReturnType<typeof search>> | undefined;
       const count = await countStatements(async () => void (res = await search(caller, organizationId, query)));
       expect(res!.status).toBe(200);
       return { count, body: res!.body };
     };
     const counts: number[] = [];
-    let last: { organization: { id: string }; admin: Team['admin']; space: { id: string } } | undefined;
+    let last: { organization: { id: string }; admin: Caller; space: { id: string } } | undefined;
     for (const size of [2, 8]) {
-      const { organization, admin } = await newTeam(server);
+      const { organization, admin } = await newOrganizationWithRoles(server);
       let space: { id: string } | undefined;
       for (let i = 0; i < size; i++) space = await spaceWith(admin, organization.id, `Space ${i}`, [{ title: `Page ${i}`, markdown: 'A heron stands still.' }]);
       // The first search rebuilds what the merges marked stale (the jobs have not run).

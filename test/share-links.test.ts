@@ -6,21 +6,18 @@
  * Sites are inserted as rows (their operations belong to another area); site spaces are added through
  * the site-space operations.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
-import { newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSite, siteBase } from './support/sites.js';
+import { createSpace } from './support/content.js';
+import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
+import { insertSite, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 const now = () => server.clock.now().toISOString();
@@ -41,7 +38,7 @@ const keyOf = (link: { urls: { published: string } }) => new URL(link.urls.publi
 
 /** A share-link site publishing one space, with an active link, and an authenticated caller outside the organization. */
 async function sharedSite() {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const site = await insertSite(server, team.organization.id, SHARED);
   const space = await createSpace(team.admin, team.organization.id, 'Partner guide');
   const added = await team.admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id });
@@ -62,7 +59,7 @@ async function reads(caller: Caller, site: SiteRow, spaceId: string, key: string
 
 describe('authentication', () => {
   it('answers 401 on every share-link operation without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const calls: [string, string, unknown?][] = [
       ['GET', `${siteBase(site)}/share-links`],
@@ -70,10 +67,7 @@ describe('authentication', () => {
       ['PATCH', `${siteBase(site)}/share-links/x`, { active: false }],
       ['DELETE', `${siteBase(site)}/share-links/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ shareLinks(siteId: "${site.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
@@ -83,7 +77,7 @@ describe('authentication', () => {
 
 describe('share link operations', () => {
   it('creates an active link whose published URL carries a new secret key of at least 128 bits', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { ...SHARED, hostname: 'partners.example.com' });
     const res = await admin.rest('POST', `${siteBase(site)}/share-links`, { name: 'Partners' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -109,7 +103,7 @@ describe('share link operations', () => {
   });
 
   it('requires a name of at most 50 characters', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const url = `${siteBase(site)}/share-links`;
     expect((await admin.rest('POST', url, { name: 'x'.repeat(50) })).status).toBe(201);
@@ -122,7 +116,7 @@ describe('share link operations', () => {
   });
 
   it('lists a site\'s links oldest first, with pages, and only that site\'s', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const other = await insertSite(server, organization.id, SHARED);
     const links = [];
@@ -145,7 +139,7 @@ describe('share link operations', () => {
   });
 
   it('renames and turns links off and on; refuses an empty change or a long name', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
     const url = `${siteBase(site)}/share-links/${link.id}`;
@@ -168,7 +162,7 @@ describe('share link operations', () => {
   });
 
   it('deletes a link, then answers 404 for it', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
     const res = await admin.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`);
@@ -180,7 +174,7 @@ describe('share link operations', () => {
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const created = await admin.gql(
       `mutation($s: ID!) { createShareLink(siteId: $s, input: { name: "Press" }) { object id name active urls { published } } }`,
@@ -204,7 +198,7 @@ describe('share link operations', () => {
 
 describe('permissions and isolation', () => {
   it('needs the admin role for every share-link operation, listing included (403 for members)', async () => {
-    const { organization, admin, read, create } = await newTeam(server);
+    const { organization, admin, read, create } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
     const forbidden = 'Site: this operation needs the admin role';
@@ -218,8 +212,8 @@ describe('permissions and isolation', () => {
   });
 
   it('answers 404 to guests, outsiders, other organizations and for links of another site', async () => {
-    const { organization, admin, guest, outsider } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, guest, outsider } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SHARED);
     const otherSite = await insertSite(server, organization.id, SHARED);
     const link = await createLink(admin, site);
@@ -302,7 +296,7 @@ describe('share keys', () => {
     expectError(await visitor.rest('GET', `/v1/spaces/${unpublishedSpace.id}?shareKey=${encodeURIComponent(key)}`), 404, 'Space not found');
     expectError(await visitor.rest('GET', `/v1/spaces/${space.id}?shareKey=not-a-key`), 404, 'Space not found');
     // Under another organization's path the site is not found, key or not.
-    const other = await newTeam(server);
+    const other = await newOrganizationWithRoles(server);
     expectError(await visitor.rest('GET', `/v1/orgs/${other.organization.id}/sites/${site.id}/site-spaces?shareKey=${encodeURIComponent(key)}`), 404, 'Site not found');
     // Once the space leaves the site, the key no longer opens it.
     const siteSpaces = (await admin.rest('GET', `${siteBase(site)}/site-spaces`)).body.items;

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
-import { newOrganization, newTeam, newUser, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
 /*
  * The site layout statement (sections, groups, site spaces, spaces and their counts) must reach only
@@ -15,11 +15,7 @@ import { startTestServer, type TestServer } from './support/server.js';
  * connection may settle on for its named statement).
  */
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Tables of other tenants that the statement must never scan whole. */
 const GUARDED = ['space', 'change_request', 'comment', 'site_space', 'site_section', 'site_section_group'];
@@ -109,7 +105,7 @@ async function plansOf(statement: string, siteIds: string[]): Promise<{ custom: 
 
 describe('the site layout statement', () => {
   it("reads only the site's own rows through indexes, whatever other organizations hold", async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const siteId = await seedSiteTree(server.em(), organization.id, 10, 3, 2, server.clock.now());
     // Counts the tree shows: open change requests and open comments of a few of the site's spaces.
     const tree = (await admin.gql(SITE_TREE_QUERY, { id: siteId })).data;

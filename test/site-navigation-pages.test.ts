@@ -1,20 +1,17 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
 import { sectionsInNavigationOrder } from '../src/domain/sites/sections.js';
-import { newTeam } from './support/factories.js';
-import { createSpace, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { createSpace } from './support/content.js';
+import { newOrganizationWithRoles } from './support/factories.js';
+import { useTestServer } from './support/server.js';
+import { insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 
 /**
  * A large site's sections and site spaces page through an index in navigation order (the key the
  * database keeps, Migration20261202090000); the order must stay the one the layout gives, also after a
  * group moves, a section joins a group and a site space moves.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 /** Pages through a REST list with `limit` and `next`, checking `count` on every page. */
 async function everyPage(call: (query: string) => Promise<{ status: number; body: any }>, limit: number) {
@@ -35,7 +32,7 @@ async function everyPage(call: (query: string) => Promise<{ status: number; body
 
 describe('site navigation lists', () => {
   it('page sections and site spaces of a large site in navigation order, through moves', { timeout: 120_000 }, async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { type: 'ultimate' });
     const space = await createSpace(admin, organization.id);
     const groups = await Promise.all(['a2', 'a5', 'a8'].map((position) => insertSectionGroup(server, site, { position })));

@@ -6,22 +6,19 @@
  * Sites, root-level site spaces, share links and adaptive schemas are inserted directly as rows, so
  * that this file depends only on the operations it tests.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { createSpace } from './support/content.js';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
+import { insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(SECOND));
 
@@ -67,7 +64,7 @@ async function topLevel(site: SiteRow): Promise<(string | { group: string; secti
   );
 }
 
-const team = () => newTeam(server);
+const team = () => newOrganizationWithRoles(server);
 const siteRow = (id: string) => server.em().findOneOrFail(Site, { id });
 
 // ─── addSectionToSite ───────────────────────────────────────────────────────────────────────────────
@@ -783,10 +780,7 @@ describe('401, 403 and 404', () => {
 
   it('answers 401 without a token or with a bad one, on both doors', async () => {
     const { site, space, section, group } = await fixture();
-    for (const [method, path, body] of operations(site, section.id, group.id, space.id)) {
-      expectError(await rest(server, null, method, path, body), 401, 'Authentication required: send "Authorization: Bearer <token>"');
-      expectError(await rest(server, 'dp_not-a-real-token', method, path, body), 401, 'Invalid or revoked API token');
-    }
+    await expectAuthRequired(server, operations(site, section.id, group.id, space.id));
     const res = await rest(server, null, 'POST', '/graphql', { query: `query($id: ID!) { siteSections(siteId: $id) { count } }`, variables: { id: site.id } });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });

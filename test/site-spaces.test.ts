@@ -5,23 +5,20 @@
  * Sites, sections and groups are inserted as rows (their operations belong to other areas), so these
  * tests depend only on the site-space operations and on spaces.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/paths.js';
-import { newTeam, rest, type Caller } from './support/factories.js';
-import { expectContract, expectError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
+import { createSpace } from './support/content.js';
+import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
+import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
+import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
@@ -51,7 +48,7 @@ const sectionRow = (id: string) => server.em().findOneOrFail(SiteSection, { id }
 
 describe('authentication', () => {
   it('answers 401 on every site-space operation without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const calls: [string, string, unknown?][] = [
       ['GET', `${siteBase(site)}/site-spaces`],
@@ -60,10 +57,7 @@ describe('authentication', () => {
       ['DELETE', `${siteBase(site)}/site-spaces/x`],
       ['POST', `${siteBase(site)}/site-spaces/x/move`, {}],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
     const res = await rest(server, null, 'POST', '/graphql', { query: `{ siteSpaces(siteId: "${site.id}") { count } }` });
     expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   });
@@ -73,7 +67,7 @@ describe('authentication', () => {
 
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('publishes a space at the root level of a site without sections, as the default, with every contract field', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const space = await createSpace(admin, organization.id, 'Getting started');
     const res = await admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id });
@@ -102,7 +96,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('goes to the default section when no section is named, and to the named section otherwise', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { hostname: 'docs.example.com', basename: 'help' });
     const first = await insertSection(server, site, { path: 'guides', position: 'a0' });
     const main = await insertSection(server, site, { path: 'api', position: 'a1', isDefault: true });
@@ -121,7 +115,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('falls back to the oldest section of a site with sections but no default section', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const oldest = await insertSection(server, site, { path: 'one', position: 'a1' });
     server.clock.advance(SECOND);
@@ -130,7 +124,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('makes paths from titles, unique among the siblings only', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
     const b = await insertSection(server, site, { path: 'b', position: 'a1' });
@@ -143,8 +137,8 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('refuses a missing, unknown, foreign or deleted space and a section of another site, naming the field', async () => {
-    const { organization, admin } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const otherSite = await insertSite(server, organization.id);
     const foreignSection = await insertSection(server, otherSite, { path: 'x', position: 'a0' });
@@ -165,7 +159,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('refuses the same space twice in one section (409) but accepts it in another section', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
     const b = await insertSection(server, site, { path: 'b', position: 'a1' });
@@ -180,7 +174,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('gives concurrent additions distinct paths and positions, and one default', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const spaces = [];
     for (let i = 0; i < 6; i++) spaces.push(await createSpace(admin, organization.id, 'Same'));
@@ -194,14 +188,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('answers no published URL while the site is unpublished', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { published: false });
     const added = await publish(admin, site, 'Draft');
     expect(added.urls).toEqual({ location: `${PUBLIC_URL}/v1/orgs/${organization.id}/sites/${site.id}/site-spaces/${added.id}` });
   });
 
   it('works through GraphQL, with the site and section relations', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const section = await insertSection(server, site, { path: 'docs', position: 'a0', isDefault: true });
     const space = await createSpace(admin, organization.id, 'Handbook');
@@ -238,7 +232,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('lists in navigation order: groups and sections by position, then each section by position', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const group = await insertSectionGroup(server, site, { position: 'a0' });
     const top = await insertSection(server, site, { path: 'top', position: 'a1', isDefault: true });
@@ -257,7 +251,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('filters by `default`: true only the defaults, false the others, absent all', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
     const b = await insertSection(server, site, { path: 'b', position: 'a1' });
@@ -279,7 +273,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('pages with `limit` and `page`, and keeps `limit` within 1-1000', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const ids = [];
     for (const title of ['One', 'Two', 'Three']) ids.push((await publish(admin, site, title)).id);
@@ -296,7 +290,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('sends the same number of SQL statements for 2 and for 8 site spaces with their relations', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const small = await insertSite(server, organization.id);
     const large = await insertSite(server, organization.id);
     for (const site of [small, large]) {
@@ -321,7 +315,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
 describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('changes the path within 1-100 characters, unique among the siblings', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await publish(admin, site, 'Alpha');
     await publish(admin, site, 'Beta');
@@ -344,7 +338,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('allows the same path in another section', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
     const b = await insertSection(server, site, { path: 'b', position: 'a1' });
@@ -356,7 +350,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('sets a condition the adaptive schema allows, keeps it when omitted and removes it with null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, { adaptiveContentEnabled: true });
     await insertAdaptiveSchema(server, site, {
       jsonSchema: { type: 'object', properties: { plan: { type: 'string' }, beta: { type: 'boolean', description: 'Beta tester' } } },
@@ -392,7 +386,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('refuses attribute conditions on a site without an adaptive schema', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     expectError(
@@ -403,8 +397,8 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('points the site space at another space of the organization, keeping its path', async () => {
-    const { organization, admin } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Version 1');
     const sibling = await publish(admin, site, 'Sibling');
@@ -426,7 +420,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(
@@ -442,7 +436,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 
 describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('removes the site space but not the space, and answers 404 the second time', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`);
@@ -455,7 +449,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
   });
 
   it('hands a section\'s default to the next site space, and keeps it when another one goes', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const a = await publish(admin, site, 'A', section.id);
@@ -478,7 +472,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
   });
 
   it('hands the root default to the following site space in position order, else to the one before', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const x = await publish(admin, site, 'X');
     const y = await publish(admin, site, 'Y');
@@ -497,7 +491,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSpace(siteId: $s, id: $id) }`, { s: site.id, id: added.id });
@@ -510,7 +504,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
 
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', () => {
   it('moves before, after, and to the end of its section, leaving the default alone', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const a = await publish(admin, site, 'A', section.id);
@@ -538,7 +532,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
   });
 
   it('refuses pointers that are not siblings, of the wrong type, or not adjacent', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const s1 = await insertSection(server, site, { path: 's1', position: 'a0', isDefault: true });
     const s2 = await insertSection(server, site, { path: 's2', position: 'a1' });
@@ -563,7 +557,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const a = await publish(admin, site, 'A');
     const b = await publish(admin, site, 'B');
@@ -580,7 +574,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
 
 describe('permissions and isolation', () => {
   it('lets members read, and only admins change (403 for a read member)', async () => {
-    const { organization, admin, read, edit } = await newTeam(server);
+    const { organization, admin, read, edit } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     const space = await createSpace(admin, organization.id, 'More');
@@ -598,8 +592,8 @@ describe('permissions and isolation', () => {
   });
 
   it('answers 404 to guests, outsiders and admins of other organizations', async () => {
-    const { organization, admin, guest, outsider } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, guest, outsider } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const added = await publish(admin, site, 'Docs');
     for (const caller of [guest, outsider, other.admin]) {
@@ -615,7 +609,7 @@ describe('permissions and isolation', () => {
   });
 
   it('answers 404 for a site space of another site, on every operation', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id);
     const otherSite = await insertSite(server, organization.id);
     const theirs = await publish(admin, otherSite, 'Theirs');

@@ -1,20 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
-import { newMember, newTeam } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { newMember, newOrganizationWithRoles } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 describe('a whole site tree in one GraphQL request', () => {
   it('costs the same number of SQL statements for 2×3 and for 20×25 site spaces with 5 groups', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const editor = await newMember(server, organization.id, 'edit');
     const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
     const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
@@ -36,7 +32,7 @@ describe('a whole site tree in one GraphQL request', () => {
   });
 
   it("shows each space's open change requests and own open comments, as the space itself does", async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const siteId = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
     const spacesOf = (data: any): string[] =>
       data.site.structure.structure.flatMap((item: any) => (item.sections ?? [item]).flatMap((section: any) => section.siteSpaces.map((ss: any) => ss.space.id)));
@@ -71,7 +67,7 @@ describe('a whole site tree in one GraphQL request', () => {
 
 describe('the site tree through REST', () => {
   it('costs the same number of SQL statements for 2×3 and for 20×25 site spaces', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
     const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
     const sections = (site: string) => `/v1/orgs/${organization.id}/sites/${site}/sections?limit=1000`;

@@ -5,23 +5,20 @@
  * Sections, groups, site spaces and share links that a test needs are written straight into the
  * database with their entities, so that these tests depend only on the site operations themselves.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { gql, newMember, newOrganization, newTeam, newUser, rest, type Caller, type Response } from './support/factories.js';
-import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace, insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
+import { createSpace } from './support/content.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
+import { useTestServer } from './support/server.js';
+import { insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
@@ -48,7 +45,7 @@ const siteRow = (id: string) => server.em().findOne(Site, { id });
 
 /** A site in a fresh team's organization; `organization` is the site's organization id, as the rows want. */
 async function teamWithSite(body: Record<string, unknown> = {}) {
-  const team = await newTeam(server);
+  const team = await newOrganizationWithRoles(server);
   const site = await createSite(team.admin, team.organization.id, body);
   return { ...team, site: { ...site, organization: team.organization.id } as { id: string; organization: string; [key: string]: any } };
 }
@@ -99,11 +96,7 @@ describe('authentication', () => {
       ['PUT', `${sitePath(organization.id, site.id)}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA }],
       ['GET', `${sitePath(organization.id, site.id)}/published`],
     ];
-    for (const [method, path, body] of calls) {
-      const res = await rest(server, null, method, path, body);
-      expect(res.status, `${method} ${path}`).toBe(401);
-      expect(res.body.error.code).toBe(401);
-    }
+    await expectAuthRequired(server, calls, { badToken: false });
     const viaGraphql = await gql(server, null, `query($o: ID!) { sites(organizationId: $o) { count } }`, { o: organization.id });
     expectGqlError(viaGraphql, 'UNAUTHENTICATED');
     expect((await siteRow(site.id))!.title).toBe('Untitled site');
@@ -120,7 +113,7 @@ describe('authentication', () => {
 
 describe('POST /v1/orgs/{organizationId}/sites', () => {
   it('creates a basic, public, unpublished site titled "Untitled site" by default', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const res = await admin.rest('POST', sitesPath(organization.id), {});
     expect(res.status).toBe(201);
     const id = res.body.id as string;
@@ -146,7 +139,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('takes a type, a title and a visibility', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await createSite(admin, organization.id, { type: 'premium', title: 'Developer docs', visibility: 'share-link' });
     expect(site).toMatchObject({ type: 'premium', title: 'Developer docs', visibility: 'share-link', published: false });
     for (const type of ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium']) {
@@ -158,7 +151,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('holds the title to 2-128 characters', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     expect((await createSite(admin, organization.id, { title: 'ab' })).title).toBe('ab');
     expect((await createSite(admin, organization.id, { title: 'x'.repeat(128) })).title).toBe('x'.repeat(128));
     expectError(await admin.rest('POST', sitesPath(organization.id), { title: 'a' }), 400, 'title: must be at least 2 characters');
@@ -166,7 +159,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('refuses unknown types, visibilities, fields and wrong JSON types', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const path = sitesPath(organization.id);
     expectError(await admin.rest('POST', path, { type: 'gold' }), 400, /^type: must be one of: basic, premium, ultimate/);
     expectError(await admin.rest('POST', path, { visibility: 'private' }), 400, 'visibility: must be one of: public, unlisted, share-link, visitor-auth');
@@ -177,7 +170,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('publishes the listed spaces at the root level in order, with paths made from their titles; the first is the default', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const guide = await createSpace(admin, organization.id, 'Getting started');
     const again = await createSpace(admin, organization.id, 'Getting Started!');
     const api = await createSpace(admin, organization.id, 'API Référence');
@@ -203,7 +196,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('creates a new space named after the site for "empty" and "sample"', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     for (const spaces of ['empty', 'sample']) {
       server.clock.advance(SECOND);
       const site = await createSite(admin, organization.id, { title: `Handbook ${spaces}`, spaces });
@@ -219,7 +212,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('refuses `spaces` that are not spaces of the organization, listed twice, deleted, or malformed', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const mine = await createSpace(admin, organization.id);
     const theirs = await createSpace(admin, other.id);
@@ -240,7 +233,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('creates through GraphQL too, with the same rules', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await admin.gql(
       `mutation($o: ID!, $input: CreateSiteInput!) { createSite(organizationId: $o, input: $input) { ...G owningOrganization { id } } } ${SITE_GQL}`,
       { o: organization.id, input: { title: 'Via GraphQL', type: 'ultimate' } },
@@ -274,14 +267,14 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('answers 404 for an unknown site', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('GET', sitePath(organization.id, 'no-such-site')), 404, 'Site not found');
   });
 });
 
 describe('GET /v1/orgs/{organizationId}/sites', () => {
   it('lists the organization\'s sites oldest first, and only them', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const first = await createSite(admin, organization.id, { title: 'First' });
     server.clock.advance(SECOND);
@@ -294,7 +287,7 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('filters by a published space, a title (case-insensitive contains), the published flag and types', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, 'Shared');
     const alpha = await createSite(admin, organization.id, { title: 'Alpha Docs', type: 'premium', spaces: [space.id] });
     const beta = await createSite(admin, organization.id, { title: 'Beta docs', type: 'ultimate' });
@@ -327,7 +320,7 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
   });
 
   it('pages with keyset cursors and holds `limit` to 1-1000', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const titles = ['S0', 'S1', 'S2', 'S3', 'S4'];
     for (const title of titles) {
       server.clock.advance(SECOND);
@@ -421,7 +414,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('sets the root default site space of a site without sections', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const a = await createSpace(admin, organization.id, 'A');
     const b = await createSpace(admin, organization.id, 'B');
     const site = await createSite(admin, organization.id, { spaces: [a.id, b.id] });
@@ -512,7 +505,7 @@ describe('publishing', () => {
 
 describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
   it('deletes the site with its sections, groups, site spaces, share links and adaptive schema; the spaces stay', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, 'Kept');
     const created = await createSite(admin, organization.id, { spaces: [space.id] });
     const site = { id: created.id as string, organization: organization.id };
@@ -669,7 +662,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
     `${sitePath(organizationId, siteId)}/published${shareKey ? `?shareKey=${encodeURIComponent(shareKey)}` : ''}`;
 
   it('answers a site without sections with its root-level site spaces and the default customization tree', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const a = await createSpace(admin, organization.id, 'Alpha');
     const b = await createSpace(admin, organization.id, 'Beta');
     const site = await createSite(admin, organization.id, { title: 'Handbook', spaces: [a.id, b.id] });
@@ -858,7 +851,7 @@ describe('SQL statements', () => {
       adaptiveSchema { updatedAt }
     } } } ${SITE_GQL}`;
     const measure = async (sites: number) => {
-      const { organization, admin } = await newTeam(server);
+      const { organization, admin } = await newOrganizationWithRoles(server);
       const space = await createSpace(admin, organization.id);
       for (let i = 0; i < sites; i++) {
         const site = await createSite(admin, organization.id, { spaces: [space.id] });
@@ -930,7 +923,7 @@ describe('permissions', () => {
   });
 
   it('answers 404 for a site of another organization under an organization\'s path, even to an admin of both', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const otherOrganization = await newOrganization(server, admin);
     const elsewhere = await createSite(admin, otherOrganization.id);
     const member = await newMember(server, organization.id, 'admin');
@@ -957,7 +950,7 @@ describe('permissions', () => {
   });
 
   it('lets another user with no membership create nothing, and a new admin member do everything', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const stranger = await newUser(server);
     expectError(await stranger.rest('POST', sitesPath(organization.id), {}), 404, 'Organization not found');
     const admin = await newMember(server, organization.id, 'admin');

@@ -6,27 +6,26 @@
  * the past (see beforeAll) so that, when several files share one PostgreSQL (TEST_DATABASE_URL), the
  * purge jobs this file runs never reach spaces that other files deleted.
  */
-import { expectError } from './support/expectations.js';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { Revision } from '../src/domain/content/entities.js';
 import { Space } from '../src/domain/spaces/entities.js';
 import { purgeSpace } from '../src/domain/spaces/service.js';
 import { Job } from '../src/jobs/entities.js';
 import { addMember } from '../src/domain/organizations/service.js';
-import { gql, newOrganization, newTeam, newUser, rest, type Caller } from './support/factories.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { createCollection, createSpace } from './support/content.js';
+import { gql, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
 const PUBLIC_URL = 'http://docs.test';
 
-let server: TestServer;
+const server = useTestServer();
 beforeAll(async () => {
-  server = await startTestServer();
   server.clock.set(new Date('2025-03-01T09:00:00.000Z'));
 });
-afterAll(() => server?.stop());
 
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
@@ -35,25 +34,6 @@ const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
-
-function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
-  expect(res.errors, 'expected a GraphQL error').toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
-}
-
-async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
-
-async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
-}
 
 async function patchSpace(caller: Caller, spaceId: string, body: unknown) {
   return caller.rest('PATCH', `/v1/spaces/${spaceId}`, body);
@@ -127,7 +107,7 @@ const ALL_PERMISSIONS = {
 
 describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   it('answers every contract field of a private top-level space, and nothing null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await createSpace(admin, organization.id, { title: 'Guides', emoji: '📘' });
     const id = created.id as string;
     const res = await admin.rest('GET', `/v1/spaces/${id}`);
@@ -162,7 +142,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('gives `urls.published` to every non-private space and `urls.public` only to public ones', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'C' });
     const cases: [string, boolean, boolean, string | undefined][] = [
       ['public', true, true, undefined],
@@ -184,7 +164,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('names the parent collection of a space in a collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Handbooks' });
     const space = await createSpace(admin, organization.id, { parent: collection.id });
     const res = await admin.rest('GET', `/v1/spaces/${space.id}`);
@@ -194,7 +174,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('ignores the shareKey query parameter of a space that has no share link', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const res = await admin.rest('GET', `/v1/spaces/${space.id}?shareKey=whatever`);
     expect(res.status).toBe(200);
@@ -202,7 +182,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('answers the same space through GraphQL, nulls included, with the graph fields', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Handbooks' });
     const space = await createSpace(admin, organization.id, { title: 'API', parent: collection.id, visibility: 'unlisted' });
     const res = await admin.gql(`query($id: ID!) { space(id: $id) { ...S } } ${SPACE_GQL}`, { id: space.id });
@@ -240,7 +220,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('answers 404 for an unknown id on both doors', async () => {
-    const { admin } = await newTeam(server);
+    const { admin } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('GET', '/v1/spaces/no-such-space'), 404, 'Space not found');
     const res = await admin.gql(`{ space(id: "no-such-space") { id } }`);
     expectGqlError(res, 'NOT_FOUND', 'Space not found');
@@ -252,7 +232,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
 
 describe('permissions and roles', () => {
   it('derives `permissions` and `viewerRole` from the membership role', async () => {
-    const team = await newTeam(server);
+    const team = await newOrganizationWithRoles(server);
     const space = await createSpace(team.admin, team.organization.id);
     const expected = {
       admin: { role: 'admin', permissions: ALL_PERMISSIONS },
@@ -280,7 +260,7 @@ describe('permissions and roles', () => {
   });
 
   it('hides every space from guests and from outsiders with 404', async () => {
-    const { organization, admin, guest, outsider } = await newTeam(server);
+    const { organization, admin, guest, outsider } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     for (const caller of [guest, outsider]) {
       expectError(await caller.rest('GET', `/v1/spaces/${space.id}`), 404, 'Space not found');
@@ -293,7 +273,7 @@ describe('permissions and roles', () => {
   });
 
   it('defaultLevel null hides a space from non-admin members (404), not from admins', async () => {
-    const { organization, admin, create, read } = await newTeam(server);
+    const { organization, admin, create, read } = await newOrganizationWithRoles(server);
     const hidden = await createSpace(admin, organization.id, { title: 'Secret' });
     server.clock.advance(SECOND);
     const open = await createSpace(admin, organization.id, { title: 'Open' });
@@ -311,7 +291,7 @@ describe('permissions and roles', () => {
   });
 
   it("defaultLevel 'read' limits what a stronger member may do", async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     expect((await patchSpace(admin, space.id, { defaultLevel: 'read' })).body.defaultLevel).toBe('read');
     const res = await create.rest('GET', `/v1/spaces/${space.id}`);
@@ -334,7 +314,7 @@ describe('permissions and roles', () => {
   });
 
   it('answers a PATCH with the permissions that follow from the change', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     await patchSpace(admin, space.id, { defaultLevel: 'admin' });
     // The member administrates the space through its level, and lowers it for everyone, themselves included.
@@ -349,7 +329,7 @@ describe('permissions and roles', () => {
   });
 
   it('does not reveal a parent collection the viewer cannot see through Space.parentCollection', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const hidden = await createCollection(admin, organization.id, { title: 'Hidden collection' });
     await admin.rest('PATCH', `/v1/collections/${hidden.id}`, { defaultLevel: null });
     const space = await createSpace(admin, organization.id, { parent: hidden.id });
@@ -364,7 +344,7 @@ describe('permissions and roles', () => {
   });
 
   it('a space inherits the level of its collection', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     expect((await admin.rest('PATCH', `/v1/collections/${collection.id}`, { defaultLevel: 'comment' })).status).toBe(200);
     const space = await createSpace(admin, organization.id, { parent: collection.id });
@@ -393,12 +373,9 @@ describe('401, 403 and 404 on every operation', () => {
   ];
 
   it('answers 401 without a token or with a bad one, in the error shape', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
-    for (const [method, path, body] of operations(space.id, organization.id)) {
-      expectError(await rest(server, null, method, path, body), 401, 'Authentication required: send "Authorization: Bearer <token>"');
-      expectError(await rest(server, 'dp_not-a-real-token', method, path, body), 401, 'Invalid or revoked API token');
-    }
+    await expectAuthRequired(server, operations(space.id, organization.id));
     const g = await gql(server, null, `query($id: ID!) { space(id: $id) { id } }`, { id: space.id });
     expectGqlError(g, 'UNAUTHENTICATED');
     const m = await gql(server, null, `mutation($id: ID!) { deleteSpace(id: $id) }`, { id: space.id });
@@ -407,7 +384,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('answers 404 to a member of another organization and for unknown ids, without leaking existence', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const other = await newUser(server);
     const otherOrg = await newOrganization(server, other);
@@ -442,7 +419,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('answers 403 to members whose role is too low', async () => {
-    const { organization, admin, create, edit, read } = await newTeam(server);
+    const { organization, admin, create, edit, read } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Keep' });
     for (const caller of [create, edit, read]) {
       expectError(await patchSpace(caller, space.id, { title: 'Changed' }), 403, 'Space: this operation needs the admin role');
@@ -467,7 +444,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('refuses to create at the top level without the create role (403), guests included', async () => {
-    const { organization, edit, read, guest, create } = await newTeam(server);
+    const { organization, edit, read, guest, create } = await newOrganizationWithRoles(server);
     for (const caller of [edit, read, guest]) {
       expectError(
         await caller.rest('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Mine' }),
@@ -487,7 +464,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('refuses to create in a collection without the create role on it', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const readOnly = await createCollection(admin, organization.id, { title: 'Read only' });
     await admin.rest('PATCH', `/v1/collections/${readOnly.id}`, { defaultLevel: 'read' });
     expectError(
@@ -510,7 +487,7 @@ describe('401, 403 and 404 on every operation', () => {
 
 describe('POST /v1/orgs/{organizationId}/spaces', () => {
   it('creates with defaults, answers 201 with a Location header', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const res = await admin.rest('POST', `/v1/orgs/${organization.id}/spaces`);
     expect(res.status).toBe(201);
     expect(res.headers.get('location')).toBe(`${PUBLIC_URL}/v1/spaces/${res.body.id}`);
@@ -536,7 +513,7 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('creates with every field, in a collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const res = await admin.rest('POST', `/v1/orgs/${organization.id}/spaces`, {
       title: 'T'.repeat(50),
@@ -557,7 +534,7 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('appends new spaces at the end of their parent', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const a = await createSpace(admin, organization.id);
     const b = await createSpace(admin, organization.id);
@@ -565,9 +542,9 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('validates its body: 400 naming the field', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
-    const other = await newTeam(server);
+    const other = await newOrganizationWithRoles(server);
     const foreign = await createCollection(other.admin, other.organization.id);
     const path = `/v1/orgs/${organization.id}/spaces`;
     expectError(await admin.rest('POST', path, { title: 'x'.repeat(51) }), 400, 'title: must be at most 50 characters');
@@ -594,7 +571,7 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('creates through GraphQL too', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Home' });
     const res = await admin.gql(
       `mutation($o: ID!, $input: CreateSpaceInput!) { createSpace(organizationId: $o, input: $input) { ...S } } ${SPACE_GQL}`,
@@ -620,7 +597,7 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
 
 describe('GET /v1/orgs/{organizationId}/spaces', () => {
   it('lists live spaces oldest first, in the list envelope, paginated by limit and next', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const ids: string[] = [];
     for (let i = 0; i < 5; i++) {
       ids.push((await createSpace(admin, organization.id, { title: `S${i}` })).id);
@@ -656,7 +633,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('rejects a limit outside 1..1000 and a foreign page identifier with 400', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpace(admin, organization.id);
     const path = `/v1/orgs/${organization.id}/spaces`;
     expectError(await admin.rest('GET', `${path}?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
@@ -672,7 +649,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
   });
 
   it('lists through GraphQL: Query.spaces and Organization.spaces', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Box' });
     const a = await createSpace(admin, organization.id, { title: 'A' });
     server.clock.advance(SECOND);
@@ -702,7 +679,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
 
 describe('PATCH /v1/spaces/{spaceId}', () => {
   it('updates title, emoji, editMode, defaultLevel and visibility, and bumps updatedAt only', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Before', emoji: '📘' });
     server.clock.advance(60 * SECOND);
     const res = await patchSpace(admin, space.id, {
@@ -728,7 +705,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('switches editMode live → locked → live (contract §3)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     expect(space.editMode).toBe('live');
     expect((await patchSpace(admin, space.id, { editMode: 'locked' })).body.editMode).toBe('locked');
@@ -737,7 +714,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('changes one field at a time and keeps the others', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Keep', emoji: '📘', visibility: 'unlisted' });
     const res = await patchSpace(admin, space.id, { emoji: '1f389' });
     expect(res.body).toMatchObject({ title: 'Keep', emoji: '1f389', visibility: 'unlisted', editMode: 'live', defaultLevel: 'inherit' });
@@ -747,7 +724,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('removes the emoji with null and accepts emoji sequences and hex code points', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { emoji: '📘' });
     for (const emoji of ['👨‍👩‍👧', '🇫🇷', '👍🏽', '©', '1f389', '1F44D-1F3FD', '2764-fe0f', '1f3f3-fe0f-200d-1f308', '0023-fe0f-20e3']) {
       const res = await patchSpace(admin, space.id, { emoji });
@@ -761,7 +738,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('sets every default level, inherit and null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     for (const level of ['admin', 'create', 'review', 'edit', 'comment', 'read', 'inherit', null]) {
       const res = await patchSpace(admin, space.id, { defaultLevel: level });
@@ -771,7 +748,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('allows in-collection only to a space in a collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const top = await createSpace(admin, organization.id);
     const inside = await createSpace(admin, organization.id, { parent: collection.id });
@@ -785,7 +762,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('enforces the limits and types of its body: 400 naming the field, nothing changed', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Stable', emoji: '📘' });
     const cases: [unknown, string | RegExp][] = [
       [{ title: 'x'.repeat(51) }, 'title: must be at most 50 characters'],
@@ -828,7 +805,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('accepts a title of exactly 50 characters (and multi-byte ones)', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     expect((await patchSpace(admin, space.id, { title: 'a'.repeat(50) })).body.title).toBe('a'.repeat(50));
     expect((await patchSpace(admin, space.id, { title: 'é'.repeat(50) })).body.title).toBe('é'.repeat(50));
@@ -837,7 +814,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('updates through GraphQL, with BAD_REQUEST for invalid input', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const res = await admin.gql(`mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { ...S } } ${SPACE_GQL}`, {
       id: space.id,
@@ -869,7 +846,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
 
 describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', () => {
   it('soft-deletes: 204 with no body, deletedAt set, hidden from the lists, GET still answers', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const top = await createSpace(admin, organization.id, { title: 'Top' });
     const inside = await createSpace(admin, organization.id, { title: 'Inside', parent: collection.id });
@@ -910,7 +887,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('refuses every mutation but restore on a deleted space with 409', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id, { title: 'Gone' });
     const sibling = await createSpace(admin, organization.id);
@@ -939,7 +916,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('restores a deleted space: 200 with the Space, back in the lists at the end of its parent', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const a = await createSpace(admin, organization.id, { parent: collection.id, title: 'A' });
     server.clock.advance(SECOND);
@@ -961,14 +938,14 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('refuses to restore a space that is not deleted with 409', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/restore`), 409, 'Space is not deleted');
     expectGqlError(await admin.gql(`mutation($id: ID!) { restoreSpace(id: $id) { id } }`, { id: space.id }), 'CONFLICT', 'Space is not deleted');
   });
 
   it('deletes and restores through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const deleted = await admin.gql(`mutation($id: ID!) { deleteSpace(id: $id) }`, { id: space.id });
     expect(deleted).toMatchObject({ status: 200, data: { deleteSpace: true } });
@@ -981,7 +958,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('restores a space of a deleted collection at the top level, private instead of in-collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id, { parent: collection.id, visibility: 'in-collection' });
     expect((await admin.rest('DELETE', `/v1/collections/${collection.id}`)).status).toBe(204);
@@ -1003,7 +980,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 
 describe('the 7-day restore window and the purge job', () => {
   it('answers 404 once 7 days have passed, even before the purge ran; the job then removes the row', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     const revisionId = space.revision;
     // A deletion time with milliseconds: the job must still recognise its deletion.
@@ -1035,7 +1012,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('does nothing while the window is open: the job is not due and its handler keeps the space', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const deletedAt = server.clock.now();
@@ -1058,7 +1035,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('keeps a space restored within the window when its old purge job runs', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id, { title: 'Saved' });
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const deletedAt = server.clock.now();
@@ -1076,7 +1053,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('a space deleted again after a restore gets a fresh window: the first job keeps it, the second purges it', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const first = server.clock.now();
@@ -1105,7 +1082,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('purges the spaces of a deleted collection after 7 days as well', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const a = await createSpace(admin, organization.id, { parent: collection.id });
     const b = await createSpace(admin, organization.id, { parent: collection.id });
@@ -1123,7 +1100,7 @@ describe('the 7-day restore window and the purge job', () => {
 
 describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   it('answers 201 with a new space, "(copy)" title, same settings, placed right after the original', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const a = await createSpace(admin, organization.id, { parent: collection.id, title: 'Guide', emoji: '📘', visibility: 'in-collection', editMode: 'locked' });
     const b = await createSpace(admin, organization.id, { parent: collection.id, title: 'Other' });
@@ -1154,7 +1131,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   });
 
   it('places a top-level copy right after the original too', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const a = await createSpace(admin, organization.id);
     const b = await createSpace(admin, organization.id);
     const copy = (await admin.rest('POST', `/v1/spaces/${a.id}/duplicate`)).body;
@@ -1164,7 +1141,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   });
 
   it('keeps the copy title within 50 characters and ending in "(copy)"', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const long = await createSpace(admin, organization.id, { title: 'L'.repeat(50) });
     const copy = (await admin.rest('POST', `/v1/spaces/${long.id}/duplicate`)).body;
     expect(copy.title.length).toBeLessThanOrEqual(50);
@@ -1179,7 +1156,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   });
 
   it('lets a reader with the create role duplicate, and refuses where they cannot create (403)', async () => {
-    const { organization, admin, create, read } = await newTeam(server);
+    const { organization, admin, create, read } = await newOrganizationWithRoles(server);
     const top = await createSpace(admin, organization.id);
     await patchSpace(admin, top.id, { defaultLevel: 'read' });
     const ok = await create.rest('POST', `/v1/spaces/${top.id}/duplicate`);
@@ -1196,7 +1173,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   });
 
   it('duplicates through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Box' });
     const space = await createSpace(admin, organization.id, { parent: collection.id, title: 'Doc' });
     const res = await admin.gql(`mutation($id: ID!) { duplicateSpace(id: $id) { ...S } } ${SPACE_GQL}`, { id: space.id });
@@ -1210,7 +1187,7 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
 
 describe('POST /v1/spaces/{spaceId}/move', () => {
   it('moves before and after a sibling, and between two adjacent siblings', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const [a, b, c] = [
       await createSpace(admin, organization.id, { parent: collection.id, title: 'A' }),
@@ -1241,7 +1218,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('moves into a collection (at the end by default) and back to the top level with null', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const inside = await createSpace(admin, organization.id, { parent: collection.id });
     const top = await createSpace(admin, organization.id, { title: 'Top' });
@@ -1274,7 +1251,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('turns an in-collection space private when it leaves its collection', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id, { parent: collection.id, visibility: 'in-collection' });
     const res = await admin.rest('POST', `/v1/spaces/${space.id}/move`, { parent: null });
@@ -1284,13 +1261,13 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('rejects bad moves with 400 and changes nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
     const a = await createSpace(admin, organization.id);
     const b = await createSpace(admin, organization.id);
     const c = await createSpace(admin, organization.id);
     const inside = await createSpace(admin, organization.id, { parent: collection.id });
-    const other = await newTeam(server);
+    const other = await newOrganizationWithRoles(server);
     const foreign = await createCollection(other.admin, other.organization.id);
     const move = (body: unknown) => admin.rest('POST', `/v1/spaces/${a.id}/move`, body);
     const cases: [unknown, string | RegExp][] = [
@@ -1316,7 +1293,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('needs create on the target parent (403) besides admin on the space', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const readOnly = await createCollection(admin, organization.id);
     await admin.rest('PATCH', `/v1/collections/${readOnly.id}`, { defaultLevel: 'read' });
     const space = await createSpace(admin, organization.id);
@@ -1331,7 +1308,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
   });
 
   it('moves through GraphQL', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Target' });
     const space = await createSpace(admin, organization.id);
     const res = await admin.gql(`mutation($id: ID!, $input: MoveContentInput!) { moveSpace(id: $id, input: $input) { ...S } } ${SPACE_GQL}`, {
@@ -1351,7 +1328,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
 
 describe('POST /v1/spaces/{spaceId}/transfer', () => {
   it('moves a space to the top level of another organization the caller administrates', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin, { title: 'Target org' });
     const collection = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id, { parent: collection.id, title: 'Moving', visibility: 'in-collection' });
@@ -1381,7 +1358,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('moves a space into a collection of the target organization', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin);
     const destination = await createCollection(admin, target.id, { title: 'Landing' });
     const already = await createSpace(admin, target.id, { parent: destination.id });
@@ -1393,7 +1370,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('moves a space to another collection of the same organization', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const from = await createCollection(admin, organization.id);
     const to = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id, { parent: from.id });
@@ -1404,7 +1381,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('needs the admin role in both organizations', async () => {
-    const { organization, admin, create } = await newTeam(server);
+    const { organization, admin, create } = await newOrganizationWithRoles(server);
     const space = await createSpace(admin, organization.id);
 
     // Target where the caller is only a member.
@@ -1433,7 +1410,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('validates its body with 400', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin);
     const foreign = await createCollection(admin, organization.id);
     const space = await createSpace(admin, organization.id);
@@ -1449,7 +1426,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('transfers through GraphQL, and the graph follows', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const target = await newOrganization(server, admin, { title: 'Elsewhere' });
     const destination = await createCollection(admin, target.id, { title: 'Inbox' });
     const space = await createSpace(admin, organization.id);

@@ -4,20 +4,16 @@
  * adding and removing one member, counts, and team owners managing their team without being
  * organization admins.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
 import { Team, TeamMember } from '../src/domain/teams/entities.js';
+import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newTeam, rest, type Caller } from './support/factories.js';
+import { newMember, newOrganization, newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
-import { startTestServer, type TestServer } from './support/server.js';
-import { createSpace } from './support/sites.js';
+import { useTestServer } from './support/server.js';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 
 beforeEach(() => server.clock.advance(1000));
 
@@ -33,12 +29,12 @@ async function teamMemberRoles(caller: Caller, organizationId: string, teamId: s
 
 describe('PUT /v1/orgs/{organizationId}/teams (create)', () => {
   it('requires a token', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     expectError(await rest(server, null, 'PUT', teamsPath(organization.id), { title: 'T' }), 401, /Authentication required/);
   });
 
   it('creates a team with initial members, for admins only', async () => {
-    const { organization, admin, edit, read } = await newTeam(server);
+    const { organization, admin, edit, read } = await newOrganizationWithRoles(server);
     const res = await admin.rest('PUT', teamsPath(organization.id), { title: 'Writers', members: [edit.user.id, read.user.id, edit.user.id] });
     expect(res.status).toBe(201);
     expectContract('createOrganizationTeam', res);
@@ -56,7 +52,7 @@ describe('PUT /v1/orgs/{organizationId}/teams (create)', () => {
   });
 
   it('checks the title (1-64) and that members belong to the organization, creating nothing otherwise', async () => {
-    const { organization, admin, outsider } = await newTeam(server);
+    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
     expectError(await admin.rest('PUT', teamsPath(organization.id), { title: '' }), 400, 'title: must be at least 1 character');
     expectError(await admin.rest('PUT', teamsPath(organization.id), { title: 'x'.repeat(65) }), 400, 'title: must be at most 64 characters');
     expect((await admin.rest('PUT', teamsPath(organization.id), { title: 'x'.repeat(64) })).status).toBe(201);
@@ -72,7 +68,7 @@ describe('PUT /v1/orgs/{organizationId}/teams (create)', () => {
 
 describe('GET /v1/orgs/{organizationId}/teams', () => {
   it('lists teams oldest first, by title in any case, and the teams a member can manage', async () => {
-    const { organization, admin, edit, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, edit, read, guest, outsider } = await newOrganizationWithRoles(server);
     const docs = await createTeam(admin, organization.id, 'Docs Team');
     server.clock.advance(1000);
     const support = await createTeam(admin, organization.id, 'Support', [edit.user.id]);
@@ -102,8 +98,8 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
 
 describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/teams/{teamId}', () => {
   it('reads a team with its counts, and hides teams of other organizations', async () => {
-    const { organization, admin, edit, read, guest } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, edit, read, guest } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id, read.user.id]);
     const collection = (await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 'Guides' })).body;
     const inside = await createSpace(admin, organization.id, 'Inside');
@@ -124,8 +120,8 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/teams/{teamId}', () =>
   });
 
   it('renames a team (title 1-64), for organization admins only', async () => {
-    const { organization, admin, edit } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id]);
     await setTeamRole(admin, organization.id, team.id, edit.user.id, 'owner');
     const res = await admin.rest('PATCH', teamPath(organization.id, team.id), { title: 'Authors' });
@@ -140,7 +136,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/teams/{teamId}', () =>
   });
 
   it('deletes a team with its memberships and grants, for organization admins only', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id]);
     await setTeamRole(admin, organization.id, team.id, edit.user.id, 'owner');
     const space = await createSpace(admin, organization.id);
@@ -159,7 +155,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/teams/{teamId}', () =>
 
 describe('team members', () => {
   it('lists members with their organization membership and team role', async () => {
-    const { organization, admin, edit, read } = await newTeam(server);
+    const { organization, admin, edit, read } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id]);
     server.clock.advance(1000);
     await setTeamRole(admin, organization.id, team.id, read.user.id, 'owner');
@@ -177,7 +173,7 @@ describe('team members', () => {
   });
 
   it('adds, removes and re-roles in bulk, by user id or e-mail', async () => {
-    const { organization, admin, create, edit, read, guest } = await newTeam(server);
+    const { organization, admin, create, edit, read, guest } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id, read.user.id]);
     const path = `${teamPath(organization.id, team.id)}/members`;
     const res = await admin.rest('PUT', path, {
@@ -199,7 +195,7 @@ describe('team members', () => {
   });
 
   it('refuses the whole update when one entry is no member of the organization, naming it', async () => {
-    const { organization, admin, create, edit, read, outsider } = await newTeam(server);
+    const { organization, admin, create, edit, read, outsider } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers', [edit.user.id]);
     const path = `${teamPath(organization.id, team.id)}/members`;
     const before = await teamMemberRoles(admin, organization.id, team.id);
@@ -220,7 +216,7 @@ describe('team members', () => {
   });
 
   it('adds the same member from concurrent requests once, without an error', async () => {
-    const { organization, admin, edit } = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Racers');
     const one = `${teamPath(organization.id, team.id)}/members/${edit.user.id}`;
     const answers = await Promise.all(Array.from({ length: 6 }, () => admin.rest('PUT', one)));
@@ -229,7 +225,7 @@ describe('team members', () => {
   });
 
   it('adds one member or changes their role, and removes one', async () => {
-    const { organization, admin, edit, outsider } = await newTeam(server);
+    const { organization, admin, edit, outsider } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers');
     const one = `${teamPath(organization.id, team.id)}/members/${edit.user.id}`;
     expect((await admin.rest('PUT', one)).status).toBe(204);
@@ -249,7 +245,7 @@ describe('team members', () => {
   });
 
   it('lets team owners manage their own team without being organization admins', async () => {
-    const { organization, admin, create, edit, read } = await newTeam(server);
+    const { organization, admin, create, edit, read } = await newOrganizationWithRoles(server);
     const mine = await createTeam(admin, organization.id, 'Mine', [read.user.id]);
     const theirs = await createTeam(admin, organization.id, 'Theirs');
     await setTeamRole(admin, organization.id, mine.id, edit.user.id, 'owner');
@@ -273,8 +269,8 @@ describe('team members', () => {
   });
 
   it('answers through GraphQL too, and hides teams across organizations', async () => {
-    const { organization, admin, edit } = await newTeam(server);
-    const other = await newTeam(server);
+    const { organization, admin, edit } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Writers');
     const add = await admin.gql(
       `mutation($org: ID!, $team: ID!, $user: ID!) { addTeamMember(organizationId: $org, teamId: $team, userId: $user, role: owner) { organization { id role } team { role } } }`,
@@ -306,7 +302,7 @@ describe('team members', () => {
   });
 
   it('gives team grants to every member of the team, guests included, and takes them back on leaving', async () => {
-    const { organization, admin, guest } = await newTeam(server);
+    const { organization, admin, guest } = await newOrganizationWithRoles(server);
     const writer = await newMember(server, organization.id, 'read');
     const space = await createSpace(admin, organization.id, 'Team space');
     const team = await createTeam(admin, organization.id, 'Writers', [guest.user.id, writer.user.id]);

@@ -2,18 +2,14 @@
  * Translation settings (contract §2.12, §4.11, §8) through both doors on the real database: shapes,
  * limits, languages, permissions.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newOrganization, newTeam, rest, type Caller } from './support/factories.js';
-import { expectError, expectGqlError } from './support/expectations.js';
-import { startTestServer, type TestServer } from './support/server.js';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
+import { useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(() => server?.stop());
+const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
 const base = (organizationId: string) => `/v1/orgs/${organizationId}/translations`;
@@ -26,7 +22,7 @@ async function createSettings(caller: Caller, organizationId: string, body: Reco
 
 describe('authentication and permissions', () => {
   it('answers 401 without a token or with a bad one', async () => {
-    const { organization } = await newTeam(server);
+    const { organization } = await newOrganizationWithRoles(server);
     const calls: [string, string, unknown?][] = [
       ['GET', base(organization.id)],
       ['POST', base(organization.id), { title: 'x' }],
@@ -34,14 +30,11 @@ describe('authentication and permissions', () => {
       ['PUT', `${base(organization.id)}/x`, { title: 'y' }],
       ['DELETE', `${base(organization.id)}/x`],
     ];
-    for (const [method, path, body] of calls) {
-      expectError(await rest(server, null, method, path, body), 401, /Authentication required/);
-      expectError(await rest(server, 'not-a-token', method, path, body), 401, /./);
-    }
+    await expectAuthRequired(server, calls);
   });
 
   it('lets read members see, create members change, and hides everything from outsiders', async () => {
-    const { organization, admin, create, read, guest, outsider } = await newTeam(server);
+    const { organization, admin, create, read, guest, outsider } = await newOrganizationWithRoles(server);
     const settings = await createSettings(admin, organization.id);
     const path = `${base(organization.id)}/${settings.id}`;
     expect((await read.rest('GET', path)).body.permissions).toEqual({ edit: false });
@@ -60,7 +53,7 @@ describe('authentication and permissions', () => {
 
 describe('the operations', () => {
   it('creates, gets, lists, replaces and deletes settings with their languages', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await admin.rest('POST', base(organization.id), { title: 'Europe', languages: ['fr', 'de', 'no'] });
     expect(created.status).toBe(201);
     const at = server.clock.now().toISOString();
@@ -104,7 +97,7 @@ describe('the operations', () => {
 
 describe('bad input', () => {
   it('answers 400 naming the field, changing nothing', async () => {
-    const { organization, admin } = await newTeam(server);
+    const { organization, admin } = await newOrganizationWithRoles(server);
     const settings = await createSettings(admin, organization.id, { title: 'Kept', languages: ['en'] });
     const path = `${base(organization.id)}/${settings.id}`;
     const cases: [unknown, string | RegExp][] = [
@@ -126,7 +119,7 @@ describe('bad input', () => {
 
 describe('GraphQL', () => {
   it('sets languages and walks to the organization', async () => {
-    const { organization, admin, read } = await newTeam(server);
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
     const created = await admin.gql(
       `mutation($o: ID!) { createTranslationSettings(organizationId: $o, input: {title: "Docs", languages: [fr, ja]}) { id title languages owningOrganization { id } } }`,
       { o: organization.id },

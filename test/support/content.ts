@@ -1,12 +1,20 @@
 import { expect } from 'vitest';
 import type { Caller } from './factories.js';
 
-/** Helpers for content tests: spaces, change requests and edits through the public doors. */
+/** Helpers for content tests: spaces, collections, change requests and edits through the public doors. */
 
-export async function createSpace(caller: Caller, organizationId: string, body: Record<string, unknown> = {}) {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, body);
+/** A new space of the organization: `details` is its title or the whole request body (omitted: the server's defaults). */
+export async function createSpace(caller: Caller, organizationId: string, details: string | Record<string, unknown> = {}): Promise<{ id: string; title: string; revision: string; [key: string]: any }> {
+  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, typeof details === 'string' ? { title: details } : details);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body as { id: string; revision: string };
+  return res.body;
+}
+
+/** A new collection of the organization (`body` omitted: the server's defaults). */
+export async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}): Promise<{ id: string; title: string; [key: string]: any }> {
+  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body;
 }
 
 export async function openChangeRequest(caller: Caller, spaceId: string, subject = 'Edits') {

@@ -71,7 +71,7 @@ export async function newMember(server: TestServer, organizationId: string, role
 }
 
 /** An organization with its admin, a member of each role, a guest and an outsider. */
-export async function newTeam(server: TestServer) {
+export async function newOrganizationWithRoles(server: TestServer) {
   const admin = await newUser(server);
   const organization = await newOrganization(server, admin);
   const [create, edit, read, guest, outsider] = await Promise.all([
@@ -83,3 +83,5 @@ export async function newTeam(server: TestServer) {
   ]);
   return { organization, admin, create, edit, read, guest, outsider };
 }
+
+export type OrganizationWithRoles = Awaited<ReturnType<typeof newOrganizationWithRoles>>;

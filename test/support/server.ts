@@ -1,3 +1,4 @@
+import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../src/clock.js';
 import { loadConfig } from '../../src/config.js';
 import { contextFor, type Context } from '../../src/graphql/context.js';
@@ -19,10 +20,9 @@ export type TestServer = RunningServer & {
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
  * (tests run due jobs explicitly), on a database of the file's own (see freshDatabase).
  */
-export async function startTestServer(
-  env: Record<string, string> = {},
-  options: { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>>; provision?: boolean } = {},
-): Promise<TestServer> {
+export type TestServerOptions = { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>>; provision?: boolean };
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   // A database given by the caller outlives this server (a restart test starts another on it).
   const fresh = options.database ?? (await freshDatabase());
   const key = 'url' in fresh.database ? { SECRET_KEY: TEST_SECRET_KEY } : {};
@@ -44,4 +44,25 @@ export async function startTestServer(
       if (!options.database) await fresh.dispose();
     },
   };
+}
+
+/**
+ * A test server for the enclosing file or describe block: started in beforeAll, stopped in afterAll.
+ * The answer stands for the running server, so tests use it as one (`server.url`, `newUser(server)`);
+ * using it before the hook has run throws.
+ */
+export function useTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): TestServer {
+  let running: TestServer | undefined;
+  beforeAll(async () => {
+    running = await startTestServer(env, options);
+  });
+  afterAll(() => running?.stop());
+  const current = () => {
+    if (!running) throw new Error('The test server is not running yet: use it in tests and hooks, not while the file is collected');
+    return running;
+  };
+  return new Proxy({} as TestServer, {
+    get: (_target, property) => Reflect.get(current(), property),
+    has: (_target, property) => Reflect.has(current(), property),
+  });
 }

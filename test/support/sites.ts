@@ -1,4 +1,3 @@
-import { expect } from 'vitest';
 import {
   ShareLink,
   Site,
@@ -14,7 +13,6 @@ import {
   type SiteSpaceRow,
 } from '../../src/domain/sites/entities.js';
 import { newId } from '../../src/ids.js';
-import type { Caller } from './factories.js';
 import type { TestServer } from './server.js';
 
 /**
@@ -157,11 +155,4 @@ export async function insertAdaptiveSchema(
   });
   await em.flush();
   return schema;
-}
-
-/** A new space of the organization through REST (`title` omitted: the server's default title). */
-export async function createSpace(caller: Caller, organizationId: string, title?: string): Promise<{ id: string; title: string; [key: string]: any }> {
-  const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, title === undefined ? {} : { title });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  return res.body;
 }
