@@ -57,7 +57,7 @@ export function isBackedUp(name: string): boolean {
   return !/\.(tmp|new)$/.test(name);
 }
 
-/** gzip level: the default (6) took 2.3 times as long as level 1 for 10% less on a 112 MB data directory. */
+/** gzip level 1: the default (6) took far longer for little less size (figures: docs/performance.md). */
 const GZIP_LEVEL = 1;
 
 /**

@@ -61,8 +61,8 @@ const statementNames = new Map<string, string>();
 /**
  * Runs a statement with `$n` parameters and returns its rows. On a PostgreSQL server the statement is
  * named, so that each connection parses and plans it once rather than on every request (these are the
- * statements of every request: the token, memberships, the site; measured ~0.3 ms of the server's time
- * each, unnamed, on the development machine).
+ * statements of every request: the token, memberships, the site, whose parsing and planning were a
+ * measurable part of a request's database time; figures in docs/performance.md).
  */
 export async function plainQuery<T>(em: EntityManager, sql: string, parameters: readonly unknown[]): Promise<T[]> {
   for (const observe of sqlObservers) observe(sql);

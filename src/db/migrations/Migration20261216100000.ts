@@ -8,7 +8,7 @@ const SITE_PARTS = ['site_section', 'site_space', 'site_section_group'] as const
  * planner does not know when it plans (it comes from the statement's own CTE). It then estimates a
  * site's rows as the table's rows over the number of distinct sites: on a server whose few sites
  * include one of 100,000 sections, that is tens of thousands of rows per site, and it scans the whole
- * table for a site of ten (28 ms instead of 1.7 ms, measured with bench:scale's data). Declaring the
+ * table for a site of ten (figures: docs/performance.md). Declaring the
  * number of distinct sites as a fraction of the rows (5%: about 20 rows per site, whatever the table's
  * size) keeps the estimate at a typical site's size, so each part is read through its index.
  */

@@ -2,8 +2,8 @@
  * Group commit for ingestion: batches that become ready while earlier ones are being written wait, and
  * go together in the next transaction, with one BEGIN, one COPY, one COMMIT and one WAL flush for all of
  * them. Each request still answers only once its own batch is committed. On this machine's PostgreSQL a
- * transaction's fixed cost (its round trips, the COPY's set-up and the commit's flush, ~3 ms of the
- * server's and the database's time) was more than storing a small batch; grouped, it is paid once per
+ * transaction's fixed cost (its round trips, the COPY's set-up and the commit's flush; figures in
+ * docs/performance.md) was more than storing a small batch; grouped, it is paid once per
  * group. A group that fails is written again batch by batch, so that one batch's failure is its own.
  */
 

@@ -8,8 +8,7 @@ const statements = new WeakMap<object, string>();
 /**
  * The ids a site's events may name in their location, as lists, in one short statement. Every ingest
  * reads them: the site's layout loader would also read whole rows, its spaces and their counts, whose
- * planning alone cost a small batch more than storing it (measured: 2.2 ms of the server's time per
- * request against 0.3 ms for this).
+ * planning alone cost a small batch more than storing it (figures: docs/performance.md).
  */
 export async function locationIdsOf(em: EntityManager, siteId: string): Promise<LocationIds> {
   const metadata = em.getMetadata();
