@@ -212,8 +212,11 @@ export class Policy {
    */
   async contentReach(organizationIds: readonly string[]): Promise<ContentReach> {
     const reach: ContentReach = { everything: [], byDefault: [], spaces: [], collections: [] };
-    for (const organizationId of new Set(organizationIds)) {
-      const [role, granted] = await Promise.all([this.organizationRole(organizationId), this.grantedRoles.get(organizationId)]);
+    // Every organization's role and grants at once: their loaders then batch into one statement each.
+    const distinct = [...new Set(organizationIds)];
+    const known = await Promise.all(distinct.map((id) => Promise.all([this.organizationRole(id), this.grantedRoles.get(id)])));
+    for (const [i, organizationId] of distinct.entries()) {
+      const [role, granted] = known[i]!;
       if (role === undefined) continue;
       if (role === 'admin') {
         reach.everything.push(organizationId);
