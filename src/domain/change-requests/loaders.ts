@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { plainQuery, tableOf } from '../../db/plain-rows.js';
 import { Loader, rowLoader } from '../common/loader.js';
-import type { SpaceFacts } from '../sites/layout.js';
+import type { SpaceFacts } from '../sites/published/layout.js';
 import { ChangeRequest } from './entities.js';
 
 export type ChangeRequestCounts = { total: number; open: number; draft: number };
@@ -59,4 +59,8 @@ export function changeRequestLoaders(em: EntityManager) {
       },
     } satisfies SpaceFacts<[string, string, number][]>,
   };
+}
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof changeRequestLoaders> {}
 }

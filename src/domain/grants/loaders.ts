@@ -31,3 +31,7 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
     grantsByTeam: groupLoader((teamIds: string[]) => plainRows(em, ContentGrant, { team: { $in: teamIds } }), (g) => g.team!),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof grantLoaders> {}
+}
