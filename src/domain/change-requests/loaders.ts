@@ -48,7 +48,7 @@ export function changeRequestLoaders(em: EntityManager) {
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
     changeRequestCounts,
-    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/layout). */
+    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/published/layout). */
     changeRequestCountsOfLayout: {
       sql: (spaceIds: string) =>
         `select coalesce(json_agg(json_build_array(c.space_id, c.status, c.n)), '[]') from
