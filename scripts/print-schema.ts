@@ -22,10 +22,9 @@ export function printedSchema(): string {
 
 export const SCHEMA_DOCUMENT = new URL('../schema.graphql', import.meta.url);
 
+// Run as a script: print the schema, or with --write replace the file.
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  if (process.argv.includes('--write')) {
-    writeFileSync(SCHEMA_DOCUMENT, printedSchema());
-  } else {
-    process.stdout.write(printedSchema());
-  }
+  const schema = printedSchema();
+  if (process.argv.includes('--write')) writeFileSync(SCHEMA_DOCUMENT, schema);
+  else process.stdout.write(schema);
 }
