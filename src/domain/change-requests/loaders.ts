@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainQuery, tableOf } from '../../db/plain-rows.js';
+import { readRows, tableOf } from '../../db/statements.js';
 import { Loader, rowLoader } from '../common/loader.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { ChangeRequest } from './entities.js';
@@ -26,7 +26,7 @@ function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCoun
 
 export function changeRequestLoaders(em: EntityManager) {
   const changeRequestCounts = new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
-    const rows = await plainQuery<CountRow>(
+    const rows = await readRows<CountRow>(
       em,
       `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any($1) group by space_id, status`,
       [[...new Set(spaceIds)]],

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { tableOf } from '../../db/plain-rows.js';
+import { tableOf } from '../../db/statements.js';
 import { badRequest } from '../common/errors.js';
 import { movePosition } from '../common/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';

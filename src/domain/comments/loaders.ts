@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnOf, plainQuery, plainRowsWhereIn, tableOf } from '../../db/plain-rows.js';
+import { columnOf, readRows, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../common/loader.js';
 import { groupRows } from '../common/row-index.js';
 import type { SpaceFacts } from '../sites/layout.js';
@@ -14,7 +14,7 @@ export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) =
 
 /** Counts of rows by a key column, in one grouped statement: `select key, count(*) … where key = any($1) group by key`. */
 async function countsBy(em: EntityManager, sql: string, keys: string[]): Promise<Map<string, number>> {
-  const rows = await plainQuery<{ key: string; n: string | number }>(em, sql, [keys]);
+  const rows = await readRows<{ key: string; n: string | number }>(em, sql, [keys]);
   return new Map(rows.map((row) => [row.key, Number(row.n)]));
 }
 
@@ -38,8 +38,8 @@ export function commentLoaders(em: EntityManager) {
   const details = rowLoader(
     async (ids: string[]) => {
       const [replies, reactions] = await Promise.all([
-        plainRowsWhereIn(em, CommentReply, 'comment', ids),
-        plainRowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
+        rowsWhereIn(em, CommentReply, 'comment', ids),
+        rowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
       ]);
       const repliesOf = groupRows(replies, (r) => r.comment);
       const reactionsOf = groupRows(reactions, (r) => r.comment);
@@ -48,7 +48,7 @@ export function commentLoaders(em: EntityManager) {
     (d) => d.id,
   );
   return {
-    comment: rowLoader((ids: string[]) => plainRowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
+    comment: rowLoader((ids: string[]) => rowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
     openCommentCounts,
     /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
     openCommentCountsOfLayout: {
@@ -61,7 +61,7 @@ export function commentLoaders(em: EntityManager) {
         for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(id) ?? 0);
       },
     } satisfies SpaceFacts<[string, number][]>,
-    commentReply: rowLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
+    commentReply: rowLoader((ids: string[]) => rowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
     repliesByComment: partOf(details, (d) => d.replies, []),
     replyCounts: batchLoader(async (ids: string[]) => {
       const column = columnOf(em, CommentReply, 'comment');

@@ -1,6 +1,4 @@
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { groupRows } from './row-index.js';
 
 /**
@@ -157,20 +155,4 @@ export function memoized<K, V, C = K>(compute: (key: K) => V | Promise<V>, cache
  */
 export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>): Loader<K, V> {
   return new Loader<K, V>(async (keys) => fetch([...keys]));
-}
-
-/**
- * Reads rows as plain objects (entity property names, no entity instances, nothing registered in the
- * EntityManager): for list loaders whose rows only feed GraphQL fields and are never changed. Code that
- * changes a row loads it as an entity (a row loader or `em.find`), so the identity map sees the change.
- */
-export function plainRows<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  where: FilterQuery<T>,
-  orderBy?: Record<string, 'asc' | 'desc'>,
-): Promise<T[]> {
-  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
-  if (orderBy) qb.orderBy(orderBy as never);
-  return qb.execute('all', true) as Promise<T[]>;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonListOf, queryIn, rowsOf } from '../../db/plain-rows.js';
+import { jsonListOf, queryIn, rowsOf, type Plain } from '../../db/statements.js';
 import { ContentEntry, ContentNode, Revision, type RevisionContent, type RevisionRow } from './entities.js';
 import type { Manifest } from './manifest.js';
 import { manifestOf, treeOf, type Tree, type TreeEntry } from './tree.js';
@@ -54,7 +54,7 @@ export async function readRevisions(em: EntityManager, ids: readonly string[]): 
       coalesce((select json_agg(w."hash") from walk w), '[]') as "nodes"`;
   const [result] = await queryIn<{ rows: unknown[][]; entries: EntryTuple[]; nodes: string[] }>(em, readStatement, [[...new Set(ids)]]);
   const byRevision = entriesByRevision(result!.entries);
-  const revisions = rowsOf<RevisionRow>(em, Revision, result!.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
+  const revisions = rowsOf<Plain<RevisionRow>>(em, Revision, result!.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
   const stored: StoredObjects = new Set(result!.nodes);
   for (const tuple of result!.entries) stored.add(tuple[1]);
   return { revisions, stored };

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from '@mikro-orm/core';
-import { plainQuery, tableOf } from '../../db/plain-rows.js';
+import { readRows, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader, rowLoader } from '../common/loader.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -27,7 +27,7 @@ export function teamLoaders(em: EntityManager) {
      */
     teamSpaceCount: batchLoader(async (teamIds: string[]) => {
       const grant = tableOf(em, ContentGrant);
-      const rows = await plainQuery<{ team: string; count: string | number }>(
+      const rows = await readRows<{ team: string; count: string | number }>(
         em,
         `select t.id as "team", (select count(*) from ${tableOf(em, Space)} s where s.organization_id = t.organization_id and s.deleted_at is null
            and (s.id in (select g.space_id from ${grant} g where g.team_id = t.id)
