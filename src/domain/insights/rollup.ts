@@ -73,13 +73,14 @@ const MERGES = ROLLUPS.flatMap((rollup) =>
 );
 
 /**
- * Sites whose roll-up this process has scheduled, with when it is due: a cache that can be lost (then
- * the next ingest asks the database again). Bounded: the least recently used entry goes first.
+ * Sites whose roll-up a server has scheduled, with when it is due: a cache that can be lost (then the
+ * next ingest asks the database again). Bounded: the least recently used entry goes first.
  */
-const scheduled = new LRUCache<string, number>({ max: 10_000 });
+export type ScheduledRollUps = LRUCache<string, number>;
+export const scheduledRollUps = (): ScheduledRollUps => new LRUCache<string, number>({ max: 10_000 });
 
-/** Within an ingest transaction: schedules the site's roll-up unless one is pending. */
-export async function scheduleRollUp(writer: Writer, siteId: string, now: Date): Promise<void> {
+/** Within an ingest transaction: schedules the site's roll-up unless one is pending (`scheduled` says so). */
+export async function scheduleRollUp(writer: Writer, scheduled: ScheduledRollUps, siteId: string, now: Date): Promise<void> {
   const due = scheduled.get(siteId);
   if (due !== undefined && due > now.getTime()) return;
   const runAt = nextRun(now);

@@ -235,28 +235,11 @@ const GROUPING = {
   server: { writers: 2, maxSize: 20_000 },
   embedded: { writers: 1, maxSize: 1_000 },
 };
-const groupCommits = new WeakMap<object, GroupCommit<StoredBatch>>();
 
-/** The group commit of the database `em` works on (see group-commit.ts). */
-export function groupCommitOf(em: EntityManager): GroupCommit<StoredBatch> {
-  const database = em.getConnection();
-  let group = groupCommits.get(database);
-  if (!group) {
-    // A fork of its own: the requester's EntityManager and what it holds are not kept.
-    const own = em.fork();
-    const grouping = isEmbedded(em) ? GROUPING.embedded : GROUPING.server;
-    group = new GroupCommit((batches) => storeBatches(own, batches), { ...grouping, sizeOf: (entry) => entry.batch.rows });
-    groupCommits.set(database, group);
-  }
-  return group;
-}
-
-/** Writes what the database's group commit holds and lets it go (when the server stops). */
-export async function closeGroupCommitOf(em: EntityManager): Promise<void> {
-  const database = em.getConnection();
-  const group = groupCommits.get(database);
-  groupCommits.delete(database);
-  await group?.close();
+/** A group commit of batches into the database `em` works on (see group-commit.ts); `em` is its own. */
+export function newGroupCommit(em: EntityManager): GroupCommit<StoredBatch> {
+  const grouping = isEmbedded(em) ? GROUPING.embedded : GROUPING.server;
+  return new GroupCommit((batches) => storeBatches(em, batches), { ...grouping, sizeOf: (entry) => entry.batch.rows });
 }
 
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
