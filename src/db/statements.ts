@@ -54,7 +54,8 @@ function metadataOf(em: EntityManager, entity: AnyEntity) {
 const textOf = (statement: Statement) => (typeof statement === 'string' ? statement : statement.text);
 const parametersOf = (statement: Statement, parameters: readonly unknown[]) => (typeof statement === 'string' ? [...parameters] : statement.values);
 
-function observe(sql: string): void {
+/** Tells the statement observers of a statement sent another way (COPY, a transaction on a client of one's own). */
+export function observe(sql: string): void {
   for (const observer of sqlObservers) observer(sql);
 }
 

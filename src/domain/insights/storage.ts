@@ -1,31 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
 import { embeddedDatabaseOf } from '../../db/embedded-databases.js';
-import { sqlObservers } from '../../db/sql-observers.js';
+import { execute, kyselyOf, observe } from '../../db/statements.js';
 import { poolClientOf } from '../../db/pool-clients.js';
 import { GroupCommit } from './group-commit.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
 import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
 
-export type Executor = Kysely<any> | Transaction<any>;
 type Row = Record<string, unknown>;
 
 const quote = (identifier: string) => `"${identifier}"`;
-const observe = (sql: string) => {
-  for (const observer of sqlObservers) observer(sql);
-};
-
-/** Runs one raw statement with bound parameters, telling the statement observers. */
-export async function execute<T = Record<string, unknown>>(db: Executor, sql: string, parameters: unknown[] = []): Promise<T[]> {
-  observe(sql);
-  const result = await db.executeQuery(CompiledQuery.raw(sql, parameters));
-  return result.rows as T[];
-}
-
-export const kyselyOf = (em: EntityManager): Kysely<any> => em.getConnection().getClient();
 
 /** The embedded database comes to the ORM as a Kysely dialect that owns its one connection. */
 export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em) !== undefined;
@@ -211,7 +197,7 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
   await inIngestTransaction(em, [locks, watermarkQuery(sites)], async (writer, opened) => {
     const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
     const months = new Set(stored.flatMap((entry) => [...entry.batch.months]));
-    await ensurePartitions(em.getConnection().getClient(), writer, months);
+    await ensurePartitions(kyselyOf(em), writer, months);
     await writer.copy('insight_event', EVENT_COLUMN_LIST, stored.map((entry) => entry.batch.events));
     const deltas: string[] = [];
     for (const entry of stored) {
@@ -244,16 +230,13 @@ export function newGroupCommit(em: EntityManager): GroupCommit<StoredBatch> {
 
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
 
-/** Runs a statement within the EntityManager's transaction, if it is in one (`?` placeholders). */
-const inUnitOfWork = (em: EntityManager, sql: string, parameters: unknown[]) => em.getConnection().execute(sql, parameters, 'run', em.getTransactionContext());
-
 /** Deletes a site's rollups (small: at most one row per hour or day and dimension combination). */
 export async function deleteSiteRollups(em: EntityManager, siteId: string): Promise<void> {
-  await inUnitOfWork(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
-  await inUnitOfWork(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
 }
 
 /** Deletes a site's raw events (the B-tree on (site_id, time) finds them in every partition). */
 export async function deleteSiteEvents(em: EntityManager, siteId: string): Promise<void> {
-  await inUnitOfWork(em, `delete from "insight_event" where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from "insight_event" where "site_id" = ?`, [siteId]);
 }
