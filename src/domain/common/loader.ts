@@ -1,6 +1,18 @@
 import DataLoader from 'dataloader';
 import { groupRows } from './row-index.js';
 
+/*
+ * Per-request loaders, and the one rule for reading through them:
+ * - A field resolver answers with `loader.get(key)`, and derives with `whenLoaded(loader.get(key), f)`:
+ *   the value itself when the request holds it already (a parent primed it: the site layout's
+ *   `remember`s, a `loadAll` of a tree's level, an earlier field), else a promise of it. A resolver then
+ *   costs no promise on a hit, which is most fields of a large tree (the site tree's speed rests on it).
+ * - Code that must have the value to go on (services, checks, a resolver that awaits or combines
+ *   several values) uses `await loader.load(key)` / `loadMany`; `get` is never awaited.
+ * - A loader whose rows only feed answers reads plain rows (db/statements.ts); a loader of entities
+ *   (`em.find`) is for rows that code also changes (it clears what it changed afterwards).
+ */
+
 /**
  * Dispatch a batch once every promise chain started by the same database answer has run (the check
  * phase of the event loop), not at the first tick: resolvers at different promise depths of one

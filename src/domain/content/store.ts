@@ -30,6 +30,7 @@ export const WALK_TREES = `with recursive walk as (
 export const WALKED_ENTRIES = `coalesce((select json_agg(json_build_array(w."revision", e."hash", e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"))
     from walk w cross join lateral unnest(w."entries") as k("hash") join "content_entry" e on e."hash" = k."hash"), '[]')`;
 
+/** The read statement's text, built once from the metadata (a cache that can be lost). */
 let readStatement: string | undefined;
 
 /** The entries of each walked revision, by revision id. */

@@ -324,6 +324,7 @@ export type PlanOptions = { rollups?: boolean; sliced?: boolean; watermark?: num
 
 /** Time slices of raw reads on the embedded database: each statement stays short. */
 export const SLICE_MS = 7 * DAY;
+/** A counter that names the temporary tables of sliced reads apart (no state: any unused number will do). */
 let sliceTables = 0;
 
 /** The start of the UTC week (Monday, as date_trunc) or month of a time. */

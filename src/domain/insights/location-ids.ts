@@ -3,6 +3,7 @@ import { columnOf, readRows, tableOf } from '../../db/statements.js';
 import { ShareLink, SiteSection, SiteSpace } from '../sites/entities.js';
 import type { LocationIds } from './batch.js';
 
+/** The statement text per ORM metadata (a cache that can be lost: it is built again from the metadata). */
 const statements = new WeakMap<object, string>();
 
 /**

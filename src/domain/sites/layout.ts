@@ -24,6 +24,7 @@ export type SpaceFacts<T> = {
 };
 
 const byPosition = { position: 'asc', id: 'asc' } as const;
+/** Layout statement texts by the facts they carry (a cache of a few fixed texts). */
 const statements = new Map<string, string>();
 
 /**
