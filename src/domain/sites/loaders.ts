@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readRows, rowsWhereIn } from '../../db/statements.js';
+import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
 import { groupRows } from '../common/row-index.js';
@@ -10,7 +10,7 @@ import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';
 /** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
 export type PublishedSpaces = {
   /** The spaces area's plain-row loader, filled with the spaces read in the layout's statement. */
-  spaceToRead: Loader<string, SpaceRow | null>;
+  spaceToRead: Loader<string, Plain<SpaceRow> | null>;
   /** What other areas show of each space (counts), read in the same statement, so a tree's spaces need no further batch. */
   facts: readonly SpaceFacts<never>[];
 };
