@@ -9,7 +9,9 @@ import { poolClientOf } from './pool-clients.js';
 /*
  * Every SQL statement the code writes by hand goes through this module, so that one place tells the
  * statement observers (tests count statements), names the hot statements on a server and decides which
- * connection and transaction a statement runs on.
+ * connection and transaction a statement runs on. Left outside, each for a reason: the ingest
+ * transaction's COPY (insights/storage.ts: a client of its own; it tells the observers through
+ * `observe`), the migrator's lock (db/orm.ts: before any EntityManager) and a connection's set-up.
  *
  * The rule for reading:
  * - Data read to answer (resolvers, loaders, lists, authentication) is read here as plain rows:
