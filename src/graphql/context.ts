@@ -5,11 +5,16 @@ import type { Orm } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Policy } from '../auth/policy.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { IngestState } from '../domain/insights/ingest-state.js';
 import type { Loaders } from '../domain/common/request-loaders.js';
 import type { Lists } from './lists.js';
 
-/** What lives for the whole process and is shared by every request. */
-export type AppDeps = { orm: Orm; config: Config; clock: Clock; logger: Logger };
+/**
+ * What lives as long as the server (or command-line session) and is shared by every request. Whatever
+ * holds threads, timers or pending work is here, made by whoever starts the server and closed by its
+ * `stop()`; modules keep no such state of their own (only caches that can be lost).
+ */
+export type AppDeps = { orm: Orm; config: Config; clock: Clock; logger: Logger; ingest: IngestState };
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
 export type Context = {
@@ -22,4 +27,6 @@ export type Context = {
   clock: Clock;
   config: Config;
   logger: Logger;
+  /** The server's ingestion workers and group commit. */
+  ingest: IngestState;
 };

@@ -29,10 +29,10 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
 }
 
 /** A context for a known viewer (or none), as used by the command line and jobs. */
-export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
+export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'ingest'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
   const loaders = createLoaders(em, viewer);
   const policy = new Policy(viewer, loaders, deps.clock);
-  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger };
+  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest };
 }
 
 /** The same request's context afresh: same viewer, a new EntityManager fork, empty loaders. */
