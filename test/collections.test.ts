@@ -5,8 +5,8 @@
 import { describe, expect, it } from 'vitest';
 import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
-import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
+import { newMember, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
@@ -1118,14 +1118,9 @@ describe('GraphQL: collections', () => {
   it('answers UNAUTHENTICATED without a token', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    const query = await rest(server, null, 'POST', '/graphql', { query: `query($id: ID!) { collection(id: $id) { id } }`, variables: { id: c.id } });
-    expect(query.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect(query.body.data).toBeNull();
-    const mutation = await rest(server, null, 'POST', '/graphql', {
-      query: `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`,
-      variables: { org: organization.id },
-    });
-    expect(mutation.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const query = await expectGqlAuthRequired(server, `query($id: ID!) { collection(id: $id) { id } }`, { id: c.id });
+    expect(query.data).toBeNull();
+    await expectGqlAuthRequired(server, `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`, { org: organization.id });
     expect(await listTitles(admin, organization.id)).toEqual(['Untitled collection']);
   });
 

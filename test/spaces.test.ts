@@ -16,7 +16,7 @@ import { Job } from '../src/jobs/entities.js';
 import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
 import { gql, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
-import { useTestServer } from './support/server.js';
+import { serverNow, useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
@@ -30,7 +30,6 @@ beforeAll(async () => {
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
 
-const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -119,8 +118,8 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
       title: 'Guides',
       emoji: '📘',
       visibility: 'private',
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       editMode: 'live',
       // private: neither `published` nor `public`; no icon
       urls: { location: `${PUBLIC_URL}/v1/spaces/${id}`, app: `${PUBLIC_URL}/o/${organization.id}/s/${id}` },
@@ -193,8 +192,8 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
       title: 'API',
       emoji: '',
       visibility: 'unlisted',
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       deletedAt: null,
       editMode: 'live',
       urls: {
@@ -499,8 +498,8 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
       editMode: 'live',
       defaultLevel: 'inherit',
       organization: organization.id,
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
     });
     expect(res.body.parent).toBeUndefined();
     const row = await spaceRow(res.body.id);
@@ -697,7 +696,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       editMode: 'locked',
       defaultLevel: 'comment',
       visibility: 'public',
-      updatedAt: now(),
+      updatedAt: serverNow(server),
       urls: { ...space.urls, published: `${PUBLIC_URL}/s/${space.id}`, public: `${PUBLIC_URL}/s/${space.id}` },
     });
     expect(res.body.createdAt).toBe(space.createdAt);
@@ -853,7 +852,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     const keep = await createSpace(admin, organization.id, { title: 'Keep', parent: collection.id });
 
     server.clock.advance(SECOND);
-    const deletedAt = now();
+    const deletedAt = serverNow(server);
     for (const space of [top, inside]) {
       const res = await admin.rest('DELETE', `/v1/spaces/${space.id}`);
       expect(res.status).toBe(204);
@@ -929,7 +928,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 
     const res = await admin.rest('POST', `/v1/spaces/${a.id}/restore`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...a, updatedAt: now() });
+    expect(res.body).toEqual({ ...a, updatedAt: serverNow(server) });
     expect(res.body.deletedAt).toBeUndefined();
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([b.id, c.id, a.id]);
     expect(await orgSpaceIds(admin, organization.id)).toEqual([a.id, b.id, c.id]);
@@ -951,7 +950,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expect(deleted).toMatchObject({ status: 200, data: { deleteSpace: true } });
     expect(deleted.errors).toBeUndefined();
     const seen = await admin.gql(`query($id: ID!) { space(id: $id) { deletedAt } }`, { id: space.id });
-    expect(seen.data.space.deletedAt).toBe(now());
+    expect(seen.data.space.deletedAt).toBe(serverNow(server));
     const restored = await admin.gql(`mutation($id: ID!) { restoreSpace(id: $id) { ...S } } ${SPACE_GQL}`, { id: space.id });
     expect(restored.errors).toBeUndefined();
     expect(restored.data.restoreSpace).toMatchObject({ id: space.id, deletedAt: null, viewerRole: 'admin' });
@@ -964,7 +963,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expect((await admin.rest('DELETE', `/v1/collections/${collection.id}`)).status).toBe(204);
     const deleted = await admin.rest('GET', `/v1/spaces/${space.id}`);
     expect(deleted.status).toBe(200);
-    expect(deleted.body.deletedAt).toBe(now());
+    expect(deleted.body.deletedAt).toBe(serverNow(server));
     expect(deleted.body.parent).toBeUndefined();
 
     const res = await admin.rest('POST', `/v1/spaces/${space.id}/restore`);
@@ -1119,8 +1118,8 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
       title: 'Guide (copy)',
       defaultLevel: 'edit',
       revision: copy.revision,
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       urls: { location: `${PUBLIC_URL}/v1/spaces/${copy.id}`, app: `${PUBLIC_URL}/o/${organization.id}/s/${copy.id}`, published: `${PUBLIC_URL}/s/${copy.id}` },
     });
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([a.id, copy.id, b.id]);
@@ -1200,7 +1199,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     server.clock.advance(SECOND);
     const res = await move(c.id, { position: { before: ref(a) } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...c, updatedAt: now() });
+    expect(res.body).toEqual({ ...c, updatedAt: serverNow(server) });
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([c.id, a.id, b.id]);
 
     expect((await move(c.id, { position: { after: ref(a) } })).status).toBe(200);
@@ -1343,7 +1342,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
       organization: target.id,
       parent: undefined,
       visibility: 'private',
-      updatedAt: now(),
+      updatedAt: serverNow(server),
       urls: { location: `${PUBLIC_URL}/v1/spaces/${space.id}`, app: `${PUBLIC_URL}/o/${target.id}/s/${space.id}` },
     });
     expect('parent' in res.body).toBe(false);

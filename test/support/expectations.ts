@@ -37,3 +37,10 @@ export async function expectAuthRequired(server: TestServer, calls: RestCall[], 
     if (badToken) expectError(await rest(server, 'dp_not-a-real-token', method, path, body), 401, 'Invalid or revoked API token');
   }
 }
+
+/** Asserts that a GraphQL request without a token fails with UNAUTHENTICATED; answers the response body. */
+export async function expectGqlAuthRequired(server: TestServer, query: string, variables?: Record<string, unknown>) {
+  const res = await rest(server, null, 'POST', '/graphql', { query, variables });
+  expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  return res.body;
+}
