@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { InviteLinkRow } from './entities.js';
 import {
@@ -21,19 +21,15 @@ const inviteFields = {
 
 export const inviteResolvers: Resolvers = {
   Query: {
-    inviteLinks: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string }, ctx: Context) =>
-      listInviteLinks(ctx, organizationId, args),
+    inviteLinks: listInOrganization(listInviteLinks),
     inviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => inviteLinkOf(ctx, organizationId, inviteId),
   },
   Mutation: {
-    createInviteLink: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
-      createInviteLink(ctx, organizationId, input),
+    createInviteLink: createInOrganization(createInviteLink),
     updateInviteLink: (_: unknown, { organizationId, inviteId, input }: InviteArgs & { input: unknown }, ctx: Context) =>
       updateInviteLink(ctx, organizationId, inviteId, input),
-    deleteInviteLink: async (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => {
-      await deleteInviteLink(ctx, organizationId, inviteId);
-      return true;
-    },
+    deleteInviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
+      succeeded(deleteInviteLink(ctx, organizationId, inviteId)),
     joinOrganizationWithInvite: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
       joinWithInviteLink(ctx, organizationId, inviteId),
   },

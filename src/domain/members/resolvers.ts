@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
+import { succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { MemberRow } from '../organizations/entities.js';
 import { memberKey } from './keys.js';
@@ -26,10 +27,8 @@ export const memberResolvers: Resolvers = {
   Mutation: {
     updateMember: (_: unknown, { organizationId, userId, input }: MemberArgs & { input: unknown }, ctx: Context) =>
       updateMember(ctx, organizationId, userId, input),
-    removeMember: async (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => {
-      await removeMember(ctx, organizationId, userId);
-      return true;
-    },
+    removeMember: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) =>
+      succeeded(removeMember(ctx, organizationId, userId)),
     markMemberAsSSO: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => markMemberAsSSO(ctx, organizationId, userId),
   },
   Member: {

@@ -1,28 +1,24 @@
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
+import { type OrganizationId, createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { OpenAPISpecRow } from './entities.js';
 import { createOpenAPISpec, deleteOpenAPISpec, listOpenAPISpecs, openAPISpecOf, putOpenAPISpec } from './service.js';
 
-type OrganizationId = { organizationId: string };
 type SpecSlug = OrganizationId & { specSlug: string };
 
 export const openAPIResolvers: Resolvers = {
   Query: {
-    openAPISpecs: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) => listOpenAPISpecs(ctx, organizationId, args),
+    openAPISpecs: listInOrganization(listOpenAPISpecs),
     openAPISpec: (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) => openAPISpecOf(ctx, organizationId, specSlug),
   },
   Mutation: {
-    createOpenAPISpec: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
-      createOpenAPISpec(ctx, organizationId, input),
+    createOpenAPISpec: createInOrganization(createOpenAPISpec),
     putOpenAPISpec: (_: unknown, { organizationId, specSlug, input }: SpecSlug & { input: unknown }, ctx: Context) =>
       putOpenAPISpec(ctx, organizationId, specSlug, input),
-    deleteOpenAPISpec: async (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) => {
-      await deleteOpenAPISpec(ctx, organizationId, specSlug);
-      return true;
-    },
+    deleteOpenAPISpec: (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) =>
+      succeeded(deleteOpenAPISpec(ctx, organizationId, specSlug)),
   },
   OpenAPISpec: {
     object: () => 'openapi-spec',

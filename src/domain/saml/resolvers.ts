@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
+import { type OrganizationId, createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
@@ -12,25 +12,21 @@ import {
   updateSamlProvider,
 } from './service.js';
 
-type OrganizationId = { organizationId: string };
 type ProviderId = OrganizationId & { id: string };
 
 /** SAML providers and the login page's list of SSO logins. */
 export const samlResolvers: Resolvers = {
   Query: {
-    samlProviders: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) => listSamlProviders(ctx, organizationId, args),
+    samlProviders: listInOrganization(listSamlProviders),
     samlProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => samlProviderOf(ctx, organizationId, id),
     ssoProviderLogins: (_: unknown, { organizationId }: OrganizationId, ctx: Context) => ssoProviderLogins(ctx, organizationId),
   },
   Mutation: {
-    createSAMLProvider: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
-      createSamlProvider(ctx, organizationId, input),
+    createSAMLProvider: createInOrganization(createSamlProvider),
     updateSAMLProvider: (_: unknown, { organizationId, id, input }: ProviderId & { input: unknown }, ctx: Context) =>
       updateSamlProvider(ctx, organizationId, id, input),
-    deleteSAMLProvider: async (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => {
-      await deleteSamlProvider(ctx, organizationId, id);
-      return true;
-    },
+    deleteSAMLProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) =>
+      succeeded(deleteSamlProvider(ctx, organizationId, id)),
   },
   SAMLProvider: {
     object: () => 'saml-provider',

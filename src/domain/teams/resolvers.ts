@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
@@ -7,7 +8,6 @@ import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } f
 import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, type TeamFilters } from './service.js';
 
 type TeamArgs = { organizationId: string; teamId: string };
-type OrganizationArgs = { organizationId: string; input: unknown };
 
 export const teamResolvers: Resolvers = {
   Query: {
@@ -23,13 +23,10 @@ export const teamResolvers: Resolvers = {
     ) => listMemberTeams(ctx, organizationId, userId, { title }, args),
   },
   Mutation: {
-    createTeam: (_: unknown, { organizationId, input }: OrganizationArgs, ctx: Context) => createTeam(ctx, organizationId, input),
+    createTeam: createInOrganization(createTeam),
     updateTeam: (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) =>
       renameTeam(ctx, organizationId, teamId, input),
-    deleteTeam: async (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => {
-      await deleteTeam(ctx, organizationId, teamId);
-      return true;
-    },
+    deleteTeam: (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => succeeded(deleteTeam(ctx, organizationId, teamId)),
     updateTeamMembers: async (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) => {
       await updateTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), input);
       return true;
