@@ -3,10 +3,9 @@
  * database. One server per file; every test builds its own organizations, so tests never share rows.
  */
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
 import { expectAuthRequired, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { newMember, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
@@ -924,9 +923,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
     const { organization, admin, create } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     // admin of the source, only a member of the target
-    const targetOwner = await newUser(server);
-    const target = await newOrganization(server, targetOwner);
-    await addMember(server.em(), server.clock, target.id, admin.user.id, 'create');
+    const { organization: target } = await newOrganizationWithMember(server, admin, 'create');
     expectError(
       await admin.rest('POST', `/v1/collections/${c.id}/transfer`, { organization: target.id }),
       403,

@@ -108,6 +108,35 @@ const rest = (method: string, path: (w: World) => string, body?: (w: World) => u
 const graphql = (query: string, variables: (w: World) => Record<string, unknown>) => async (caller: Caller, w: World) =>
   gqlStatus(await caller.gql(query, variables(w)));
 
+/** The id of the world's space or collection, and its name in GraphQL fields (`grantSpaceRole`, `spaceGrants`). */
+const grantTarget = (target: 'space' | 'collection') => ({
+  id: (w: World) => (target === 'space' ? w.spaceId : w.collectionId),
+  Name: target === 'space' ? 'Space' : 'Collection',
+});
+
+/** Granting the read role on the world's space or collection to the target user. */
+function grantRoleOperation(target: 'space' | 'collection'): Operation {
+  const { id, Name } = grantTarget(target);
+  return {
+    name: `grant${Name}Role (GraphQL)`,
+    expect: { target, need: 'admin', success: 200 },
+    run: graphql(`mutation($id: ID!, $user: ID!) { grant${Name}Role(${target}Id: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
+      id: id(w),
+      user: w.target.user.id,
+    })),
+  };
+}
+
+/** Listing the grants of the world's space or collection. */
+function listGrantsOperation(target: 'space' | 'collection'): Operation {
+  const { id } = grantTarget(target);
+  return {
+    name: `${target}Grants (GraphQL)`,
+    expect: { target, need: 'admin', success: 200 },
+    run: graphql(`query($id: ID!) { ${target}Grants(${target}Id: $id) { count } }`, (w) => ({ id: id(w) })),
+  };
+}
+
 const OPERATIONS: Operation[] = [
   // Foundation: organizations, collections, spaces.
   { name: 'getOrganizationById', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('GET', org) },
@@ -250,37 +279,15 @@ const OPERATIONS: Operation[] = [
     run: graphql(`mutation($org: ID!) { createInviteLink(organizationId: $org, input: { role: read }) { __typename } }`, (w) => ({ org: w.organizationId })),
   },
   // Grants.
-  {
-    name: 'grantSpaceRole (GraphQL)',
-    expect: { target: 'space', need: 'admin', success: 200 },
-    run: graphql(`mutation($id: ID!, $user: ID!) { grantSpaceRole(spaceId: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
-      id: w.spaceId,
-      user: w.target.user.id,
-    })),
-  },
+  grantRoleOperation('space'),
   {
     name: 'revokeSpaceRole (GraphQL)',
     expect: { target: 'space', need: 'admin', success: 200 },
     run: graphql(`mutation($id: ID!, $user: ID!) { revokeSpaceRole(spaceId: $id, input: { user: $user }) }`, (w) => ({ id: w.spaceId, user: w.target.user.id })),
   },
-  {
-    name: 'spaceGrants (GraphQL)',
-    expect: { target: 'space', need: 'admin', success: 200 },
-    run: graphql(`query($id: ID!) { spaceGrants(spaceId: $id) { count } }`, (w) => ({ id: w.spaceId })),
-  },
-  {
-    name: 'grantCollectionRole (GraphQL)',
-    expect: { target: 'collection', need: 'admin', success: 200 },
-    run: graphql(`mutation($id: ID!, $user: ID!) { grantCollectionRole(collectionId: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
-      id: w.collectionId,
-      user: w.target.user.id,
-    })),
-  },
-  {
-    name: 'collectionGrants (GraphQL)',
-    expect: { target: 'collection', need: 'admin', success: 200 },
-    run: graphql(`query($id: ID!) { collectionGrants(collectionId: $id) { count } }`, (w) => ({ id: w.collectionId })),
-  },
+  listGrantsOperation('space'),
+  grantRoleOperation('collection'),
+  listGrantsOperation('collection'),
 ];
 
 describe('roles × operations', () => {

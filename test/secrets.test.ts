@@ -130,6 +130,14 @@ async function observe(server: TestServer, used: Used): Promise<Observed> {
 /** The same caller, on a server started anew (its token lives in the database). */
 const onAgain = (server: TestServer, used: Used): Used => ({ ...used, admin: callerFor(server, used.admin.user, used.admin.token) });
 
+/** A server started on a fresh database with `env`, every secret used on it, and what they answered then. */
+async function startUsingEverySecret(env: Record<string, string> = {}) {
+  const db = await cleanups.database();
+  const first = await start(db, env);
+  const used = await useEverySecret(first);
+  return { db, first, used, before: await observe(first, used) };
+}
+
 describe('the stored secrets', () => {
   it('are sealed, so that a dump of server_secret shows no key material, and keep working across a restart', async () => {
     const db = await cleanups.database();
@@ -163,10 +171,7 @@ describe('the stored secrets', () => {
 
 describe('rotation', () => {
   it('re-seals every value under SECRET_KEY when the old key is in SECRET_KEY_PREVIOUS, then needs only the new key', async () => {
-    const db = await cleanups.database();
-    const first = await start(db, { SECRET_KEY: KEY_A });
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret({ SECRET_KEY: KEY_A });
     expect(keyIdsOf(await dump(first))).toEqual(new Set([idOf(KEY_A)]));
     await first.stop();
 
@@ -187,10 +192,7 @@ describe('rotation', () => {
 
 describe('refusals', () => {
   it('a wrong key, or a value altered or moved to another secret, refuses the start, naming the problem, and changes nothing', async () => {
-    const db = await cleanups.database();
-    const first = await start(db, { SECRET_KEY: KEY_A });
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret({ SECRET_KEY: KEY_A });
     const stored = await dump(first);
     await first.stop();
 
@@ -253,10 +255,7 @@ describe.skipIf(onServer)('the embedded key file', () => {
 describe('values stored in clear before sealing', () => {
   /** A database as an older version left it: the same secrets, stored in clear. */
   async function clearDatabase() {
-    const db = await cleanups.database();
-    const first = await start(db);
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret();
     const em = first.em();
     for (const name of SECRET_NAMES) {
       const text = await storedSecret(em, first.clock, name, () => {

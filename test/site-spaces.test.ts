@@ -43,6 +43,14 @@ async function siteWithTwoSections(paths: [string, string] = ['a', 'b']) {
   return { organization, admin, site, a, b };
 }
 
+/** A site of a new organization with one section, its default, publishing spaces A, B and C in that order. */
+async function sectionWithThreeSiteSpaces() {
+  const { admin, site } = await newOrganizationWithSite(server);
+  const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
+  const [a, b, c] = [await publish(admin, site, 'A', section.id), await publish(admin, site, 'B', section.id), await publish(admin, site, 'C', section.id)];
+  return { admin, site, section, a, b, c };
+}
+
 async function listIds(caller: Caller, site: SiteRow, query = ''): Promise<string[]> {
   const res = await caller.rest('GET', `${siteBase(site)}/site-spaces${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -427,11 +435,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
   });
 
   it('hands a section\'s default to the next site space, and keeps it when another one goes', async () => {
-    const { admin, site } = await newOrganizationWithSite(server);
-    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
-    const a = await publish(admin, site, 'A', section.id);
-    const b = await publish(admin, site, 'B', section.id);
-    const c = await publish(admin, site, 'C', section.id);
+    const { admin, site, section, a, b, c } = await sectionWithThreeSiteSpaces();
     expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(a.id);
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${a.id}`)).status).toBe(204);
@@ -479,11 +483,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
 
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', () => {
   it('moves before, after, and to the end of its section, leaving the default alone', async () => {
-    const { admin, site } = await newOrganizationWithSite(server);
-    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
-    const a = await publish(admin, site, 'A', section.id);
-    const b = await publish(admin, site, 'B', section.id);
-    const c = await publish(admin, site, 'C', section.id);
+    const { admin, site, section, a, b, c } = await sectionWithThreeSiteSpaces();
     const move = (id: string, body?: unknown) => admin.rest('POST', `${siteBase(site)}/site-spaces/${id}/move`, body);
 
     const res = await move(c.id, { position: { before: { type: 'site-space', siteSpace: a.id } } });

@@ -8,7 +8,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { createSpace } from './support/content.js';
+import { createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { serverNow, useTestServer } from './support/server.js';
@@ -863,8 +863,7 @@ describe('SQL statements', () => {
       adaptiveSchema { updatedAt }
     } } } ${SITE_GQL}`;
     const measure = async (sites: number) => {
-      const { organization, admin } = await newOrganizationWithRoles(server);
-      const space = await createSpace(admin, organization.id);
+      const { organization, admin, space } = await newOrganizationWithSpace(server);
       for (let i = 0; i < sites; i++) {
         const site = await createSite(admin, organization.id, { spaces: [space.id] });
         if (i % 2) await insertSection(server, { id: site.id, organization: organization.id }, { title: 'S', path: 's', position: 'a0' });

@@ -13,9 +13,8 @@ import { Revision } from '../src/domain/content/entities.js';
 import { Space } from '../src/domain/spaces/entities.js';
 import { purgeSpace } from '../src/domain/spaces/service.js';
 import { Job } from '../src/jobs/entities.js';
-import { addMember } from '../src/domain/organizations/service.js';
-import { createCollection, createSpace } from './support/content.js';
-import { gql, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { createCollection, createSpace, newOrganizationWithSpace } from './support/content.js';
+import { gql, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { serverNow, useTestServer } from './support/server.js';
 
 const SECOND = 1000;
@@ -173,8 +172,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('ignores the shareKey query parameter of a space that has no share link', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const res = await admin.rest('GET', `/v1/spaces/${space.id}?shareKey=whatever`);
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(space.id);
@@ -259,8 +257,7 @@ describe('permissions and roles', () => {
   });
 
   it('hides every space from guests and from outsiders with 404', async () => {
-    const { organization, admin, guest, outsider } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, guest, outsider, space } = await newOrganizationWithSpace(server);
     for (const caller of [guest, outsider]) {
       expectError(await caller.rest('GET', `/v1/spaces/${space.id}`), 404, 'Space not found');
       expectGqlError(await caller.gql(`query($id: ID!) { space(id: $id) { id } }`, { id: space.id }), 'NOT_FOUND', 'Space not found');
@@ -290,8 +287,7 @@ describe('permissions and roles', () => {
   });
 
   it("defaultLevel 'read' limits what a stronger member may do", async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, create, space } = await newOrganizationWithSpace(server);
     expect((await patchSpace(admin, space.id, { defaultLevel: 'read' })).body.defaultLevel).toBe('read');
     const res = await create.rest('GET', `/v1/spaces/${space.id}`);
     expect(res.status).toBe(200);
@@ -313,8 +309,7 @@ describe('permissions and roles', () => {
   });
 
   it('answers a PATCH with the permissions that follow from the change', async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, create, space } = await newOrganizationWithSpace(server);
     await patchSpace(admin, space.id, { defaultLevel: 'admin' });
     // The member administrates the space through its level, and lowers it for everyone, themselves included.
     const res = await patchSpace(create, space.id, { defaultLevel: 'read' });
@@ -372,8 +367,7 @@ describe('401, 403 and 404 on every operation', () => {
   ];
 
   it('answers 401 without a token or with a bad one, in the error shape', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     await expectAuthRequired(server, operations(space.id, organization.id));
     const g = await gql(server, null, `query($id: ID!) { space(id: $id) { id } }`, { id: space.id });
     expectGqlError(g, 'UNAUTHENTICATED');
@@ -383,8 +377,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('answers 404 to a member of another organization and for unknown ids, without leaking existence', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const other = await newUser(server);
     const otherOrg = await newOrganization(server, other);
     // Space operations on a space of another organization (a transfer even targets the caller's own).
@@ -704,8 +697,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('switches editMode live → locked → live (contract §3)', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expect(space.editMode).toBe('live');
     expect((await patchSpace(admin, space.id, { editMode: 'locked' })).body.editMode).toBe('locked');
     expect((await admin.rest('GET', `/v1/spaces/${space.id}`)).body.editMode).toBe('locked');
@@ -737,8 +729,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('sets every default level, inherit and null', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     for (const level of ['admin', 'create', 'review', 'edit', 'comment', 'read', 'inherit', null]) {
       const res = await patchSpace(admin, space.id, { defaultLevel: level });
       expect(res.status, String(level)).toBe(200);
@@ -804,8 +795,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('accepts a title of exactly 50 characters (and multi-byte ones)', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expect((await patchSpace(admin, space.id, { title: 'a'.repeat(50) })).body.title).toBe('a'.repeat(50));
     expect((await patchSpace(admin, space.id, { title: 'é'.repeat(50) })).body.title).toBe('é'.repeat(50));
     expect((await patchSpace(admin, space.id, { title: '📘'.repeat(50) })).body.title).toBe('📘'.repeat(50));
@@ -813,8 +803,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('updates through GraphQL, with BAD_REQUEST for invalid input', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const res = await admin.gql(`mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { ...S } } ${SPACE_GQL}`, {
       id: space.id,
       input: { title: 'Renamed', editMode: 'locked', defaultLevel: null, emoji: '🎯', visibility: 'share-link' },
@@ -937,15 +926,13 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('refuses to restore a space that is not deleted with 409', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/restore`), 409, 'Space is not deleted');
     expectGqlError(await admin.gql(`mutation($id: ID!) { restoreSpace(id: $id) { id } }`, { id: space.id }), 'CONFLICT', 'Space is not deleted');
   });
 
   it('deletes and restores through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const deleted = await admin.gql(`mutation($id: ID!) { deleteSpace(id: $id) }`, { id: space.id });
     expect(deleted).toMatchObject({ status: 200, data: { deleteSpace: true } });
     expect(deleted.errors).toBeUndefined();
@@ -979,8 +966,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 
 describe('the 7-day restore window and the purge job', () => {
   it('answers 404 once 7 days have passed, even before the purge ran; the job then removes the row', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const revisionId = space.revision;
     // A deletion time with milliseconds: the job must still recognise its deletion.
     server.clock.advance(123);
@@ -1011,8 +997,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('does nothing while the window is open: the job is not due and its handler keeps the space', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const deletedAt = server.clock.now();
 
@@ -1052,8 +1037,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('a space deleted again after a restore gets a fresh window: the first job keeps it, the second purges it', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const first = server.clock.now();
     server.clock.set(new Date(first.getTime() + 2 * DAY));
@@ -1380,13 +1364,10 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('needs the admin role in both organizations', async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, create, space } = await newOrganizationWithSpace(server);
 
     // Target where the caller is only a member.
-    const stranger = await newUser(server);
-    const memberOf = await newOrganization(server, stranger);
-    await addMember(server.em(), server.clock, memberOf.id, admin.user.id, 'create');
+    const { organization: memberOf, owner: stranger } = await newOrganizationWithMember(server, admin, 'create');
     expectError(
       await admin.rest('POST', `/v1/spaces/${space.id}/transfer`, { organization: memberOf.id }),
       403,
