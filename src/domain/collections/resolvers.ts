@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
-import { type Id, createInOrganization, succeeded, updateById } from '../common/resolvers.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/service.js';
 import type { CollectionRow } from './entities.js';
@@ -13,7 +13,6 @@ import {
   transferCollection,
   updateCollection,
 } from './service.js';
-
 
 export const collectionResolvers: Resolvers = {
   Query: {

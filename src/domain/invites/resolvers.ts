@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import { createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { InviteLinkRow } from './entities.js';
 import {
@@ -12,8 +12,6 @@ import {
   updateInviteLink,
 } from './service.js';
 
-type InviteArgs = { organizationId: string; inviteId: string };
-
 const inviteFields = {
   object: () => 'invite',
   redundant: (l: InviteLinkRow, _: unknown, ctx: Context) => isRedundant(ctx, l),
@@ -22,16 +20,13 @@ const inviteFields = {
 export const inviteResolvers: Resolvers = {
   Query: {
     inviteLinks: listInOrganization(listInviteLinks),
-    inviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => inviteLinkOf(ctx, organizationId, inviteId),
+    inviteLink: onOrganizationItem('inviteId', inviteLinkOf),
   },
   Mutation: {
     createInviteLink: createInOrganization(createInviteLink),
-    updateInviteLink: (_: unknown, { organizationId, inviteId, input }: InviteArgs & { input: unknown }, ctx: Context) =>
-      updateInviteLink(ctx, organizationId, inviteId, input),
-    deleteInviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
-      succeeded(deleteInviteLink(ctx, organizationId, inviteId)),
-    joinOrganizationWithInvite: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
-      joinWithInviteLink(ctx, organizationId, inviteId),
+    updateInviteLink: updateOrganizationItem('inviteId', updateInviteLink),
+    deleteInviteLink: deleteOrganizationItem('inviteId', deleteInviteLink),
+    joinOrganizationWithInvite: onOrganizationItem('inviteId', joinWithInviteLink),
   },
   InviteLink: {
     __resolveType: (l: InviteLinkRow) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),

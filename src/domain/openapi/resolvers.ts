@@ -1,24 +1,20 @@
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import { type OrganizationId, createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { OpenAPISpecRow } from './entities.js';
 import { createOpenAPISpec, deleteOpenAPISpec, listOpenAPISpecs, openAPISpecOf, putOpenAPISpec } from './service.js';
 
-type SpecSlug = OrganizationId & { specSlug: string };
-
 export const openAPIResolvers: Resolvers = {
   Query: {
     openAPISpecs: listInOrganization(listOpenAPISpecs),
-    openAPISpec: (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) => openAPISpecOf(ctx, organizationId, specSlug),
+    openAPISpec: onOrganizationItem('specSlug', openAPISpecOf),
   },
   Mutation: {
     createOpenAPISpec: createInOrganization(createOpenAPISpec),
-    putOpenAPISpec: (_: unknown, { organizationId, specSlug, input }: SpecSlug & { input: unknown }, ctx: Context) =>
-      putOpenAPISpec(ctx, organizationId, specSlug, input),
-    deleteOpenAPISpec: (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) =>
-      succeeded(deleteOpenAPISpec(ctx, organizationId, specSlug)),
+    putOpenAPISpec: updateOrganizationItem('specSlug', putOpenAPISpec),
+    deleteOpenAPISpec: deleteOrganizationItem('specSlug', deleteOpenAPISpec),
   },
   OpenAPISpec: {
     object: () => 'openapi-spec',

@@ -1,7 +1,7 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
 import type { PageArgs } from '../common/pagination.js';
-import { type Id, updateById } from '../common/resolvers.js';
+import { updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { listCollections } from '../collections/service.js';
 import { listOrganizationSpaces } from '../spaces/service.js';
@@ -13,7 +13,6 @@ import {
   ping,
   updateOrganization,
 } from './service.js';
-
 
 export const organizationResolvers: Resolvers = {
   Query: {

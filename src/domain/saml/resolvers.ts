@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import { type OrganizationId, createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationId } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
@@ -12,21 +12,17 @@ import {
   updateSamlProvider,
 } from './service.js';
 
-type ProviderId = OrganizationId & { id: string };
-
 /** SAML providers and the login page's list of SSO logins. */
 export const samlResolvers: Resolvers = {
   Query: {
     samlProviders: listInOrganization(listSamlProviders),
-    samlProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => samlProviderOf(ctx, organizationId, id),
+    samlProvider: onOrganizationItem('id', samlProviderOf),
     ssoProviderLogins: (_: unknown, { organizationId }: OrganizationId, ctx: Context) => ssoProviderLogins(ctx, organizationId),
   },
   Mutation: {
     createSAMLProvider: createInOrganization(createSamlProvider),
-    updateSAMLProvider: (_: unknown, { organizationId, id, input }: ProviderId & { input: unknown }, ctx: Context) =>
-      updateSamlProvider(ctx, organizationId, id, input),
-    deleteSAMLProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) =>
-      succeeded(deleteSamlProvider(ctx, organizationId, id)),
+    updateSAMLProvider: updateOrganizationItem('id', updateSamlProvider),
+    deleteSAMLProvider: deleteOrganizationItem('id', deleteSamlProvider),
   },
   SAMLProvider: {
     object: () => 'saml-provider',

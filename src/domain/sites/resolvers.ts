@@ -1,7 +1,7 @@
 import type { Context } from '../../graphql/context.js';
 import { notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { type Id, createInOrganization, succeeded, updateById } from '../common/resolvers.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SiteRow } from './entities.js';
 import {

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import { type Id, createInOrganization, listInOrganization, succeeded, updateById } from '../common/resolvers.js';
+import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import {
@@ -13,7 +13,6 @@ import {
   transferSpace,
   updateSpace,
 } from './service.js';
-
 
 export const spaceResolvers: Resolvers = {
   Query: {

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
-import { createInOrganization, succeeded } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
@@ -13,7 +13,7 @@ export const teamResolvers: Resolvers = {
   Query: {
     teams: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & TeamFilters & { organizationId: string }, ctx: Context) =>
       listTeams(ctx, organizationId, filters, { page, limit }),
-    team: (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => teamOf(ctx, organizationId, teamId),
+    team: onOrganizationItem('teamId', teamOf),
     teamMembers: async (_: unknown, { organizationId, teamId, ...args }: TeamArgs & PageArgs, ctx: Context) =>
       listTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), args),
     memberTeams: (
@@ -24,9 +24,8 @@ export const teamResolvers: Resolvers = {
   },
   Mutation: {
     createTeam: createInOrganization(createTeam),
-    updateTeam: (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) =>
-      renameTeam(ctx, organizationId, teamId, input),
-    deleteTeam: (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => succeeded(deleteTeam(ctx, organizationId, teamId)),
+    updateTeam: updateOrganizationItem('teamId', renameTeam),
+    deleteTeam: deleteOrganizationItem('teamId', deleteTeam),
     updateTeamMembers: async (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) => {
       await updateTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), input);
       return true;

@@ -1,7 +1,7 @@
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import { type OrganizationId, createInOrganization, listInOrganization, succeeded } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { TranslationSettingsRow } from './entities.js';
 import {
@@ -12,20 +12,15 @@ import {
   updateTranslationSettings,
 } from './service.js';
 
-type SettingsId = OrganizationId & { translationSettingsId: string };
-
 export const translationResolvers: Resolvers = {
   Query: {
     translationSettingsList: listInOrganization(listTranslationSettings),
-    translationSettings: (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) =>
-      translationSettingsOf(ctx, organizationId, translationSettingsId),
+    translationSettings: onOrganizationItem('translationSettingsId', translationSettingsOf),
   },
   Mutation: {
     createTranslationSettings: createInOrganization(createTranslationSettings),
-    updateTranslationSettings: (_: unknown, { organizationId, translationSettingsId, input }: SettingsId & { input: unknown }, ctx: Context) =>
-      updateTranslationSettings(ctx, organizationId, translationSettingsId, input),
-    deleteTranslationSettings: (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) =>
-      succeeded(deleteTranslationSettings(ctx, organizationId, translationSettingsId)),
+    updateTranslationSettings: updateOrganizationItem('translationSettingsId', updateTranslationSettings),
+    deleteTranslationSettings: deleteOrganizationItem('translationSettingsId', deleteTranslationSettings),
   },
   TranslationSettings: {
     object: () => 'translation-settings',
