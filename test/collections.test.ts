@@ -34,6 +34,14 @@ async function childTitles(caller: Caller, collectionId: string): Promise<string
   return res.data.collection.collections.items.map((c: { title: string }) => c.title);
 }
 
+/** Three collections titled `chain`, each inside the one before, then one more titled `apart` at the top level. */
+async function chainAndOneApart(admin: Caller, organizationId: string, chain: [string, string, string], apart: string) {
+  const first = await createCollection(admin, organizationId, { title: chain[0] });
+  const second = await createCollection(admin, organizationId, { title: chain[1], parent: first.id });
+  const third = await createCollection(admin, organizationId, { title: chain[2], parent: second.id });
+  return [first, second, third, await createCollection(admin, organizationId, { title: apart })] as const;
+}
+
 const ADMIN_PERMISSIONS = { view: true, admin: true, viewInviteLinks: true, create: true };
 const CREATE_PERMISSIONS = { view: true, admin: false, viewInviteLinks: false, create: true };
 const READ_PERMISSIONS = { view: true, admin: false, viewInviteLinks: false, create: false };
@@ -370,10 +378,7 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
 
   it('deletes sub-collections and soft-deletes the spaces inside, which can be restored at the top level', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
-    const root = await createCollection(admin, organization.id, { title: 'Root' });
-    const child = await createCollection(admin, organization.id, { title: 'Child', parent: root.id });
-    const grandchild = await createCollection(admin, organization.id, { title: 'Grandchild', parent: child.id });
-    const sibling = await createCollection(admin, organization.id, { title: 'Sibling' });
+    const [root, child, grandchild, sibling] = await chainAndOneApart(admin, organization.id, ['Root', 'Child', 'Grandchild'], 'Sibling');
     const inRoot = await createSpace(admin, organization.id, { title: 'In root', parent: root.id });
     const inGrandchild = await createSpace(admin, organization.id, { title: 'In grandchild', parent: grandchild.id, visibility: 'in-collection' });
     const inSibling = await createSpace(admin, organization.id, { title: 'In sibling', parent: sibling.id });
@@ -996,10 +1001,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
 
   it('within one organization, moves into a given collection but never into its own subtree', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
-    const a = await createCollection(admin, organization.id, { title: 'A' });
-    const b = await createCollection(admin, organization.id, { title: 'B', parent: a.id });
-    const c = await createCollection(admin, organization.id, { title: 'C', parent: b.id });
-    const d = await createCollection(admin, organization.id, { title: 'D' });
+    const [a, b, c, d] = await chainAndOneApart(admin, organization.id, ['A', 'B', 'C'], 'D');
     const message = 'collection: a collection cannot move into itself or one of its sub-collections';
     for (const into of [a, b, c]) {
       expectError(await admin.rest('POST', `/v1/collections/${a.id}/transfer`, { organization: organization.id, collection: into.id }), 400, message);

@@ -311,47 +311,34 @@ describe('permissions objects and listings agree with the guards', () => {
       const res = await w.callers[subject].gql(query, { org: w.organizationId, collection: w.collectionId, space: w.spaceId, team: w.teamId });
       return { data: res.data as T | null, status: gqlStatus(res) };
     };
+    /** What the caller reads of a resource: 404 when it is hidden from them, else their role there and the permissions it gives. */
+    const expectViewed = (answer: { data: Record<string, unknown> | null; status: number }, field: string, role: Held, hidden: boolean, permissions: (role: Held) => Record<string, boolean>) => {
+      if (hidden) expect(answer.status).toBe(404);
+      else expect(answer.data![field]).toEqual({ viewerRole: role, permissions: permissions(role) });
+    };
     const organization = await ask<{ organization: any }>(`query($org: ID!) { organization(id: $org) { viewerRole permissions { view admin ownTeam createContent listMembers listTeams } } }`);
-    if (roles.organization === undefined) expect(organization.status).toBe(404);
-    else {
-      const role = roles.organization;
-      expect(organization.data!.organization).toEqual({
-        viewerRole: role,
-        permissions: {
-          view: true,
-          admin: role === 'admin',
-          ownTeam: subject === 'teamOwner',
-          createContent: atLeast(role, 'create'),
-          listMembers: role !== null,
-          listTeams: role !== null,
-        },
-      });
-    }
+    expectViewed(organization, 'organization', roles.organization, roles.organization === undefined, (role) => ({
+      view: true,
+      admin: role === 'admin',
+      ownTeam: subject === 'teamOwner',
+      createContent: atLeast(role, 'create'),
+      listMembers: role !== null,
+      listTeams: role !== null,
+    }));
 
     const collection = await ask<{ collection: any }>(`query($collection: ID!) { collection(id: $collection) { viewerRole permissions { view admin create } } }`);
-    if (!roles.collection) expect(collection.status).toBe(404);
-    else {
-      const role = roles.collection;
-      expect(collection.data!.collection).toEqual({ viewerRole: role, permissions: { view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') } });
-    }
+    expectViewed(collection, 'collection', roles.collection, !roles.collection, (role) => ({ view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') }));
 
     const space = await ask<{ space: any }>(`query($space: ID!) { space(id: $space) { viewerRole permissions { view access admin edit comment merge review } } }`);
-    if (!roles.space) expect(space.status).toBe(404);
-    else {
-      const role = roles.space;
-      expect(space.data!.space).toEqual({
-        viewerRole: role,
-        permissions: {
-          view: true,
-          access: true,
-          admin: atLeast(role, 'admin'),
-          edit: atLeast(role, 'edit'),
-          comment: atLeast(role, 'comment'),
-          merge: atLeast(role, 'review'),
-          review: atLeast(role, 'review'),
-        },
-      });
-    }
+    expectViewed(space, 'space', roles.space, !roles.space, (role) => ({
+      view: true,
+      access: true,
+      admin: atLeast(role, 'admin'),
+      edit: atLeast(role, 'edit'),
+      comment: atLeast(role, 'comment'),
+      merge: atLeast(role, 'review'),
+      review: atLeast(role, 'review'),
+    }));
 
     const team = await ask<{ team: any }>(`query($org: ID!, $team: ID!) { team(organizationId: $org, teamId: $team) { permissions { admin view } } }`);
     if (roles.team === undefined || roles.team === null) expect(team.status).toBe(404);
