@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { rest, type Response } from './factories.js';
+import { rest, type Caller, type Response } from './factories.js';
 import { formatErrors, validateResponse } from './openapi.js';
 import type { TestServer } from './server.js';
 
@@ -22,6 +22,11 @@ export function expectGqlError(res: { errors?: { message: string; extensions?: {
 export function expectContract(operationId: string, res: Pick<Response, 'status' | 'body'>) {
   const errors = validateResponse(operationId, res.status, res.body);
   expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(res.body, null, 2)}`).toEqual([]);
+}
+
+/** Asserts that the list at `path` refuses each of `limits` (outside 1..1000) with the same 400. */
+export async function expectLimitsRefused(caller: Caller, path: string, limits: number[]) {
+  for (const limit of limits) expectError(await caller.rest('GET', `${path}?limit=${limit}`), 400, 'limit: must be an integer from 1 to 1000');
 }
 
 /** A REST request by method and path, with its body when it has one. */
