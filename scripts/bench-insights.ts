@@ -22,7 +22,7 @@ import { embeddedDatabase } from '../src/db/embedded-databases.js';
 import { BatchEncoder, EVENT_COLUMN_LIST } from '../src/domain/insights/encode.js';
 import { validateEvent } from '../src/domain/insights/events.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
-import { execute, kyselyOf } from '../src/domain/insights/storage.js';
+import { executeOn, kyselyOf } from '../src/db/statements.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
@@ -125,7 +125,7 @@ async function copyRound(from: number, to: number) {
  */
 async function checkpoint() {
   if (pglite) return;
-  await execute(kyselyOf(em), 'checkpoint').catch(() => undefined);
+  await executeOn(kyselyOf(em), 'checkpoint').catch(() => undefined);
 }
 
 // Rounds alternate the two sides over slices of the same batches, so that the machine's speed, which
@@ -167,7 +167,7 @@ await generator.terminate();
 const db = kyselyOf(em);
 const rollupRows = async () => {
   let rows = 0;
-  for (const table of ROLLUP_TABLES) rows += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0]!.count;
+  for (const table of ROLLUP_TABLES) rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0]!.count;
   return rows;
 };
 const rollupBegan = performance.now();

@@ -16,7 +16,7 @@ import express from 'express';
 import { systemClock } from '../src/clock.js';
 import { startBenchServer } from './bench-server.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
-import { plainQuery } from '../src/db/plain-rows.js';
+import { readRows } from '../src/db/statements.js';
 import { isDeepStrictEqual } from 'node:util';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
@@ -69,7 +69,7 @@ const siteId = await seedSiteTree(em, organization.id, 20, 25, 5);
 
 const baseline = express();
 baseline.get('/tree/:id', async (req, res) => {
-  const [row] = await plainQuery<{ tree: unknown }>(server.deps.orm.em.fork(), BASELINE_SQL, [req.params.id, config.publicUrl, owner.id]);
+  const [row] = await readRows<{ tree: unknown }>(server.deps.orm.em.fork(), BASELINE_SQL, [req.params.id, config.publicUrl, owner.id]);
   res.json(row!.tree);
 });
 const baselineServer = baseline.listen(0, '127.0.0.1');

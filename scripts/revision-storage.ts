@@ -6,7 +6,7 @@
  */
 import { rmSync } from 'node:fs';
 import { systemClock } from '../src/clock.js';
-import { plainQuery } from '../src/db/plain-rows.js';
+import { readRows } from '../src/db/statements.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
@@ -46,7 +46,7 @@ async function rest(method: string, path: string, body?: unknown) {
 const REVISION_TABLES = ['revision', 'content_entry', 'content_node'];
 
 async function bytes(spaceId: string) {
-  const [row] = await plainQuery<{ tables: string; rows: string; versions: string }>(
+  const [row] = await readRows<{ tables: string; rows: string; versions: string }>(
     em,
     `select
        (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",
@@ -57,7 +57,7 @@ async function bytes(spaceId: string) {
     [spaceId, REVISION_TABLES],
   ).catch(async () =>
     // The old shape has no tree tables to name in the row sum.
-    plainQuery<{ tables: string; rows: string; versions: string }>(
+    readRows<{ tables: string; rows: string; versions: string }>(
       em,
       `select
          (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",

@@ -6,8 +6,7 @@ import { sealStoredSecrets } from './auth/secrets.js';
 import { writeAdminToken } from './cli/admin-token.js';
 import { provisionOwner, type Provisioned } from './db/bootstrap.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
-import { closeBatchPool } from './domain/insights/batch-pool.js';
-import { closeGroupCommitOf } from './domain/insights/storage.js';
+import { IngestState } from './domain/insights/ingest-state.js';
 import { createHttpServer } from './http-server.js';
 import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -55,8 +54,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline)]);
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();
-    await closeBatchPool();
-    await closeGroupCommitOf(orm.em);
+    await deps.ingest.close();
     await orm.close();
   };
 
@@ -95,7 +93,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.
     if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
-    const deps = { orm, config, clock, logger };
+    const deps = { orm, config, clock, logger, ingest: new IngestState(orm) };
     const { app, stop: stopApollo } = await createApp(deps, { stopping });
     return { deps, app, stopApollo, provisioned };
   } catch (error) {

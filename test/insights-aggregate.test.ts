@@ -6,7 +6,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/aggregate.js';
 import { rollUpSite } from '../src/domain/insights/rollup.js';
-import { execute, kyselyOf, watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
+import { executeOn as execute, kyselyOf } from '../src/db/statements.js';
+import { watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';

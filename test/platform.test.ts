@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS_DOCUMENT, permissionsDocument } from '../scripts/permission-table.js';
-import { buildSchema, guardOf } from '../src/graphql/schema.js';
+import { buildSchema, guardOf, withGuards } from '../src/graphql/schema.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
@@ -197,6 +199,26 @@ describe('permission declarations', () => {
         expect(guardOf(schema, field as never), `${root.name}.${field.name}`).toBeDefined();
       }
     }
+  });
+
+  it('refuses to start on a check that is not declared, does not judge the target, or reads an argument the field lacks', () => {
+    const real = buildSchema();
+    const declarations = [print(real.getDirective('requires')!.astNode!), print(real.getType('GuardTarget')!.astNode!)].join('\n');
+    const guarded = (field: string) => () => withGuards(makeExecutableSchema({ typeDefs: `${declarations}\ninput MoveInput { position: Int }\ntype Mutation { ${field} }\ntype Query { ok: Boolean @public }\ndirective @public on FIELD_DEFINITION` }));
+
+    expect(guarded('move(id: ID!, input: MoveInput!): Boolean @requires(role: "admin", on: SPACE, arg: "id", check: "adminOfBoth")')).toThrow(
+      'Field Mutation.move: @requires names the check "adminOfBoth", which reads a missing argument "input.organization"',
+    );
+    expect(guarded('move(id: ID!): Boolean @requires(role: "admin", on: SPACE, arg: "id", check: "mayDoAnything")')).toThrow(
+      'Field Mutation.move: @requires names the check "mayDoAnything", which src/auth/checks.ts does not declare',
+    );
+    expect(guarded('move(id: ID!): Boolean @requires(role: "admin", on: TEAM, arg: "id", check: "liveSpace")')).toThrow(
+      'Field Mutation.move: @requires names the check "liveSpace", which does not judge a TEAM',
+    );
+    expect(guarded('move(id: ID!): Boolean @requires(role: "read", on: SPACE, arg: "id", or: "activeShareKey")')).toThrow(
+      'Field Mutation.move: @requires names the alternative "activeShareKey", which reads a missing argument "shareKey"',
+    );
+    expect(guarded('move(id: ID!, shareKey: String): Boolean @requires(role: "read", on: SPACE, arg: "id", or: "activeShareKey", check: "liveSpace")')).not.toThrow();
   });
 
   it('keeps docs/permissions.md in step with the schema', () => {

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
-import { plainQuery } from '../src/db/plain-rows.js';
+import { readRows } from '../src/db/statements.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace, newOrganizationWithSpace, openChangeRequest } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
@@ -20,7 +20,7 @@ async function disagreements(organizationIds: string[]) {
     (c) => `select '${c.name}' as counter, ${c.parent} as parent_id, ${c.bucket} as bucket, count(*) as n
       from "${c.table}" r where ${c.live} and ${c.parent} is not null and r.organization_id = any($1) group by 2, 3`,
   ).join(' union all ');
-  return plainQuery(
+  return readRows(
     server.em(),
     `with actual as (${recount}),
       kept as (select k.* from row_count k where k.n <> 0 and exists (select 1 from actual a where a.counter = k.counter and a.parent_id = k.parent_id)

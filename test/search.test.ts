@@ -12,7 +12,7 @@ import { createPage, createSpace, merge, openChangeRequest } from './support/con
 import { useTestServer } from './support/server.js';
 import { rest } from './support/factories.js';
 import { countStatements } from './support/sql.js';
-import { plainQuery } from '../src/db/plain-rows.js';
+import { readRows } from '../src/db/statements.js';
 import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/ranking.js';
 
 const server = useTestServer();
@@ -129,7 +129,7 @@ describe('organization search at scale', () => {
       [organization.id, JSON.stringify(spaces)],
     );
     // The answer as ranking every match gives it: the best 1000 sections, spaces by their best section.
-    const [reference] = await plainQuery<{ matches: number; spaces: { space: string; best: string }[] }>(
+    const [reference] = await readRows<{ matches: number; spaces: { space: string; best: string }[] }>(
       server.em(),
       `with q as (select websearch_to_tsquery('english', 'falcon') as query),
          ranked as (select s.id, s.space_id, s.page, s.anchor, ts_rank(s.document, q.query) as rank from search_section s, q
@@ -151,7 +151,7 @@ describe('organization search at scale', () => {
     }
     // The statement reads the candidates, not every match.
     const statement = rankingStatementOf({ organizationId: organization.id, query: 'falcon', readable: null }, null, 6);
-    const [{ 'QUERY PLAN': plan }] = (await plainQuery<{ 'QUERY PLAN': unknown }>(server.em(), `explain (analyze, format json) ${statement.text}`, statement.values)) as [
+    const [{ 'QUERY PLAN': plan }] = (await readRows<{ 'QUERY PLAN': unknown }>(server.em(), `explain (analyze, format json) ${statement.text}`, statement.values)) as [
       { 'QUERY PLAN': unknown },
     ];
     const [{ Plan: root }] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: PlanNode }];

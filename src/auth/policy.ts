@@ -18,8 +18,12 @@ import type { Viewer } from './viewer.js';
 export type Need = 'member' | Role;
 export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TEAM' | 'ORGANIZATION_OR_SUBDOMAIN' | 'INTEGRATION';
 
-/** What a guard may take into account besides the viewer's roles. */
-export type GuardScope = { within?: string | null; shareKey?: string | null };
+/**
+ * What a guard may take into account besides the viewer's roles: the organization the resource must
+ * belong to, an alternative that lets in a caller holding no role (see auth/checks.ts), and how a 403
+ * names the operation.
+ */
+export type GuardScope = { within?: string | null; alternative?: () => Promise<boolean>; action?: string };
 
 const roleKey = (row: CollectionRow | SpaceRow) => `${row.id}|${row.organization}|${row.parent ?? ''}|${row.defaultLevel}`;
 
@@ -331,23 +335,28 @@ export class Policy {
   /**
    * The guard of a root field: loads the target, answers 404 when the viewer cannot see it (or it
    * does not exist, or belongs to another organization than `within`) and 403 when they see it with
-   * a role below `need`. An active share key of a share-link site grants read access.
+   * a role below `need`. A caller with no role is let in when the scope's alternative opens the target.
    */
   async require(target: GuardTarget, id: string, need: Need, scope: GuardScope = {}): Promise<void> {
-    const { role, what, organization, shared } = await this.roleOn(target, id, scope.shareKey);
+    const { role, what, organization } = await this.roleOn(target, id);
     if (scope.within && organization !== scope.within) throw notFound(what);
-    if (shared && need === 'read' && !role) return;
+    if (!role && scope.alternative && (await scope.alternative())) return;
     if (role === undefined) throw notFound(what);
     if (need === 'member') return;
     if (role === null && target !== 'ORGANIZATION') throw notFound(what);
-    if (!atLeast(role, need)) throw forbidden(`${what}: this operation needs the ${need} role`);
+    if (!atLeast(role, need)) throw forbidden(`${what}: ${scope.action ?? 'this operation'} needs the ${need} role`);
   }
 
-  private async roleOn(
-    target: GuardTarget,
-    id: string,
-    shareKey?: string | null,
-  ): Promise<{ role: Role | null | undefined; what: string; organization?: string; shared?: boolean }> {
+  /**
+   * The guard of a field of an object the caller already holds (`Site.shareLinks`): 403 below `need`
+   * and never 404, since the object itself is no secret to them.
+   */
+  async requireOnHeld(target: GuardTarget, id: string, need: Need, action = 'this operation'): Promise<void> {
+    const { role, what } = await this.roleOn(target, id);
+    if (need === 'member' ? role === undefined : !atLeast(role, need)) throw forbidden(`${what}: ${action} needs the ${need} role`);
+  }
+
+  private async roleOn(target: GuardTarget, id: string): Promise<{ role: Role | null | undefined; what: string; organization?: string }> {
     if (target === 'ORGANIZATION') {
       const organization = await this.loaders.organization.load(id);
       return { role: organization ? await this.organizationRole(id) : undefined, what: 'Organization', organization: organization?.id };
@@ -373,14 +382,12 @@ export class Policy {
     if (target === 'SITE') {
       const site = await this.loaders.site.load(id);
       if (!site) return { role: undefined, what: 'Site' };
-      const shared = await this.opensSite(site, shareKey);
       const role = (await this.isMember(site.organization)) ? await this.siteRole(site) : undefined;
-      return { role, what: 'Site', organization: site.organization, shared };
+      return { role, what: 'Site', organization: site.organization };
     }
     const space = await this.loaders.space.load(id);
     if (!space || isPastRetention(space, this.clock.now())) return { role: undefined, what: 'Space' };
-    const shared = !space.deletedAt && (await this.opensSpace(space, shareKey));
-    if (!(await this.isMember(space.organization))) return { role: undefined, what: 'Space', organization: space.organization, shared };
-    return { role: await this.spaceRole(space), what: 'Space', organization: space.organization, shared };
+    if (!(await this.isMember(space.organization))) return { role: undefined, what: 'Space', organization: space.organization };
+    return { role: await this.spaceRole(space), what: 'Space', organization: space.organization };
   }
 }

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
+import { executeReturning } from '../db/statements.js';
 import { ServerSecret } from './entities.js';
 import type { Logger } from '../logger.js';
 import { forgetCreatedKeyFile, MasterKeyError, type Keyring } from './master-key.js';
@@ -62,7 +63,7 @@ const SEALING_LOCK = 734_112_908;
  */
 export async function sealStoredSecrets(orm: Orm, keyring: Keyring, logger: Logger): Promise<void> {
   const { sealed, resealed } = await orm.em.fork().transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [SEALING_LOCK]);
+    await executeReturning(tx as EntityManager, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [SEALING_LOCK]);
     const sealed: string[] = [];
     const resealed: string[] = [];
     const problems: string[] = [];

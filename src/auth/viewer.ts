@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiToken, User, type UserRow } from '../domain/users/entities.js';
-import { plainColumns, plainQuery, tableOf } from '../db/plain-rows.js';
+import { plainColumns, readRows, tableOf, type Plain } from '../db/statements.js';
 import { unauthenticated } from '../domain/common/errors.js';
 import { bearerSecret, hashTokenSecret } from './tokens.js';
 
@@ -17,7 +17,7 @@ export async function authenticate(em: EntityManager, authorization: string | un
   if (secret === undefined) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
   // One statement: every request pays for this one.
   const sql = `select t.id as "tokenId", ${plainColumns(em, User, 'u')} from ${tableOf(em, ApiToken)} t join ${tableOf(em, User)} u on u.id = t.user_id where t.secret_hash = $1 and t.revoked_at is null`;
-  const [row] = await plainQuery<UserRow & { tokenId: string }>(em, sql, [hashTokenSecret(secret)]);
+  const [row] = await readRows<Plain<UserRow> & { tokenId: string }>(em, sql, [hashTokenSecret(secret)]);
   if (!row) throw unauthenticated('Invalid or revoked API token');
   const { tokenId, ...user } = row;
   return { user, tokenId };

@@ -4,6 +4,7 @@ import type { Viewer } from '../auth/viewer.js';
 import { systemClock } from '../clock.js';
 import { databaseOf, type Config } from '../config.js';
 import { migrate, openOrm } from '../db/orm.js';
+import { IngestState } from '../domain/insights/ingest-state.js';
 import { contextFor } from '../graphql/context.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createLogger } from '../logger.js';
@@ -45,13 +46,16 @@ export async function inProcess(config: Config): Promise<Executor> {
   }
   const schema = buildSchema();
   // Output is the operator's: logs, if any, go to stderr.
-  const deps = { orm, config, clock: systemClock, logger: createLogger('warn', pino.destination(2)) };
+  const deps = { orm, config, clock: systemClock, logger: createLogger('warn', pino.destination(2)), ingest: new IngestState(orm) };
   return {
     async execute(document, variables) {
       const contextValue = contextFor(deps, orm.em.fork(), LOCAL_OPERATOR);
       return dataOf(await execute({ schema, document: parse(document), variableValues: variables, contextValue }));
     },
-    close: () => orm.close(),
+    close: async () => {
+      await deps.ingest.close();
+      await orm.close();
+    },
   };
 }
 

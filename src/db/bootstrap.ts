@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
+import { executeReturning } from './statements.js';
 import { User } from '../domain/users/entities.js';
 import { createApiToken, createUser } from '../domain/users/service.js';
 import { createOrganization } from '../domain/organizations/service.js';
@@ -19,7 +20,7 @@ const PROVISIONING_LOCK = 734_112_909;
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
   if ((await em.count(User, {})) > 0) return null;
   return em.transactional(async (tx) => {
-    await tx.execute('select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
+    await executeReturning(tx as EntityManager, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
     if ((await tx.count(User, {})) > 0) return null;
     return provision(tx as EntityManager, clock, config);
   });

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { badRequest } from '../domain/common/errors.js';
 import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../domain/common/pagination.js';
-import { jsonTupleOf, plainQuery, rowsOf, tableOf } from './plain-rows.js';
+import { jsonTupleOf, readRows, rowsOf, tableOf, type Plain } from './statements.js';
 
 /** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */
 export type SortKey<T> = {
@@ -42,13 +42,13 @@ export type ListQuery<T> = {
  * its own: the size the database keeps for the long lists (`count`), else a count through an index.
  * Nothing else of the list is read.
  */
-export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<T>> {
+export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<Plain<T>>> {
   const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
   const page = sql`select ${columns} from ${from} where ${list.where} ${after} order by ${orderBy} limit ${limit + 1}`;
   const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
   const [found, [counted]] = await Promise.all([
-    plainQuery<FoundRow>(em, page.text, page.values),
-    plainQuery<{ count: string | number }>(em, counting.text, counting.values),
+    readRows<FoundRow>(em, page.text, page.values),
+    readRows<{ count: string | number }>(em, counting.text, counting.values),
   ]);
   return pageOf(list, rowsFound(em, list, found), Number(counted!.count), limit);
 }
@@ -64,18 +64,18 @@ export type PartitionedList<T> = Omit<ListQuery<T>, 'count'> & { partition: stri
  * answer): one statement reads every parent's page (a lateral join over the parents' keys), one counts
  * them all, whatever the number of parents.
  */
-export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, keys: readonly string[], args: PageArgs): Promise<Page<T>[]> {
+export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, keys: readonly string[], args: PageArgs): Promise<Page<Plain<T>>[]> {
   const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
   const partition = raw(list.partition);
   const page = sql`select k.key as "key", x.* from unnest(${keys}::text[]) as k(key) cross join lateral (
     select ${columns} from ${from} where ${partition} = k.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x`;
   const counting = list.counts?.(keys) ?? sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
   const [found, counted] = await Promise.all([
-    plainQuery<FoundRow & { key: string }>(em, page.text, page.values),
-    plainQuery<{ key: string; count: string | number }>(em, counting.text, counting.values),
+    readRows<FoundRow & { key: string }>(em, page.text, page.values),
+    readRows<{ key: string; count: string | number }>(em, counting.text, counting.values),
   ]);
   const rows = rowsFound(em, list, found);
-  const byKey = new Map<string, T[]>();
+  const byKey = new Map<string, Plain<T>[]>();
   found.forEach((row, i) => {
     let group = byKey.get(row.key);
     if (!group) byKey.set(row.key, (group = []));
@@ -97,11 +97,11 @@ export function pageLoader<P, T>(
   em: EntityManager,
   keyOf: (parent: P) => string,
   define: (parents: readonly P[]) => Promise<PartitionedList<T>>,
-): DataLoader<PageRequest<P>, Page<T>, string> {
+): DataLoader<PageRequest<P>, Page<Plain<T>>, string> {
   const argsKey = (args: PageArgs) => `${args.limit ?? ''}|${args.page ?? ''}`;
-  return new DataLoader<PageRequest<P>, Page<T>, string>(
+  return new DataLoader<PageRequest<P>, Page<Plain<T>>, string>(
     async (requests) => {
-      const pages = new Array<Page<T>>(requests.length);
+      const pages = new Array<Page<Plain<T>>>(requests.length);
       const batches = new Map<string, { request: PageRequest<P>; i: number }[]>();
       requests.forEach((request, i) => {
         const key = argsKey(request.args);
@@ -133,13 +133,13 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 }
 
 /** The entity rows of what a page statement found, with the extra columns on them. */
-function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): T[] {
-  const rows = rowsOf<T>(em, list.entity, found.map((r) => r.row));
+function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
+  const rows = rowsOf<Plain<T>>(em, list.entity, found.map((r) => r.row));
   for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i]![name]));
   return rows;
 }
 
-function pageOf<T>(list: ListQuery<T>, rows: T[], count: number, limit: number): Page<T> {
+function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: number): Page<Plain<T>> {
   const items = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];
   return {

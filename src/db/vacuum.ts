@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../jobs/queue.js';
 import { embeddedDatabaseOf } from './embedded-databases.js';
+import { execute, executeReturning } from './statements.js';
 
 /*
  * The embedded database (PGlite: PostgreSQL in one process, one session) has no autovacuum: rows that
@@ -47,13 +48,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  * (the job is given back as the server stops) it stops between tables.
  */
 export async function vacuumDueTables(em: EntityManager, signal?: AbortSignal): Promise<string[]> {
-  const connection = em.getConnection();
   // The session's counts reach the statistics views at most once a second; this one pushes them now.
-  await connection.execute('select pg_stat_force_next_flush()');
-  const due = await connection.execute<{ table: string; vacuum: boolean; analyze: boolean }[]>(DUE_TABLES);
+  await executeReturning(em, 'select pg_stat_force_next_flush()');
+  const due = await executeReturning<{ table: string; vacuum: boolean; analyze: boolean }>(em, DUE_TABLES);
   for (const { table, vacuum, analyze } of due) {
     // VACUUM cannot run in a transaction: each is a statement of its own.
-    await connection.execute(vacuum ? `vacuum ${analyze ? '(analyze) ' : ''}${table}` : `analyze ${table}`);
+    await execute(em, vacuum ? `vacuum ${analyze ? '(analyze) ' : ''}${table}` : `analyze ${table}`);
     await nextTurn();
     signal?.throwIfAborted();
   }

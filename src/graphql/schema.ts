@@ -3,8 +3,18 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { getDirective, MapperKind, mapSchema } from '@graphql-tools/utils';
-import { defaultFieldResolver, type GraphQLFieldConfig, type GraphQLSchema } from 'graphql';
+import {
+  defaultFieldResolver,
+  getNamedType,
+  isInputObjectType,
+  type GraphQLFieldConfig,
+  type GraphQLInputField,
+  type GraphQLNamedType,
+  type GraphQLObjectType,
+  type GraphQLSchema,
+} from 'graphql';
 import { ROLES } from '../auth/roles.js';
+import { declaredAlternative, declaredCheck, runsInGuard, type GuardedRequest } from '../auth/checks.js';
 import type { GuardTarget, Need } from '../auth/policy.js';
 import { collectionResolvers } from '../domain/collections/resolvers.js';
 import { organizationResolvers } from '../domain/organizations/resolvers.js';
@@ -37,49 +47,129 @@ export type Guard =
   | { kind: 'public' }
   | { kind: 'authenticated' }
   | { kind: 'instanceAdmin' }
-  | { kind: 'requires'; role: Need; on: GuardTarget; arg: string; within?: string; also?: string };
+  | {
+      kind: 'requires';
+      role: Need;
+      on: GuardTarget;
+      arg: string;
+      within?: string;
+      /** Named checks of src/auth/checks.ts, in the order they run. */
+      check?: string[];
+      /** A named alternative of src/auth/checks.ts that may stand in for the role. */
+      or?: string;
+      /** How a 403 names the operation ("this operation" unless given). */
+      action?: string;
+    };
+type Requires = Extract<Guard, { kind: 'requires' }>;
 
-/** The guard a root field declares, or undefined when it declares none. */
+/** How `arg` names a field of the parent object rather than an argument (a guard on a field of an object type). */
+const PARENT = '$parent.';
+
+/** The guard a field declares, or undefined when it declares none. */
 export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any>): Guard | undefined {
   if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
   if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
   if (getDirective(schema, field, 'instanceAdmin')?.length) return { kind: 'instanceAdmin' };
   const requires = getDirective(schema, field, 'requires')?.[0];
-  if (requires) return { kind: 'requires', ...(requires as { role: Need; on: GuardTarget; arg: string; within?: string; also?: string }) };
+  if (requires) return { kind: 'requires', ...(requires as Omit<Requires, 'kind'>) };
   return undefined;
 }
 
-/** The value of a guard's argument: `arg` names a field argument, or a field of one (`input.organization`). */
-function guardValue(args: Record<string, unknown>, path: string): unknown {
-  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), args);
+/** The value at `path` (`id`, `input.organization`) of a field's arguments, or of its parent object. */
+function valueAt(from: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), from);
 }
 
-/** Wraps a root field's resolver so that its guard runs first. */
-function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string): GraphQLFieldConfig<unknown, Context> {
+/** Whether the field takes an argument at `path`, following input object types (`input.parent`). */
+function takesArgument(field: GraphQLFieldConfig<unknown, Context>, path: string): boolean {
+  const [name, ...rest] = path.split('.');
+  let type: GraphQLNamedType | undefined = field.args?.[name!] ? getNamedType(field.args[name!]!.type) : undefined;
+  for (const key of rest) {
+    const inner: GraphQLInputField | undefined = isInputObjectType(type) ? type.getFields()[key] : undefined;
+    type = inner && getNamedType(inner.type);
+  }
+  return !!type;
+}
+
+/**
+ * Refuses, at start-up, a `@requires` whose role is unknown, whose arguments the field lacks, or that
+ * names a check or alternative that src/auth/checks.ts does not declare for its target or whose arguments
+ * the field lacks. `parentType` is set for a field of an object type: its target comes from the parent.
+ */
+function verifyRequires(guard: Requires, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): void {
+  const refuse = (why: string): never => {
+    throw new Error(`Field ${name}: @requires ${why}`);
+  };
+  if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) refuse(`role "${guard.role}" is not member or a content role`);
+  if (parentType) {
+    if (!guard.arg.startsWith(PARENT) || !parentType.getFields()[guard.arg.slice(PARENT.length)]) refuse(`on a field of ${parentType.name} needs arg "${PARENT}<a field of ${parentType.name}>"`);
+    if (guard.within || guard.or) refuse('on a field of an object type takes neither within nor or');
+  } else {
+    for (const arg of [guard.arg, guard.within]) if (arg && !takesArgument(field, arg)) refuse(`names a missing argument "${arg}"`);
+  }
+  const verifyNamed = (kind: string, named: string, declared: { on: readonly string[]; reads: readonly string[] } | undefined) => {
+    if (!declared) return refuse(`names the ${kind} "${named}", which src/auth/checks.ts does not declare`);
+    if (!declared.on.includes(guard.on)) refuse(`names the ${kind} "${named}", which does not judge a ${guard.on}`);
+    for (const arg of declared.reads) if (!takesArgument(field, arg)) refuse(`names the ${kind} "${named}", which reads a missing argument "${arg}"`);
+  };
+  for (const checkName of guard.check ?? []) verifyNamed('check', checkName, declaredCheck(checkName));
+  if (guard.or) {
+    const alternative = declaredAlternative(guard.or);
+    verifyNamed('alternative', guard.or, alternative && { on: Object.keys(alternative.description), reads: alternative.reads });
+  }
+}
+
+/** Runs a `@requires` guard: the role (or its alternative) on the target, then the named checks the guard runs. */
+async function runRequires(guard: Requires, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+  const fromParent = guard.arg.startsWith(PARENT);
+  const request: GuardedRequest = { on: guard.on, id: String(fromParent ? valueAt(source, guard.arg.slice(PARENT.length)) : valueAt(args, guard.arg)), args };
+  if (fromParent) {
+    await ctx.policy.requireOnHeld(guard.on, request.id, guard.role, guard.action);
+  } else {
+    const alternative = guard.or ? declaredAlternative(guard.or)! : undefined;
+    await ctx.policy.require(guard.on, request.id, guard.role, {
+      within: guard.within ? (args[guard.within] as string | null | undefined) : undefined,
+      alternative: alternative && (() => alternative.opens(ctx, request)),
+      action: guard.action,
+    });
+  }
+  for (const checkName of guard.check ?? []) {
+    const check = declaredCheck(checkName)!;
+    if (runsInGuard(check)) await check.run(ctx, request);
+  }
+}
+
+/** Wraps a field's resolver so that its guard runs first; a root field must declare one. */
+function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
+  if (!guard && parentType) return field;
   if (!guard) throw new Error(`Root field ${name} declares no guard (@public, @authenticated, @instanceAdmin or @requires)`);
   if (guard.kind === 'public') return field;
-  if (guard.kind === 'requires') {
-    if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) {
-      throw new Error(`Root field ${name}: @requires role "${guard.role}" is not member or a content role`);
-    }
-    for (const arg of [guard.arg, guard.within]) {
-      if (arg && !field.args?.[arg.split('.')[0]!]) throw new Error(`Root field ${name}: @requires names a missing argument "${arg}"`);
-    }
-  }
+  if (guard.kind === 'requires') verifyRequires(guard, field, name, parentType);
+  else if (parentType) throw new Error(`Field ${name}: a field of an object type takes only @requires`);
   const resolve = field.resolve ?? defaultFieldResolver;
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {
       if (!ctx.viewer) throw unauthenticated();
       if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
-      if (guard.kind === 'requires') {
-        const scope = { within: guard.within ? args[guard.within] : undefined, shareKey: args.shareKey };
-        await ctx.policy.require(guard.on, String(guardValue(args, guard.arg)), guard.role, scope);
-      }
+      if (guard.kind === 'requires') await runRequires(guard, source, args, ctx);
       return resolve(source, args, ctx, info);
     },
   };
+}
+
+/**
+ * Puts every root field behind its guard, and every field of an object type that declares `@requires`;
+ * throws (the server refuses to start) on a root field without a guard or on a guard it cannot run.
+ */
+export function withGuards(schema: GraphQLSchema): GraphQLSchema {
+  const rootTypes = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
+  return mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
+    [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) =>
+      rootTypes.has(typeName) ? field : guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`, schema.getType(typeName) as GraphQLObjectType),
+  });
 }
 
 /** The executable schema: SDL + every area's resolvers, with each root field behind its guard. */
@@ -111,7 +201,5 @@ export function buildSchema(): GraphQLSchema {
       administrationResolvers,
     ] as never,
   });
-  return mapSchema(schema, {
-    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
-  });
+  return withGuards(schema);
 }

@@ -1,4 +1,5 @@
 import type { RequestHandler } from 'express';
+import { executeReturning } from '../db/statements.js';
 import type { AppDeps } from '../graphql/context.js';
 import { answerNotReady } from '../http-server.js';
 
@@ -10,7 +11,7 @@ export function healthCheck(deps: AppDeps, lifecycle: { stopping(): boolean }): 
   return async (_req, res) => {
     if (lifecycle.stopping()) return answerNotReady(res, 'stopping');
     try {
-      await deps.orm.em.getConnection().execute('select 1');
+      await executeReturning(deps.orm.em.fork(), 'select 1');
       res.json({ status: 'ok' });
     } catch {
       res.status(503).json({ status: 'unavailable', error: { code: 503, message: 'Database unavailable' } });

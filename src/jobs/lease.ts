@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Orm } from '../db/orm.js';
+import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';
 import { Job, type JobRow } from './entities.js';
 
@@ -44,7 +45,8 @@ export class JobLease {
     const now = clock.now();
     const claim = randomUUID();
     const em = orm.em.fork();
-    const [row] = await em.getConnection().execute<{ id: string }[]>(
+    const [row] = await executeReturning<{ id: string }>(
+      em,
       `update "job" set "locked_until" = ?, "claim" = ?, "attempts" = "attempts" + 1
        where "id" = (select "id" from "job" where "run_at" <= ? and ("locked_until" is null or "locked_until" <= ?)
                      order by "run_at" limit 1 for update skip locked)
@@ -81,12 +83,9 @@ export class JobLease {
     this.renewing = true;
     const until = this.clock.now().getTime() + this.leaseMs;
     try {
-      const renewed = await this.orm.em
-        .fork()
-        .getConnection()
-        .execute<{ affectedRows: number }>(`update "job" set "locked_until" = ? where "id" = ? and "claim" = ?`, [new Date(until), this.job.id, this.claim], 'run');
+      const renewed = await execute(this.orm.em.fork(), `update "job" set "locked_until" = ? where "id" = ? and "claim" = ?`, [new Date(until), this.job.id, this.claim]);
       if (!this.beating) return;
-      if (renewed.affectedRows === 1) this.heldUntil = until;
+      if (renewed === 1) this.heldUntil = until;
       else this.lose('another run has claimed it');
     } catch (err) {
       if (!this.beating) return;
@@ -110,9 +109,7 @@ export class JobLease {
    */
   async hold(tx: EntityManager): Promise<void> {
     this.signal.throwIfAborted();
-    const rows = await tx
-      .getConnection()
-      .execute(`select 1 from "job" where "id" = ? and "claim" = ? for update`, [this.job.id, this.claim], 'all', tx.getTransactionContext());
+    const rows = await executeReturning(tx, `select 1 from "job" where "id" = ? and "claim" = ? for update`, [this.job.id, this.claim]);
     if (rows.length === 0) {
       this.lose('another run has claimed it');
       this.signal.throwIfAborted();
@@ -122,21 +119,20 @@ export class JobLease {
   /** Deletes the finished job if the claim still holds it (in `em`'s transaction if it is in one); false when the run was discarded. */
   async complete(em: EntityManager): Promise<boolean> {
     this.stopHeartbeat();
-    const deleted = await em.getConnection().execute<{ affectedRows: number }>(`delete from "job" where "id" = ? and "claim" = ?`, [this.job.id, this.claim], 'run', em.getTransactionContext());
-    return deleted.affectedRows === 1;
+    const deleted = await execute(em, `delete from "job" where "id" = ? and "claim" = ?`, [this.job.id, this.claim]);
+    return deleted === 1;
   }
 
   /** Schedules the failed job again at `retryAt` if the claim still holds it; false when the run was discarded. */
   async fail(em: EntityManager, retryAt: Date, error: unknown): Promise<boolean> {
     this.stopHeartbeat();
-    const updated = await em
-      .getConnection()
-      .execute<{ affectedRows: number }>(
-        `update "job" set "locked_until" = null, "claim" = null, "run_at" = ?, "last_error" = ? where "id" = ? and "claim" = ?`,
-        [retryAt, String(error), this.job.id, this.claim],
-        'run',
-      );
-    return updated.affectedRows === 1;
+    const updated = await execute(em, `update "job" set "locked_until" = null, "claim" = null, "run_at" = ?, "last_error" = ? where "id" = ? and "claim" = ?`, [
+      retryAt,
+      String(error),
+      this.job.id,
+      this.claim,
+    ]);
+    return updated === 1;
   }
 
   /**
@@ -147,15 +143,12 @@ export class JobLease {
   async release(options: { started: boolean }): Promise<void> {
     this.stopHeartbeat();
     try {
-      await this.orm.em
-        .fork()
-        .getConnection()
-        .execute(
-          `update "job" set "locked_until" = null, "claim" = null, "attempts" = "attempts" - ?
-           where "id" in (select "id" from "job" where "id" = ? and "claim" = ? for update skip locked)`,
-          [options.started ? 0 : 1, this.job.id, this.claim],
-          'run',
-        );
+      await execute(
+        this.orm.em.fork(),
+        `update "job" set "locked_until" = null, "claim" = null, "attempts" = "attempts" - ?
+         where "id" in (select "id" from "job" where "id" = ? and "claim" = ? for update skip locked)`,
+        [options.started ? 0 : 1, this.job.id, this.claim],
+      );
     } finally {
       // Only now: the run's failure, recorded as it stops, must not come first (a retry after a backoff).
       if (options.started) this.aborter.abort(new LeaseLost(`job ${this.job.id} (${this.job.kind}): given back as the instance stops`));
@@ -169,6 +162,5 @@ export class JobLease {
  * their lease.
  */
 export async function releaseClaimsOfDeadProcess(orm: Orm): Promise<number> {
-  const released = await orm.em.fork().getConnection().execute<{ affectedRows: number }>(`update "job" set "locked_until" = null, "claim" = null where "locked_until" is not null`, [], 'run');
-  return released.affectedRows;
+  return execute(orm.em.fork(), `update "job" set "locked_until" = null, "claim" = null where "locked_until" is not null`);
 }

@@ -4,6 +4,7 @@ import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import { type Orm } from '../db/orm.js';
+import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';
 import { Job, type JobRow } from './entities.js';
@@ -55,19 +56,16 @@ const SCHEDULE_LOCK = 734_112_910;
  */
 export async function enqueueUnlessPending(em: EntityManager, kind: string, runAt: Date, now: Date, options: { earlier?: boolean } = {}): Promise<void> {
   const schedule = async (tx: EntityManager) => {
-    const connection = tx.getConnection();
-    const trx = tx.getTransactionContext();
-    await connection.execute(`select pg_advisory_xact_lock(?, hashtext(?))`, [SCHEDULE_LOCK, kind], 'all', trx);
+    await executeReturning(tx, `select pg_advisory_xact_lock(?, hashtext(?))`, [SCHEDULE_LOCK, kind]);
     if (options.earlier) {
-      await connection.execute(`update "job" set "run_at" = ? where "kind" = ? and "locked_until" is null and "run_at" > ?`, [runAt, kind, runAt], 'run', trx);
+      await execute(tx, `update "job" set "run_at" = ? where "kind" = ? and "locked_until" is null and "run_at" > ?`, [runAt, kind, runAt]);
     }
-    await connection.execute(
+    await execute(
+      tx,
       `insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
        select ?, ?, '{}'::jsonb, ?::timestamptz, 0, ?::timestamptz
        where not exists (select 1 from "job" where "kind" = ? and "locked_until" is null)`,
       [newId(), kind, runAt.toISOString(), now.toISOString(), kind],
-      'run',
-      trx,
     );
   };
   await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx as EntityManager)));

@@ -4,7 +4,7 @@ import { Migration } from '@mikro-orm/migrations';
 import { arrange, type FileEntry, type PageEntry } from '../../domain/content/manifest.js';
 import { entriesByRevision, storeObjects, WALK_TREES, WALKED_ENTRIES, type EntryTuple, type Owner } from '../../domain/content/store.js';
 import { manifestOf, treeOf, type TreeEntry, type TreeNode } from '../../domain/content/tree.js';
-import { queryIn } from '../plain-rows.js';
+import { queryIn } from '../statements.js';
 
 /** Revisions converted per statement. */
 const BATCH = 200;

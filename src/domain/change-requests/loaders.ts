@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainQuery, tableOf } from '../../db/plain-rows.js';
+import { readRows, tableOf } from '../../db/statements.js';
 import { Loader, rowLoader } from '../common/loader.js';
 import type { SpaceFacts } from '../sites/layout.js';
 import { ChangeRequest } from './entities.js';
@@ -10,6 +10,13 @@ export type ChangeRequestCounts = { total: number; open: number; draft: number }
 export const numberKey = (spaceId: string, number: number) => `${spaceId}|${number}`;
 
 type CountRow = { space: string; status: string; n: string | number };
+
+/**
+ * The one statement of change-request counts: rows `space`, `status`, `n` for the spaces whose ids the
+ * array expression `spaceIds` holds (a parameter, or a column of the site layout's statement).
+ */
+const countsOfSpaces = (em: EntityManager, spaceIds: string) =>
+  `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any(${spaceIds}) group by space_id, status`;
 
 function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCounts> {
   const counts = new Map<string, ChangeRequestCounts>();
@@ -26,11 +33,7 @@ function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCoun
 
 export function changeRequestLoaders(em: EntityManager) {
   const changeRequestCounts = new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
-    const rows = await plainQuery<CountRow>(
-      em,
-      `select space_id as "space", status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any($1) group by space_id, status`,
-      [[...new Set(spaceIds)]],
-    );
+    const rows = await readRows<CountRow>(em, countsOfSpaces(em, '$1'), [[...new Set(spaceIds)]]);
     const counts = countsBySpace(rows);
     return spaceIds.map((id) => counts.get(id) ?? { total: 0, open: 0, draft: 0 });
   });
@@ -50,9 +53,7 @@ export function changeRequestLoaders(em: EntityManager) {
     changeRequestCounts,
     /** The same counts for the spaces a site publishes, read with the site's layout (see sites/layout). */
     changeRequestCountsOfLayout: {
-      sql: (spaceIds: string) =>
-        `select coalesce(json_agg(json_build_array(c.space_id, c.status, c.n)), '[]') from
-          (select space_id, status, count(*) as n from ${tableOf(em, ChangeRequest)} where space_id = any(${spaceIds}) group by space_id, status) c`,
+      sql: (spaceIds: string) => `select coalesce(json_agg(json_build_array(c.space, c.status, c.n)), '[]') from (${countsOfSpaces(em, spaceIds)}) c`,
       remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
         const counts = countsBySpace(rows.map(([space, status, n]) => ({ space, status, n })));
         for (const id of spaceIds) changeRequestCounts.remember(id, counts.get(id) ?? { total: 0, open: 0, draft: 0 });

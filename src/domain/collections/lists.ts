@@ -3,7 +3,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import type { Policy } from '../../auth/policy.js';
 import { visibleContent, visibleCounts, type CountedParent } from '../../auth/visibility.js';
 import { pageLoader, type PartitionedList, type SortKey } from '../../db/pages.js';
-import { tableOf } from '../../db/plain-rows.js';
+import { tableOf } from '../../db/statements.js';
 import type { Counter } from '../../db/row-counts.js';
 import { Collection, type CollectionRow } from './entities.js';
 

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { tableOf } from '../../db/plain-rows.js';
+import { execute, executeReturning, tableOf } from '../../db/statements.js';
 import { badRequest } from '../common/errors.js';
 import { movePosition } from '../common/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';
@@ -89,8 +89,8 @@ function nearest(em: EntityManager, parent: Parent, side: 'before' | 'after', po
  */
 async function lockParent(em: EntityManager, { organizationId, parentId }: Parent): Promise<void> {
   const rows = parentId
-    ? await em.execute(`select id from ${tableOf(em, Collection)} where id = ? and organization_id = ? for no key update`, [parentId, organizationId])
-    : await em.execute(`select id from ${tableOf(em, Organization)} where id = ? for no key update`, [organizationId]);
+    ? await executeReturning(em, `select id from ${tableOf(em, Collection)} where id = ? and organization_id = ? for no key update`, [parentId, organizationId])
+    : await executeReturning(em, `select id from ${tableOf(em, Organization)} where id = ? for no key update`, [organizationId]);
   if (rows.length === 0) throw badRequest(parentId ? `parent: no collection "${parentId}" in this organization` : 'organization: does not exist');
 }
 
@@ -137,7 +137,7 @@ async function separate(em: EntityManager, { previous, next, ties }: Neighbours,
   const run = ties.map(([id, type]) => ({ id, type, position })).sort(byPosition);
   const keys = keysBetween(previous, next, run.length);
   for (const [i, child] of run.entries()) {
-    await em.execute(`update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ? where id = ?`, [keys[i]!, child.id]);
+    await execute(em, `update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ? where id = ?`, [keys[i]!, child.id]);
   }
   return run.map((child, i) => ({ id: child.id, position: keys[i]! }));
 }

@@ -18,7 +18,7 @@ export const collectionResolvers: Resolvers = {
   Query: {
     collections: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string; nested: boolean }, ctx: Context) =>
       listCollections(ctx, organizationId, args),
-    collection: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.collection.load(id),
+    collection: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.collection.get(id),
     collectionSpaces: async (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
       listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
   },
@@ -38,7 +38,7 @@ export const collectionResolvers: Resolvers = {
       app: `${ctx.config.appUrl}/o/${c.organization}/c/${c.id}`,
     }),
     permissions: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionPermissions(c),
-    owningOrganization: (c: CollectionRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(c.organization),
+    owningOrganization: (c: CollectionRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(c.organization),
     /** The parent, when the viewer can see it (a visible sub-collection must not reveal a hidden parent). */
     parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(c.parent),
     viewerRole: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionRole(c),

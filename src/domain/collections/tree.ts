@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { tableOf } from '../../db/plain-rows.js';
+import { tableOf } from '../../db/statements.js';
 import { Collection } from './entities.js';
 
 /** Ids of a collection and of every collection below it (through the index on the kept ancestors). */

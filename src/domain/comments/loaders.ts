@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnOf, plainQuery, plainRowsWhereIn, tableOf } from '../../db/plain-rows.js';
+import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../common/loader.js';
 import { groupRows } from '../common/row-index.js';
 import type { SpaceFacts } from '../sites/layout.js';
@@ -12,23 +12,24 @@ import { Comment, CommentReaction, CommentReply, type CommentRow } from './entit
 export const threadKey = (spaceId: string, changeRequestId: string | null | undefined) => `${spaceId}|${changeRequestId ?? ''}`;
 export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) => threadKey(comment.space, comment.changeRequest);
 
-/** Counts of rows by a key column, in one grouped statement: `select key, count(*) … where key = any($1) group by key`. */
-async function countsBy(em: EntityManager, sql: string, keys: string[]): Promise<Map<string, number>> {
-  const rows = await plainQuery<{ key: string; n: string | number }>(em, sql, [keys]);
-  return new Map(rows.map((row) => [row.key, Number(row.n)]));
+/**
+ * The one statement of open-comment counts: rows `key` (a `threadKey`) and `n` for the spaces whose ids
+ * the array expression `spaceIds` holds (a parameter, or a column of the site layout's statement);
+ * `spacesOwn` keeps to the spaces' own discussions.
+ */
+function openCountsOfSpaces(em: EntityManager, spaceIds: string, threads: 'every' | 'spacesOwn'): string {
+  const col = (property: string) => columnOf(em, Comment, property);
+  return `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${tableOf(em, Comment)}
+      where ${col('space')} = any(${spaceIds}) and ${col('status')} = 'open'${threads === 'spacesOwn' ? ` and ${col('changeRequest')} is null` : ''} group by 1`;
 }
 
 export function commentLoaders(em: EntityManager) {
-  const table = () => tableOf(em, Comment);
-  const col = (property: string) => columnOf(em, Comment, property);
   /**
    * Open comments of each discussion (`threadKey`), in one grouped statement for all: a space's
    * own comments, or a change request's.
    */
   const openCommentCounts = batchLoader(async (keys: string[]) => {
-    const sql = `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${table()}
-      where ${col('space')} = any($1) and ${col('status')} = 'open' group by 1`;
-    const counts = await countsBy(em, sql, [...new Set(keys.map((key) => key.split('|')[0]!))]);
+    const counts = await countsByKey(em, openCountsOfSpaces(em, '$1', 'every'), [[...new Set(keys.map((key) => key.split('|')[0]!))]]);
     return keys.map((key) => counts.get(key) ?? 0);
   });
   /**
@@ -38,8 +39,8 @@ export function commentLoaders(em: EntityManager) {
   const details = rowLoader(
     async (ids: string[]) => {
       const [replies, reactions] = await Promise.all([
-        plainRowsWhereIn(em, CommentReply, 'comment', ids),
-        plainRowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
+        rowsWhereIn(em, CommentReply, 'comment', ids),
+        rowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
       ]);
       const repliesOf = groupRows(replies, (r) => r.comment);
       const reactionsOf = groupRows(reactions, (r) => r.comment);
@@ -48,24 +49,21 @@ export function commentLoaders(em: EntityManager) {
     (d) => d.id,
   );
   return {
-    comment: rowLoader((ids: string[]) => plainRowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
+    comment: rowLoader((ids: string[]) => rowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
     openCommentCounts,
     /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
     openCommentCountsOfLayout: {
-      sql: (spaceIds: string) =>
-        `select coalesce(json_agg(json_build_array(c.space, c.n)), '[]') from
-          (select ${col('space')} as space, count(*) as n from ${table()}
-            where ${col('space')} = any(${spaceIds}) and ${col('changeRequest')} is null and ${col('status')} = 'open' group by 1) c`,
+      sql: (spaceIds: string) => `select coalesce(json_agg(json_build_array(c.key, c.n)), '[]') from (${openCountsOfSpaces(em, spaceIds, 'spacesOwn')}) c`,
       remember: (spaceIds: readonly string[], rows: [string, number][]) => {
         const counts = new Map(rows);
-        for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(id) ?? 0);
+        for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(threadKey(id, null)) ?? 0);
       },
     } satisfies SpaceFacts<[string, number][]>,
-    commentReply: rowLoader((ids: string[]) => plainRowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
+    commentReply: rowLoader((ids: string[]) => rowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
     repliesByComment: partOf(details, (d) => d.replies, []),
     replyCounts: batchLoader(async (ids: string[]) => {
       const column = columnOf(em, CommentReply, 'comment');
-      const counts = await countsBy(em, `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`, ids);
+      const counts = await countsByKey(em, `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`, [ids]);
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     /** Reactions to each comment and to its replies, in one statement for all comments. */

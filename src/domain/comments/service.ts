@@ -3,9 +3,8 @@ import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
 import { countStatement } from '../../db/row-counts.js';
-import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, forbidden, payloadTooLarge } from '../common/errors.js';
+import { badRequest, conflict, payloadTooLarge } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput } from '../common/validation.js';
 import { newId } from '../../ids.js';
@@ -137,16 +136,6 @@ async function resolve(tx: EntityManager, ctx: Context, commentId: string, resol
   }
 }
 
-function assertAuthor(ctx: Context, row: { postedBy: string }, what: string) {
-  if (row.postedBy !== ctx.viewer!.user.id) throw forbidden(`body: only its author may edit a ${what}`);
-}
-
-/** Author or space admin: who may delete a comment or a reply. */
-async function assertMayDelete(ctx: Context, thread: Thread, row: { postedBy: string }, what: string) {
-  if (row.postedBy === ctx.viewer!.user.id) return;
-  if (!atLeast(await ctx.policy.spaceRole(thread.space), 'admin')) throw forbidden(`Only its author or a space admin may delete a ${what}`);
-}
-
 type Update = z.infer<typeof UpdateInput>;
 
 /**
@@ -166,20 +155,20 @@ async function applyUpdate(ctx: Context, comment: CommentRow, target: { entity: 
   if (target.reply) ctx.loaders.commentReply.clear(target.reply);
 }
 
+/** Updates a comment; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
 export async function updateComment(ctx: Context, ids: Ids & { commentId: string }, input: unknown): Promise<CommentRow> {
   const changes = parseBody(UpdateInput, input);
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   assertOpen(thread);
-  if (changes.body) assertAuthor(ctx, comment, 'comment');
   await applyUpdate(ctx, comment, { entity: Comment, id: comment.id, reply: null }, changes);
   return (await ctx.loaders.comment.load(comment.id))!;
 }
 
+/** Deletes a comment; the guard's check `authorOrAdmin` lets only its author or a space admin. */
 export async function deleteComment(ctx: Context, ids: Ids & { commentId: string }): Promise<boolean> {
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
-  await assertMayDelete(ctx, thread, comment, 'comment');
   // Replies and reactions go with it (foreign keys on delete cascade).
   await ctx.em.nativeDelete(Comment, { id: comment.id });
   forgetComment(ctx, comment);
@@ -216,6 +205,7 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
   return reply;
 }
 
+/** Updates a reply; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
 export async function updateReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }, input: unknown): Promise<CommentReplyRow> {
   const changes = parseBody(UpdateInput, input);
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
@@ -225,16 +215,15 @@ export async function updateReply(ctx: Context, ids: Ids & { commentId: string; 
   if (changes.resolved !== undefined && changes.resolved !== null && !thread.changeRequest) {
     throw badRequest('resolved: only replies in change requests take it; resolve the comment instead');
   }
-  if (changes.body) assertAuthor(ctx, reply, 'reply');
   await applyUpdate(ctx, comment, { entity: CommentReply, id: reply.id, reply: reply.id }, changes);
   return (await ctx.loaders.commentReply.load(reply.id))!;
 }
 
+/** Deletes a reply; the guard's check `authorOrAdmin` lets only its author or a space admin. */
 export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }): Promise<boolean> {
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   const reply = await replyIn(ctx, comment, ids.commentReplyId);
-  await assertMayDelete(ctx, thread, reply, 'reply');
   await ctx.em.nativeDelete(CommentReply, { id: reply.id });
   forgetComment(ctx, comment);
   ctx.loaders.commentReply.clear(reply.id);

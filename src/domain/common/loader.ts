@@ -1,7 +1,17 @@
 import DataLoader from 'dataloader';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import { groupRows } from './row-index.js';
+
+/*
+ * Per-request loaders, and the one rule for reading through them:
+ * - A field resolver answers with `loader.get(key)`, and derives with `whenLoaded(loader.get(key), f)`:
+ *   the value itself when the request holds it already (a parent primed it: the site layout's
+ *   `remember`s, a `loadAll` of a tree's level, an earlier field), else a promise of it. A resolver then
+ *   costs no promise on a hit, which is most fields of a large tree (the site tree's speed rests on it).
+ * - Code that must have the value to go on (services, checks, a resolver that awaits or combines
+ *   several values) uses `await loader.load(key)` / `loadMany`; `get` is never awaited.
+ * - A loader whose rows only feed answers reads plain rows (db/statements.ts); a loader of entities
+ *   (`em.find`) is for rows that code also changes (it clears what it changed afterwards).
+ */
 
 /**
  * Dispatch a batch once every promise chain started by the same database answer has run (the check
@@ -157,20 +167,4 @@ export function memoized<K, V, C = K>(compute: (key: K) => V | Promise<V>, cache
  */
 export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>): Loader<K, V> {
   return new Loader<K, V>(async (keys) => fetch([...keys]));
-}
-
-/**
- * Reads rows as plain objects (entity property names, no entity instances, nothing registered in the
- * EntityManager): for list loaders whose rows only feed GraphQL fields and are never changed. Code that
- * changes a row loads it as an entity (a row loader or `em.find`), so the identity map sees the change.
- */
-export function plainRows<T extends object>(
-  em: EntityManager,
-  entity: EntityName<T>,
-  where: FilterQuery<T>,
-  orderBy?: Record<string, 'asc' | 'desc'>,
-): Promise<T[]> {
-  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
-  if (orderBy) qb.orderBy(orderBy as never);
-  return qb.execute('all', true) as Promise<T[]>;
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
+import { rowsWhereIn } from '../../db/statements.js';
 import { rowLoader } from '../common/loader.js';
 import { ContentFile, PageVersion } from './entities.js';
 import { readRevisions } from './store.js';
@@ -8,7 +8,7 @@ import { readRevisions } from './store.js';
 export function contentLoaders(em: EntityManager) {
   return {
     revision: rowLoader(async (ids: string[]) => (await readRevisions(em, ids)).revisions, (r) => r.id),
-    pageVersion: rowLoader((keys: string[]) => plainRowsWhereIn(em, PageVersion, 'key', keys), (v) => v.key),
-    contentFile: rowLoader((keys: string[]) => plainRowsWhereIn(em, ContentFile, 'key', keys), (f) => f.key),
+    pageVersion: rowLoader((keys: string[]) => rowsWhereIn(em, PageVersion, 'key', keys), (v) => v.key),
+    contentFile: rowLoader((keys: string[]) => rowsWhereIn(em, ContentFile, 'key', keys), (f) => f.key),
   };
 }

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonListOf, queryIn, rowsOf } from '../../db/plain-rows.js';
+import { jsonListOf, queryIn, rowsOf, type Plain } from '../../db/statements.js';
 import { ContentEntry, ContentNode, Revision, type RevisionContent, type RevisionRow } from './entities.js';
 import type { Manifest } from './manifest.js';
 import { manifestOf, treeOf, type Tree, type TreeEntry } from './tree.js';
@@ -30,6 +30,7 @@ export const WALK_TREES = `with recursive walk as (
 export const WALKED_ENTRIES = `coalesce((select json_agg(json_build_array(w."revision", e."hash", e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"))
     from walk w cross join lateral unnest(w."entries") as k("hash") join "content_entry" e on e."hash" = k."hash"), '[]')`;
 
+/** The read statement's text, built once from the metadata (a cache that can be lost). */
 let readStatement: string | undefined;
 
 /** The entries of each walked revision, by revision id. */
@@ -54,7 +55,7 @@ export async function readRevisions(em: EntityManager, ids: readonly string[]): 
       coalesce((select json_agg(w."hash") from walk w), '[]') as "nodes"`;
   const [result] = await queryIn<{ rows: unknown[][]; entries: EntryTuple[]; nodes: string[] }>(em, readStatement, [[...new Set(ids)]]);
   const byRevision = entriesByRevision(result!.entries);
-  const revisions = rowsOf<RevisionRow>(em, Revision, result!.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
+  const revisions = rowsOf<Plain<RevisionRow>>(em, Revision, result!.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
   const stored: StoredObjects = new Set(result!.nodes);
   for (const tuple of result!.entries) stored.add(tuple[1]);
   return { revisions, stored };

@@ -1,6 +1,7 @@
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { batchLoader, groupLoader, plainRows } from '../common/loader.js';
+import { rowsWhere } from '../../db/statements.js';
+import { batchLoader, groupLoader } from '../common/loader.js';
 import { memberKey, splitMemberKeys } from '../members/keys.js';
 import { TeamMember, type TeamMemberRow } from '../teams/entities.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
@@ -20,7 +21,7 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
         .where({ organization: { $in: organizations }, user: { $in: users } });
       const [memberships, grants] = await Promise.all([
         teamMembershipsOf.loadMany(keys),
-        plainRows(em, ContentGrant, { organization: { $in: organizations }, $or: [{ user: { $in: users } }, { team: { $in: teamsOfUsers } }] }),
+        rowsWhere(em, ContentGrant, { organization: { $in: organizations }, $or: [{ user: { $in: users } }, { team: { $in: teamsOfUsers } }] }),
       ]);
       return keys.map((key, i) => {
         const teams = new Set((memberships[i] as TeamMemberRow[]).map((m) => m.team));
@@ -28,6 +29,6 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
       });
     }),
     /** Grants given to each team. */
-    grantsByTeam: groupLoader((teamIds: string[]) => plainRows(em, ContentGrant, { team: { $in: teamIds } }), (g) => g.team!),
+    grantsByTeam: groupLoader((teamIds: string[]) => rowsWhere(em, ContentGrant, { team: { $in: teamIds } }), (g) => g.team!),
   };
 }

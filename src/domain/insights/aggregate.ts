@@ -5,7 +5,8 @@ import { parseInput } from '../common/validation.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { execute, isEmbedded, kyselyOf, watermarkOf, watermarkQuery, type Executor } from './storage.js';
+import { executeOn, kyselyOf, type Executor } from '../../db/statements.js';
+import { isEmbedded, watermarkOf, watermarkQuery } from './storage.js';
 import { ROLLUPS, rollupTable, type Grain, type Rollup } from './tables.js';
 
 /** A column of a request (the reference's SiteInsightsQueryEventsColumn). */
@@ -323,6 +324,7 @@ export type PlanOptions = { rollups?: boolean; sliced?: boolean; watermark?: num
 
 /** Time slices of raw reads on the embedded database: each statement stays short. */
 export const SLICE_MS = 7 * DAY;
+/** A counter that names the temporary tables of sliced reads apart (no state: any unused number will do). */
 let sliceTables = 0;
 
 /** The start of the UTC week (Monday, as date_trunc) or month of a time. */
@@ -517,16 +519,16 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function runAggregatePlan(em: EntityManager, plan: AggregatePlan): Promise<Record<string, unknown>[]> {
   const db = kyselyOf(em);
   const { slices } = plan;
-  if (!slices) return execute(db, plan.sql, plan.parameters);
+  if (!slices) return executeOn(db, plan.sql, plan.parameters);
   const work = async (executor: Executor) => {
     try {
       for (const step of slices.steps) {
-        await execute(executor, step.sql, step.parameters);
+        await executeOn(executor, step.sql, step.parameters);
         await nextTurn();
       }
-      return await execute(executor, slices.final.sql, slices.final.parameters);
+      return await executeOn(executor, slices.final.sql, slices.final.parameters);
     } finally {
-      for (const table of slices.tables) await execute(executor, `drop table if exists pg_temp."${table}"`);
+      for (const table of slices.tables) await executeOn(executor, `drop table if exists pg_temp."${table}"`);
     }
   };
   // The embedded database has one session: holding its connection would keep every other request out.
@@ -536,7 +538,7 @@ export async function runAggregatePlan(em: EntityManager, plan: AggregatePlan): 
 /** Answers an aggregate query over the site's events, in the reference's columnar shape. */
 export async function aggregateSiteEvents(ctx: Context, siteId: string, request: AggregateRequest): Promise<{ columns: ColumnValues[] }> {
   parseInput(RequestParts, request);
-  const watermark = watermarkOf(await execute(kyselyOf(ctx.em), watermarkQuery(siteId)));
+  const watermark = watermarkOf(await executeOn(kyselyOf(ctx.em), watermarkQuery(siteId)));
   const plan = planAggregate(siteId, request, ctx.clock.now(), { sliced: isEmbedded(ctx.em), watermark });
   return { columns: plan.decode(await runAggregatePlan(ctx.em, plan)) };
 }

@@ -111,17 +111,3 @@ export class BatchPool {
     await Promise.all(workers.map((worker) => worker.terminate()));
   }
 }
-
-/** One pool per process, made on first use. */
-let shared: { size: number; pool: BatchPool } | undefined;
-export function batchPool(size: number): BatchPool {
-  if (!shared || shared.size !== size) shared = { size, pool: new BatchPool(size) };
-  return shared.pool;
-}
-
-/** Closes the process's pool (when the server stops); a later `batchPool` makes a new one. */
-export async function closeBatchPool(): Promise<void> {
-  const pool = shared?.pool;
-  shared = undefined;
-  await pool?.close();
-}

@@ -1,12 +1,10 @@
 import type { Context } from '../../graphql/context.js';
 import type { SiteRow } from '../sites/entities.js';
-import { batchPool } from './batch-pool.js';
 import { checkBatchSize, checkEvent, eventsOfBody, lateCountsOf, prepareBatchBody, type BatchSite } from './batch.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
 import type { ValidEvent } from './events.js';
 import { locationIdsOf } from './location-ids.js';
 import { scheduleRollUp } from './rollup.js';
-import { groupCommitOf } from './storage.js';
 
 /** What a site's events are checked against: its own sections, site spaces, share links and spaces. */
 async function batchSiteOf(ctx: Context, site: SiteRow): Promise<BatchSite> {
@@ -39,14 +37,14 @@ async function encodeHere(events: unknown[], site: BatchSite): Promise<{ batch: 
 /** Stores an encoded batch, counting its late events (read again when they were not kept), and schedules the roll-up. */
 async function store(ctx: Context, site: BatchSite, batch: EncodedBatch<string | Uint8Array>, late: () => Promise<{ valid: ValidEvent[]; times: ArrayLike<number> }>) {
   const now = new Date(site.now);
-  await groupCommitOf(ctx.em).commit({
+  await ctx.ingest.groupCommit().commit({
     siteId: site.id,
     batch,
     lateCounts: async (watermark) => {
       const { valid, times } = await late();
       return lateCountsOf(site, valid, times, watermark);
     },
-    afterwards: (writer) => scheduleRollUp(writer, site.id, now),
+    afterwards: (writer) => scheduleRollUp(writer, ctx.ingest.scheduledRollUps, site.id, now),
   });
 }
 
@@ -68,7 +66,7 @@ export async function trackSiteEvents(ctx: Context, siteId: string, events: unkn
 export async function trackSiteEventsBody(ctx: Context, siteId: string, body: Uint8Array): Promise<void> {
   const site = await batchSiteOf(ctx, (await ctx.loaders.site.load(siteId))!);
   const workers = ctx.config.insightsWorkers;
-  const batch = workers > 0 ? await batchPool(workers).prepare(body, site) : prepareBatchBody(body, site);
+  const batch = workers > 0 ? await ctx.ingest.batchPool(workers).prepare(body, site) : prepareBatchBody(body, site);
   // Late events are rare (events come as they happen): their body is parsed again only then.
   await store(ctx, site, batch, async () => {
     const events = eventsOfBody(body);

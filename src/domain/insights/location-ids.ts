@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { columnOf, plainQuery, tableOf } from '../../db/plain-rows.js';
+import { columnOf, readRows, tableOf } from '../../db/statements.js';
 import { ShareLink, SiteSection, SiteSpace } from '../sites/entities.js';
 import type { LocationIds } from './batch.js';
 
+/** The statement text per ORM metadata (a cache that can be lost: it is built again from the metadata). */
 const statements = new WeakMap<object, string>();
 
 /**
@@ -19,7 +20,7 @@ export async function locationIdsOf(em: EntityManager, siteId: string): Promise<
     statement = `select ${ids(SiteSection)} as "siteSection", ${ids(SiteSpace)} as "siteSpace", ${ids(ShareLink)} as "siteShareKey", ${ids(SiteSpace, 'space')} as "space"`;
     statements.set(metadata, statement);
   }
-  const [row] = await plainQuery<Record<keyof LocationIds, string[]>>(em, statement, [siteId]);
+  const [row] = await readRows<Record<keyof LocationIds, string[]>>(em, statement, [siteId]);
   return {
     siteSection: new Set(row!.siteSection),
     siteSpace: new Set(row!.siteSpace),

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { requestVacuum } from '../../db/vacuum.js';
+import { execute, executeReturning } from '../../db/statements.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollUpSite } from './rollup.js';
 import { ROLLUP_STATE } from './tables.js';
@@ -49,13 +50,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function truncateExpired(em: EntityManager, partition: Partition, cutoff: Date): Promise<boolean> {
   try {
     return await em.transactional(async (tx) => {
-      const connection = tx.getConnection();
-      const trx = tx.getTransactionContext();
-      await connection.execute(`set local lock_timeout = '${TRUNCATE_LOCK_TIMEOUT}'`, [], 'run', trx);
-      await connection.execute(`lock table ${partition.table} in access exclusive mode`, [], 'run', trx);
-      const [state] = await connection.execute<{ held: boolean }[]>(holdsUnrolledEvents(partition.table), [cutoff], 'all', trx);
+      const work = tx as EntityManager;
+      await execute(work, `set local lock_timeout = '${TRUNCATE_LOCK_TIMEOUT}'`);
+      await execute(work, `lock table ${partition.table} in access exclusive mode`);
+      const [state] = await executeReturning<{ held: boolean }>(work, holdsUnrolledEvents(partition.table), [cutoff]);
       if (state?.held) return false;
-      await connection.execute(`truncate ${partition.table}`, [], 'run', trx);
+      await execute(work, `truncate ${partition.table}`);
       return true;
     });
   } catch (error) {
@@ -66,12 +66,11 @@ async function truncateExpired(em: EntityManager, partition: Partition, cutoff: 
 
 /** Deletes a partition's expired rows whose counts are rolled up, ROWS_PER_STEP at a time; answers how many. */
 async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Date, signal?: AbortSignal): Promise<number> {
-  const connection = em.getConnection();
   const step = `delete from ${partition.table} where ctid = any(array(
     select e.ctid from ${partition.table} e where e."time" < ? and ${expendable('e')} limit ${ROWS_PER_STEP}))`;
   let deleted = 0;
   for (;;) {
-    const { affectedRows } = await connection.execute<{ affectedRows: number }>(step, [cutoff, cutoff], 'run');
+    const affectedRows = await execute(em, step, [cutoff, cutoff]);
     deleted += affectedRows;
     if (affectedRows < ROWS_PER_STEP) return deleted;
     await nextTurn();
@@ -85,15 +84,14 @@ async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Da
  * (a job that lost its claim) it stops between steps.
  */
 export async function purgeExpiredEvents(em: EntityManager, cutoff: Date, now: Date, signal?: AbortSignal): Promise<RetentionOutcome> {
-  const connection = em.getConnection();
-  for (const { id } of await connection.execute<{ id: string }[]>(SITES_TO_ROLL_UP, [cutoff, cutoff])) await rollUpSite(em, id, now, signal);
+  for (const { id } of await executeReturning<{ id: string }>(em, SITES_TO_ROLL_UP, [cutoff, cutoff])) await rollUpSite(em, id, now, signal);
 
   const outcome: RetentionOutcome = { truncated: [], deleted: 0 };
-  const partitions = await connection.execute<{ table: string; from: Date | string | null; to: Date | string | null }[]>(PARTITIONS);
+  const partitions = await executeReturning<{ table: string; from: Date | string | null; to: Date | string | null }>(em, PARTITIONS);
   for (const row of partitions) {
     const partition: Partition = { table: row.table, from: row.from === null ? null : new Date(row.from), to: row.to === null ? null : new Date(row.to) };
     if (partition.from !== null && partition.from >= cutoff) continue;
-    const [rows] = await connection.execute<{ any: boolean }[]>(`select exists (select 1 from ${partition.table} where "time" < ?) as "any"`, [cutoff]);
+    const [rows] = await executeReturning<{ any: boolean }>(em, `select exists (select 1 from ${partition.table} where "time" < ?) as "any"`, [cutoff]);
     if (!rows?.any) continue;
     if (partition.to !== null && partition.to <= cutoff && (await truncateExpired(em, partition, cutoff))) outcome.truncated.push(partition.table);
     else outcome.deleted += await deleteExpired(em, partition, cutoff, signal);

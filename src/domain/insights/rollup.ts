@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
+import { execute, executeReturning } from '../../db/statements.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollupLock, watermarkOf, watermarkQuery, type Writer } from './storage.js';
@@ -73,13 +74,14 @@ const MERGES = ROLLUPS.flatMap((rollup) =>
 );
 
 /**
- * Sites whose roll-up this process has scheduled, with when it is due: a cache that can be lost (then
- * the next ingest asks the database again). Bounded: the least recently used entry goes first.
+ * Sites whose roll-up a server has scheduled, with when it is due: a cache that can be lost (then the
+ * next ingest asks the database again). Bounded: the least recently used entry goes first.
  */
-const scheduled = new LRUCache<string, number>({ max: 10_000 });
+export type ScheduledRollUps = LRUCache<string, number>;
+export const scheduledRollUps = (): ScheduledRollUps => new LRUCache<string, number>({ max: 10_000 });
 
-/** Within an ingest transaction: schedules the site's roll-up unless one is pending. */
-export async function scheduleRollUp(writer: Writer, siteId: string, now: Date): Promise<void> {
+/** Within an ingest transaction: schedules the site's roll-up unless one is pending (`scheduled` says so). */
+export async function scheduleRollUp(writer: Writer, scheduled: ScheduledRollUps, siteId: string, now: Date): Promise<void> {
   const due = scheduled.get(siteId);
   if (due !== undefined && due > now.getTime()) return;
   const runAt = nextRun(now);
@@ -102,10 +104,8 @@ const iso = (time: number) => new Date(time).toISOString();
  */
 async function rollUpStep(em: EntityManager, siteId: string, target: number, length: number): Promise<{ to: number; rows: number } | undefined> {
   return em.transactional(async (tx) => {
-    const connection = tx.getConnection();
-    const trx = tx.getTransactionContext();
-    const run = (sql: string, parameters: unknown[] = []) => connection.execute<Record<string, unknown>[]>(sql, parameters, 'all', trx);
-    const write = async (sql: string, parameters: unknown[]) => (await connection.execute<{ affectedRows: number }>(sql, parameters, 'run', trx)).affectedRows;
+    const run = (sql: string, parameters: unknown[] = []) => executeReturning<Record<string, unknown>>(tx as EntityManager, sql, parameters);
+    const write = (sql: string, parameters: unknown[]) => execute(tx as EntityManager, sql, parameters);
     await run(rollupLock(siteId, 'exclusive'));
     // A site deleted meanwhile keeps no rollups (its raw rows are being purged).
     const [site] = await run(`select "id" from "site" where "id" = ?`, [siteId]);
@@ -156,13 +156,12 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date, s
     signal?.throwIfAborted();
   }
   return em.transactional(async (tx) => {
-    const connection = tx.getConnection();
-    const trx = tx.getTransactionContext();
+    const work = tx as EntityManager;
     for (const { sql, grain } of MERGES) {
       // A bucket starting at `time` has ended once time + its length <= now.
-      await connection.execute(sql, [siteId, siteId, iso(now.getTime() - GRAIN_MS[grain])], 'run', trx);
+      await execute(work, sql, [siteId, siteId, iso(now.getTime() - GRAIN_MS[grain])]);
     }
-    const [left] = await connection.execute<{ left: boolean }[]>(`select exists (select 1 from "insight_rollup" where "site_id" = ? and "delta") as "left"`, [siteId], 'all', trx);
+    const [left] = await executeReturning<{ left: boolean }>(work, `select exists (select 1 from "insight_rollup" where "site_id" = ? and "delta") as "left"`, [siteId]);
     return Boolean(left?.left);
   });
 }

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import { paginateRows, type Page, type PageArgs } from '../common/pagination.js';
-import { execute, kyselyOf } from './storage.js';
+import { executeOn, kyselyOf } from '../../db/statements.js';
 
 export type VisitorSegment = { title: string; claims: Record<string, unknown>; events: number; visitors: number; sessions: number };
 
@@ -35,7 +35,7 @@ export function segmentTitle(claims: Record<string, unknown> | null): string {
 /** The site's visitors of the last 30 days grouped by their visitor-auth claims, largest audience first. */
 export async function listVisitorSegments(ctx: Context, siteId: string, args: PageArgs): Promise<Page<VisitorSegment>> {
   const now = ctx.clock.now();
-  const rows = await execute<{ claims: Record<string, unknown> | string | null; events: number; visitors: number; sessions: number }>(kyselyOf(ctx.em), SEGMENTS, [
+  const rows = await executeOn<{ claims: Record<string, unknown> | string | null; events: number; visitors: number; sessions: number }>(kyselyOf(ctx.em), SEGMENTS, [
     siteId,
     new Date(now.getTime() - SEGMENT_WINDOW_MS).toISOString(),
     new Date(now.getTime() + 1).toISOString(),

@@ -1,31 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
 import { embeddedDatabaseOf } from '../../db/embedded-databases.js';
-import { sqlObservers } from '../../db/sql-observers.js';
+import { execute, kyselyOf, observe } from '../../db/statements.js';
 import { poolClientOf } from '../../db/pool-clients.js';
 import { GroupCommit } from './group-commit.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
 import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
 
-export type Executor = Kysely<any> | Transaction<any>;
 type Row = Record<string, unknown>;
 
 const quote = (identifier: string) => `"${identifier}"`;
-const observe = (sql: string) => {
-  for (const observer of sqlObservers) observer(sql);
-};
-
-/** Runs one raw statement with bound parameters, telling the statement observers. */
-export async function execute<T = Record<string, unknown>>(db: Executor, sql: string, parameters: unknown[] = []): Promise<T[]> {
-  observe(sql);
-  const result = await db.executeQuery(CompiledQuery.raw(sql, parameters));
-  return result.rows as T[];
-}
-
-export const kyselyOf = (em: EntityManager): Kysely<any> => em.getConnection().getClient();
 
 /** The embedded database comes to the ORM as a Kysely dialect that owns its one connection. */
 export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em) !== undefined;
@@ -211,7 +197,7 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
   await inIngestTransaction(em, [locks, watermarkQuery(sites)], async (writer, opened) => {
     const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
     const months = new Set(stored.flatMap((entry) => [...entry.batch.months]));
-    await ensurePartitions(em.getConnection().getClient(), writer, months);
+    await ensurePartitions(kyselyOf(em), writer, months);
     await writer.copy('insight_event', EVENT_COLUMN_LIST, stored.map((entry) => entry.batch.events));
     const deltas: string[] = [];
     for (const entry of stored) {
@@ -235,42 +221,22 @@ const GROUPING = {
   server: { writers: 2, maxSize: 20_000 },
   embedded: { writers: 1, maxSize: 1_000 },
 };
-const groupCommits = new WeakMap<object, GroupCommit<StoredBatch>>();
 
-/** The group commit of the database `em` works on (see group-commit.ts). */
-export function groupCommitOf(em: EntityManager): GroupCommit<StoredBatch> {
-  const database = em.getConnection();
-  let group = groupCommits.get(database);
-  if (!group) {
-    // A fork of its own: the requester's EntityManager and what it holds are not kept.
-    const own = em.fork();
-    const grouping = isEmbedded(em) ? GROUPING.embedded : GROUPING.server;
-    group = new GroupCommit((batches) => storeBatches(own, batches), { ...grouping, sizeOf: (entry) => entry.batch.rows });
-    groupCommits.set(database, group);
-  }
-  return group;
-}
-
-/** Writes what the database's group commit holds and lets it go (when the server stops). */
-export async function closeGroupCommitOf(em: EntityManager): Promise<void> {
-  const database = em.getConnection();
-  const group = groupCommits.get(database);
-  groupCommits.delete(database);
-  await group?.close();
+/** A group commit of batches into the database `em` works on (see group-commit.ts); `em` is its own. */
+export function newGroupCommit(em: EntityManager): GroupCommit<StoredBatch> {
+  const grouping = isEmbedded(em) ? GROUPING.embedded : GROUPING.server;
+  return new GroupCommit((batches) => storeBatches(em, batches), { ...grouping, sizeOf: (entry) => entry.batch.rows });
 }
 
 // ─── deletion ───────────────────────────────────────────────────────────────────────────────────────
 
-/** Runs a statement within the EntityManager's transaction, if it is in one (`?` placeholders). */
-const inUnitOfWork = (em: EntityManager, sql: string, parameters: unknown[]) => em.getConnection().execute(sql, parameters, 'run', em.getTransactionContext());
-
 /** Deletes a site's rollups (small: at most one row per hour or day and dimension combination). */
 export async function deleteSiteRollups(em: EntityManager, siteId: string): Promise<void> {
-  await inUnitOfWork(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
-  await inUnitOfWork(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
 }
 
 /** Deletes a site's raw events (the B-tree on (site_id, time) finds them in every partition). */
 export async function deleteSiteEvents(em: EntityManager, siteId: string): Promise<void> {
-  await inUnitOfWork(em, `delete from "insight_event" where "site_id" = ?`, [siteId]);
+  await execute(em, `delete from "insight_event" where "site_id" = ?`, [siteId]);
 }

@@ -52,10 +52,12 @@ export async function installationOf(ctx: Context, organizationId: string, integ
   return installation;
 }
 
-/** The integration, when the viewer may install it on the organization (they administer it: see the guard). */
+/**
+ * The integration, when it installs on the organization; that the caller administers the organization
+ * and reads the integration is the guard's (`readsTheIntegration`).
+ */
 async function installableIntegration(ctx: Context, organizationId: string, integrationName: string): Promise<IntegrationRow> {
-  const integration = await ctx.loaders.integration.load(integrationName);
-  if (!integration || (await ctx.policy.integrationRole(integration)) === undefined) throw notFound('Integration');
+  const integration = (await ctx.loaders.integration.load(integrationName))!;
   if (integration.visibility === 'private' && integration.organization !== organizationId) {
     throw forbidden('Integration: a private integration installs only on the organization that publishes it');
   }

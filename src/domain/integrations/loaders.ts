@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '@mikro-orm/core';
+import { columnOf, countsByKey, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader, Loader, rowLoader } from '../common/loader.js';
 import { Organization, type OrganizationRow } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -31,24 +31,22 @@ export function integrationLoaders(em: EntityManager) {
       const installations = await em.find(IntegrationInstallation, { id: { $in: ids } }, { fields: ['id', 'organization', 'spaceSelection'] });
       const byId = new Map(installations.map((i) => [i.id, i]));
       const organizations = [...new Set(installations.filter((i) => i.spaceSelection === 'all').map((i) => i.organization))];
-      const everySpace: { organization: string; count: string | number }[] = organizations.length
-        ? await em
-            .createQueryBuilder(Space)
-            .select(['organization', sql`count(*)`.as('count')])
-            .where({ organization: { $in: organizations }, deletedAt: null })
-            .groupBy('organization')
-            .execute('all', true)
-        : [];
-      const selected: { installation: string; count: string | number }[] = await em
-        .createQueryBuilder(IntegrationSpaceInstallation, 'x')
-        .select(['installation', sql`count(*)`.as('count')])
-        .where({ installation: { $in: ids } })
-        // Deleted spaces (restorable for a while) and spaces transferred to another organization are not worked on.
-        .andWhere('x.space_id in (select s.id from space s where s.deleted_at is null and s.organization_id = x.organization_id)')
-        .groupBy('installation')
-        .execute('all', true);
-      const perOrganization = new Map(everySpace.map((r) => [r.organization, Number(r.count)]));
-      const perInstallation = new Map(selected.map((r) => [r.installation, Number(r.count)]));
+      const space = (property: string) => columnOf(em, Space, property);
+      const selection = (property: string) => `x.${columnOf(em, IntegrationSpaceInstallation, property)}`;
+      const perOrganization = organizations.length
+        ? await countsByKey(
+            em,
+            `select ${space('organization')} as "key", count(*) as "n" from ${tableOf(em, Space)} where ${space('organization')} = any($1) and ${space('deletedAt')} is null group by 1`,
+            [organizations],
+          )
+        : new Map<string, number>();
+      // Deleted spaces (restorable for a while) and spaces transferred to another organization are not worked on.
+      const perInstallation = await countsByKey(
+        em,
+        `select ${selection('installation')} as "key", count(*) as "n" from ${tableOf(em, IntegrationSpaceInstallation)} x where ${selection('installation')} = any($1)
+          and ${selection('space')} in (select s.id from ${tableOf(em, Space)} s where s.${space('deletedAt')} is null and s.${space('organization')} = ${selection('organization')}) group by 1`,
+        [ids],
+      );
       return ids.map((id) => {
         const installation = byId.get(id);
         if (!installation) return 0;

@@ -35,11 +35,11 @@ export const inviteResolvers: Resolvers = {
   SpaceInviteLink: {
     ...inviteFields,
     level: (l: InviteLinkRow) => l.role,
-    space: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.space.load(l.space!),
+    space: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.space.get(l.space!),
   },
   CollectionInviteLink: {
     ...inviteFields,
     level: (l: InviteLinkRow) => l.role,
-    collection: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.collection.load(l.collection!),
+    collection: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.collection.get(l.collection!),
   },
 };

@@ -32,9 +32,9 @@ export const memberResolvers: Resolvers = {
   Member: {
     object: () => 'member',
     id: (m: MemberRow) => m.user,
-    user: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.user.load(m.user),
+    user: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.user.get(m.user),
     spaces: (m: MemberRow, _: unknown, ctx: Context) => ctx.lists.memberSpaceCounts.get(memberKey(m.organization, m.user)),
     teams: async (m: MemberRow, _: unknown, ctx: Context) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,
-    owningOrganization: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(m.organization),
+    owningOrganization: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(m.organization),
   },
 };

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
 import type { ContentReach, Policy } from '../../auth/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
-import { plainQuery, tableOf } from '../../db/plain-rows.js';
+import { readRows, tableOf } from '../../db/statements.js';
 import { batchLoader } from '../common/loader.js';
 import { Space } from '../spaces/entities.js';
 import { splitMemberKey } from './keys.js';
@@ -45,8 +45,8 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
       from jsonb_to_recordset(${JSON.stringify([...signatures.values()].map((s) => ({ key: s.key, organization: s.organization, by_default: s.byDefault, spaces: s.spaces, collections: s.collections })))}::jsonb)
         as g(key text, organization text, by_default boolean, spaces text[], collections text[])`;
     const [totalRows, extraRows] = await Promise.all([
-      plainQuery<{ organization: string; all: string; byDefault: string }>(em, totals.text, totals.values),
-      signatures.size ? plainQuery<{ key: string; count: string }>(em, extras.text, extras.values) : [],
+      readRows<{ organization: string; all: string; byDefault: string }>(em, totals.text, totals.values),
+      signatures.size ? readRows<{ key: string; count: string }>(em, extras.text, extras.values) : [],
     ]);
     const totalsOf = new Map(totalRows.map((row) => [row.organization, { all: Number(row.all), byDefault: Number(row.byDefault) }]));
     const extraOf = new Map(extraRows.map((row) => [row.key, Number(row.count)]));

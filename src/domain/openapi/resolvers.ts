@@ -26,6 +26,6 @@ export const openAPIResolvers: Resolvers = {
     }),
     title: (s: OpenAPISpecRow) => s.lastTitle,
     format: (s: OpenAPISpecRow) => s.lastFormat,
-    owningOrganization: (s: OpenAPISpecRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
+    owningOrganization: (s: OpenAPISpecRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
   },
 };

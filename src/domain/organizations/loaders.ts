@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../../auth/viewer.js';
 import { rowLoader } from '../common/loader.js';
-import { columnOf, plainColumns, plainQuery, tableOf } from '../../db/plain-rows.js';
+import { columnOf, plainColumns, readRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';
 
 export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
@@ -14,7 +14,7 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
     viewerMembership: rowLoader(
       (organizationIds: string[]) =>
         viewer
-          ? plainQuery<MemberRow>(em, `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`, [
+          ? readRows<Plain<MemberRow>>(em, `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`, [
               viewer.user.id,
               organizationIds,
             ])

@@ -17,7 +17,7 @@ import {
 export const organizationResolvers: Resolvers = {
   Query: {
     organizations: (_: unknown, args: PageArgs, ctx: Context) => listViewerOrganizations(ctx, args),
-    organization: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.organization.load(id),
+    organization: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.organization.get(id),
     organizationsForEmailDomain: async (_: unknown, { emailDomain }: { emailDomain: string }, ctx: Context) => ({
       organizations: await organizationsForEmailDomain(ctx, emailDomain),
     }),

@@ -30,6 +30,6 @@ export const samlResolvers: Resolvers = {
     status: (p: SamlProviderRow) => (isActive(p) ? 'active' : 'pending'),
     service: (p: SamlProviderRow, _: unknown, ctx: Context) => serviceUrls(ctx.config, p.id),
     urls: (p: SamlProviderRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/orgs/${p.organization}/saml/${p.id}` }),
-    owningOrganization: (p: SamlProviderRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(p.organization),
+    owningOrganization: (p: SamlProviderRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(p.organization),
   },
 };

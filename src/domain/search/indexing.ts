@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../clock.js';
-import { plainRowsWhereIn, queryIn } from '../../db/plain-rows.js';
+import { rowsWhereIn, queryIn } from '../../db/statements.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { PageVersion, type PageVersionRow } from '../content/entities.js';
 import { readRevisions } from '../content/store.js';
@@ -43,7 +43,7 @@ export async function scheduleIndexing(em: EntityManager, clock: Clock, space: {
 async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<SectionRow[]> {
   const [revision] = (await readRevisions(em, [space.revision])).revisions;
   if (!revision) return [];
-  const versions = new Map((await plainRowsWhereIn<PageVersionRow>(em, PageVersion, 'key', revision.pages.map((p) => p.version))).map((v) => [v.key, v]));
+  const versions = new Map((await rowsWhereIn<PageVersionRow>(em, PageVersion, 'key', revision.pages.map((p) => p.version))).map((v) => [v.key, v]));
   return revision.pages.flatMap((entry) => {
     const version = versions.get(entry.version)!;
     return sectionsOf(version.title, version.markdown).map((section, position) => ({

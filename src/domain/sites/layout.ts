@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { jsonListOf, plainQuery, rowsOf, tableOf } from '../../db/plain-rows.js';
+import { jsonListOf, readRows, rowsOf, tableOf, type Plain } from '../../db/statements.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
 
 /** Everything a site's navigation is made of, each list in position order, and the spaces it publishes. */
 export type SiteLayout = {
   site: string;
-  sections: SiteSectionRow[];
-  groups: SiteSectionGroupRow[];
-  siteSpaces: SiteSpaceRow[];
-  spaces: SpaceRow[];
+  sections: Plain<SiteSectionRow>[];
+  groups: Plain<SiteSectionGroupRow>[];
+  siteSpaces: Plain<SiteSpaceRow>[];
+  spaces: Plain<SpaceRow>[];
 };
 
 /**
@@ -24,12 +24,13 @@ export type SpaceFacts<T> = {
 };
 
 const byPosition = { position: 'asc', id: 'asc' } as const;
+/** Layout statement texts by the facts they carry (a cache of a few fixed texts). */
 const statements = new Map<string, string>();
 
 /**
  * Reads the layouts of sites in one statement, whatever their size: a site tree is the headline read of
  * the GraphQL door, and each statement costs a round trip and the driver's work on its rows (the
- * lists arrive as JSON documents, see plain-rows). Sites that do not exist get empty layouts.
+ * lists arrive as JSON documents, see db/statements). Sites that do not exist get empty layouts.
  *
  * Every part reaches only the site's own rows through an index, so that its cost does not depend on
  * what other sites and tenants hold: the site's space ids are gathered once per site, as an array
@@ -54,14 +55,14 @@ export async function readSiteLayouts(em: EntityManager, siteIds: readonly strin
     statements.set(factColumns, statement);
   }
   type Tuples = unknown[][];
-  const rows = await plainQuery<Record<string, unknown> & { site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [siteIds]);
+  const rows = await readRows<Record<string, unknown> & { site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [siteIds]);
   return rows.map((row) => {
     const layout = {
       site: row.site,
-      sections: rowsOf<SiteSectionRow>(em, SiteSection, row.sections),
-      groups: rowsOf<SiteSectionGroupRow>(em, SiteSectionGroup, row.groups),
-      siteSpaces: rowsOf<SiteSpaceRow>(em, SiteSpace, row.siteSpaces),
-      spaces: rowsOf<SpaceRow>(em, Space, row.spaces),
+      sections: rowsOf<Plain<SiteSectionRow>>(em, SiteSection, row.sections),
+      groups: rowsOf<Plain<SiteSectionGroupRow>>(em, SiteSectionGroup, row.groups),
+      siteSpaces: rowsOf<Plain<SiteSpaceRow>>(em, SiteSpace, row.siteSpaces),
+      spaces: rowsOf<Plain<SpaceRow>>(em, Space, row.spaces),
     };
     const ids = layout.spaces.map((space) => space.id);
     facts.forEach((fact, i) => fact.remember(ids, row[`fact${i}`] as never));

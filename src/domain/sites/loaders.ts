@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainQuery, plainRowsWhereIn } from '../../db/plain-rows.js';
+import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
 import { groupRows } from '../common/row-index.js';
@@ -10,7 +10,7 @@ import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';
 /** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
 export type PublishedSpaces = {
   /** The spaces area's plain-row loader, filled with the spaces read in the layout's statement. */
-  spaceToRead: Loader<string, SpaceRow | null>;
+  spaceToRead: Loader<string, Plain<SpaceRow> | null>;
   /** What other areas show of each space (counts), read in the same statement, so a tree's spaces need no further batch. */
   facts: readonly SpaceFacts<never>[];
 };
@@ -20,13 +20,13 @@ const byPosition = { position: 'asc', id: 'asc' } as const;
 export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   // Parts of a site that a page of one of its lists needs, each read for that page's rows only; a
   // request that reads the whole layout (a site's tree) finds them in it.
-  const sectionRow = rowLoader((ids: string[]) => plainRowsWhereIn(em, SiteSection, 'id', ids), (s) => s.id);
-  const groupRow = rowLoader((ids: string[]) => plainRowsWhereIn(em, SiteSectionGroup, 'id', ids), (g) => g.id);
-  const siteSpacesBySection = groupLoader((ids: string[]) => plainRowsWhereIn(em, SiteSpace, 'section', ids, byPosition), (s) => s.section!);
-  const sectionsByGroup = groupLoader((ids: string[]) => plainRowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition), (s) => s.sectionGroup!);
+  const sectionRow = rowLoader((ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids), (s) => s.id);
+  const groupRow = rowLoader((ids: string[]) => rowsWhereIn(em, SiteSectionGroup, 'id', ids), (g) => g.id);
+  const siteSpacesBySection = groupLoader((ids: string[]) => rowsWhereIn(em, SiteSpace, 'section', ids, byPosition), (s) => s.section!);
+  const sectionsByGroup = groupLoader((ids: string[]) => rowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition), (s) => s.sectionGroup!);
   const siteSpaceCount = batchLoader(async (siteIds: string[]) => {
     const statement = countsStatement('site_spaces_of_site', siteIds);
-    const counted = await plainQuery<{ key: string; count: string }>(em, statement.text, statement.values);
+    const counted = await readRows<{ key: string; count: string }>(em, statement.text, statement.values);
     const bySite = new Map(counted.map((row) => [row.key, Number(row.count)]));
     return siteIds.map((id) => bySite.get(id) ?? 0);
   });
@@ -58,7 +58,7 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     /** True once this request reads the site's whole layout (a tree): its parts then come from it. */
     layoutAsked: (siteId: string) => layout.isAsked(siteId),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
-    site: rowLoader((ids: string[]) => plainRowsWhereIn(em, Site, 'id', ids), (s) => s.id),
+    site: rowLoader((ids: string[]) => rowsWhereIn(em, Site, 'id', ids), (s) => s.id),
     siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
     /** Sections as plain rows, for reading. */
     sectionRow,

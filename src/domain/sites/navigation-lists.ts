@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../db/pages.js';
-import { tableOf } from '../../db/plain-rows.js';
+import { tableOf } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from './entities.js';
 

@@ -27,13 +27,16 @@ export function uniquePath(base: string, taken: Set<string>): string {
   }
 }
 
-/** A space that may be published in a site of `organizationId`: live, of that organization, readable by the caller. */
+/** The answer for a space named in a request that is missing, of another organization, or unreadable: they look alike, so it leaks nothing. */
+export const noReadableSpace = (field: string, spaceId: string) => badRequest(`${field}: no space "${spaceId}" that you can read in the site's organization`);
+
+/**
+ * A space that may be published in a site of `organizationId`: live and of that organization. That the
+ * caller reads it is the check `readsTheSpace` of the field's guard (auth/checks.ts).
+ */
 export async function publishableSpace(ctx: Context, organizationId: string, spaceId: string, field: string): Promise<SpaceRow> {
   const space = await ctx.loaders.space.load(spaceId);
-  // A space the caller cannot read looks like a missing one, so that the message leaks nothing.
-  if (!space || space.organization !== organizationId || (await ctx.policy.spaceRole(space)) === null) {
-    throw badRequest(`${field}: no space "${spaceId}" that you can read in the site's organization`);
-  }
+  if (!space || space.organization !== organizationId) throw noReadableSpace(field, spaceId);
   if (space.deletedAt) throw badRequest(`${field}: space "${spaceId}" is deleted; restore it first`);
   return space;
 }

@@ -66,7 +66,7 @@ export const siteResolvers: Resolvers = {
     defaultSiteSection: (s: SiteRow, _: unknown, ctx: Context) => defaultSiteSection(ctx, s),
     defaultSiteSpace: (s: SiteRow, _: unknown, ctx: Context) => defaultSiteSpace(ctx, s),
     shareLinks: (s: SiteRow, args: PageArgs, ctx: Context) => pageOfShareLinks(ctx, s, args),
-    adaptiveSchema: (s: SiteRow, _: unknown, ctx: Context) => ctx.loaders.adaptiveSchema.load(s.id),
+    adaptiveSchema: (s: SiteRow, _: unknown, ctx: Context) => ctx.loaders.adaptiveSchema.get(s.id),
   },
   SiteAdaptiveSchema: {
     object: () => 'site-adaptive-schema',

@@ -4,7 +4,7 @@ import type { Policy } from '../../auth/policy.js';
 import { visibleContent, visibleCounts, type CountedParent } from '../../auth/visibility.js';
 import { creationOrder } from '../../db/creation-order.js';
 import { pageLoader, type PartitionedList, type SortKey } from '../../db/pages.js';
-import { tableOf } from '../../db/plain-rows.js';
+import { tableOf } from '../../db/statements.js';
 import type { Counter } from '../../db/row-counts.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { Space, type SpaceRow } from './entities.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
+import { rowsWhereIn } from '../../db/statements.js';
 import { groupLoader, rowLoader } from '../common/loader.js';
 import { Space } from './entities.js';
 
@@ -11,7 +11,7 @@ export function spaceLoaders(em: EntityManager) {
      * The same as a plain row, for graph fields that only read it (a site tree shows hundreds of
      * spaces; entities cost far more to build). Never change these rows: changes go through `space`.
      */
-    spaceToRead: rowLoader((ids: string[]) => plainRowsWhereIn(em, Space, 'id', ids), (s) => s.id),
+    spaceToRead: rowLoader((ids: string[]) => rowsWhereIn(em, Space, 'id', ids), (s) => s.id),
     /** Live spaces of each organization, oldest first. */
     spacesByOrganization: groupLoader(
       (organizationIds: string[]) =>

@@ -16,7 +16,7 @@ import {
 
 export const spaceResolvers: Resolvers = {
   Query: {
-    space: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.space.load(id),
+    space: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.space.get(id),
     spaces: listInOrganization(listOrganizationSpaces),
   },
   Mutation: {
@@ -46,7 +46,7 @@ export const spaceResolvers: Resolvers = {
     changeRequestsOpen: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
     changeRequestsDraft: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),
     permissions: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spacePermissions(s),
-    owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
+    owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
     /** The parent, when the viewer can see it (a visible space must not reveal a hidden collection). */
     parentCollection: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(s.parent),
     viewerRole: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spaceRole(s),

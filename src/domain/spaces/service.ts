@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Clock } from '../../clock.js';
 import { DEFAULT_LEVELS } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, forbidden, notFound } from '../common/errors.js';
+import { badRequest, conflict } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
@@ -21,7 +21,7 @@ import { unpublishSpaces } from '../sites/site-spaces.js';
 import { removeAccessTo } from '../grants/service.js';
 import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
-import { assertCanCreateIn, collectionInOrganization } from '../collections/placement.js';
+import { collectionInOrganization } from '../collections/placement.js';
 import { Space, type SpaceRow } from './entities.js';
 import { isPastRetention, purgeDate } from './retention.js';
 
@@ -118,10 +118,10 @@ async function liveSpace(ctx: Context, id: string): Promise<SpaceRow> {
   return space;
 }
 
+/** Creates a space; the guard's check `canCreateIn` asks for create where it goes. */
 export async function createSpace(ctx: Context, organizationId: string, input: unknown): Promise<SpaceRow> {
   const fields = parseInput(CreateSpaceInput, input);
   const parent = fields.parent ? await collectionInOrganization(ctx, fields.parent, organizationId, 'parent') : null;
-  await assertCanCreateIn(ctx, organizationId, parent?.id ?? null);
   const visibility = fields.visibility ?? 'private';
   assertVisibilityFits(visibility, parent?.id);
   const now = ctx.clock.now();
@@ -189,10 +189,12 @@ function copyTitle(title: string): string {
   return (chars.length > room ? chars.slice(0, room).join('').trimEnd() : title) + COPY_SUFFIX;
 }
 
-/** A copy under a new id, placed right after the original, with its main content (not its history or change requests). */
+/**
+ * A copy under a new id, placed right after the original, with its main content (not its history or
+ * change requests); the guard's check `canCreateInItsParent` asks for create where the copy goes.
+ */
 export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow> {
   const source = await liveSpace(ctx, id);
-  await assertCanCreateIn(ctx, source.organization, source.parent ?? null);
   const now = ctx.clock.now();
   const copyId = newId();
   return ctx.em.transactional(async (tx) => {
@@ -219,13 +221,13 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
   });
 }
 
+/** Moves a space within its organization; the guard's check `canMoveInto` asks for create on a new parent. */
 export async function moveSpace(ctx: Context, id: string, move: unknown): Promise<SpaceRow> {
   const input = parseInput(MoveContentInput, move);
   if (input.parent === undefined && !input.position) throw badRequest('parent or position is required');
   const space = await liveSpace(ctx, id);
   const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;
   if (parentId) await collectionInOrganization(ctx, parentId, space.organization, 'parent');
-  if (parentId !== (space.parent ?? null)) await assertCanCreateIn(ctx, space.organization, parentId);
   await ctx.em.transactional(async (tx) => {
     space.position = await positionIn(tx as EntityManager, space.organization, parentId, input.position, id);
     space.parent = parentId;
@@ -235,17 +237,10 @@ export async function moveSpace(ctx: Context, id: string, move: unknown): Promis
   return space;
 }
 
-/** Moves a space to another organization (top level, or one of its collections). */
+/** Moves a space to another organization (top level, or one of its collections); the guard checks `adminOfBoth`. */
 export async function transferSpace(ctx: Context, id: string, input: { organization: string; collection?: string | null }): Promise<SpaceRow> {
   const space = await liveSpace(ctx, id);
   const target = input.organization;
-  if ((await ctx.policy.organizationRole(space.organization)) !== 'admin') {
-    throw forbidden('Transferring a space needs the admin role in its organization');
-  }
-  if (!(await ctx.loaders.organization.load(target)) || !(await ctx.policy.isMember(target))) throw notFound('Organization');
-  if ((await ctx.policy.organizationRole(target)) !== 'admin') {
-    throw forbidden('Transferring a space needs the admin role in the target organization');
-  }
   const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
   const leaving = target !== space.organization;
   await ctx.em.transactional(async (tx) => {

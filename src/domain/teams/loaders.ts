@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from '@mikro-orm/core';
-import { plainQuery, tableOf } from '../../db/plain-rows.js';
+import { columnOf, countsByKey, readRows, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader, rowLoader } from '../common/loader.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -12,13 +11,8 @@ export function teamLoaders(em: EntityManager) {
     team: rowLoader((ids: string[]) => em.find(Team, { id: { $in: ids } }), (t) => t.id),
     /** How many members each team has: one grouped count for all the teams asked. */
     teamMemberCount: batchLoader(async (teamIds: string[]) => {
-      const rows: { team: string; count: string | number }[] = await em
-        .createQueryBuilder(TeamMember)
-        .select(['team', sql`count(*)`.as('count')])
-        .where({ team: { $in: teamIds } })
-        .groupBy('team')
-        .execute('all', true);
-      const counts = new Map(rows.map((row) => [row.team, Number(row.count)]));
+      const team = columnOf(em, TeamMember, 'team');
+      const counts = await countsByKey(em, `select ${team} as "key", count(*) as "n" from ${tableOf(em, TeamMember)} where ${team} = any($1) group by 1`, [teamIds]);
       return teamIds.map((id) => counts.get(id) ?? 0);
     }),
     /**
@@ -27,7 +21,7 @@ export function teamLoaders(em: EntityManager) {
      */
     teamSpaceCount: batchLoader(async (teamIds: string[]) => {
       const grant = tableOf(em, ContentGrant);
-      const rows = await plainQuery<{ team: string; count: string | number }>(
+      const rows = await readRows<{ team: string; count: string | number }>(
         em,
         `select t.id as "team", (select count(*) from ${tableOf(em, Space)} s where s.organization_id = t.organization_id and s.deleted_at is null
            and (s.id in (select g.space_id from ${grant} g where g.team_id = t.id)

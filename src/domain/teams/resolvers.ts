@@ -37,13 +37,13 @@ export const teamResolvers: Resolvers = {
   },
   Team: {
     object: () => 'team',
-    members: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamMemberCount.load(t.id),
+    members: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamMemberCount.get(t.id),
     spaces: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.teamSpaceCount.get(t.id),
     permissions: (t: TeamRow, _: unknown, ctx: Context) => ctx.policy.teamPermissions(t),
-    owningOrganization: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(t.organization),
+    owningOrganization: (t: TeamRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(t.organization),
   },
   OrganizationTeamMember: {
-    organization: (m: TeamMemberRow, _: unknown, ctx: Context) => ctx.loaders.membership.load(memberKey(m.organization, m.user)),
+    organization: (m: TeamMemberRow, _: unknown, ctx: Context) => ctx.loaders.membership.get(memberKey(m.organization, m.user)),
     team: (m: TeamMemberRow) => ({ role: m.role }),
     // Whoever may list a team's members may see each of them.
     permissions: () => ({ view: true }),

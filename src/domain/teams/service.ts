@@ -2,7 +2,7 @@ import sql, { empty, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
-import { plainQuery } from '../../db/plain-rows.js';
+import { readRows } from '../../db/statements.js';
 import { containsIgnoringCase } from '../../db/text-match.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, notFound } from '../common/errors.js';
@@ -106,7 +106,7 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
   const inTeam = sql`and exists (select 1 from team_member m where m.team_id = t.id and m.user_id = ${userId})`;
   const page = await teamsPage(ctx, organizationId, sql`${inTeam} ${titleFilter(filters.title)}`, args);
   const roles = page.items.length
-    ? await plainQuery<{ team: string; role: TeamRole }>(ctx.em, 'select team_id as "team", role from team_member where user_id = $1 and team_id = any($2)', [
+    ? await readRows<{ team: string; role: TeamRole }>(ctx.em, 'select team_id as "team", role from team_member where user_id = $1 and team_id = any($2)', [
         userId,
         page.items.map((t) => t.id),
       ])

@@ -29,6 +29,6 @@ export const translationResolvers: Resolvers = {
     urls: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/translations/${s.id}`,
     }),
-    owningOrganization: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ctx.loaders.organization.load(s.organization),
+    owningOrganization: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
   },
 };

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { plainRowsWhereIn } from '../../db/plain-rows.js';
+import { rowsWhereIn } from '../../db/statements.js';
 import { rowLoader } from '../common/loader.js';
 import { User } from './entities.js';
 
 export function userLoaders(em: EntityManager) {
   return {
     /** A user by id, as a plain row (authors and creators shown next to content). */
-    user: rowLoader((ids: string[]) => plainRowsWhereIn(em, User, 'id', ids), (u) => u.id),
+    user: rowLoader((ids: string[]) => rowsWhereIn(em, User, 'id', ids), (u) => u.id),
   };
 }

@@ -1,0 +1,254 @@
+import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
+import type { Sql } from 'sql-template-tag';
+import { embeddedDatabaseOf } from './embedded-databases.js';
+import { sqlObservers } from './sql-observers.js';
+import { poolClientOf } from './pool-clients.js';
+
+/*
+ * Every SQL statement the code writes by hand goes through this module, so that one place tells the
+ * statement observers (tests count statements), names the hot statements on a server and decides which
+ * connection and transaction a statement runs on. Left outside, each for a reason: the ingest
+ * transaction's COPY (insights/storage.ts: a client of its own; it tells the observers through
+ * `observe`), the migrator's lock (db/orm.ts: before any EntityManager) and a connection's set-up.
+ *
+ * The rule for reading:
+ * - Data read to answer (resolvers, loaders, lists, authentication) is read here as plain rows:
+ *   `Plain<T>` objects with the entity's property names, no entity instances, nothing registered in
+ *   the EntityManager. `readRows` takes a statement (`Sql` of sql-template-tag, or a text with `$n`
+ *   parameters), `rowsWhereIn` an entity's rows by keys, `countsByKey` grouped counts.
+ * - Code that CHANGES rows loads them as entities (`em.find`, `em.findOne`, …): the unit of work then
+ *   sees and flushes the change. An entity is never made from a plain row.
+ * - Plain reads run on the pool, outside any transaction. A read that a change depends on, or a write
+ *   of many rows at once, runs in the EntityManager's transaction with `queryIn` (`$n` parameters) or
+ *   `execute` / `executeReturning` (`?` parameters, the ORM's connection: jobs, insights maintenance).
+ * - Insights statements run on a Kysely executor they hold (a connection of their own for a sliced
+ *   aggregate, an ingest transaction): `executeOn`.
+ *
+ * Plain lists travel as one JSON document of tuples (`jsonListOf` in the statement, `rowsOf` here):
+ * decoding hundreds of rows column by column costs the driver far more than one JSON.parse. Statement
+ * texts built from metadata are built once (the caches below only ever hold those few texts).
+ */
+
+/** A row read by a plain statement: the entity's properties, read-only (to change a row, load its entity). */
+export type Plain<T> = { readonly [K in keyof T]: T[K] };
+
+// Entities come in many generic shapes; only their metadata is read here.
+type AnyEntity = EntityName<any>;
+type Order = Record<string, 'asc' | 'desc'>;
+type Statement = Sql | string;
+
+/** Texts built from entity metadata (a cache of a fixed, small set). */
+const texts = new Map<string, string>();
+const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+
+function once(key: string, build: () => string): string {
+  let text = texts.get(key);
+  if (text === undefined) texts.set(key, (text = build()));
+  return text;
+}
+
+function metadataOf(em: EntityManager, entity: AnyEntity) {
+  return em.getMetadata().get(entity);
+}
+
+const textOf = (statement: Statement) => (typeof statement === 'string' ? statement : statement.text);
+const parametersOf = (statement: Statement, parameters: readonly unknown[]) => (typeof statement === 'string' ? [...parameters] : statement.values);
+
+/** Tells the statement observers of a statement sent another way (COPY, a transaction on a client of one's own). */
+export function observe(sql: string): void {
+  for (const observer of sqlObservers) observer(sql);
+}
+
+// ─── building statements ────────────────────────────────────────────────────────────────────────────
+
+/** The column of a single-column property, quoted. */
+export function columnOf(em: EntityManager, entity: AnyEntity, property: string): string {
+  const meta = metadataOf(em, entity);
+  const [field] = meta.props.find((prop) => prop.name === property)?.fieldNames ?? [];
+  if (!field) throw new Error(`${meta.className}.${property} is not a single column`);
+  return quote(field);
+}
+
+/** `alias."column" as "property", …` for every single-column property of the entity. */
+export function plainColumns(em: EntityManager, entity: AnyEntity, alias?: string): string {
+  const meta = metadataOf(em, entity);
+  return once(`columns|${meta.className}|${alias ?? ''}`, () => {
+    const prefix = alias ? `${quote(alias)}.` : '';
+    return plainProperties(em, entity)
+      .map((prop) => `${prefix}${quote(prop.fieldNames[0])} as ${quote(prop.name)}`)
+      .join(', ');
+  });
+}
+
+/** The table of an entity, quoted (unqualified: a configured schema is on the search path). */
+export function tableOf(em: EntityManager, entity: AnyEntity): string {
+  return quote(metadataOf(em, entity).tableName);
+}
+
+/**
+ * The single-column properties of an entity, in the order of the tuples `jsonListOf` builds. Lazy ones
+ * (columns the database keeps for its own queries) are read only where a statement names them.
+ */
+function plainProperties(em: EntityManager, entity: AnyEntity) {
+  return metadataOf(em, entity).props.filter((prop) => prop.fieldNames?.length === 1 && !prop.lazy);
+}
+
+/**
+ * `coalesce(json_agg(json_build_array(alias."column", …) order by …), '[]')`: a list of rows as one
+ * JSON value, each row a tuple of its column values (`rowsOf` makes them rows again). Tuples rather
+ * than objects: the property names would be most of the document, for the server to write and the
+ * driver to parse, once per row.
+ */
+export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, orderBy?: Order): string {
+  const order = Object.entries(orderBy ?? {}).map(([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`);
+  return `coalesce(json_agg(${jsonTupleOf(em, entity, alias)}${order.length ? ` order by ${order.join(', ')}` : ''}), '[]')`;
+}
+
+/** `json_build_array(alias."column", …)`: one row as the tuple `rowsOf` reads. */
+export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string): string {
+  const meta = metadataOf(em, entity);
+  return once(`tuple|${meta.className}|${alias}`, () => {
+    // Date-times as epoch milliseconds: a number makes a Date far faster than an ISO string does.
+    const columns = plainProperties(em, entity).map((prop) => {
+      const column = `${quote(alias)}.${quote(prop.fieldNames[0])}`;
+      return prop.runtimeType === 'Date' ? `(extract(epoch from ${column}) * 1000)::float8` : column;
+    });
+    return `json_build_array(${columns.join(', ')})`;
+  });
+}
+
+type RowOfTuple = (tuple: readonly unknown[]) => Record<string, unknown>;
+/** Row builders per entity (a cache of generated functions, one per entity). */
+const rowBuilders = new Map<string, RowOfTuple>();
+
+/**
+ * The rows of the tuples of a `jsonListOf` list: objects with the entity's property names, date-times
+ * as dates (as the driver would have made them). The builder is generated once per entity, like the
+ * ORM's own hydrators, so that every row gets the same shape in one object literal.
+ */
+export function rowsOf<T>(em: EntityManager, entity: AnyEntity, tuples: readonly (readonly unknown[])[]): T[] {
+  const meta = metadataOf(em, entity);
+  let build = rowBuilders.get(meta.className);
+  if (!build) {
+    const fields = plainProperties(em, entity).map((prop, i) =>
+      prop.runtimeType === 'Date' ? `${JSON.stringify(prop.name)}: t[${i}] === null ? null : new Date(t[${i}])` : `${JSON.stringify(prop.name)}: t[${i}]`,
+    );
+    build = new Function('t', `return { ${fields.join(', ')} };`) as RowOfTuple;
+    rowBuilders.set(meta.className, build);
+  }
+  const rows = new Array<T>(tuples.length);
+  for (let i = 0; i < tuples.length; i++) rows[i] = build(tuples[i]!) as T;
+  return rows;
+}
+
+// ─── reading to answer ──────────────────────────────────────────────────────────────────────────────
+
+/** A name per statement text (a cache of the few fixed texts read through `readRows`). */
+const statementNames = new Map<string, string>();
+
+/**
+ * The rows of a statement (an `Sql`, or a text with `$n` parameters), read on the pool outside any
+ * transaction. On a PostgreSQL server the statement is named, so that each connection parses and plans
+ * it once rather than on every request (these are the statements of every request: the token,
+ * memberships, the site, whose parsing and planning were a measurable part of a request's database
+ * time; figures in docs/performance.md).
+ */
+export async function readRows<T>(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<T[]> {
+  const sql = textOf(statement);
+  const values = parametersOf(statement, parameters);
+  observe(sql);
+  if (embeddedDatabaseOf(em)) {
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(sql, values));
+    return result.rows as T[];
+  }
+  let name = statementNames.get(sql);
+  if (name === undefined) statementNames.set(sql, (name = `plain_${statementNames.size + 1}`));
+  const client = await poolClientOf(em);
+  try {
+    const result = await client.query({ name, text: sql, values });
+    client.release();
+    return result.rows as T[];
+  } catch (error) {
+    // The connection may be what failed: the pool makes a new one.
+    client.release(error instanceof Error ? error : true);
+    throw error;
+  }
+}
+
+/** The rows whose `keyProperty` is one of `keys` (sent as one array parameter), optionally ordered. */
+export async function rowsWhereIn<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  keyProperty: keyof T & string,
+  keys: readonly unknown[],
+  orderBy?: Partial<Record<keyof T & string, 'asc' | 'desc'>>,
+): Promise<Plain<T>[]> {
+  const target = entity as AnyEntity;
+  const sql = once(`where-in|${metadataOf(em, target).className}|${keyProperty}|${JSON.stringify(orderBy ?? {})}`, () =>
+    `select ${jsonListOf(em, target, 't', orderBy as Order | undefined)} as "rows" from ${tableOf(em, target)} t where t.${columnOf(em, target, keyProperty)} = any($1)`,
+  );
+  const [{ rows }] = await readRows<{ rows: unknown[][] }>(em, sql, [keys]);
+  return rowsOf<Plain<T>>(em, target, rows);
+}
+
+/**
+ * The rows a MikroORM filter selects, as plain rows: for conditions that are clearer as a filter than
+ * as SQL (the ORM builds the statement; it reads through the EntityManager's connection).
+ */
+export function rowsWhere<T extends object>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, orderBy?: Order): Promise<Plain<T>[]> {
+  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
+  if (orderBy) qb.orderBy(orderBy as never);
+  return qb.execute('all', true) as Promise<Plain<T>[]>;
+}
+
+/** Counts by key: the rows `key` and `n` of a grouped statement, as a map (missing keys count 0 to the caller). */
+export async function countsByKey(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<Map<string, number>> {
+  const rows = await readRows<{ key: string; n: string | number }>(em, statement, parameters);
+  return new Map(rows.map((row) => [row.key, Number(row.n)]));
+}
+
+// ─── in the unit of work ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Runs a statement (an `Sql`, or a text with `$n` parameters) in the EntityManager's transaction when
+ * it is in one (reads that a change depends on, writes of many rows at once), else as `readRows` does.
+ */
+export async function queryIn<T>(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<T[]> {
+  const transaction = em.getTransactionContext<{ executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }> }>();
+  if (!transaction) return readRows<T>(em, statement, parameters);
+  const sql = textOf(statement);
+  observe(sql);
+  const result = await transaction.executeQuery(CompiledQuery.raw(sql, parametersOf(statement, parameters)));
+  return result.rows as T[];
+}
+
+/**
+ * Runs a write with `?` parameters on the ORM's connection, in the EntityManager's transaction when it
+ * is in one; answers how many rows it changed. (The ORM tells the statement observers itself.)
+ */
+export async function execute(em: EntityManager, sql: string, parameters: readonly unknown[] = []): Promise<number> {
+  const result = await em.getConnection().execute<{ affectedRows: number }>(sql, [...parameters], 'run', em.getTransactionContext());
+  return result.affectedRows;
+}
+
+/** The same for a statement whose rows are wanted (`returning`, a row lock, a read within the change). */
+export function executeReturning<T>(em: EntityManager, sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
+  return em.getConnection().execute<T[]>(sql, [...parameters], 'all', em.getTransactionContext());
+}
+
+// ─── on a connection of one's own ───────────────────────────────────────────────────────────────────
+
+/** A Kysely executor: the ORM's database, one of its connections, or a transaction on one. */
+export type Executor = Kysely<any> | Transaction<any>;
+
+/** The Kysely database under an EntityManager (for statements that need a connection or transaction of their own). */
+export const kyselyOf = (em: EntityManager): Kysely<any> => em.getConnection().getClient();
+
+/** Runs one statement with `$n` parameters on an executor and returns its rows. */
+export async function executeOn<T = Record<string, unknown>>(db: Executor, sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
+  observe(sql);
+  const result = await db.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+  return result.rows as T[];
+}
