@@ -10,17 +10,14 @@
  * typical aggregates BENCH_RUNS times each (default 30), printing p50/p99 and how long /healthz waited
  * at most while each ran.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { Worker } from 'node:worker_threads';
 import { Readable } from 'node:stream';
 import pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { startBenchServer } from './bench-server.js';
 import { embeddedDatabase } from '../src/db/embedded-databases.js';
 import { BatchEncoder, EVENT_COLUMN_LIST } from '../src/domain/insights/encode.js';
 import { validateEvent } from '../src/domain/insights/events.js';
@@ -30,8 +27,6 @@ import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
 import { events } from './insights-traffic.js';
 
 const total = Number(process.env.BENCH_EVENTS ?? 1_000_000);
@@ -39,10 +34,8 @@ const concurrency = Number(process.env.BENCH_CONCURRENCY ?? 4);
 const runs = Number(process.env.BENCH_RUNS ?? 30);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 8);
 
-const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-insights-'));
-const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+const { server, config, embeddedDir } = await startBenchServer('bench-insights');
 const batch = config.insightsMaxBatch;
-const server = await startServer(config, { logger: createLogger('silent') });
 // The embedded database blocks the event loop while it loads the baseline: idle keep-alive sockets
 // must not be closed under the client meanwhile.
 server.server.keepAliveTimeout = 10 * 60_000;

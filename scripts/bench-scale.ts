@@ -15,19 +15,14 @@
  * its peak while measuring: the server runs in this process). It prints the tables and each goal of
  * issue 22, met or not.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { addMember, createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
-import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { startBenchServer } from './bench-server.js';
 import { Seeder } from './scale-seed.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 
@@ -40,9 +35,7 @@ if (sizes.some((size) => !Number.isInteger(size) || size < 2)) throw new Error('
 
 const MB = 1024 * 1024;
 const started = performance.now();
-const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-scale-'));
-const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
-const server = await startServer(config, { logger: createLogger('silent') });
+const { server, config, embeddedDir } = await startBenchServer('bench-scale');
 // Slow answers of large lists must not meet an idle-connection timeout on the way.
 server.server.keepAliveTimeout = timeoutMs;
 const em = () => server.deps.orm.em.fork() as EntityManager;

@@ -9,23 +9,18 @@
  * Each target runs for BENCH_SECONDS (default 10) in all, split into BENCH_ROUNDS (default 5) rounds that take
  * turns with the other targets. Environment also: BENCH_CONNECTIONS (default 10).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import autocannon from 'autocannon';
 import express from 'express';
 import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { startBenchServer } from './bench-server.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
 import { readRows } from '../src/db/statements.js';
 import { isDeepStrictEqual } from 'node:util';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 import { BASELINE_SQL } from './site-tree-baseline.js';
 
@@ -65,9 +60,7 @@ async function statementsPerRequest(target: Target): Promise<number> {
   return count;
 }
 
-const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-bench-'));
-const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
-const server = await startServer(config, { logger: createLogger('silent') });
+const { server, config, embeddedDir } = await startBenchServer('bench');
 const em = server.deps.orm.em.fork();
 const owner = await createUser(em, systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });
 const { secret } = await createApiToken(em, systemClock, owner.id, 'bench');

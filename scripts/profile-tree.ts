@@ -5,24 +5,17 @@
  * /tmp/tree.cpuprofile; open it in Chrome DevTools; `none` measures without profiling).
  */
 import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
-import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { startBenchServer } from './bench-server.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 import { Session } from 'node:inspector/promises';
 import http from 'node:http';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-profile-'));
-const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+import { rmSync, writeFileSync } from 'node:fs';
 const runs = Number(process.env.PROFILE_RUNS ?? 30);
 // PROFILE_CONNECTIONS requests in flight (default 1: sequential), as the benchmark's concurrency.
 const connections = Number(process.env.PROFILE_CONNECTIONS ?? 1);
-const server = await startServer(config, { logger: createLogger('silent') });
+const { server, embeddedDir } = await startBenchServer('profile');
 const em = server.deps.orm.em.fork();
 const owner = await createUser(em, systemClock, { email: `p-${Date.now()}@example.com`, displayName: 'P' });
 const { secret } = await createApiToken(em, systemClock, owner.id, 'p');

@@ -4,25 +4,18 @@
  * prints the bytes the edits added to the revision storage (every table that holds revisions or their
  * page lists) and to the page versions, per edit. Runs on DATABASE_URL, or on a fresh embedded database.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { rmSync } from 'node:fs';
 import { systemClock } from '../src/clock.js';
-import { loadConfig } from '../src/config.js';
 import { readRows } from '../src/db/statements.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
-import { createLogger } from '../src/logger.js';
-import { startServer } from '../src/server.js';
-import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { startBenchServer } from './bench-server.js';
 
 const pages = Number(process.env.PAGES ?? 100);
 const edits = Number(process.env.EDITS ?? 200);
 
-const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), 'dp-revisions-'));
-const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
-const server = await startServer(config, { logger: createLogger('silent') });
+const { server, config, embeddedDir } = await startBenchServer('revisions');
 const em = server.deps.orm.em.fork();
 const owner = await createUser(em, systemClock, { email: `revisions-${newId().toLowerCase()}@example.com`, displayName: 'Measure' });
 const { secret } = await createApiToken(em, systemClock, owner.id, 'measure');

@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { checkBackup } from '../src/backup/archive.js';
-import { runCli } from '../src/cli/program.js';
 import { LOCK_FILE, lockDataDir, readHolder } from '../src/db/data-dir-lock.js';
 import { dataDirLockOf } from '../src/db/orm.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
+import { runCliInProcess } from './support/cli.js';
 import { freshDatabase } from './support/database.js';
 import { newUser, rest, type Caller } from './support/factories.js';
 import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
@@ -21,14 +21,6 @@ import { startTestServer, type TestServer, useTestServer } from './support/serve
 const onServer = !!process.env.TEST_DATABASE_URL;
 const scratch = mkdtempSync(join(tmpdir(), 'dp-test-backup-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
-
-/** The command line in this process; output captured. */
-async function cli(args: string[], env: Record<string, string>) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { env, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: (text: string) => (stderr += text) } });
-  return { code, stdout, stderr };
-}
 
 async function instanceAdmin(server: TestServer): Promise<string> {
   const user = await createUser(server.em(), server.clock, { email: `admin-${newId().toLowerCase()}@example.com`, displayName: 'Admin', instanceAdmin: true });
@@ -78,7 +70,7 @@ describe('GET /admin/backup', () => {
   });
 
   it('`cli backup` with DATABASE_URL says to use pg_dump, with the schema', async () => {
-    const result = await cli(['backup', join(scratch, 'never.tar.gz')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATABASE_SCHEMA: 'docs' });
+    const result = await runCliInProcess(['backup', join(scratch, 'never.tar.gz')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATABASE_SCHEMA: 'docs' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`pg_dump --format=custom --no-owner --schema='docs' --file=<file> "$DATABASE_URL"`);
     expect(existsSync(join(scratch, 'never.tar.gz'))).toBe(false);
@@ -167,12 +159,12 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
 
     // Restored here (the backup was the real executable's): without the master key it is refused before anything is written.
     const restored = join(scratch, 'restored');
-    const keyless = await cli(['restore', file, restored], {});
+    const keyless = await runCliInProcess(['restore', file, restored], {});
     expect(keyless.code).toBe(1);
     expect(keyless.stderr).toMatch(/sealed with master key [0-9a-f]{12}, and no key was given: give the key file .* with --key-file/);
     expect(existsSync(restored)).toBe(false);
 
-    const restore = await cli(['restore', file, restored, '--key-file', join(dataDir, 'secret.key')], {});
+    const restore = await runCliInProcess(['restore', file, restored, '--key-file', join(dataDir, 'secret.key')], {});
     expect(restore).toMatchObject({ code: 0, stdout: `${restored}\n` });
     expect(restore.stderr).toContain(`the master key is in ${join(restored, 'secret.key')}`);
     expect(readFileSync(join(restored, 'secret.key'), 'utf8')).toBe(readFileSync(join(dataDir, 'secret.key'), 'utf8'));
@@ -191,10 +183,10 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
 
   it('without a server, backs up the directory itself; restore refuses a damaged file, a non-empty or held target', async () => {
     for (const server of servers.splice(0)) await stopProcess(server);
-    const inside = await cli(['backup', join(dataDir, 'backup.tar.gz')], { DATA_DIR: dataDir });
+    const inside = await runCliInProcess(['backup', join(dataDir, 'backup.tar.gz')], { DATA_DIR: dataDir });
     expect(inside).toEqual({ code: 1, stdout: '', stderr: `error: ${join(dataDir, 'backup.tar.gz')} is inside DATA_DIR (${dataDir}): write the backup elsewhere\n` });
     const file = join(scratch, 'direct.tar.gz');
-    const backup = await cli(['backup', file], { DATA_DIR: dataDir });
+    const backup = await runCliInProcess(['backup', file], { DATA_DIR: dataDir });
     expect(backup).toMatchObject({ code: 0, stdout: `${file}\n` });
     expect(backup.stderr).toContain(`backed up ${dataDir} (no server held it)`);
     // The CLI let go of the directory.
@@ -204,7 +196,7 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
     const occupied = join(scratch, 'occupied');
     mkdirSync(occupied);
     writeFileSync(join(occupied, 'notes.txt'), 'mine');
-    expect(await cli(['restore', file, occupied, ...key], {})).toEqual({
+    expect(await runCliInProcess(['restore', file, occupied, ...key], {})).toEqual({
       code: 1,
       stdout: '',
       stderr: `error: ${occupied} is not empty: restore into a new directory (an empty one, or one that does not exist)\n`,
@@ -214,7 +206,7 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
     const held = join(scratch, 'held');
     const lock = lockDataDir(held, 'cli');
     try {
-      const refused = await cli(['restore', file, held, ...key], {});
+      const refused = await runCliInProcess(['restore', file, held, ...key], {});
       expect(refused.code).toBe(1);
       expect(refused.stderr).toContain(`error: ${held} is in use by process ${process.pid} (the admin CLI`);
     } finally {
@@ -225,12 +217,12 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
     writeFileSync(damaged, readFileSync(file).subarray(0, Math.floor(statSync(file).size / 2)));
     const empty = join(scratch, 'empty');
     mkdirSync(empty);
-    const broken = await cli(['restore', damaged, empty, ...key], {});
+    const broken = await runCliInProcess(['restore', damaged, empty, ...key], {});
     expect(broken).toMatchObject({ code: 1, stdout: '' });
     expect(broken.stderr).toContain('the archive is damaged or incomplete');
     expect(readdirSync(empty)).toEqual([]);
 
-    const restored = await cli(['restore', file, empty, ...key], {});
+    const restored = await runCliInProcess(['restore', file, empty, ...key], {});
     expect(restored).toMatchObject({ code: 0, stdout: `${empty}\n` });
     expect(restored.stderr).toMatch(/: 1 users, 1 organizations, \d+ spaces/);
     const server = await startTestServer({}, { database: { database: { dataDir: empty }, env: {}, dispose: async () => {} } });

@@ -5,8 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganizationWithRoles } from './support/factories.js';
-import { createPage, createSpace, deletePage, mainPages, merge, movePage, openChangeRequest, updatePage } from './support/content.js';
+import { newMember } from './support/factories.js';
+import { createPage, createSpace, deletePage, mainPages, merge, movePage, newOrganizationWithSpace, openChangeRequest, updatePage } from './support/content.js';
 import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
@@ -15,8 +15,7 @@ const crPath = (spaceId: string, cr: string | number = '') => `/v1/spaces/${spac
 
 describe('creating, reading and listing change requests', () => {
   it('starts from the space revision, numbers per space, and answers by id or number', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const res = await admin.rest('POST', crPath(space.id), { subject: 'First' });
     expect(res.status).toBe(201);
     expectContract('createChangeRequest', res);
@@ -36,15 +35,13 @@ describe('creating, reading and listing change requests', () => {
   });
 
   it('refuses a subject over 100 characters naming the field, creating nothing', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expectError(await admin.rest('POST', crPath(space.id), { subject: 'x'.repeat(101) }), 400, 'subject: must be at most 100 characters');
     expect((await admin.rest('GET', crPath(space.id))).body.count).toBe(0);
   });
 
   it('lists open ones by default, filters by status and contributor, and counts on the space', async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, edit, space } = await newOrganizationWithSpace(server);
     const a = await openChangeRequest(admin, space.id, 'A');
     const b = await openChangeRequest(edit, space.id, 'B');
     const c = await openChangeRequest(admin, space.id, 'C');
@@ -64,8 +61,7 @@ describe('creating, reading and listing change requests', () => {
   });
 
   it('moves status as documented and refuses other moves', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const archived = await admin.rest('PATCH', crPath(space.id, cr.id), { status: 'archived', subject: 'Old' });
     expectContract('updateChangeRequestById', archived);
@@ -79,8 +75,7 @@ describe('creating, reading and listing change requests', () => {
 
 describe('editing content in a change request', () => {
   it('makes a new revision per edit whose parent is the previous one, and shares nothing with main until merged', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const first = await createPage(admin, space.id, cr.id, { title: 'Getting Started', markdown: '# Hello' });
     expect(first.revision.parents).toEqual([space.revision]);
@@ -100,8 +95,7 @@ describe('editing content in a change request', () => {
   });
 
   it('moves pages, refuses moving under a descendant, and deletes a page with its descendants', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const a = (await createPage(admin, space.id, cr.id, { title: 'A' })).page!;
     const b = (await createPage(admin, space.id, cr.id, { title: 'B' })).page!;
@@ -122,8 +116,7 @@ describe('editing content in a change request', () => {
   });
 
   it('refuses bad input with 400 naming the field and changes nothing', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const create = (input: Record<string, unknown>) =>
       admin.gql(`mutation($s: ID!, $c: ID!, $i: CreatePageInput!) { createPage(spaceId: $s, changeRequestId: $c, input: $i) { revision { id } } }`, { s: space.id, c: cr.id, i: input });
@@ -136,8 +129,7 @@ describe('editing content in a change request', () => {
   });
 
   it('refuses edits, updates and merges in a locked space with 409, and takes them again once live', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, cr.id, { title: 'Before lock' });
     expect((await admin.rest('PATCH', `/v1/spaces/${space.id}`, { editMode: 'locked' })).status).toBe(200);
@@ -154,8 +146,7 @@ describe('editing content in a change request', () => {
 
 describe('merging', () => {
   it('combines changes to different pages from two change requests', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const seed = await openChangeRequest(admin, space.id);
     const one = (await createPage(admin, space.id, seed.id, { title: 'One', markdown: 'one' })).page!;
     const two = (await createPage(admin, space.id, seed.id, { title: 'Two', markdown: 'two' })).page!;
@@ -183,8 +174,7 @@ describe('merging', () => {
   });
 
   it('refuses the same page changed on both sides with 409 naming it, until an update keeps one side', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const seed = await openChangeRequest(admin, space.id);
     const page = (await createPage(admin, space.id, seed.id, { title: 'Shared' })).page!;
     const other = (await createPage(admin, space.id, seed.id, { title: 'Other' })).page!;
@@ -206,8 +196,7 @@ describe('merging', () => {
   });
 
   it('of two merges at once, combines different pages and refuses the conflicting one; no page is lost', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const seed = await openChangeRequest(admin, space.id);
     const shared = (await createPage(admin, space.id, seed.id, { title: 'Shared' })).page!;
     await merge(admin, space.id, seed.id);
@@ -232,8 +221,7 @@ describe('merging', () => {
   });
 
   it('updates an outdated change request with main content, clearing outdated', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const mine = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, mine.id, { title: 'Mine' });
     const theirs = await openChangeRequest(admin, space.id);
@@ -255,8 +243,7 @@ describe('merging', () => {
 
 describe('permissions', () => {
   it('needs a token, read to see, edit to change, review to merge; other organizations get 404', async () => {
-    const { organization, admin, edit, read, outsider } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, read, outsider, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const anonymous = await fetch(`${server.url}${crPath(space.id)}`);
     expect(anonymous.status).toBe(401);

@@ -7,7 +7,7 @@ import { Member } from '../src/domain/organizations/entities.js';
 import { newId } from '../src/ids.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
-import { runCli } from '../src/cli/program.js';
+import { runCliInProcess } from './support/cli.js';
 import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';
 
 /**
@@ -28,17 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => dispose?.());
 
-/** The command line in this process (as `npm run cli` runs it, minus process start-up). */
-async function cli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    env,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  });
-  return { code, stdout, stderr };
-}
+/** The command line in this process, on this file's database. */
+const cli = (...args: string[]) => runCliInProcess(args, env);
 
 /** The real executable, as a child process. */
 function spawnCli(...args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {

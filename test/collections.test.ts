@@ -3,10 +3,9 @@
  * database. One server per file; every test builds its own organizations, so tests never share rows.
  */
 import { describe, expect, it } from 'vitest';
-import { addMember } from '../src/domain/organizations/service.js';
 import { createCollection, createSpace } from './support/content.js';
-import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
-import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectError, expectGqlAuthRequired, expectGqlError, expectLimitsRefused } from './support/expectations.js';
+import { newMember, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
@@ -33,6 +32,14 @@ async function childTitles(caller: Caller, collectionId: string): Promise<string
   const res = await caller.gql(`query($id: ID!) { collection(id: $id) { collections(limit: 1000) { items { title } } } }`, { id: collectionId });
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return res.data.collection.collections.items.map((c: { title: string }) => c.title);
+}
+
+/** Three collections titled `chain`, each inside the one before, then one more titled `apart` at the top level. */
+async function chainAndOneApart(admin: Caller, organizationId: string, chain: [string, string, string], apart: string) {
+  const first = await createCollection(admin, organizationId, { title: chain[0] });
+  const second = await createCollection(admin, organizationId, { title: chain[1], parent: first.id });
+  const third = await createCollection(admin, organizationId, { title: chain[2], parent: second.id });
+  return [first, second, third, await createCollection(admin, organizationId, { title: apart })] as const;
 }
 
 const ADMIN_PERMISSIONS = { view: true, admin: true, viewInviteLinks: true, create: true };
@@ -371,10 +378,7 @@ describe('DELETE /v1/collections/{collectionId} (deleteCollectionById)', () => {
 
   it('deletes sub-collections and soft-deletes the spaces inside, which can be restored at the top level', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
-    const root = await createCollection(admin, organization.id, { title: 'Root' });
-    const child = await createCollection(admin, organization.id, { title: 'Child', parent: root.id });
-    const grandchild = await createCollection(admin, organization.id, { title: 'Grandchild', parent: child.id });
-    const sibling = await createCollection(admin, organization.id, { title: 'Sibling' });
+    const [root, child, grandchild, sibling] = await chainAndOneApart(admin, organization.id, ['Root', 'Child', 'Grandchild'], 'Sibling');
     const inRoot = await createSpace(admin, organization.id, { title: 'In root', parent: root.id });
     const inGrandchild = await createSpace(admin, organization.id, { title: 'In grandchild', parent: grandchild.id, visibility: 'in-collection' });
     const inSibling = await createSpace(admin, organization.id, { title: 'In sibling', parent: sibling.id });
@@ -477,8 +481,7 @@ describe('GET /v1/collections/{collectionId}/spaces (listSpacesInCollectionById)
     const second = await admin.rest('GET', `/v1/collections/${c.id}/spaces?limit=2&page=${first.body.next.page}`);
     expect(second.body.items.map((s: { title: string }) => s.title)).toEqual(['S3']);
     expect(second.body).not.toHaveProperty('next');
-    expectError(await admin.rest('GET', `/v1/collections/${c.id}/spaces?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `/v1/collections/${c.id}/spaces?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, `/v1/collections/${c.id}/spaces`, [0, 1001]);
     expectError(await admin.rest('GET', `/v1/collections/${c.id}/spaces?page=bogus`), 400, /^page: /);
   });
 
@@ -587,9 +590,7 @@ describe('GET /v1/orgs/{organizationId}/collections (listCollectionsInOrganizati
     const { organization, admin } = await newOrganizationWithRoles(server);
     await createCollection(admin, organization.id);
     const path = `/v1/orgs/${organization.id}/collections`;
-    expectError(await admin.rest('GET', `${path}?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${path}?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${path}?limit=-1`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, path, [0, 1001, -1]);
     expectError(await admin.rest('GET', `${path}?limit=ten`), 400, 'limit: must be an integer');
     expectError(await admin.rest('GET', `${path}?limit=1.5`), 400, /^limit: /);
     expectError(await admin.rest('GET', `${path}?page=bogus`), 400, 'page: not a page identifier returned by this list');
@@ -924,9 +925,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
     const { organization, admin, create } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id, { title: 'C' });
     // admin of the source, only a member of the target
-    const targetOwner = await newUser(server);
-    const target = await newOrganization(server, targetOwner);
-    await addMember(server.em(), server.clock, target.id, admin.user.id, 'create');
+    const { organization: target } = await newOrganizationWithMember(server, admin, 'create');
     expectError(
       await admin.rest('POST', `/v1/collections/${c.id}/transfer`, { organization: target.id }),
       403,
@@ -999,10 +998,7 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
 
   it('within one organization, moves into a given collection but never into its own subtree', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
-    const a = await createCollection(admin, organization.id, { title: 'A' });
-    const b = await createCollection(admin, organization.id, { title: 'B', parent: a.id });
-    const c = await createCollection(admin, organization.id, { title: 'C', parent: b.id });
-    const d = await createCollection(admin, organization.id, { title: 'D' });
+    const [a, b, c, d] = await chainAndOneApart(admin, organization.id, ['A', 'B', 'C'], 'D');
     const message = 'collection: a collection cannot move into itself or one of its sub-collections';
     for (const into of [a, b, c]) {
       expectError(await admin.rest('POST', `/v1/collections/${a.id}/transfer`, { organization: organization.id, collection: into.id }), 400, message);
@@ -1118,14 +1114,9 @@ describe('GraphQL: collections', () => {
   it('answers UNAUTHENTICATED without a token', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const c = await createCollection(admin, organization.id);
-    const query = await rest(server, null, 'POST', '/graphql', { query: `query($id: ID!) { collection(id: $id) { id } }`, variables: { id: c.id } });
-    expect(query.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
-    expect(query.body.data).toBeNull();
-    const mutation = await rest(server, null, 'POST', '/graphql', {
-      query: `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`,
-      variables: { org: organization.id },
-    });
-    expect(mutation.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    const query = await expectGqlAuthRequired(server, `query($id: ID!) { collection(id: $id) { id } }`, { id: c.id });
+    expect(query.data).toBeNull();
+    await expectGqlAuthRequired(server, `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`, { org: organization.id });
     expect(await listTitles(admin, organization.id)).toEqual(['Untitled collection']);
   });
 

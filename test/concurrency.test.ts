@@ -3,7 +3,7 @@ import { ContentGrant } from '../src/domain/grants/entities.js';
 import { OpenAPISpec } from '../src/domain/openapi/entities.js';
 import { Organization } from '../src/domain/organizations/entities.js';
 import { TeamMember } from '../src/domain/teams/entities.js';
-import { createSpace } from './support/content.js';
+import { newOrganizationWithSpace } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
 import { useTestServer } from './support/server.js';
@@ -48,8 +48,7 @@ describe('adding the same user to a team at once', () => {
 
 describe('granting the same role on a space at once', () => {
   it('succeeds for each of 20 GraphQL requests and makes one grant with the role', async () => {
-    const { organization, admin, read } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, read, space } = await newOrganizationWithSpace(server);
     const mutation = `mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id role user { id } } }`;
     const answers = await times(20, () => admin.gql(mutation, { id: space.id, input: { user: read.user.id, role: 'edit' } }));
     expect(answers.map((answer) => answer.errors)).toEqual(Array(20).fill(undefined));

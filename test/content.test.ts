@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
-import { createPage, createSpace, merge, openChangeRequest } from './support/content.js';
+import { createPage, createSpace, merge, newOrganizationWithSpace, openChangeRequest } from './support/content.js';
 import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
@@ -32,8 +32,7 @@ const content = (spaceId: string, crId: string) => `/v1/spaces/${spaceId}/change
 
 describe('content reads', () => {
   it('answers the revision, the page tree and a page in the reference shapes, in both formats', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const guide = (await createPage(admin, space.id, cr.id, { title: 'Guide', emoji: '📘', description: 'How to', markdown: '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n```js\nlet x;\n```', layout: { width: 'wide' } })).page!;
     await createPage(admin, space.id, cr.id, { title: 'Child', parent: guide.id, hidden: true });
@@ -82,8 +81,7 @@ describe('content reads', () => {
 
 describe('files', () => {
   it('uploads, lists, reads and downloads files, with image dimensions and a size limit', async () => {
-    const { organization, admin, outsider } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, outsider, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const image = await upload(admin, space.id, cr.id, 'diagram.png', PNG);
     expect(image.errors).toBeUndefined();
@@ -128,8 +126,7 @@ describe('files', () => {
   });
 
   it('lists the pages that refer to a file as its backlinks', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const file = (await upload(admin, space.id, cr.id, 'diagram.png', PNG)).data.uploadFile.file;
     const inline = (await createPage(admin, space.id, cr.id, { title: 'Uses it', markdown: 'See ![diagram](../.gitbook/assets/diagram.png)' })).page!;
@@ -145,8 +142,7 @@ describe('files', () => {
 
 describe('duplicating and transferring a space carry its content', () => {
   it('copies the main content into the duplicate', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     await upload(admin, space.id, cr.id, 'diagram.png', PNG);
     await createPage(admin, space.id, cr.id, { title: 'Kept', markdown: 'copied body' });

@@ -5,7 +5,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ContentGrant } from '../src/domain/grants/entities.js';
-import { createCollection, createSpace } from './support/content.js';
+import { createCollection, createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam, grant } from './support/people.js';
@@ -82,8 +82,7 @@ describe('granting and revoking roles', () => {
   });
 
   it('needs the admin role on the space or collection: space admins by grant may share it further', async () => {
-    const { organization, admin, edit, read, outsider } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, read, outsider, space } = await newOrganizationWithSpace(server);
     const give = (caller: Caller, user: string) =>
       caller.gql(`mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id } }`, { id: space.id, input: { user, role: 'edit' } });
     expectGqlError(await give(edit, read.user.id), 'FORBIDDEN', 'Space: this operation needs the admin role');

@@ -9,7 +9,7 @@ import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/retention.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
-import { createSpace } from './support/content.js';
+import { newOrganizationWithSpace } from './support/content.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';
 import { useTestServer } from './support/server.js';
@@ -71,8 +71,7 @@ describe('the recurring housekeeping jobs', () => {
 
 describe('the vacuum', () => {
   it('runs soon after a large delete, vacuuming the tables whose dead rows pass autovacuum\'s threshold; on a server, autovacuum does', async () => {
-    const { admin, organization } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const posted = await admin.rest('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
     expect(posted.status).toBe(200);
     // Many comments, copied in SQL from the one the API made (every column kept but the id).

@@ -9,13 +9,13 @@ import { rollUpSite } from '../src/domain/insights/rollup.js';
 import { executeOn as execute, kyselyOf } from '../src/db/statements.js';
 import { watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
 import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
-import { sqlObservers } from '../src/db/sql-observers.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { AGENTS, aggregate, siteEvent, track } from './support/insights.js';
 import { useTestServer } from './support/server.js';
 import { insertSite, insertSiteSpace } from './support/sites.js';
+import { statementsDuring } from './support/sql.js';
 
 const NOW = new Date('2026-03-10T15:20:00.000Z');
 const MINUTE = 60_000;
@@ -475,20 +475,16 @@ describe('bad requests', () => {
   });
 
   it('binds values as parameters: an injection attempt only matches nothing', async () => {
-    const statements: string[] = [];
-    const observe = (sql: string) => statements.push(sql);
-    sqlObservers.add(observe);
-    try {
-      const attack = `x' or '1'='1`;
-      const body = await query({
+    const attack = `x' or '1'='1`;
+    let body!: Awaited<ReturnType<typeof query>>;
+    const statements = await statementsDuring(async () => {
+      body = await query({
         where: [{ column: 'url', values: [attack] }, { column: 'visitorClaim', claim: `plan'); drop table insight_event; --`, values: [attack] }],
         range: 'last30Days',
       });
-      expect(rowsOf(body)).toEqual([{ eventsCount: 0 }]);
-      expect(statements.some((sql) => sql.includes(attack) || sql.includes('drop table insight_event'))).toBe(false);
-    } finally {
-      sqlObservers.delete(observe);
-    }
+    });
+    expect(rowsOf(body)).toEqual([{ eventsCount: 0 }]);
+    expect(statements.some((sql) => sql.includes(attack) || sql.includes('drop table insight_event'))).toBe(false);
     expect(rowsOf(await query({ range: 'lastYear' }))).toEqual([{ eventsCount: sent.length }]);
   });
 });

@@ -13,21 +13,15 @@ import { executeOn as execute, kyselyOf } from '../src/db/statements.js';
 import { rollupLock } from '../src/domain/insights/storage.js';
 import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { newOrganizationWithRoles, type Caller } from './support/factories.js';
+import type { Caller } from './support/factories.js';
 import { AGENTS, aggregate, eventsPath, segmentsPath, siteEvent, track, visitor } from './support/insights.js';
 import { useTestServer } from './support/server.js';
-import { insertSection, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { insertSection, insertShareLink, insertSite, insertSiteSpace, newOrganizationWithSite, siteBase } from './support/sites.js';
 
 const MAX_BATCH = 50;
 
 const server = useTestServer({ INSIGHTS_MAX_BATCH: String(MAX_BATCH), INSIGHTS_BODY_LIMIT: '1mb' });
 beforeEach(() => server.clock.advance(1000));
-
-async function teamWithSite() {
-  const team = await newOrganizationWithRoles(server);
-  const site = await insertSite(server, team.organization.id);
-  return { ...team, site };
-}
 
 /** How many events of the site are stored, counted behind the doors. */
 async function storedEvents(siteId: string): Promise<number> {
@@ -43,13 +37,13 @@ async function countWith(caller: Caller, site: { id: string; organization: strin
 
 describe('ingestion', () => {
   it('requires a token for every insights operation', async () => {
-    const { site } = await teamWithSite();
+    const { site } = await newOrganizationWithSite(server);
     const noEvents = { events: [] };
     await expectAuthRequired(server, [['POST', eventsPath(site), noEvents], ['POST', `${eventsPath(site)}/aggregate`, noEvents], ['GET', segmentsPath(site)]], { badToken: false });
   });
 
   it('answers 204 once the batch is committed: the events are read back at once', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const res = await track(admin, site, [siteEvent(), siteEvent({ session: { visitorId: visitor() } }), siteEvent()]);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
@@ -61,26 +55,26 @@ describe('ingestion', () => {
   });
 
   it('takes events through GraphQL too', async () => {
-    const { edit, site } = await teamWithSite();
+    const { edit, site } = await newOrganizationWithSite(server);
     const res = await edit.gql(`mutation($siteId: ID!, $events: [JSON!]!) { trackSiteEvents(siteId: $siteId, events: $events) }`, { siteId: site.id, events: [siteEvent()] });
     expect(res.data).toEqual({ trackSiteEvents: true });
     expect(await storedEvents(site.id)).toBe(1);
   });
 
   it('accepts an empty batch', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     expect((await track(admin, site, [])).status).toBe(204);
   });
 
   it('stamps events without a timestamp with the server time', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     expect((await track(admin, site, [siteEvent()])).status).toBe(204);
     const columns = await countWith(admin, site, { select: [{ column: 'datetime' }] });
     expect(columns).toEqual([{ column: 'datetime', values: [server.clock.now().toISOString()] }]);
   });
 
   it('accepts every event kind of the reference and stores what its columns read', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const events = [
       siteEvent({ type: 'search_open' }),
       siteEvent({ type: 'search_type_query', query: 'install' }),
@@ -121,7 +115,7 @@ describe('ingestion', () => {
   });
 
   it('stores text with tabs, newlines, backslashes and quotes as sent (bulk insertion escapes them)', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const query = 'tab\there\nnew line \\N back\\slash \'quote\' "double" \r end';
     const claims = { note: 'a\tb\\c\nd' };
     expect((await track(admin, site, [siteEvent({ type: 'search_type_query', query, session: { visitorAuthClaims: claims } })])).status).toBe(204);
@@ -130,7 +124,7 @@ describe('ingestion', () => {
   });
 
   it('derives browser, device, OS and bot from the user agent', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const agents = [AGENTS.chromeWindows, AGENTS.safariIphone, AGENTS.firefoxLinux, AGENTS.safariIpad, AGENTS.edgeWindows, AGENTS.chromeAndroid, AGENTS.googlebot, AGENTS.claudebot];
     expect((await track(admin, site, agents.map((userAgent) => siteEvent({ session: { userAgent, visitorId: userAgent } })))).status).toBe(204);
     const columns = await countWith(admin, site, {
@@ -151,7 +145,7 @@ describe('ingestion', () => {
   });
 
   it('derives the referrer domain and the utm parameters of the URL', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const events = [
       siteEvent({ session: { referrer: 'https://www.google.com/search?q=docs' }, location: { url: 'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner' } }),
       siteEvent({ session: { referrer: '' } }),
@@ -165,7 +159,7 @@ describe('ingestion', () => {
   });
 
   it('accepts location ids of the site and stores them', async () => {
-    const { admin, organization, site } = await teamWithSite();
+    const { admin, organization, site } = await newOrganizationWithSite(server);
     const space = await createSpace(admin, organization.id);
     const section = await insertSection(server, site, { path: 'guides', position: 'a0', space: space.id } as never);
     const siteSpace = await insertSiteSpace(server, site, { space: space.id, path: 'guides', position: 'a0', section: section.id });
@@ -211,7 +205,7 @@ describe('whole-batch validation', () => {
   ];
 
   it.each(cases)('rejects %s with 400 naming the index and field, storing nothing of the batch', async (_, change, message) => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const { session, location, replace, ...fields } = change as Record<string, any>;
     const bad = replace ?? { ...siteEvent({ session, location }), ...fields };
     for (const [key, value] of Object.entries(change)) if (value === undefined && key !== 'session' && key !== 'location') delete bad[key];
@@ -225,7 +219,7 @@ describe('whole-batch validation', () => {
   });
 
   it('rejects a batch larger than the configured largest with 413, storing nothing', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const events = Array.from({ length: MAX_BATCH + 1 }, () => siteEvent());
     expectError(await track(admin, site, events), 413, `events: at most ${MAX_BATCH} events per request (got ${MAX_BATCH + 1})`);
     expect((await track(admin, site, events.slice(1))).status).toBe(204);
@@ -233,13 +227,13 @@ describe('whole-batch validation', () => {
   });
 
   it('rejects a body without events and events that are no list', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     expectError(await admin.rest('POST', eventsPath(site), {}), 400, 'events: is required');
     expectError(await admin.rest('POST', eventsPath(site), { events: [null] }), 400, /^events\[0\]/);
   });
 
   it('answers bodies that are no JSON object, or carry other fields, with 400 like every operation, storing nothing', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     expectError(await admin.rest('POST', eventsPath(site), '{"events": ['), 400, 'Malformed JSON body');
     expectError(await admin.rest('POST', eventsPath(site), '[]'), 400, 'body: must be a JSON object');
     expectError(await admin.rest('POST', eventsPath(site), { events: [siteEvent()], extra: 1 }), 400, 'extra: unknown field');
@@ -250,7 +244,7 @@ describe('whole-batch validation', () => {
   });
 
   it('parses batches on the serving thread too when no worker threads are configured, with the same answers', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const config = server.deps.config;
     const workers = config.insightsWorkers;
     config.insightsWorkers = 0;
@@ -264,7 +258,7 @@ describe('whole-batch validation', () => {
   });
 
   it('takes a batch on the GraphQL door as events or as the JSON text of a body, exactly one of them', async () => {
-    const { edit, site } = await teamWithSite();
+    const { edit, site } = await newOrganizationWithSite(server);
     const mutation = `mutation($siteId: ID!, $events: [JSON!], $batch: InsightsEventBatch) { trackSiteEvents(siteId: $siteId, events: $events, batch: $batch) }`;
     expect((await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent(), siteEvent()] }) })).data).toEqual({ trackSiteEvents: true });
     expect(await storedEvents(site.id)).toBe(2);
@@ -277,7 +271,7 @@ describe('whole-batch validation', () => {
 
 describe('permissions', () => {
   it('lets edit and above ingest; read may aggregate and list segments but not ingest', async () => {
-    const { admin, edit, read, site } = await teamWithSite();
+    const { admin, edit, read, site } = await newOrganizationWithSite(server);
     expect((await track(edit, site, [siteEvent()])).status).toBe(204);
     expect((await track(admin, site, [siteEvent()])).status).toBe(204);
     expectError(await track(read, site, [siteEvent()]), 403, /./);
@@ -288,8 +282,8 @@ describe('permissions', () => {
   });
 
   it('hides the insights of other organizations (404) and checks the organization in the path', async () => {
-    const { outsider, admin, site } = await teamWithSite();
-    const other = await teamWithSite();
+    const { outsider, admin, site } = await newOrganizationWithSite(server);
+    const other = await newOrganizationWithSite(server);
     expectError(await track(outsider, site, [siteEvent()]), 404, 'Site not found');
     expectError(await aggregate(outsider, site, { range: 'last7Days' }), 404, 'Site not found');
     expectError(await outsider.rest('GET', segmentsPath(site)), 404, 'Site not found');
@@ -302,7 +296,7 @@ describe('permissions', () => {
 
 describe('visitor segments', () => {
   it('groups the visitors of the last 30 days by their claims, largest audience first', async () => {
-    const { admin, read, site } = await teamWithSite();
+    const { admin, read, site } = await newOrganizationWithSite(server);
     const pro = { plan: 'pro', org: { id: 7, beta: true } };
     const events = [
       siteEvent({ session: { visitorId: 'a', sessionId: 'a1', visitorAuthClaims: pro } }),
@@ -332,7 +326,7 @@ describe('visitor segments', () => {
 
 describe('the roll-up job', () => {
   it('rolls up each ended hour and day after it, counts late events at ingest, and merges them later', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     const db = kyselyOf(server.em());
     const rows = async (table: string) =>
       (await execute<{ delta: boolean; count: number }>(db, `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`, [site.id])).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
@@ -373,7 +367,7 @@ describe('the roll-up job', () => {
   });
 
   it('lets an ingest and the job that moves the watermark take turns, losing no count', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
     server.clock.set(new Date('2026-01-22T09:30:00.000Z'));
     const batch = (minute: number) => Array.from({ length: 20 }, (_, i) => siteEvent({ timestamp: new Date(Date.parse('2026-01-22T08:00:00Z') + (minute + i) * 60_000).toISOString() }));
     // Batches of the ended hour 08:00 race with its roll-up: each lands before (raw rows, rolled up) or after (late, counted at ingest).
@@ -392,7 +386,7 @@ describe('the roll-up job', () => {
 
 describe('concurrent ingests', () => {
   it('stores batches of several sites that arrive together (grouped into shared transactions), counting late events, each answered once stored', async () => {
-    const first = await teamWithSite();
+    const first = await newOrganizationWithSite(server);
     const second = { ...first, site: await insertSite(server, first.organization.id) };
     server.clock.set(new Date('2026-02-10T12:30:00.000Z'));
     const at = (hour: number, minute: number) => new Date(Date.UTC(2026, 1, 10, hour, minute)).toISOString();
@@ -445,8 +439,8 @@ describe('concurrent ingests', () => {
 
 describe('deleting a site', () => {
   it('deletes its rollups at once and its raw events by a durable job', async () => {
-    const { admin, site } = await teamWithSite();
-    const kept = await teamWithSite();
+    const { admin, site } = await newOrganizationWithSite(server);
+    const kept = await newOrganizationWithSite(server);
     expect((await track(admin, site, [siteEvent(), siteEvent()])).status).toBe(204);
     expect((await track(kept.admin, kept.site, [siteEvent()])).status).toBe(204);
     expect((await admin.rest('DELETE', siteBase(site))).status).toBe(204);

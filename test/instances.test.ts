@@ -5,11 +5,12 @@
  * is warned about and changes nothing. Starts follow each other on one database (an embedded data
  * directory has one process at a time); on a PostgreSQL server, two also start at once.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { InstanceDisagreement } from '../src/instances/agreement.js';
 import { InstanceSetting } from '../src/instances/entities.js';
 import { hashTokenSecret } from '../src/auth/tokens.js';
-import { freshDatabase } from './support/database.js';
+import { useCleanups } from './support/cleanups.js';
+import type { FreshDatabase } from './support/database.js';
 import { capturedLogs } from './support/logs.js';
 import { runMigration } from './support/migrations.js';
 import { spawnServer, stopProcess } from './support/processes.js';
@@ -18,31 +19,21 @@ import { startTestServer, type TestServer } from './support/server.js';
 const onServer = !!process.env.TEST_DATABASE_URL;
 const OWNER_TOKEN = 'instances-test-owner-token-0123456789';
 const OTHER_TOKEN = 'instances-test-other-token-0123456789';
-type Database = Awaited<ReturnType<typeof freshDatabase>>;
 
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function database(): Promise<Database> {
-  const fresh = await freshDatabase();
-  cleanups.push(() => fresh.dispose());
-  return fresh;
-}
+const cleanups = useCleanups();
 
 /** Starts a server on `db` (provisioning as a first start does); its warnings land in `warnings`. */
-async function start(db: Database, env: Record<string, string>, warnings: string[] = []): Promise<TestServer> {
+async function start(db: FreshDatabase, env: Record<string, string>, warnings: string[] = []): Promise<TestServer> {
   const { logger, lines } = capturedLogs('warn');
   const server = await startTestServer(env, { database: db, logger, provision: true }).finally(() => {
     warnings.push(...lines.map((line) => JSON.parse(line).msg as string));
   });
-  cleanups.push(() => server.stop());
+  cleanups.add(() => server.stop());
   return server;
 }
 
 /** Starts a server on `db` and stops it again, with the warnings it logged. */
-async function startAndStop(db: Database, env: Record<string, string>): Promise<string[]> {
+async function startAndStop(db: FreshDatabase, env: Record<string, string>): Promise<string[]> {
   const warnings: string[] = [];
   const server = await start(db, env, warnings);
   await server.stop();
@@ -61,7 +52,7 @@ async function locationOfOwnOrganization(server: TestServer, token: string) {
 
 describe('PUBLIC_URL', () => {
   it('is recorded by the first start; the same URL starts again, written another way; another URL is refused naming both and changes nothing', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     const first = await start(db, { PUBLIC_URL: 'https://docs.example.com', OWNER_TOKEN });
     expect(await recorded(first)).toMatchObject({ public_url: 'https://docs.example.com' });
     await first.stop();
@@ -85,7 +76,7 @@ describe('PUBLIC_URL', () => {
   });
 
   it('is refused when unset once a value is recorded; nothing is recorded while it is unset', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     // Unset: every start uses its local default, and nothing binds the next one.
     expect(await startAndStop(db, { PUBLIC_URL: '' })).toEqual([]);
     const first = await start(db, { PUBLIC_URL: 'https://docs.example.com/help/' });
@@ -97,7 +88,7 @@ describe('PUBLIC_URL', () => {
   });
 
   it('changes on purpose with PUBLIC_URL_PREVIOUS naming the recorded value; a stale PUBLIC_URL_PREVIOUS changes nothing', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     await startAndStop(db, { PUBLIC_URL: 'https://old.example.com', OWNER_TOKEN });
     await expect(start(db, { PUBLIC_URL: 'https://new.example.com', PUBLIC_URL_PREVIOUS: 'https://elsewhere.example.com' })).rejects.toThrow(
       /^PUBLIC_URL is https:\/\/new\.example\.com but this database is served at https:\/\/old\.example\.com/,
@@ -116,7 +107,7 @@ describe('PUBLIC_URL', () => {
   });
 
   it.skipIf(!onServer)('two instances starting at once with different values: the first records its value, the other is refused', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     const starts = await Promise.allSettled(['https://a.example.com', 'https://b.example.com'].map((url) => start(db, { PUBLIC_URL: url })));
     const started = starts.filter((result) => result.status === 'fulfilled');
     const refused = starts.filter((result) => result.status === 'rejected');
@@ -128,10 +119,10 @@ describe('PUBLIC_URL', () => {
   });
 
   it('a server process that disagrees exits 1 with one line on stderr, naming both values', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     await startAndStop(db, { PUBLIC_URL: 'https://docs.example.com' });
     const server = await spawnServer({ ...db.env, PUBLIC_URL: 'https://elsewhere.example.com' });
-    cleanups.push(() => stopProcess(server));
+    cleanups.add(() => stopProcess(server));
     expect(await server.exited).toEqual({ code: 1, signal: null });
     expect(server.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^error: PUBLIC_URL is https:\/\/elsewhere\.example\.com but this database is served at https:\/\/docs\.example\.com: /)]);
     expect(server.stdout()).not.toMatch(/listening/);
@@ -140,7 +131,7 @@ describe('PUBLIC_URL', () => {
 
 describe('OWNER_TOKEN', () => {
   it('is only warned about when it is not the provisioned owner\'s token: it authenticates nobody, the provisioned one still works', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     expect(await startAndStop(db, { OWNER_TOKEN })).toEqual([]);
     // The same token again: nothing to say.
     expect(await startAndStop(db, { OWNER_TOKEN })).toEqual([]);
@@ -153,7 +144,7 @@ describe('OWNER_TOKEN', () => {
   });
 
   it('is warned about once the provisioned token is revoked; a database provisioned without it warns too', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     const first = await start(db, { OWNER_TOKEN });
     const [token] = (await (await fetch(`${first.url}/graphql`, {
       method: 'POST',
@@ -173,13 +164,13 @@ describe('OWNER_TOKEN', () => {
     ]);
 
     // Provisioned with a token made by the first start (OWNER_TOKEN unset), then started with one.
-    const unset = await database();
+    const unset = await cleanups.database();
     await startAndStop(unset, { OWNER_TOKEN: '' });
     expect(await startAndStop(unset, { OWNER_TOKEN })).toEqual([expect.stringMatching(/^OWNER_TOKEN is not the token this database was provisioned with/)]);
   });
 
   it('of a database provisioned before the fingerprint was recorded: the migration takes it from the owner\'s first token', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     const server = await start(db, { PUBLIC_URL: 'https://docs.example.com', OWNER_TOKEN });
     await runMigration(server.deps.orm, 'Migration20261210090000', 'down');
     await runMigration(server.deps.orm, 'Migration20261210090000', 'up');

@@ -94,26 +94,28 @@ describe('publishing', () => {
   it('publishes every field, answers the Integration without script or secrets, and bumps the version on each publish', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName();
-    const first = await admin.rest('POST', `/v1/integrations/${name}`, fullBody(organization.id));
+    const sent = fullBody(organization.id);
+    const first = await admin.rest('POST', `/v1/integrations/${name}`, sent);
     expect(first.status, JSON.stringify(first.body)).toBe(200);
     expectContract('publishIntegration', first);
     expect(first.body).toMatchObject({
       object: 'integration',
       name,
       version: 1,
-      title: 'Analytics',
-      description: 'Counts page views',
-      summary: '# Analytics\nSee who reads what.',
+      // Answered as sent:
+      title: sent.title,
+      description: sent.description,
+      summary: sent.summary,
+      target: sent.target,
+      visibility: sent.visibility,
+      scopes: sent.scopes,
+      categories: sent.categories,
+      blocks: sent.blocks,
+      contentSources: sent.contentSources,
+      externalLinks: sent.externalLinks,
+      configurations: sent.configurations,
       previewImages: [`data:image/png;base64,${PNG}`, `data:image/png;base64,${PNG}`],
-      target: 'all',
       verified: false,
-      visibility: 'public',
-      scopes: ['space:views:read', 'site:views:read'],
-      categories: ['analytics'],
-      blocks: [{ id: 'chart', title: 'Chart', description: 'A chart', urlUnfurl: ['https://*.charts.example.com/*'], markdown: { codeblock: 'chart', body: 'data' } }],
-      contentSources: [{ id: 'feed', title: 'Feed', configuration: { componentId: 'feedConfig' } }],
-      externalLinks: [{ url: 'https://example.com/docs', label: 'Docs' }],
-      configurations: fullBody(organization.id).configurations,
       owner: { object: 'organization', id: organization.id },
       urls: {
         location: `http://docs.test/v1/integrations/${name}`,

@@ -6,7 +6,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Member } from '../src/domain/organizations/entities.js';
-import { createSpace } from './support/content.js';
+import { createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { createInviteLink, INVITE_LINK_FIELDS, joinWithInvite } from './support/people.js';
@@ -113,8 +113,7 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
   });
 
   it("changes an organization link's role or a content link's level", async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, space } = await newOrganizationWithSpace(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });
     const res = await admin.rest('PATCH', linkPath(organization.id, link.id), { role: 'edit' });
     expect(res.status).toBe(200);

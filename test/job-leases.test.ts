@@ -55,6 +55,19 @@ function gate() {
   return { open, opened };
 }
 
+/** A job's work that can be held: it counts its runs, opens `entered` when it starts and waits for `resume`. */
+function heldWork() {
+  const entered = gate();
+  const resume = gate();
+  const runs = { count: 0 };
+  const hold = async () => {
+    runs.count += 1;
+    entered.open();
+    await resume.opened;
+  };
+  return { entered, resume, runs, hold };
+}
+
 /** What the test runs wrote as their effect (through `whileClaimed`), by run name. */
 async function effects(): Promise<string[]> {
   const rows = await server.em().find(Job, { kind: EFFECT }, { orderBy: { createdAt: 'asc', id: 'asc' } });
@@ -166,19 +179,8 @@ describe('a run that lost its claim', () => {
 describe('a run that holds its claim', () => {
   it('keeps its job past the first lease: the heartbeat renews the lease', async () => {
     const id = await schedule();
-    const entered = gate();
-    const resume = gate();
-    let calls = 0;
-    const handlers: Record<string, JobHandler> = {
-      [KIND]: Object.assign(
-        async () => {
-          calls += 1;
-          entered.open();
-          await resume.opened;
-        },
-        { outsideTransaction: true },
-      ),
-    };
+    const { entered, resume, runs, hold } = heldWork();
+    const handlers: Record<string, JobHandler> = { [KIND]: Object.assign(hold, { outsideTransaction: true }) };
     const running = run(handlers, SHORT_LEASE_MS);
     await entered.opened;
     server.clock.advance(2 * SECOND);
@@ -189,20 +191,16 @@ describe('a run that holds its claim', () => {
     expect(await run(handlers, SHORT_LEASE_MS)).toBe(0);
     resume.open();
     expect(await running).toBe(1);
-    expect(calls).toBe(1);
+    expect(runs.count).toBe(1);
     expect(await jobRow(id)).toBeNull();
   });
 
   it('in a transaction, holds its job\'s row: past its lease nobody claims it, and the job ends with what the transaction wrote', async () => {
     const id = await schedule();
-    const entered = gate();
-    const resume = gate();
-    let calls = 0;
+    const { entered, resume, runs, hold } = heldWork();
     const handlers: Record<string, JobHandler> = {
       [KIND]: async (tx: EntityManager, _payload: Record<string, unknown>, _now: Date, job: JobRun) => {
-        calls += 1;
-        entered.open();
-        await resume.opened;
+        await hold();
         await writeEffect(job, tx, 'in-transaction');
       },
     };
@@ -216,7 +214,7 @@ describe('a run that holds its claim', () => {
     resume.open();
     expect(await running).toBe(1);
     expect(await other).toBe(0);
-    expect(calls).toBe(1);
+    expect(runs.count).toBe(1);
     expect(await jobRow(id)).toBeNull();
     expect(await effects()).toEqual(['in-transaction']);
   });

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
-import { createSpace, openChangeRequest } from './support/content.js';
+import { newOrganizationWithSpace, openChangeRequest } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';
@@ -91,8 +91,7 @@ describe('change requests of a space', () => {
   }`;
 
   it('pages through thousands by status and contributor, newest first, with exact counts; refuses foreign cursors', async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, space } = await newOrganizationWithSpace(server);
     const statuses = ['open', 'open', 'draft', 'merged', 'archived'];
     const rows = Array.from({ length: 2500 }, (_, i) => ({
       id: newId(),
@@ -155,8 +154,7 @@ describe('comments of a space and of a change request', () => {
   }`;
 
   it('pages through thousands in both orders and with filters, each discussion apart, with exact counts', async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, space } = await newOrganizationWithSpace(server);
     const changeRequest = await openChangeRequest(admin, space.id);
     // Three comments per millisecond: the id breaks the ties.
     const rows = Array.from({ length: 3000 }, (_, i) => ({

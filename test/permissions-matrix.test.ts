@@ -108,6 +108,35 @@ const rest = (method: string, path: (w: World) => string, body?: (w: World) => u
 const graphql = (query: string, variables: (w: World) => Record<string, unknown>) => async (caller: Caller, w: World) =>
   gqlStatus(await caller.gql(query, variables(w)));
 
+/** The id of the world's space or collection, and its name in GraphQL fields (`grantSpaceRole`, `spaceGrants`). */
+const grantTarget = (target: 'space' | 'collection') => ({
+  id: (w: World) => (target === 'space' ? w.spaceId : w.collectionId),
+  Name: target === 'space' ? 'Space' : 'Collection',
+});
+
+/** Granting the read role on the world's space or collection to the target user. */
+function grantRoleOperation(target: 'space' | 'collection'): Operation {
+  const { id, Name } = grantTarget(target);
+  return {
+    name: `grant${Name}Role (GraphQL)`,
+    expect: { target, need: 'admin', success: 200 },
+    run: graphql(`mutation($id: ID!, $user: ID!) { grant${Name}Role(${target}Id: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
+      id: id(w),
+      user: w.target.user.id,
+    })),
+  };
+}
+
+/** Listing the grants of the world's space or collection. */
+function listGrantsOperation(target: 'space' | 'collection'): Operation {
+  const { id } = grantTarget(target);
+  return {
+    name: `${target}Grants (GraphQL)`,
+    expect: { target, need: 'admin', success: 200 },
+    run: graphql(`query($id: ID!) { ${target}Grants(${target}Id: $id) { count } }`, (w) => ({ id: id(w) })),
+  };
+}
+
 const OPERATIONS: Operation[] = [
   // Foundation: organizations, collections, spaces.
   { name: 'getOrganizationById', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('GET', org) },
@@ -250,37 +279,15 @@ const OPERATIONS: Operation[] = [
     run: graphql(`mutation($org: ID!) { createInviteLink(organizationId: $org, input: { role: read }) { __typename } }`, (w) => ({ org: w.organizationId })),
   },
   // Grants.
-  {
-    name: 'grantSpaceRole (GraphQL)',
-    expect: { target: 'space', need: 'admin', success: 200 },
-    run: graphql(`mutation($id: ID!, $user: ID!) { grantSpaceRole(spaceId: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
-      id: w.spaceId,
-      user: w.target.user.id,
-    })),
-  },
+  grantRoleOperation('space'),
   {
     name: 'revokeSpaceRole (GraphQL)',
     expect: { target: 'space', need: 'admin', success: 200 },
     run: graphql(`mutation($id: ID!, $user: ID!) { revokeSpaceRole(spaceId: $id, input: { user: $user }) }`, (w) => ({ id: w.spaceId, user: w.target.user.id })),
   },
-  {
-    name: 'spaceGrants (GraphQL)',
-    expect: { target: 'space', need: 'admin', success: 200 },
-    run: graphql(`query($id: ID!) { spaceGrants(spaceId: $id) { count } }`, (w) => ({ id: w.spaceId })),
-  },
-  {
-    name: 'grantCollectionRole (GraphQL)',
-    expect: { target: 'collection', need: 'admin', success: 200 },
-    run: graphql(`mutation($id: ID!, $user: ID!) { grantCollectionRole(collectionId: $id, input: { user: $user, role: read }) { id } }`, (w) => ({
-      id: w.collectionId,
-      user: w.target.user.id,
-    })),
-  },
-  {
-    name: 'collectionGrants (GraphQL)',
-    expect: { target: 'collection', need: 'admin', success: 200 },
-    run: graphql(`query($id: ID!) { collectionGrants(collectionId: $id) { count } }`, (w) => ({ id: w.collectionId })),
-  },
+  listGrantsOperation('space'),
+  grantRoleOperation('collection'),
+  listGrantsOperation('collection'),
 ];
 
 describe('roles × operations', () => {
@@ -304,47 +311,34 @@ describe('permissions objects and listings agree with the guards', () => {
       const res = await w.callers[subject].gql(query, { org: w.organizationId, collection: w.collectionId, space: w.spaceId, team: w.teamId });
       return { data: res.data as T | null, status: gqlStatus(res) };
     };
+    /** What the caller reads of a resource: 404 when it is hidden from them, else their role there and the permissions it gives. */
+    const expectViewed = (answer: { data: Record<string, unknown> | null; status: number }, field: string, role: Held, hidden: boolean, permissions: (role: Held) => Record<string, boolean>) => {
+      if (hidden) expect(answer.status).toBe(404);
+      else expect(answer.data![field]).toEqual({ viewerRole: role, permissions: permissions(role) });
+    };
     const organization = await ask<{ organization: any }>(`query($org: ID!) { organization(id: $org) { viewerRole permissions { view admin ownTeam createContent listMembers listTeams } } }`);
-    if (roles.organization === undefined) expect(organization.status).toBe(404);
-    else {
-      const role = roles.organization;
-      expect(organization.data!.organization).toEqual({
-        viewerRole: role,
-        permissions: {
-          view: true,
-          admin: role === 'admin',
-          ownTeam: subject === 'teamOwner',
-          createContent: atLeast(role, 'create'),
-          listMembers: role !== null,
-          listTeams: role !== null,
-        },
-      });
-    }
+    expectViewed(organization, 'organization', roles.organization, roles.organization === undefined, (role) => ({
+      view: true,
+      admin: role === 'admin',
+      ownTeam: subject === 'teamOwner',
+      createContent: atLeast(role, 'create'),
+      listMembers: role !== null,
+      listTeams: role !== null,
+    }));
 
     const collection = await ask<{ collection: any }>(`query($collection: ID!) { collection(id: $collection) { viewerRole permissions { view admin create } } }`);
-    if (!roles.collection) expect(collection.status).toBe(404);
-    else {
-      const role = roles.collection;
-      expect(collection.data!.collection).toEqual({ viewerRole: role, permissions: { view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') } });
-    }
+    expectViewed(collection, 'collection', roles.collection, !roles.collection, (role) => ({ view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') }));
 
     const space = await ask<{ space: any }>(`query($space: ID!) { space(id: $space) { viewerRole permissions { view access admin edit comment merge review } } }`);
-    if (!roles.space) expect(space.status).toBe(404);
-    else {
-      const role = roles.space;
-      expect(space.data!.space).toEqual({
-        viewerRole: role,
-        permissions: {
-          view: true,
-          access: true,
-          admin: atLeast(role, 'admin'),
-          edit: atLeast(role, 'edit'),
-          comment: atLeast(role, 'comment'),
-          merge: atLeast(role, 'review'),
-          review: atLeast(role, 'review'),
-        },
-      });
-    }
+    expectViewed(space, 'space', roles.space, !roles.space, (role) => ({
+      view: true,
+      access: true,
+      admin: atLeast(role, 'admin'),
+      edit: atLeast(role, 'edit'),
+      comment: atLeast(role, 'comment'),
+      merge: atLeast(role, 'review'),
+      review: atLeast(role, 'review'),
+    }));
 
     const team = await ask<{ team: any }>(`query($org: ID!, $team: ID!) { team(organizationId: $org, teamId: $team) { permissions { admin view } } }`);
     if (roles.team === undefined || roles.team === null) expect(team.status).toBe(404);

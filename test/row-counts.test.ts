@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
 import { readRows } from '../src/db/statements.js';
 import { commentsPath, postComment } from './support/comments.js';
-import { createSpace, openChangeRequest } from './support/content.js';
+import { createSpace, newOrganizationWithSpace, openChangeRequest } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
@@ -87,8 +87,7 @@ describe('kept list sizes', () => {
   });
 
   it('follow change requests and comments through statuses, and members through roles', async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, edit, space } = await newOrganizationWithSpace(server);
     const changeRequests = await Promise.all(Array.from({ length: 6 }, (_, i) => openChangeRequest(admin, space.id, `Change ${i}`)));
     await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[0]!.id}`, { status: 'archived' });
     await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[1]!.id}`, { status: 'draft' });

@@ -7,9 +7,9 @@ import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SamlProvider } from '../src/domain/saml/entities.js';
 import { Team } from '../src/domain/teams/entities.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
 import { identityProviderKeys, insertTeam } from './support/saml.js';
-import { useTestServer } from './support/server.js';
+import { serverNow, useTestServer } from './support/server.js';
 
 const PUBLIC_URL = 'http://docs.test';
 const SECOND = 1000;
@@ -21,7 +21,6 @@ beforeAll(async () => {
 });
 beforeEach(() => server.clock.advance(SECOND));
 
-const now = () => server.clock.now().toISOString();
 const base = (organizationId: string) => `/v1/orgs/${organizationId}/saml`;
 
 /** A complete provider body (active once created). */
@@ -58,8 +57,7 @@ describe('authentication', () => {
       ['DELETE', `${base(organization.id)}/x`],
     ];
     await expectAuthRequired(server, calls);
-    const res = await rest(server, null, 'POST', '/graphql', { query: `{ samlProviders(organizationId: "${organization.id}") { count } }` });
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await expectGqlAuthRequired(server, `{ samlProviders(organizationId: "${organization.id}") { count } }`);
   });
 });
 
@@ -81,7 +79,7 @@ describe('creating a provider', () => {
       certificate,
       defaultTeam: { object: 'team', id: team.id, title: 'Engineering', members: 0, spaces: 0, createdAt: team.createdAt.toISOString(), permissions: { admin: true, view: true } },
       defaultRole: 'edit',
-      createdAt: now(),
+      createdAt: serverNow(server),
       status: 'active',
       service: service(id),
       urls: { location: `${PUBLIC_URL}/v1/orgs/${organization.id}/saml/${id}` },
@@ -98,7 +96,7 @@ describe('creating a provider', () => {
       id: provider.id,
       label: 'Later',
       defaultRole: 'read',
-      createdAt: now(),
+      createdAt: serverNow(server),
       status: 'pending',
       service: service(provider.id),
       urls: { location: `${PUBLIC_URL}/v1/orgs/${organization.id}/saml/${provider.id}` },

@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { masterKeyOf } from '../src/auth/master-key.js';
 import { serverSecret, storedSecret } from '../src/auth/secrets.js';
 import { loadConfig } from '../src/config.js';
@@ -20,7 +20,8 @@ import { signingKey } from '../src/domain/saml/service-provider.js';
 import { createLogger } from '../src/logger.js';
 import { startServer } from '../src/server.js';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
-import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';
+import { useCleanups } from './support/cleanups.js';
+import { TEST_SECRET_KEY, type FreshDatabase } from './support/database.js';
 import { callerFor, newOrganization, newUser } from './support/factories.js';
 import { identityProviderKeys } from './support/saml.js';
 import { startTestServer, type TestServer } from './support/server.js';
@@ -34,19 +35,10 @@ const SECRET_NAMES = ['file-download-urls', 'integration-secrets-key', 'saml-sig
 const INTEGRATION_SECRETS = { API_SECRET: 'sk_live_kept-across-restarts-0123' };
 
 // Every database and server of a test is cleaned up after it, whatever it ends with.
-const cleanups: (() => Promise<unknown>)[] = [];
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!();
-});
-
-async function database() {
-  const fresh = await freshDatabase();
-  cleanups.push(() => fresh.dispose());
-  return fresh;
-}
+const cleanups = useCleanups();
 
 /** A server on `db` whose log lines land in `lines`. */
-async function start(db: Awaited<ReturnType<typeof database>>, env: Record<string, string> = {}, lines: string[] = []): Promise<TestServer> {
+async function start(db: FreshDatabase, env: Record<string, string> = {}, lines: string[] = []): Promise<TestServer> {
   const sink = new Writable({
     write(chunk, _encoding, done) {
       lines.push(...String(chunk).split('\n').filter(Boolean));
@@ -60,17 +52,17 @@ async function start(db: Awaited<ReturnType<typeof database>>, env: Record<strin
     if (!stopped) await stop();
     stopped = true;
   };
-  cleanups.push(() => server.stop());
+  cleanups.add(() => server.stop());
   return server;
 }
 
 /** The key file of an embedded database. */
-function keyFileOf(db: Awaited<ReturnType<typeof database>>) {
+function keyFileOf(db: FreshDatabase) {
   if (!('dataDir' in db.database)) throw new Error('an embedded database has a key file');
   return join(db.database.dataDir, 'secret.key');
 }
 
-const embeddedKey = (db: Awaited<ReturnType<typeof database>>) => readFileSync(keyFileOf(db), 'utf8').trim();
+const embeddedKey = (db: FreshDatabase) => readFileSync(keyFileOf(db), 'utf8').trim();
 
 /** `select name, value from server_secret`: what a dump of the table shows. */
 async function dump(server: TestServer): Promise<Record<string, string>> {
@@ -138,9 +130,17 @@ async function observe(server: TestServer, used: Used): Promise<Observed> {
 /** The same caller, on a server started anew (its token lives in the database). */
 const onAgain = (server: TestServer, used: Used): Used => ({ ...used, admin: callerFor(server, used.admin.user, used.admin.token) });
 
+/** A server started on a fresh database with `env`, every secret used on it, and what they answered then. */
+async function startUsingEverySecret(env: Record<string, string> = {}) {
+  const db = await cleanups.database();
+  const first = await start(db, env);
+  const used = await useEverySecret(first);
+  return { db, first, used, before: await observe(first, used) };
+}
+
 describe('the stored secrets', () => {
   it('are sealed, so that a dump of server_secret shows no key material, and keep working across a restart', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     // Embedded, the first start makes the key file, private to its user; later starts use it.
     if (!onServer) expect(existsSync(keyFileOf(db))).toBe(false);
     const first = await start(db);
@@ -171,10 +171,7 @@ describe('the stored secrets', () => {
 
 describe('rotation', () => {
   it('re-seals every value under SECRET_KEY when the old key is in SECRET_KEY_PREVIOUS, then needs only the new key', async () => {
-    const db = await database();
-    const first = await start(db, { SECRET_KEY: KEY_A });
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret({ SECRET_KEY: KEY_A });
     expect(keyIdsOf(await dump(first))).toEqual(new Set([idOf(KEY_A)]));
     await first.stop();
 
@@ -195,10 +192,7 @@ describe('rotation', () => {
 
 describe('refusals', () => {
   it('a wrong key, or a value altered or moved to another secret, refuses the start, naming the problem, and changes nothing', async () => {
-    const db = await database();
-    const first = await start(db, { SECRET_KEY: KEY_A });
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret({ SECRET_KEY: KEY_A });
     const stored = await dump(first);
     await first.stop();
 
@@ -244,7 +238,7 @@ describe('refusals', () => {
 
 describe.skipIf(onServer)('the embedded key file', () => {
   it('when lost while the database holds sealed values, the start refuses and leaves no new key file', async () => {
-    const db = await database();
+    const db = await cleanups.database();
     const file = keyFileOf(db);
     const first = await start(db);
     await useEverySecret(first);
@@ -261,10 +255,7 @@ describe.skipIf(onServer)('the embedded key file', () => {
 describe('values stored in clear before sealing', () => {
   /** A database as an older version left it: the same secrets, stored in clear. */
   async function clearDatabase() {
-    const db = await database();
-    const first = await start(db);
-    const used = await useEverySecret(first);
-    const before = await observe(first, used);
+    const { db, first, used, before } = await startUsingEverySecret();
     const em = first.em();
     for (const name of SECRET_NAMES) {
       const text = await storedSecret(em, first.clock, name, () => {
@@ -299,7 +290,7 @@ describe('values stored in clear before sealing', () => {
     const [holder, watcher] = [new pg.Client({ connectionString: url }), new pg.Client({ connectionString: url })];
     for (const client of [holder, watcher]) {
       await client.connect();
-      cleanups.push(() => client.end());
+      cleanups.add(() => client.end());
     }
     const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
     await holder.query('begin');

@@ -9,10 +9,10 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
 import { createSpace } from './support/content.js';
-import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
-import { newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
-import { useTestServer } from './support/server.js';
-import { insertSite, siteBase } from './support/sites.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
+import { newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { serverNow, useTestServer } from './support/server.js';
+import { insertSite, newOrganizationWithSite, siteBase } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -20,7 +20,6 @@ const PUBLIC_URL = 'http://docs.test';
 const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
-const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -59,8 +58,7 @@ async function reads(caller: Caller, site: SiteRow, spaceId: string, key: string
 
 describe('authentication', () => {
   it('answers 401 on every share-link operation without a token or with a bad one', async () => {
-    const { organization } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { site } = await newOrganizationWithSite(server, SHARED);
     const calls: [string, string, unknown?][] = [
       ['GET', `${siteBase(site)}/share-links`],
       ['POST', `${siteBase(site)}/share-links`, { name: 'x' }],
@@ -68,8 +66,7 @@ describe('authentication', () => {
       ['DELETE', `${siteBase(site)}/share-links/x`],
     ];
     await expectAuthRequired(server, calls);
-    const res = await rest(server, null, 'POST', '/graphql', { query: `{ shareLinks(siteId: "${site.id}") { count } }` });
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await expectGqlAuthRequired(server, `{ shareLinks(siteId: "${site.id}") { count } }`);
   });
 });
 
@@ -77,15 +74,14 @@ describe('authentication', () => {
 
 describe('share link operations', () => {
   it('creates an active link whose published URL carries a new secret key of at least 128 bits', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, { ...SHARED, hostname: 'partners.example.com' });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { ...SHARED, hostname: 'partners.example.com' });
     const res = await admin.rest('POST', `${siteBase(site)}/share-links`, { name: 'Partners' });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expectContract('createSiteShareLink', res);
     expect(res.body).toEqual({
       object: 'share-link',
       id: expect.stringMatching(/^[A-Za-z0-9]{20}$/),
-      createdAt: now(),
+      createdAt: serverNow(server),
       name: 'Partners',
       active: true,
       urls: { published: expect.stringMatching(/^https:\/\/partners\.example\.com\?shareKey=[A-Za-z0-9_-]+$/) },
@@ -103,8 +99,7 @@ describe('share link operations', () => {
   });
 
   it('requires a name of at most 50 characters', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { admin, site } = await newOrganizationWithSite(server, SHARED);
     const url = `${siteBase(site)}/share-links`;
     expect((await admin.rest('POST', url, { name: 'x'.repeat(50) })).status).toBe(201);
     expect((await admin.rest('POST', url, { name: '' })).status).toBe(201);
@@ -116,8 +111,7 @@ describe('share link operations', () => {
   });
 
   it('lists a site\'s links oldest first, with pages, and only that site\'s', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SHARED);
     const other = await insertSite(server, organization.id, SHARED);
     const links = [];
     for (const name of ['First', 'Second', 'Third']) {
@@ -134,13 +128,11 @@ describe('share link operations', () => {
     expect(page1.body.items.map((l: { name: string }) => l.name)).toEqual(['First', 'Second']);
     const page2 = await admin.rest('GET', `${siteBase(site)}/share-links?limit=2&page=${page1.body.next.page}`);
     expect(page2.body).toEqual({ items: [links[2]], count: 3 });
-    expectError(await admin.rest('GET', `${siteBase(site)}/share-links?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${siteBase(site)}/share-links?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, `${siteBase(site)}/share-links`, [1001, 0]);
   });
 
   it('renames and turns links off and on; refuses an empty change or a long name', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { admin, site } = await newOrganizationWithSite(server, SHARED);
     const link = await createLink(admin, site);
     const url = `${siteBase(site)}/share-links/${link.id}`;
 
@@ -162,8 +154,7 @@ describe('share link operations', () => {
   });
 
   it('deletes a link, then answers 404 for it', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { admin, site } = await newOrganizationWithSite(server, SHARED);
     const link = await createLink(admin, site);
     const res = await admin.rest('DELETE', `${siteBase(site)}/share-links/${link.id}`);
     expect(res.status).toBe(204);
@@ -174,8 +165,7 @@ describe('share link operations', () => {
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { admin, site } = await newOrganizationWithSite(server, SHARED);
     const created = await admin.gql(
       `mutation($s: ID!) { createShareLink(siteId: $s, input: { name: "Press" }) { object id name active urls { published } } }`,
       { s: site.id },
@@ -198,8 +188,7 @@ describe('share link operations', () => {
 
 describe('permissions and isolation', () => {
   it('needs the admin role for every share-link operation, listing included (403 for members)', async () => {
-    const { organization, admin, read, create } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, SHARED);
+    const { admin, read, create, site } = await newOrganizationWithSite(server, SHARED);
     const link = await createLink(admin, site);
     const forbidden = 'Site: this operation needs the admin role';
     for (const member of [read, create]) {

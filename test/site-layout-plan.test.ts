@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
-import { sqlObservers } from '../src/db/sql-observers.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
+import { statementsDuring } from './support/sql.js';
 
 /*
  * The site layout statement (sections, groups, site spaces, spaces and their counts) must reach only
@@ -63,17 +63,7 @@ async function fillOtherTenants(em: EntityManager, organizationIds: string[], sp
 
 /** Runs `work` and returns the statements the server sent meanwhile that read a site's layout. */
 async function layoutStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  const seen: string[] = [];
-  const observe = (sql: string) => {
-    if (sql.includes('as "siteSpaces"')) seen.push(sql);
-  };
-  sqlObservers.add(observe);
-  try {
-    await work();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return seen;
+  return (await statementsDuring(work)).filter((sql) => sql.includes('as "siteSpaces"'));
 }
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };

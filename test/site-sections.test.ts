@@ -10,10 +10,10 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { createSpace } from './support/content.js';
-import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
-import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
+import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
-import { insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, siteBase } from './support/sites.js';
+import { insertAdaptiveSchema, insertShareLink, insertSite, insertSiteSpace, newOrganizationWithSite, siteBase, siteRow } from './support/sites.js';
 
 const SECOND = 1000;
 const PUBLIC_URL = 'http://docs.test';
@@ -64,15 +64,12 @@ async function topLevel(site: SiteRow): Promise<(string | { group: string; secti
   );
 }
 
-const team = () => newOrganizationWithRoles(server);
-const siteRow = (id: string) => server.em().findOneOrFail(Site, { id });
 
 // ─── addSectionToSite ───────────────────────────────────────────────────────────────────────────────
 
 describe('POST B/sections (addSectionToSite)', () => {
   it('adds a section with a site space of the space, as the default section of a site without any', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const space = await createSpace(admin, organization.id, 'Getting Started');
     const res = await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: space.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -89,14 +86,13 @@ describe('POST B/sections (addSectionToSite)', () => {
     expect(res.body).not.toHaveProperty('sectionGroup');
     const siteSpace = await server.em().findOneOrFail(SiteSpace, { id: res.body.siteSpaces[0].id });
     expect(siteSpace).toMatchObject({ site: site.id, section: res.body.id, space: space.id, path: 'getting-started', organization: organization.id });
-    expect((await siteRow(site.id)).defaultSection).toBe(res.body.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(res.body.id);
     const section = await server.em().findOneOrFail(SiteSection, { id: res.body.id });
     expect(section.defaultSiteSpace).toBe(siteSpace.id);
   });
 
   it('takes title and icon, and gives a published site its section URLs', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, { ...SITE, published: true, basename: 'docs' });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { ...SITE, published: true, basename: 'docs' });
     const section = await addSection(admin, site, 'API', { title: 'API Reference', icon: 'book' });
     expect(section).toMatchObject({ title: 'API Reference', icon: 'book', path: 'api-reference' });
     expect((section as any).urls).toEqual({
@@ -106,14 +102,12 @@ describe('POST B/sections (addSectionToSite)', () => {
   });
 
   it('titles a section after a one-character space "Untitled section" (a section title has at least 2)', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     expect(await addSection(admin, site, 'X')).toMatchObject({ title: 'Untitled section', path: 'untitled-section' });
   });
 
   it('makes paths unique within the site: -2, -3…', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const paths = [];
     for (let i = 0; i < 3; i++) paths.push((await addSection(admin, site, 'Guides')).path);
     expect(paths).toEqual(['guides', 'guides-2', 'guides-3']);
@@ -122,8 +116,7 @@ describe('POST B/sections (addSectionToSite)', () => {
   });
 
   it('places new sections at the end of the top level, after groups', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const group = await addGroup(admin, site);
     const b = await addSection(admin, site, 'Beta');
@@ -134,8 +127,7 @@ describe('POST B/sections (addSectionToSite)', () => {
   });
 
   it('checks title (max 64, min 2), icon (max 50), spaceId and unknown fields', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const space = await createSpace(admin, organization.id, 'Guides');
     const post = (body: unknown) => admin.rest('POST', `${siteBase(site)}/sections`, body);
     expectError(await post({ spaceId: space.id, title: 'x'.repeat(65) }), 400, 'title: must be at most 64 characters');
@@ -148,8 +140,8 @@ describe('POST B/sections (addSectionToSite)', () => {
   });
 
   it('refuses a space of another organization and a deleted space (400 naming spaceId)', async () => {
-    const { organization, admin } = await team();
-    const other = await team();
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
     const site = await insertSite(server, organization.id, SITE);
     const foreign = await createSpace(other.admin, other.organization.id, 'Guides');
     expectError(await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: foreign.id }), 400, /^spaceId: no space/);
@@ -160,8 +152,7 @@ describe('POST B/sections (addSectionToSite)', () => {
   });
 
   it('adds through GraphQL with the graph fields', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const space = await createSpace(admin, organization.id, 'Handbook');
     const res = await admin.gql(
       `mutation($siteId: ID!, $organizationId: ID, $input: AddSiteSectionInput!) {
@@ -196,8 +187,7 @@ describe('POST B/sections (addSectionToSite)', () => {
 
 describe('the first section of a site with root-level site spaces', () => {
   it('moves the root-level site spaces into a section titled like the site, which stays the default', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, { ...SITE, title: 'Product Docs' });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { ...SITE, title: 'Product Docs' });
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
     const first = await insertSiteSpace(server, site, { space: one.id, position: 'a0', path: 'one' });
@@ -222,7 +212,7 @@ describe('the first section of a site with root-level site spaces', () => {
       defaultSiteSpace: { id: second.id }, // the site's root default stays the default
     });
     expect(requested).toMatchObject({ id: added.id, title: 'API', default: false, siteSpaces: [{ id: added.siteSpaces[0]!.id }] });
-    expect((await siteRow(site.id)).defaultSection).toBe(keeper.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(keeper.id);
     expect(await server.em().count(SiteSpace, { site: site.id, section: null })).toBe(0);
 
     // A second section does not repeat the rule.
@@ -231,8 +221,7 @@ describe('the first section of a site with root-level site spaces', () => {
   });
 
   it('answers the new state to later mutations of the same GraphQL request', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, { ...SITE, title: 'Docs' });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { ...SITE, title: 'Docs' });
     const root = await createSpace(admin, organization.id, 'Root');
     const first = await insertSiteSpace(server, site, { space: root.id, position: 'a0', path: 'root' });
     const one = await createSpace(admin, organization.id, 'One');
@@ -256,8 +245,7 @@ describe('the first section of a site with root-level site spaces', () => {
   });
 
   it('takes the first root-level site space as the default when the site names none', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, { ...SITE, title: 'Docs' });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { ...SITE, title: 'Docs' });
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
     await insertSiteSpace(server, site, { space: two.id, position: 'a1', path: 'two' });
@@ -273,8 +261,7 @@ describe('the first section of a site with root-level site spaces', () => {
 
 describe('GET B/sections and B/section-groups', () => {
   it('lists every section in navigation order, grouped ones at their group\'s place, page by page', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
     const group = await addGroup(admin, site, { sections: [d.id, b.id] });
     const e = await addSection(admin, site, 'Epsilon');
@@ -297,8 +284,7 @@ describe('GET B/sections and B/section-groups', () => {
   });
 
   it('lists groups by position with their sections', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const g1 = await addGroup(admin, site, { title: 'First', sections: [a.id] });
     const g2 = await addGroup(admin, site, { title: 'Second', icon: 'star' });
@@ -317,15 +303,13 @@ describe('GET B/sections and B/section-groups', () => {
   });
 
   it('answers empty lists for a site without sections', async () => {
-    const { organization, read } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { read, site } = await newOrganizationWithSite(server, SITE);
     expect((await read.rest('GET', `${siteBase(site)}/sections`)).body).toEqual({ items: [], count: 0 });
     expect((await read.rest('GET', `${siteBase(site)}/section-groups`)).body).toEqual({ items: [], count: 0 });
   });
 
   it('opens the section list of a share-link site to a holder of an active share key', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, { ...SITE, visibility: 'share-link' });
+    const { admin, site } = await newOrganizationWithSite(server, { ...SITE, visibility: 'share-link' });
     const section = await addSection(admin, site, 'Shared');
     const key = `key-${newId()}`;
     await insertShareLink(server, site, { name: 'Link', key });
@@ -343,8 +327,7 @@ describe('GET B/sections and B/section-groups', () => {
 
 describe('PATCH B/sections/{siteSectionId}', () => {
   it('changes title, path, icon, description and default site space; null removes icon and description', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const one = await createSpace(admin, organization.id, 'One');
     const two = await createSpace(admin, organization.id, 'Two');
     await insertSiteSpace(server, site, { space: one.id, position: 'a0', path: 'one' });
@@ -375,8 +358,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
   });
 
   it('checks every limit of §8 and the path characters', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const section = await addSection(admin, site, 'Alpha');
     const patch = (body: unknown) => admin.rest('PATCH', `${siteBase(site)}/sections/${section.id}`, body);
     expectError(await patch({ title: 'x' }), 400, 'title: must be at least 2 characters');
@@ -394,8 +376,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
   });
 
   it('stores a description of 256 characters, the contract\'s maximum', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const section = await addSection(admin, site, 'Alpha');
     const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${section.id}`, { description: 'd'.repeat(256) });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
@@ -403,8 +384,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
   });
 
   it('answers 409 naming path when another section of the site has it', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     await addSection(admin, site, 'Beta');
     expectError(await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'beta' }), 409, 'path: "beta" is already used by another section of the site');
@@ -413,8 +393,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
   });
 
   it('refuses a default site space of another section (400)', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: b.siteSpaces[0]!.id });
@@ -424,8 +403,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
 
   describe('condition', () => {
     async function siteWithSection(jsonSchema?: Record<string, unknown>) {
-      const { organization, admin } = await team();
-      const site = await insertSite(server, organization.id, SITE);
+      const { admin, site } = await newOrganizationWithSite(server, SITE);
       if (jsonSchema) await insertAdaptiveSchema(server, site, { jsonSchema });
       const section = await addSection(admin, site, 'Alpha');
       return { admin, site, section, url: `${siteBase(site)}/sections/${section.id}` };
@@ -481,8 +459,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
 
 describe('DELETE B/sections/{siteSectionId}', () => {
   it('removes the section with its site spaces (204)', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const res = await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`);
@@ -490,13 +467,12 @@ describe('DELETE B/sections/{siteSectionId}', () => {
     expect(res.body).toBeUndefined();
     expect(await server.em().count(SiteSpace, { id: b.siteSpaces[0]!.id })).toBe(0);
     expect(await sectionOrder(admin, site)).toEqual([a.id]);
-    expect((await siteRow(site.id)).defaultSection).toBe(a.id); // not the default: unchanged
+    expect((await siteRow(server, site.id)).defaultSection).toBe(a.id); // not the default: unchanged
     expectError(await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`), 404, 'Site section not found');
   });
 
   it('hands the default to the first top-level section, then to the first grouped one, then to none', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const c = await addSection(admin, site, 'Gamma');
@@ -505,20 +481,19 @@ describe('DELETE B/sections/{siteSectionId}', () => {
     // Top level: a, b, group[c], d → d moved first so that "first" means position, not creation.
     await admin.rest('POST', `${siteBase(site)}/sections/${d.id}/move`, { position: { before: { type: 'site-section', siteSection: b.id } } });
     expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${a.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSection).toBe(d.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(d.id);
     expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${d.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSection).toBe(b.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(b.id);
     expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSection).toBe(c.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(c.id);
     const list = await admin.rest('GET', `${siteBase(site)}/sections`);
     expect(list.body.items).toMatchObject([{ id: c.id, default: true }]);
     expect((await admin.rest('DELETE', `${siteBase(site)}/sections/${c.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSection).toBeNull();
+    expect((await siteRow(server, site.id)).defaultSection).toBeNull();
   });
 
   it('deletes through GraphQL', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const res = await admin.gql(`mutation($siteId: ID!, $id: ID!) { deleteSiteSection(siteId: $siteId, id: $id) }`, { siteId: site.id, id: a.id });
     expect(res).toMatchObject({ data: { deleteSiteSection: true } });
@@ -530,8 +505,7 @@ describe('DELETE B/sections/{siteSectionId}', () => {
 
 describe('POST B/sections/{siteSectionId}/move', () => {
   it('orders top-level sections among the top-level items; without position, to the end', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const group = await addGroup(admin, site);
@@ -552,8 +526,7 @@ describe('POST B/sections/{siteSectionId}/move', () => {
   });
 
   it('orders grouped sections among their group; a pointer across levels is a 400', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const [a, b, c, top] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Top')];
     const group = await addGroup(admin, site, { sections: [a.id, b.id, c.id] });
     const move = (id: string, body: unknown) => admin.rest('POST', `${siteBase(site)}/sections/${id}/move`, body);
@@ -577,8 +550,7 @@ describe('POST B/sections/{siteSectionId}/move', () => {
   });
 
   it('moves through GraphQL with a position argument', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
     const res = await admin.gql(
@@ -594,8 +566,7 @@ describe('POST B/sections/{siteSectionId}/move', () => {
 
 describe('section groups', () => {
   it('creates a group at the end of the top level with the given sections in order (201)', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const [a, b, c] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma')];
     const res = await admin.rest('POST', `${siteBase(site)}/section-groups`, { title: 'Reference', icon: 'books', sections: [c.id, a.id] });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -616,8 +587,7 @@ describe('section groups', () => {
   });
 
   it('checks title (1-100), icon (max 50) and sections', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { organization, admin, site } = await newOrganizationWithSite(server, SITE);
     const elsewhere = await addSection(admin, await insertSite(server, organization.id, SITE), 'Elsewhere');
     const post = (body: unknown) => admin.rest('POST', `${siteBase(site)}/section-groups`, body);
     expectError(await post({}), 400, 'title: is required');
@@ -630,8 +600,7 @@ describe('section groups', () => {
   });
 
   it('updates title and icon; null removes the icon', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const group = await addGroup(admin, site, { title: 'Old', icon: 'star' });
     const url = `${siteBase(site)}/section-groups/${group.id}`;
     const res = await admin.rest('PATCH', url, { title: 'New' });
@@ -645,8 +614,7 @@ describe('section groups', () => {
   });
 
   it('adds a section to the end of a group (201, the group) and removes it to the end of the top level (204)', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const [a, b, c] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma')];
     const group = await addGroup(admin, site, { sections: [b.id] });
     const other = await addGroup(admin, site, { sections: [c.id] });
@@ -669,8 +637,7 @@ describe('section groups', () => {
   });
 
   it('deletes a group and keeps its sections, at the end of the top level in their order', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
     const group = await addGroup(admin, site, { sections: [c.id, a.id] });
     await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: b.id } } });
@@ -683,8 +650,7 @@ describe('section groups', () => {
   });
 
   it('moves a group among the top-level items; without position, to the end', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const g1 = await addGroup(admin, site, { title: 'G1' });
     const b = await addSection(admin, site, 'Beta');
@@ -712,8 +678,7 @@ describe('section groups', () => {
   });
 
   it('works through GraphQL with the graph fields', async () => {
-    const { organization, admin } = await team();
-    const site = await insertSite(server, organization.id, SITE);
+    const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const created = await admin.gql(
       `mutation($siteId: ID!, $input: AddSiteSectionGroupInput!) {
@@ -770,7 +735,7 @@ describe('401, 403 and 404', () => {
   }
 
   async function fixture() {
-    const t = await team();
+    const t = await newOrganizationWithRoles(server);
     const site = await insertSite(server, t.organization.id, SITE);
     const space = await createSpace(t.admin, t.organization.id, 'Guides');
     const section = await addSection(t.admin, site, 'Alpha');
@@ -781,8 +746,7 @@ describe('401, 403 and 404', () => {
   it('answers 401 without a token or with a bad one, on both doors', async () => {
     const { site, space, section, group } = await fixture();
     await expectAuthRequired(server, operations(site, section.id, group.id, space.id));
-    const res = await rest(server, null, 'POST', '/graphql', { query: `query($id: ID!) { siteSections(siteId: $id) { count } }`, variables: { id: site.id } });
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await expectGqlAuthRequired(server, `query($id: ID!) { siteSections(siteId: $id) { count } }`, { id: site.id });
   });
 
   it('lets read members list and answers 403 to their changes', async () => {

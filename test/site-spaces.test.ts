@@ -6,13 +6,13 @@
  * tests depend only on the site-space operations and on spaces.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Site, SiteSection, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
+import { Site, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
 import { slugOf } from '../src/domain/sites/published/paths.js';
 import { createSpace } from './support/content.js';
-import { expectAuthRequired, expectContract, expectError } from './support/expectations.js';
-import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
+import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
-import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, siteBase } from './support/sites.js';
+import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, newOrganizationWithSite, sectionRow, siteBase, siteRow } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
@@ -35,21 +35,33 @@ async function publish(caller: Caller, site: SiteRow, title: string, sectionId?:
   return addSiteSpace(caller, site, { spaceId: space.id, ...(sectionId ? { sectionId } : {}) });
 }
 
+/** A site of a new organization with two sections, at paths `a` and `b` unless `paths` are given: the first is the default. */
+async function siteWithTwoSections(paths: [string, string] = ['a', 'b']) {
+  const { organization, admin, site } = await newOrganizationWithSite(server);
+  const a = await insertSection(server, site, { path: paths[0], position: 'a0', isDefault: true });
+  const b = await insertSection(server, site, { path: paths[1], position: 'a1' });
+  return { organization, admin, site, a, b };
+}
+
+/** A site of a new organization with one section, its default, publishing spaces A, B and C in that order. */
+async function sectionWithThreeSiteSpaces() {
+  const { admin, site } = await newOrganizationWithSite(server);
+  const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
+  const [a, b, c] = [await publish(admin, site, 'A', section.id), await publish(admin, site, 'B', section.id), await publish(admin, site, 'C', section.id)];
+  return { admin, site, section, a, b, c };
+}
+
 async function listIds(caller: Caller, site: SiteRow, query = ''): Promise<string[]> {
   const res = await caller.rest('GET', `${siteBase(site)}/site-spaces${query}`);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body.items.map((s: { id: string }) => s.id);
 }
 
-const siteRow = (id: string) => server.em().findOneOrFail(Site, { id });
-const sectionRow = (id: string) => server.em().findOneOrFail(SiteSection, { id });
-
 // ─── authentication ─────────────────────────────────────────────────────────────────────────────────
 
 describe('authentication', () => {
   it('answers 401 on every site-space operation without a token or with a bad one', async () => {
-    const { organization } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { site } = await newOrganizationWithSite(server);
     const calls: [string, string, unknown?][] = [
       ['GET', `${siteBase(site)}/site-spaces`],
       ['POST', `${siteBase(site)}/site-spaces`, { spaceId: 'x' }],
@@ -58,8 +70,7 @@ describe('authentication', () => {
       ['POST', `${siteBase(site)}/site-spaces/x/move`, {}],
     ];
     await expectAuthRequired(server, calls);
-    const res = await rest(server, null, 'POST', '/graphql', { query: `{ siteSpaces(siteId: "${site.id}") { count } }` });
-    expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+    await expectGqlAuthRequired(server, `{ siteSpaces(siteId: "${site.id}") { count } }`);
   });
 });
 
@@ -67,8 +78,7 @@ describe('authentication', () => {
 
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('publishes a space at the root level of a site without sections, as the default, with every contract field', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { organization, admin, site } = await newOrganizationWithSite(server);
     const space = await createSpace(admin, organization.id, 'Getting started');
     const res = await admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
@@ -88,16 +98,15 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
       // root level: no `section`; no condition
     });
     expectContract('addSpaceToSite', res);
-    expect((await siteRow(site.id)).defaultSiteSpace).toBe(res.body.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(res.body.id);
 
     const second = await publish(admin, site, 'Reference');
     expect(second).toMatchObject({ path: 'reference', default: false });
-    expect((await siteRow(site.id)).defaultSiteSpace).toBe(res.body.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(res.body.id);
   });
 
   it('goes to the default section when no section is named, and to the named section otherwise', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, { hostname: 'docs.example.com', basename: 'help' });
+    const { admin, site } = await newOrganizationWithSite(server, { hostname: 'docs.example.com', basename: 'help' });
     const first = await insertSection(server, site, { path: 'guides', position: 'a0' });
     const main = await insertSection(server, site, { path: 'api', position: 'a1', isDefault: true });
 
@@ -108,15 +117,14 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
     const another = await publish(admin, site, 'Advanced', first.id);
     expect(another).toMatchObject({ section: first.id, default: false });
 
-    expect((await sectionRow(main.id)).defaultSiteSpace).toBe(toDefault.id);
-    expect((await sectionRow(first.id)).defaultSiteSpace).toBe(named.id);
+    expect((await sectionRow(server, main.id)).defaultSiteSpace).toBe(toDefault.id);
+    expect((await sectionRow(server, first.id)).defaultSiteSpace).toBe(named.id);
     // A site with sections keeps no root-level default.
-    expect((await siteRow(site.id)).defaultSiteSpace).toBeNull();
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBeNull();
   });
 
   it('falls back to the oldest section of a site with sections but no default section', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const oldest = await insertSection(server, site, { path: 'one', position: 'a1' });
     server.clock.advance(SECOND);
     await insertSection(server, site, { path: 'two', position: 'a0' });
@@ -124,10 +132,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('makes paths from titles, unique among the siblings only', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
+    const { admin, site, a, b } = await siteWithTwoSections();
     expect((await publish(admin, site, 'Guide', a.id)).path).toBe('guide');
     expect((await publish(admin, site, 'Guide', a.id)).path).toBe('guide-2');
     expect((await publish(admin, site, 'guide!', a.id)).path).toBe('guide-3');
@@ -159,10 +164,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('refuses the same space twice in one section (409) but accepts it in another section', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
+    const { organization, admin, site, a, b } = await siteWithTwoSections();
     const space = await createSpace(admin, organization.id, 'Shared');
     await addSiteSpace(admin, site, { spaceId: space.id, sectionId: a.id });
     expectError(
@@ -174,8 +176,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('gives concurrent additions distinct paths and positions, and one default', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { organization, admin, site } = await newOrganizationWithSite(server);
     const spaces = [];
     for (let i = 0; i < 6; i++) spaces.push(await createSpace(admin, organization.id, 'Same'));
     const added = await Promise.all(spaces.map((space) => admin.rest('POST', `${siteBase(site)}/site-spaces`, { spaceId: space.id })));
@@ -188,15 +189,13 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('answers no published URL while the site is unpublished', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, { published: false });
+    const { organization, admin, site } = await newOrganizationWithSite(server, { published: false });
     const added = await publish(admin, site, 'Draft');
     expect(added.urls).toEqual({ location: `${PUBLIC_URL}/v1/orgs/${organization.id}/sites/${site.id}/site-spaces/${added.id}` });
   });
 
   it('works through GraphQL, with the site and section relations', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { organization, admin, site } = await newOrganizationWithSite(server);
     const section = await insertSection(server, site, { path: 'docs', position: 'a0', isDefault: true });
     const space = await createSpace(admin, organization.id, 'Handbook');
     const res = await admin.gql(
@@ -232,8 +231,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   it('lists in navigation order: groups and sections by position, then each section by position', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const group = await insertSectionGroup(server, site, { position: 'a0' });
     const top = await insertSection(server, site, { path: 'top', position: 'a1', isDefault: true });
     const grouped2 = await insertSection(server, site, { path: 'g2', position: 'a1', sectionGroup: group.id });
@@ -251,10 +249,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('filters by `default`: true only the defaults, false the others, absent all', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
+    const { admin, site, a, b } = await siteWithTwoSections();
     const a1 = await publish(admin, site, 'A1', a.id);
     const a2 = await publish(admin, site, 'A2', a.id);
     const b1 = await publish(admin, site, 'B1', b.id);
@@ -273,8 +268,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
   });
 
   it('pages with `limit` and `page`, and keeps `limit` within 1-1000', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const ids = [];
     for (const title of ['One', 'Two', 'Three']) ids.push((await publish(admin, site, title)).id);
     const first = await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=2`);
@@ -284,8 +278,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
     expect(second.body.items.map((s: { id: string }) => s.id)).toEqual(ids.slice(2));
     expect(second.body.next).toBeUndefined();
     expect((await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=1000`)).status).toBe(200);
-    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, `${siteBase(site)}/site-spaces`, [0, 1001]);
     expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?page=garbage`), 400, 'page: not a page identifier returned by this list');
   });
 
@@ -315,8 +308,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
 
 describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('changes the path within 1-100 characters, unique among the siblings', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const a = await publish(admin, site, 'Alpha');
     await publish(admin, site, 'Beta');
     const url = `${siteBase(site)}/site-spaces/${a.id}`;
@@ -338,10 +330,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('allows the same path in another section', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const a = await insertSection(server, site, { path: 'a', position: 'a0', isDefault: true });
-    const b = await insertSection(server, site, { path: 'b', position: 'a1' });
+    const { admin, site, a, b } = await siteWithTwoSections();
     await publish(admin, site, 'Shared', a.id);
     const other = await publish(admin, site, 'Other', b.id);
     const res = await admin.rest('PATCH', `${siteBase(site)}/site-spaces/${other.id}`, { path: 'shared' });
@@ -350,8 +339,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('sets a condition the adaptive schema allows, keeps it when omitted and removes it with null', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id, { adaptiveContentEnabled: true });
+    const { admin, site } = await newOrganizationWithSite(server, { adaptiveContentEnabled: true });
     await insertAdaptiveSchema(server, site, {
       jsonSchema: { type: 'object', properties: { plan: { type: 'string' }, beta: { type: 'boolean', description: 'Beta tester' } } },
     });
@@ -386,8 +374,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('refuses attribute conditions on a site without an adaptive schema', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const added = await publish(admin, site, 'Docs');
     expectError(
       await admin.rest('PATCH', `${siteBase(site)}/site-spaces/${added.id}`, { condition: 'visitor.claims.beta' }),
@@ -420,8 +407,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(
       `mutation($siteId: ID!, $id: ID!) { updateSiteSpace(siteId: $siteId, id: $id, input: { path: "manual", condition: "true" }) { id path condition } }`,
@@ -436,8 +422,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceI
 
 describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}', () => {
   it('removes the site space but not the space, and answers 404 the second time', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`);
     expect(res.status).toBe(204);
@@ -445,35 +430,29 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
     expect(await server.em().count(SiteSpace, { id: added.id })).toBe(0);
     expect((await admin.rest('GET', `/v1/spaces/${added.space.id}`)).status).toBe(200);
     expectError(await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${added.id}`), 404, 'Site space not found');
-    expect((await siteRow(site.id)).defaultSiteSpace).toBeNull();
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBeNull();
   });
 
   it('hands a section\'s default to the next site space, and keeps it when another one goes', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
-    const a = await publish(admin, site, 'A', section.id);
-    const b = await publish(admin, site, 'B', section.id);
-    const c = await publish(admin, site, 'C', section.id);
-    expect((await sectionRow(section.id)).defaultSiteSpace).toBe(a.id);
+    const { admin, site, section, a, b, c } = await sectionWithThreeSiteSpaces();
+    expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(a.id);
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${a.id}`)).status).toBe(204);
-    expect((await sectionRow(section.id)).defaultSiteSpace).toBe(b.id);
+    expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(b.id);
     expect(await listIds(admin, site, '?default=true')).toEqual([b.id]);
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${c.id}`)).status).toBe(204);
-    expect((await sectionRow(section.id)).defaultSiteSpace).toBe(b.id);
+    expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(b.id);
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${b.id}`)).status).toBe(204);
-    expect((await sectionRow(section.id)).defaultSiteSpace).toBeNull();
+    expect((await sectionRow(server, section.id)).defaultSiteSpace).toBeNull();
     // The next space added becomes the default again.
     const d = await publish(admin, site, 'D', section.id);
     expect(d.default).toBe(true);
   });
 
   it('hands the root default to the following site space in position order, else to the one before', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const x = await publish(admin, site, 'X');
     const y = await publish(admin, site, 'Y');
     const z = await publish(admin, site, 'Z');
@@ -482,17 +461,16 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
     await server.em().nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: z.id });
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${z.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSiteSpace).toBe(x.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(x.id);
     await server.em().nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: y.id });
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${y.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSiteSpace).toBe(x.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(x.id);
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${x.id}`)).status).toBe(204);
-    expect((await siteRow(site.id)).defaultSiteSpace).toBeNull();
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBeNull();
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const added = await publish(admin, site, 'Docs');
     const res = await admin.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSpace(siteId: $s, id: $id) }`, { s: site.id, id: added.id });
     expect(res.errors).toBeUndefined();
@@ -504,12 +482,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
 
 describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId}/move', () => {
   it('moves before, after, and to the end of its section, leaving the default alone', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
-    const a = await publish(admin, site, 'A', section.id);
-    const b = await publish(admin, site, 'B', section.id);
-    const c = await publish(admin, site, 'C', section.id);
+    const { admin, site, section, a, b, c } = await sectionWithThreeSiteSpaces();
     const move = (id: string, body?: unknown) => admin.rest('POST', `${siteBase(site)}/site-spaces/${id}/move`, body);
 
     const res = await move(c.id, { position: { before: { type: 'site-space', siteSpace: a.id } } });
@@ -528,14 +501,11 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
     expect(await listIds(admin, site)).toEqual([a.id, b.id, c.id]);
     expect((await move(a.id, {})).status).toBe(200);
     expect(await listIds(admin, site)).toEqual([b.id, c.id, a.id]);
-    expect((await sectionRow(section.id)).defaultSiteSpace).toBe(a.id);
+    expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(a.id);
   });
 
   it('refuses pointers that are not siblings, of the wrong type, or not adjacent', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
-    const s1 = await insertSection(server, site, { path: 's1', position: 'a0', isDefault: true });
-    const s2 = await insertSection(server, site, { path: 's2', position: 'a1' });
+    const { admin, site, a: s1, b: s2 } = await siteWithTwoSections(['s1', 's2']);
     const a = await publish(admin, site, 'A', s1.id);
     const b = await publish(admin, site, 'B', s1.id);
     const c = await publish(admin, site, 'C', s1.id);
@@ -557,8 +527,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
   });
 
   it('works through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { admin, site } = await newOrganizationWithSite(server);
     const a = await publish(admin, site, 'A');
     const b = await publish(admin, site, 'B');
     const res = await admin.gql(
@@ -574,8 +543,7 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
 
 describe('permissions and isolation', () => {
   it('lets members read, and only admins change (403 for a read member)', async () => {
-    const { organization, admin, read, edit } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { organization, admin, read, edit, site } = await newOrganizationWithSite(server);
     const added = await publish(admin, site, 'Docs');
     const space = await createSpace(admin, organization.id, 'More');
     for (const member of [read, edit]) {
@@ -609,8 +577,7 @@ describe('permissions and isolation', () => {
   });
 
   it('answers 404 for a site space of another site, on every operation', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const site = await insertSite(server, organization.id);
+    const { organization, admin, site } = await newOrganizationWithSite(server);
     const otherSite = await insertSite(server, organization.id);
     const theirs = await publish(admin, otherSite, 'Theirs');
     const mine = await publish(admin, site, 'Mine');

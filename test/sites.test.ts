@@ -8,11 +8,11 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Space } from '../src/domain/spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { createSpace } from './support/content.js';
-import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
+import { createSpace, newOrganizationWithSpace } from './support/content.js';
+import { expectAuthRequired, expectContract, expectError, expectGqlError, expectLimitsRefused } from './support/expectations.js';
 import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
-import { useTestServer } from './support/server.js';
-import { insertSection, insertSectionGroup, insertShareLink, insertSiteSpace } from './support/sites.js';
+import { serverNow, useTestServer } from './support/server.js';
+import { insertSection, insertSectionGroup, insertShareLink, insertSiteSpace, siteRow } from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
@@ -23,7 +23,6 @@ const server = useTestServer();
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
 
-const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -41,10 +40,12 @@ async function patchSite(caller: Caller, organizationId: string, siteId: string,
   return caller.rest('PATCH', sitePath(organizationId, siteId), body);
 }
 
-const siteRow = (id: string) => server.em().findOne(Site, { id });
 
-/** A site in a fresh team's organization; `organization` is the site's organization id, as the rows want. */
-async function teamWithSite(body: Record<string, unknown> = {}) {
+/**
+ * A site created through POST /sites (unlike newOrganizationWithSite's inserted row) in a new organization with
+ * a member of each role; `organization` is the site's organization id, as the rows want.
+ */
+async function organizationWithCreatedSite(body: Record<string, unknown> = {}) {
   const team = await newOrganizationWithRoles(server);
   const site = await createSite(team.admin, team.organization.id, body);
   return { ...team, site: { ...site, organization: team.organization.id } as { id: string; organization: string; [key: string]: any } };
@@ -69,6 +70,17 @@ const ADAPTIVE_SCHEMA = {
   additionalProperties: false,
 };
 
+/** Every operation on one site, by method and path suffix under the site's path; a PATCH sets `title`. */
+const siteOperations = (title: string): [method: string, suffix: string, body?: unknown][] => [
+  ['GET', ''],
+  ['PATCH', '', { title }],
+  ['DELETE', ''],
+  ['POST', '/publish'],
+  ['GET', '/adaptive-schema'],
+  ['PUT', '/adaptive-schema', { jsonSchema: ADAPTIVE_SCHEMA }],
+  ['GET', '/published'],
+];
+
 const SITE_GQL = /* GraphQL */ `
   fragment G on Site {
     object id type title basename visibility published siteSpaces createdAt agentsContext
@@ -83,7 +95,7 @@ const SITE_GQL = /* GraphQL */ `
 
 describe('authentication', () => {
   it('answers 401 with the error body on every site operation without a token', async () => {
-    const { organization, site } = await teamWithSite();
+    const { organization, site } = await organizationWithCreatedSite();
     const calls: [string, string, unknown?][] = [
       ['GET', sitesPath(organization.id)],
       ['POST', sitesPath(organization.id), {}],
@@ -99,11 +111,11 @@ describe('authentication', () => {
     await expectAuthRequired(server, calls, { badToken: false });
     const viaGraphql = await gql(server, null, `query($o: ID!) { sites(organizationId: $o) { count } }`, { o: organization.id });
     expectGqlError(viaGraphql, 'UNAUTHENTICATED');
-    expect((await siteRow(site.id))!.title).toBe('Untitled site');
+    expect((await siteRow(server, site.id)).title).toBe('Untitled site');
   });
 
   it('answers 401 for a bad token', async () => {
-    const { organization } = await teamWithSite();
+    const { organization } = await organizationWithCreatedSite();
     const res = await rest(server, 'not-a-token', 'GET', sitesPath(organization.id));
     expect(res.status).toBe(401);
   });
@@ -125,7 +137,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
       visibility: 'public',
       published: false,
       siteSpaces: 0,
-      createdAt: now(),
+      createdAt: serverNow(server),
       adaptiveContent: { enabled: false },
       agentsContext: 'included',
       features: [],
@@ -135,7 +147,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
     expect(res.headers.get('location')).toBe(res.body.urls.location);
     expect(id).toMatch(/^[A-Za-z0-9]{20}$/);
     expectContract('createSite', res);
-    expect(await siteRow(id)).toMatchObject({ organization: organization.id, defaultSiteSpace: null, defaultSection: null });
+    expect(await siteRow(server, id)).toMatchObject({ organization: organization.id, defaultSiteSpace: null, defaultSection: null });
   });
 
   it('takes a type, a title and a visibility', async () => {
@@ -205,7 +217,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
       const space = await server.em().findOneOrFail(Space, { id: siteSpace!.space });
       expect(space).toMatchObject({ organization: organization.id, title: `Handbook ${spaces}`, deletedAt: null });
       expect(siteSpace).toMatchObject({ section: null, path: `handbook-${spaces}` });
-      expect((await siteRow(site.id))!.defaultSiteSpace).toBe(siteSpace!.id);
+      expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(siteSpace!.id);
     }
     const spaces = await admin.rest('GET', `/v1/orgs/${organization.id}/spaces`);
     expect(spaces.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook empty', 'Handbook sample']);
@@ -258,7 +270,7 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
 
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}', () => {
   it('answers the site as created, conforming to the reference', async () => {
-    const { organization, admin, site } = await teamWithSite({ title: 'Docs' });
+    const { organization, admin, site } = await organizationWithCreatedSite({ title: 'Docs' });
     const res = await admin.rest('GET', sitePath(organization.id, site.id));
     expect(res.status).toBe(200);
     const { organization: _, ...created } = site;
@@ -336,8 +348,7 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
     expect(pageOf(third)).toEqual(['S4']);
     expect(third.body.next).toBeUndefined();
     expect((await admin.rest('GET', `${sitesPath(organization.id)}?limit=1000`)).status).toBe(200);
-    expectError(await admin.rest('GET', `${sitesPath(organization.id)}?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${sitesPath(organization.id)}?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, sitesPath(organization.id), [0, 1001]);
     expectError(await admin.rest('GET', `${sitesPath(organization.id)}?page=garbage`), 400, 'page: not a page identifier returned by this list');
   });
 });
@@ -346,7 +357,7 @@ describe('GET /v1/orgs/{organizationId}/sites', () => {
 
 describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
   it('changes the title, visibility, basename, adaptive content and agents context', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const res = await patchSite(admin, organization.id, site.id, {
       title: 'Renamed',
       visibility: 'unlisted',
@@ -365,7 +376,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
       createdAt: site.createdAt,
     });
     expectContract('updateSiteById', res);
-    expect((await siteRow(site.id))!.updatedAt.toISOString()).toBe(now());
+    expect((await siteRow(server, site.id)).updatedAt.toISOString()).toBe(serverNow(server));
     // Omitted fields keep their values; null removes the basename.
     const again = await patchSite(admin, organization.id, site.id, { basename: null });
     expect(again.body).toMatchObject({ title: 'Renamed', visibility: 'unlisted', adaptiveContent: { enabled: true } });
@@ -373,7 +384,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('holds title to 2-128, basename to 1-100 characters of URL path, and the enumerations', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const patch = (body: unknown) => patchSite(admin, organization.id, site.id, body);
     expect((await patch({ title: 'ab', basename: 'b'.repeat(100) })).status).toBe(200);
     expect((await patch({ title: 'x'.repeat(128), basename: 'v' })).status).toBe(200);
@@ -389,11 +400,11 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expectError(await patch({ adaptiveContent: { enabled: 'yes' } }), 400, /^adaptiveContent\.enabled: /);
     expectError(await patch({ hostname: 'docs.example.com' }), 400, 'hostname: unknown field');
     expectError(await patch({ title: null }), 400, 'title: must be a string');
-    expect((await siteRow(site.id))!.title).toBe('x'.repeat(128));
+    expect((await siteRow(server, site.id)).title).toBe('x'.repeat(128));
   });
 
   it('sets a proxy origin whose target is the site\'s own address, removes it with null, and keeps origins unique', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const set = await patchSite(admin, organization.id, site.id, { proxy: 'www.example.com/developer/docs', basename: 'v2' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
     expect(set.body.proxy).toEqual({ origin: 'www.example.com/developer/docs', target: `${PUBLIC_URL}/sites/${site.id}/v2` });
@@ -421,7 +432,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const [, second] = (await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } }))!;
     const res = await patchSite(admin, organization.id, site.id, { defaultSiteSpace: second!.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await siteRow(site.id))!.defaultSiteSpace).toBe(second!.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(second!.id);
     const view = await admin.gql(`query($id: ID!) { site(id: $id) { defaultSiteSpace { id } defaultSiteSection { id } } }`, { id: site.id });
     expect(view.data.site).toEqual({ defaultSiteSpace: { id: second!.id }, defaultSiteSection: null });
     expectError(await patchSite(admin, organization.id, site.id, { defaultSiteSpace: 'nope' }), 400, 'defaultSiteSpace: no site space "nope" in this site');
@@ -436,7 +447,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('in a site with sections, sets the default section and the default site space of the default section', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const space = await createSpace(admin, organization.id, 'Space');
     const first = await insertSection(server, site, { title: 'First', path: 'first', position: 'a0' });
     const second = await insertSection(server, site, { title: 'Second', path: 'second', position: 'a1' });
@@ -450,7 +461,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
 
     const res = await patchSite(admin, organization.id, site.id, { defaultSiteSection: second.id, defaultSiteSpace: v2.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await siteRow(site.id))!.defaultSection).toBe(second.id);
+    expect((await siteRow(server, site.id)).defaultSection).toBe(second.id);
     expect((await server.em().findOneOrFail(SiteSection, { id: second.id })).defaultSiteSpace).toBe(v2.id);
     const after = await admin.gql(`query($id: ID!) { site(id: $id) { defaultSiteSection { id } defaultSiteSpace { id } } }`, { id: site.id });
     expect(after.data.site).toEqual({ defaultSiteSection: { id: second.id }, defaultSiteSpace: { id: v2.id } });
@@ -465,7 +476,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('updates through GraphQL, with or without the organization', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const res = await admin.gql(`mutation($id: ID!, $o: ID) { updateSite(id: $id, organizationId: $o, input: { title: "Graph" }) { title } }`, {
       id: site.id,
     });
@@ -482,7 +493,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
 
 describe('publishing', () => {
   it('POST .../publish and .../unpublish switch the published flag and the published URL', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const published = await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`);
     expect(published.status).toBe(200);
     expect(published.body).toMatchObject({ id: site.id, published: true, urls: { published: `${PUBLIC_URL}/sites/${site.id}` } });
@@ -531,10 +542,10 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}', () => {
   });
 
   it('deletes through GraphQL', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await organizationWithCreatedSite();
     const res = await admin.gql(`mutation($id: ID!) { deleteSite(id: $id) }`, { id: site.id });
     expect(res.data.deleteSite).toBe(true);
-    expect(await siteRow(site.id)).toBeNull();
+    expect(await server.em().findOne(Site, { id: site.id })).toBeNull();
   });
 });
 
@@ -544,11 +555,11 @@ describe('adaptive schema', () => {
   const schemaPath = (organizationId: string, siteId: string) => `${sitePath(organizationId, siteId)}/adaptive-schema`;
 
   it('answers 404 until one is set, then stores and answers it with the time of the change', async () => {
-    const { organization, admin, read, site } = await teamWithSite();
+    const { organization, admin, read, site } = await organizationWithCreatedSite();
     expectError(await admin.rest('GET', schemaPath(organization.id, site.id)), 404, 'Site adaptive schema not found');
     const put = await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: ADAPTIVE_SCHEMA });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    expect(put.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA, updatedAt: now() });
+    expect(put.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA, updatedAt: serverNow(server) });
     expectContract('updateSiteAdaptiveSchema', put);
     const got = await read.rest('GET', schemaPath(organization.id, site.id));
     expect(got.status).toBe(200);
@@ -558,7 +569,7 @@ describe('adaptive schema', () => {
     server.clock.advance(60 * SECOND);
     const minimal = { type: 'object', properties: {}, additionalProperties: false };
     const replaced = await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: minimal });
-    expect(replaced.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: minimal, updatedAt: now() });
+    expect(replaced.body).toEqual({ object: 'site-adaptive-schema', jsonSchema: minimal, updatedAt: serverNow(server) });
     expect(await server.em().count(SiteAdaptiveSchema, { site: site.id })).toBe(1);
 
     const viaGraphql = await admin.gql(`query($id: ID!) { site(id: $id) { adaptiveSchema { object jsonSchema updatedAt } } }`, { id: site.id });
@@ -566,7 +577,7 @@ describe('adaptive schema', () => {
   });
 
   it('refuses schemas that are not the reference\'s shape of visitor attributes, saying why', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const put = (jsonSchema: unknown) => admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema });
     const withAttribute = (attribute: unknown) => ({ type: 'object', properties: { attribute }, additionalProperties: false });
     const cases: [unknown, string | RegExp][] = [
@@ -618,7 +629,7 @@ describe('adaptive schema', () => {
   });
 
   it('refuses (409) a schema that drops an attribute a condition of the site reads', async () => {
-    const { organization, admin, site } = await teamWithSite();
+    const { organization, admin, site } = await organizationWithCreatedSite();
     const space = await createSpace(admin, organization.id);
     expect((await admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema: ADAPTIVE_SCHEMA })).status).toBe(200);
     const section = await insertSection(server, site, { title: 'Pro', path: 'pro', position: 'a0', condition: 'visitor.claims.plan === "pro"' });
@@ -636,12 +647,12 @@ describe('adaptive schema', () => {
   });
 
   it('works through GraphQL', async () => {
-    const { admin, site } = await teamWithSite();
+    const { admin, site } = await organizationWithCreatedSite();
     const res = await admin.gql(`mutation($id: ID!, $s: JSON!) { updateSiteAdaptiveSchema(siteId: $id, jsonSchema: $s) { object updatedAt } }`, {
       id: site.id,
       s: ADAPTIVE_SCHEMA,
     });
-    expect(res.data.updateSiteAdaptiveSchema).toEqual({ object: 'site-adaptive-schema', updatedAt: now() });
+    expect(res.data.updateSiteAdaptiveSchema).toEqual({ object: 'site-adaptive-schema', updatedAt: serverNow(server) });
     const got = await admin.gql(`query($id: ID!) { siteAdaptiveSchema(siteId: $id) { jsonSchema } }`, { id: site.id });
     expect(got.data.siteAdaptiveSchema.jsonSchema).toEqual(ADAPTIVE_SCHEMA);
     const refused = await admin.gql(`mutation($id: ID!) { updateSiteAdaptiveSchema(siteId: $id, jsonSchema: { type: "string" }) { object } }`, { id: site.id });
@@ -705,7 +716,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
   });
 
   it('answers a site with sections with its top-level sections and groups in position order', async () => {
-    const { organization, admin, site } = await teamWithSite({ title: 'Platform' });
+    const { organization, admin, site } = await organizationWithCreatedSite({ title: 'Platform' });
     const space = await createSpace(admin, organization.id, 'Guide');
     const last = await insertSection(server, site, { title: 'Last', path: 'last', position: 'a3' });
     const group = await insertSectionGroup(server, site, { title: 'Products', position: 'a1' });
@@ -744,7 +755,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
   });
 
   it('opens a published share-link site to an outsider holding an active share key, and to nobody else', async () => {
-    const { organization, admin, outsider, site } = await teamWithSite({ visibility: 'share-link' });
+    const { organization, admin, outsider, site } = await organizationWithCreatedSite({ visibility: 'share-link' });
     const other = await createSite(admin, organization.id, { visibility: 'share-link' });
     const link = await insertShareLink(server, site);
     const inactive = await insertShareLink(server, site, { active: false });
@@ -774,7 +785,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
   });
 
   it('keeps an unpublished site, or one not shared by link, closed to share keys', async () => {
-    const { organization, admin, read, guest, outsider, site } = await teamWithSite({ visibility: 'share-link' });
+    const { organization, admin, read, guest, outsider, site } = await organizationWithCreatedSite({ visibility: 'share-link' });
     const link = await insertShareLink(server, site);
     // Unpublished: visitors cannot see it, guests included; members who may read it can (a preview).
     expectError(await outsider.rest('GET', publishedPath(organization.id, site.id, link.key)), 404, 'Site not found');
@@ -791,7 +802,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
   });
 
   it('shows a share-key visitor the published site but neither its organization nor its share links', async () => {
-    const { organization, admin, outsider, site } = await teamWithSite({ visibility: 'share-link' });
+    const { organization, admin, outsider, site } = await organizationWithCreatedSite({ visibility: 'share-link' });
     const link = await insertShareLink(server, site);
     await admin.rest('POST', `${sitePath(organization.id, site.id)}/publish`);
     const query = `query($id: ID!, $key: String) { publishedContentSite(siteId: $id, shareKey: $key) { site { id FIELD } } }`;
@@ -806,7 +817,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
 
 describe('the Site type in GraphQL', () => {
   it('walks sections, groups, site spaces and share links (share links for admins only)', async () => {
-    const { organization, admin, read, site } = await teamWithSite();
+    const { organization, admin, read, site } = await organizationWithCreatedSite();
     const space = await createSpace(admin, organization.id, 'Guide');
     const group = await insertSectionGroup(server, site, { title: 'Group', position: 'a1' });
     const top = await insertSection(server, site, { title: 'Top', path: 'top', position: 'a0' });
@@ -851,8 +862,7 @@ describe('SQL statements', () => {
       adaptiveSchema { updatedAt }
     } } } ${SITE_GQL}`;
     const measure = async (sites: number) => {
-      const { organization, admin } = await newOrganizationWithRoles(server);
-      const space = await createSpace(admin, organization.id);
+      const { organization, admin, space } = await newOrganizationWithSpace(server);
       for (let i = 0; i < sites; i++) {
         const site = await createSite(admin, organization.id, { spaces: [space.id] });
         if (i % 2) await insertSection(server, { id: site.id, organization: organization.id }, { title: 'S', path: 's', position: 'a0' });
@@ -873,7 +883,7 @@ describe('SQL statements', () => {
 
 describe('permissions', () => {
   it('lets members with read see sites, and only admins change them (403 below admin)', async () => {
-    const { organization, admin, read, edit, create, site } = await teamWithSite();
+    const { organization, admin, read, edit, create, site } = await organizationWithCreatedSite();
     await admin.rest('PUT', `${sitePath(organization.id, site.id)}/adaptive-schema`, { jsonSchema: ADAPTIVE_SCHEMA });
     for (const member of [read, edit, create]) {
       expect((await member.rest('GET', sitesPath(organization.id))).status).toBe(200);
@@ -894,29 +904,21 @@ describe('permissions', () => {
     }
     const denied = await read.gql(`mutation($id: ID!) { publishSite(id: $id) { id } }`, { id: site.id });
     expectGqlError(denied, 'FORBIDDEN');
-    expect(await siteRow(site.id)).toMatchObject({ title: 'Untitled site', published: false });
+    expect(await siteRow(server, site.id)).toMatchObject({ title: 'Untitled site', published: false });
   });
 
   it('gives guests no sites: 403 on the organization\'s list, 404 on a site', async () => {
-    const { organization, guest, site } = await teamWithSite();
+    const { organization, guest, site } = await organizationWithCreatedSite();
     expectError(await guest.rest('GET', sitesPath(organization.id)), 403, 'Organization: this operation needs the read role');
     expectError(await guest.rest('GET', sitePath(organization.id, site.id)), 404, 'Site not found');
     expectError(await guest.rest('GET', `${sitePath(organization.id, site.id)}/published`), 404, 'Site not found');
   });
 
   it('hides sites from outsiders (404), also a read member who loses membership', async () => {
-    const { organization, outsider, site } = await teamWithSite();
+    const { organization, outsider, site } = await organizationWithCreatedSite();
     expectError(await outsider.rest('GET', sitesPath(organization.id)), 404, 'Organization not found');
     expectError(await outsider.rest('POST', sitesPath(organization.id), {}), 404, 'Organization not found');
-    for (const [method, suffix, body] of [
-      ['GET', ''],
-      ['PATCH', '', { title: 'Taken' }],
-      ['DELETE', ''],
-      ['POST', '/publish'],
-      ['GET', '/adaptive-schema'],
-      ['PUT', '/adaptive-schema', { jsonSchema: ADAPTIVE_SCHEMA }],
-      ['GET', '/published'],
-    ] as [string, string, unknown?][]) {
+    for (const [method, suffix, body] of siteOperations('Taken')) {
       expectError(await outsider.rest(method, `${sitePath(organization.id, site.id)}${suffix}`, body), 404, 'Site not found');
     }
     expectGqlError(await outsider.gql(`query($id: ID!) { site(id: $id) { id } }`, { id: site.id }), 'NOT_FOUND', 'Site not found');
@@ -928,21 +930,13 @@ describe('permissions', () => {
     const elsewhere = await createSite(admin, otherOrganization.id);
     const member = await newMember(server, organization.id, 'admin');
     for (const caller of [admin, member]) {
-      for (const [method, suffix, body] of [
-        ['GET', ''],
-        ['PATCH', '', { title: 'Moved?' }],
-        ['DELETE', ''],
-        ['POST', '/publish'],
-        ['GET', '/adaptive-schema'],
-        ['PUT', '/adaptive-schema', { jsonSchema: ADAPTIVE_SCHEMA }],
-        ['GET', '/published'],
-      ] as [string, string, unknown?][]) {
+      for (const [method, suffix, body] of siteOperations('Moved?')) {
         expectError(await caller.rest(method, `${sitePath(organization.id, elsewhere.id)}${suffix}`, body), 404, 'Site not found');
       }
     }
     const scoped = await admin.gql(`query($id: ID!, $o: ID) { site(id: $id, organizationId: $o) { id } }`, { id: elsewhere.id, o: organization.id });
     expectGqlError(scoped, 'NOT_FOUND', 'Site not found');
-    expect(await siteRow(elsewhere.id)).toMatchObject({ title: 'Untitled site', published: false });
+    expect(await siteRow(server, elsewhere.id)).toMatchObject({ title: 'Untitled site', published: false });
     // The list of one organization never shows another's sites, whatever `space` says.
     const space = await createSpace(admin, otherOrganization.id);
     await createSite(admin, otherOrganization.id, { spaces: [space.id] });

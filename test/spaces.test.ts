@@ -6,17 +6,16 @@
  * the past (see beforeAll) so that, when several files share one PostgreSQL (TEST_DATABASE_URL), the
  * purge jobs this file runs never reach spaces that other files deleted.
  */
-import { expectAuthRequired, expectError, expectGqlError } from './support/expectations.js';
+import { expectAuthRequired, expectError, expectGqlError, expectLimitsRefused } from './support/expectations.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { Collection } from '../src/domain/collections/entities.js';
 import { Revision } from '../src/domain/content/entities.js';
 import { Space } from '../src/domain/spaces/entities.js';
 import { purgeSpace } from '../src/domain/spaces/service.js';
 import { Job } from '../src/jobs/entities.js';
-import { addMember } from '../src/domain/organizations/service.js';
-import { createCollection, createSpace } from './support/content.js';
-import { gql, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
-import { useTestServer } from './support/server.js';
+import { createCollection, createSpace, newOrganizationWithSpace } from './support/content.js';
+import { gql, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
+import { serverNow, useTestServer } from './support/server.js';
 
 const SECOND = 1000;
 const DAY = 24 * 60 * 60 * SECOND;
@@ -30,7 +29,6 @@ beforeAll(async () => {
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
 
-const now = () => server.clock.now().toISOString();
 
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -119,8 +117,8 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
       title: 'Guides',
       emoji: '📘',
       visibility: 'private',
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       editMode: 'live',
       // private: neither `published` nor `public`; no icon
       urls: { location: `${PUBLIC_URL}/v1/spaces/${id}`, app: `${PUBLIC_URL}/o/${organization.id}/s/${id}` },
@@ -174,8 +172,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   });
 
   it('ignores the shareKey query parameter of a space that has no share link', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const res = await admin.rest('GET', `/v1/spaces/${space.id}?shareKey=whatever`);
     expect(res.status).toBe(200);
     expect(res.body.id).toBe(space.id);
@@ -193,8 +190,8 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
       title: 'API',
       emoji: '',
       visibility: 'unlisted',
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       deletedAt: null,
       editMode: 'live',
       urls: {
@@ -260,8 +257,7 @@ describe('permissions and roles', () => {
   });
 
   it('hides every space from guests and from outsiders with 404', async () => {
-    const { organization, admin, guest, outsider } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, guest, outsider, space } = await newOrganizationWithSpace(server);
     for (const caller of [guest, outsider]) {
       expectError(await caller.rest('GET', `/v1/spaces/${space.id}`), 404, 'Space not found');
       expectGqlError(await caller.gql(`query($id: ID!) { space(id: $id) { id } }`, { id: space.id }), 'NOT_FOUND', 'Space not found');
@@ -291,8 +287,7 @@ describe('permissions and roles', () => {
   });
 
   it("defaultLevel 'read' limits what a stronger member may do", async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, create, space } = await newOrganizationWithSpace(server);
     expect((await patchSpace(admin, space.id, { defaultLevel: 'read' })).body.defaultLevel).toBe('read');
     const res = await create.rest('GET', `/v1/spaces/${space.id}`);
     expect(res.status).toBe(200);
@@ -314,8 +309,7 @@ describe('permissions and roles', () => {
   });
 
   it('answers a PATCH with the permissions that follow from the change', async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, create, space } = await newOrganizationWithSpace(server);
     await patchSpace(admin, space.id, { defaultLevel: 'admin' });
     // The member administrates the space through its level, and lowers it for everyone, themselves included.
     const res = await patchSpace(create, space.id, { defaultLevel: 'read' });
@@ -373,8 +367,7 @@ describe('401, 403 and 404 on every operation', () => {
   ];
 
   it('answers 401 without a token or with a bad one, in the error shape', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     await expectAuthRequired(server, operations(space.id, organization.id));
     const g = await gql(server, null, `query($id: ID!) { space(id: $id) { id } }`, { id: space.id });
     expectGqlError(g, 'UNAUTHENTICATED');
@@ -384,8 +377,7 @@ describe('401, 403 and 404 on every operation', () => {
   });
 
   it('answers 404 to a member of another organization and for unknown ids, without leaking existence', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const other = await newUser(server);
     const otherOrg = await newOrganization(server, other);
     // Space operations on a space of another organization (a transfer even targets the caller's own).
@@ -499,8 +491,8 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
       editMode: 'live',
       defaultLevel: 'inherit',
       organization: organization.id,
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
     });
     expect(res.body.parent).toBeUndefined();
     const row = await spaceRow(res.body.id);
@@ -636,9 +628,7 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpace(admin, organization.id);
     const path = `/v1/orgs/${organization.id}/spaces`;
-    expectError(await admin.rest('GET', `${path}?limit=0`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${path}?limit=1001`), 400, 'limit: must be an integer from 1 to 1000');
-    expectError(await admin.rest('GET', `${path}?limit=-3`), 400, 'limit: must be an integer from 1 to 1000');
+    await expectLimitsRefused(admin, path, [0, 1001, -3]);
     expectError(await admin.rest('GET', `${path}?limit=ten`), 400, 'limit: must be an integer');
     expectError(await admin.rest('GET', `${path}?page=not-a-page`), 400, 'page: not a page identifier returned by this list');
     expectGqlError(
@@ -697,7 +687,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       editMode: 'locked',
       defaultLevel: 'comment',
       visibility: 'public',
-      updatedAt: now(),
+      updatedAt: serverNow(server),
       urls: { ...space.urls, published: `${PUBLIC_URL}/s/${space.id}`, public: `${PUBLIC_URL}/s/${space.id}` },
     });
     expect(res.body.createdAt).toBe(space.createdAt);
@@ -705,8 +695,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('switches editMode live → locked → live (contract §3)', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expect(space.editMode).toBe('live');
     expect((await patchSpace(admin, space.id, { editMode: 'locked' })).body.editMode).toBe('locked');
     expect((await admin.rest('GET', `/v1/spaces/${space.id}`)).body.editMode).toBe('locked');
@@ -738,8 +727,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('sets every default level, inherit and null', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     for (const level of ['admin', 'create', 'review', 'edit', 'comment', 'read', 'inherit', null]) {
       const res = await patchSpace(admin, space.id, { defaultLevel: level });
       expect(res.status, String(level)).toBe(200);
@@ -805,8 +793,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('accepts a title of exactly 50 characters (and multi-byte ones)', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expect((await patchSpace(admin, space.id, { title: 'a'.repeat(50) })).body.title).toBe('a'.repeat(50));
     expect((await patchSpace(admin, space.id, { title: 'é'.repeat(50) })).body.title).toBe('é'.repeat(50));
     expect((await patchSpace(admin, space.id, { title: '📘'.repeat(50) })).body.title).toBe('📘'.repeat(50));
@@ -814,8 +801,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
   });
 
   it('updates through GraphQL, with BAD_REQUEST for invalid input', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const res = await admin.gql(`mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { ...S } } ${SPACE_GQL}`, {
       id: space.id,
       input: { title: 'Renamed', editMode: 'locked', defaultLevel: null, emoji: '🎯', visibility: 'share-link' },
@@ -853,7 +839,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     const keep = await createSpace(admin, organization.id, { title: 'Keep', parent: collection.id });
 
     server.clock.advance(SECOND);
-    const deletedAt = now();
+    const deletedAt = serverNow(server);
     for (const space of [top, inside]) {
       const res = await admin.rest('DELETE', `/v1/spaces/${space.id}`);
       expect(res.status).toBe(204);
@@ -929,7 +915,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 
     const res = await admin.rest('POST', `/v1/spaces/${a.id}/restore`);
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...a, updatedAt: now() });
+    expect(res.body).toEqual({ ...a, updatedAt: serverNow(server) });
     expect(res.body.deletedAt).toBeUndefined();
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([b.id, c.id, a.id]);
     expect(await orgSpaceIds(admin, organization.id)).toEqual([a.id, b.id, c.id]);
@@ -938,20 +924,18 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
   });
 
   it('refuses to restore a space that is not deleted with 409', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/restore`), 409, 'Space is not deleted');
     expectGqlError(await admin.gql(`mutation($id: ID!) { restoreSpace(id: $id) { id } }`, { id: space.id }), 'CONFLICT', 'Space is not deleted');
   });
 
   it('deletes and restores through GraphQL', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     const deleted = await admin.gql(`mutation($id: ID!) { deleteSpace(id: $id) }`, { id: space.id });
     expect(deleted).toMatchObject({ status: 200, data: { deleteSpace: true } });
     expect(deleted.errors).toBeUndefined();
     const seen = await admin.gql(`query($id: ID!) { space(id: $id) { deletedAt } }`, { id: space.id });
-    expect(seen.data.space.deletedAt).toBe(now());
+    expect(seen.data.space.deletedAt).toBe(serverNow(server));
     const restored = await admin.gql(`mutation($id: ID!) { restoreSpace(id: $id) { ...S } } ${SPACE_GQL}`, { id: space.id });
     expect(restored.errors).toBeUndefined();
     expect(restored.data.restoreSpace).toMatchObject({ id: space.id, deletedAt: null, viewerRole: 'admin' });
@@ -964,7 +948,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expect((await admin.rest('DELETE', `/v1/collections/${collection.id}`)).status).toBe(204);
     const deleted = await admin.rest('GET', `/v1/spaces/${space.id}`);
     expect(deleted.status).toBe(200);
-    expect(deleted.body.deletedAt).toBe(now());
+    expect(deleted.body.deletedAt).toBe(serverNow(server));
     expect(deleted.body.parent).toBeUndefined();
 
     const res = await admin.rest('POST', `/v1/spaces/${space.id}/restore`);
@@ -980,8 +964,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
 
 describe('the 7-day restore window and the purge job', () => {
   it('answers 404 once 7 days have passed, even before the purge ran; the job then removes the row', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, space } = await newOrganizationWithSpace(server);
     const revisionId = space.revision;
     // A deletion time with milliseconds: the job must still recognise its deletion.
     server.clock.advance(123);
@@ -1012,8 +995,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('does nothing while the window is open: the job is not due and its handler keeps the space', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const deletedAt = server.clock.now();
 
@@ -1053,8 +1035,7 @@ describe('the 7-day restore window and the purge job', () => {
   });
 
   it('a space deleted again after a restore gets a fresh window: the first job keeps it, the second purges it', async () => {
-    const { organization, admin } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { admin, space } = await newOrganizationWithSpace(server);
     await admin.rest('DELETE', `/v1/spaces/${space.id}`);
     const first = server.clock.now();
     server.clock.set(new Date(first.getTime() + 2 * DAY));
@@ -1119,8 +1100,8 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
       title: 'Guide (copy)',
       defaultLevel: 'edit',
       revision: copy.revision,
-      createdAt: now(),
-      updatedAt: now(),
+      createdAt: serverNow(server),
+      updatedAt: serverNow(server),
       urls: { location: `${PUBLIC_URL}/v1/spaces/${copy.id}`, app: `${PUBLIC_URL}/o/${organization.id}/s/${copy.id}`, published: `${PUBLIC_URL}/s/${copy.id}` },
     });
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([a.id, copy.id, b.id]);
@@ -1200,7 +1181,7 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     server.clock.advance(SECOND);
     const res = await move(c.id, { position: { before: ref(a) } });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ ...c, updatedAt: now() });
+    expect(res.body).toEqual({ ...c, updatedAt: serverNow(server) });
     expect(await collectionSpaceIds(admin, collection.id)).toEqual([c.id, a.id, b.id]);
 
     expect((await move(c.id, { position: { after: ref(a) } })).status).toBe(200);
@@ -1343,7 +1324,7 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
       organization: target.id,
       parent: undefined,
       visibility: 'private',
-      updatedAt: now(),
+      updatedAt: serverNow(server),
       urls: { location: `${PUBLIC_URL}/v1/spaces/${space.id}`, app: `${PUBLIC_URL}/o/${target.id}/s/${space.id}` },
     });
     expect('parent' in res.body).toBe(false);
@@ -1381,13 +1362,10 @@ describe('POST /v1/spaces/{spaceId}/transfer', () => {
   });
 
   it('needs the admin role in both organizations', async () => {
-    const { organization, admin, create } = await newOrganizationWithRoles(server);
-    const space = await createSpace(admin, organization.id);
+    const { organization, admin, create, space } = await newOrganizationWithSpace(server);
 
     // Target where the caller is only a member.
-    const stranger = await newUser(server);
-    const memberOf = await newOrganization(server, stranger);
-    await addMember(server.em(), server.clock, memberOf.id, admin.user.id, 'create');
+    const { organization: memberOf, owner: stranger } = await newOrganizationWithMember(server, admin, 'create');
     expectError(
       await admin.rest('POST', `/v1/spaces/${space.id}/transfer`, { organization: memberOf.id }),
       403,

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import type { Caller } from './factories.js';
+import { newOrganizationWithRoles, type Caller } from './factories.js';
+import type { TestServer } from './server.js';
 
 /** Helpers for content tests: spaces, collections, change requests and edits through the public doors. */
 
@@ -11,6 +12,12 @@ export async function createSpace(caller: Caller, organizationId: string, detail
 }
 
 /** A new collection of the organization (`body` omitted: the server's defaults). */
+/** A new organization with a member of each role (see newOrganizationWithRoles) and a space its admin created. */
+export async function newOrganizationWithSpace(server: TestServer) {
+  const organization = await newOrganizationWithRoles(server);
+  return { ...organization, space: await createSpace(organization.admin, organization.organization.id) };
+}
+
 export async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}): Promise<{ id: string; title: string; [key: string]: any }> {
   const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);

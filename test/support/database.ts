@@ -25,11 +25,13 @@ export async function onServer<T>(url: string, work: (client: pg.Client) => Prom
   }
 }
 
+export type FreshDatabase = { database: Database; env: Record<string, string>; dispose(): Promise<void> };
+
 /**
  * A database of the test file's own: a copy of the run's migrated embedded template, or a new schema
  * on TEST_DATABASE_URL (migrated when the server starts). Files never see each other's rows or jobs.
  */
-export async function freshDatabase(): Promise<{ database: Database; env: Record<string, string>; dispose(): Promise<void> }> {
+export async function freshDatabase(): Promise<FreshDatabase> {
   const url = process.env.TEST_DATABASE_URL;
   if (url) {
     // The creation time in the name lets a later run tell leftovers of interrupted runs from live ones.

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { rest, type Response } from './factories.js';
+import { rest, type Caller, type Response } from './factories.js';
 import { formatErrors, validateResponse } from './openapi.js';
 import type { TestServer } from './server.js';
 
@@ -24,6 +24,11 @@ export function expectContract(operationId: string, res: Pick<Response, 'status'
   expect(errors, `${operationId}: ${formatErrors(errors)}\n${JSON.stringify(res.body, null, 2)}`).toEqual([]);
 }
 
+/** Asserts that the list at `path` refuses each of `limits` (outside 1..1000) with the same 400. */
+export async function expectLimitsRefused(caller: Caller, path: string, limits: number[]) {
+  for (const limit of limits) expectError(await caller.rest('GET', `${path}?limit=${limit}`), 400, 'limit: must be an integer from 1 to 1000');
+}
+
 /** A REST request by method and path, with its body when it has one. */
 export type RestCall = [method: string, path: string, body?: unknown];
 
@@ -36,4 +41,11 @@ export async function expectAuthRequired(server: TestServer, calls: RestCall[], 
     expectError(await rest(server, null, method, path, body), 401, 'Authentication required: send "Authorization: Bearer <token>"');
     if (badToken) expectError(await rest(server, 'dp_not-a-real-token', method, path, body), 401, 'Invalid or revoked API token');
   }
+}
+
+/** Asserts that a GraphQL request without a token fails with UNAUTHENTICATED; answers the response body. */
+export async function expectGqlAuthRequired(server: TestServer, query: string, variables?: Record<string, unknown>) {
+  const res = await rest(server, null, 'POST', '/graphql', { query, variables });
+  expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
+  return res.body;
 }

@@ -70,6 +70,14 @@ export async function newMember(server: TestServer, organizationId: string, role
   return caller;
 }
 
+/** A new organization of a new owner, in which `member` has `role` as well. */
+export async function newOrganizationWithMember(server: TestServer, member: Caller, role: Role) {
+  const owner = await newUser(server);
+  const organization = await newOrganization(server, owner);
+  await addMember(server.em(), server.clock, organization.id, member.user.id, role);
+  return { organization, owner };
+}
+
 /** An organization with its admin, a member of each role, a guest and an outsider. */
 export async function newOrganizationWithRoles(server: TestServer) {
   const admin = await newUser(server);

@@ -7,7 +7,7 @@ import type { Viewer } from '../../src/auth/viewer.js';
 import { createLogger, type Logger } from '../../src/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { freshDatabase, TEST_SECRET_KEY } from './database.js';
+import { freshDatabase, TEST_SECRET_KEY, type FreshDatabase } from './database.js';
 
 export type TestServer = RunningServer & {
   clock: ManualClock;
@@ -21,7 +21,7 @@ export type TestServer = RunningServer & {
  * Starts the whole server on an ephemeral port with a manual clock and no background job worker
  * (tests run due jobs explicitly), on a database of the file's own (see freshDatabase).
  */
-export type TestServerOptions = { logger?: Logger; clock?: ManualClock; database?: Awaited<ReturnType<typeof freshDatabase>>; provision?: boolean };
+export type TestServerOptions = { logger?: Logger; clock?: ManualClock; database?: FreshDatabase; provision?: boolean };
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   // A database given by the caller outlives this server (a restart test starts another on it).
@@ -46,6 +46,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     },
   };
 }
+
+/** The test server's clock time as the API writes times (ISO 8601, UTC). */
+export const serverNow = (server: TestServer) => server.clock.now().toISOString();
 
 /**
  * A test server for the enclosing file or describe block: started in beforeAll, stopped in afterAll.

@@ -1,3 +1,4 @@
+import type { EntityName, RequiredEntityData } from '@mikro-orm/core';
 import {
   ShareLink,
   Site,
@@ -13,6 +14,7 @@ import {
   type SiteSpaceRow,
 } from '../../src/domain/sites/entities.js';
 import { newId } from '../../src/ids.js';
+import { newOrganizationWithRoles } from './factories.js';
 import type { TestServer } from './server.js';
 
 /**
@@ -27,11 +29,33 @@ export type SiteRef = { id: string; organization: string };
 /** The path under which the REST facade serves a site: `/v1/orgs/{organizationId}/sites/{siteId}`. */
 export const siteBase = (site: SiteRef) => `/v1/orgs/${site.organization}/sites/${site.id}`;
 
+/** The site's row as stored, read behind the doors. */
+export const siteRow = (server: TestServer, id: string) => server.em().findOneOrFail(Site, { id });
+
+/** The section's row as stored, read behind the doors. */
+export const sectionRow = (server: TestServer, id: string) => server.em().findOneOrFail(SiteSection, { id });
+
+/** A new organization with a member of each role (see newOrganizationWithRoles) and a Site row in it (see insertSite). */
+export async function newOrganizationWithSite(server: TestServer, overrides: Partial<SiteRow> = {}) {
+  const organization = await newOrganizationWithRoles(server);
+  return { ...organization, site: await insertSite(server, organization.organization.id, overrides) };
+}
+
+/** Inserts one row with the entity, as the server would store it. */
+async function insertRow<Entity extends object>(server: TestServer, entity: EntityName<Entity>, data: RequiredEntityData<Entity>): Promise<Entity> {
+  const em = server.em();
+  const row = em.create(entity, data);
+  await em.flush();
+  return row;
+}
+
+/** The fields every part of a site starts with: a new id, the site and its organization, created now. */
+const partOf = (server: TestServer, site: SiteRef) => ({ id: newId(), organization: site.organization, site: site.id, createdAt: server.clock.now() });
+
 /** A Site of the organization: basic, public, published, titled "Docs", without sections or site spaces. */
 export async function insertSite(server: TestServer, organizationId: string, overrides: Partial<SiteRow> = {}): Promise<SiteRow> {
-  const em = server.em();
   const now = server.clock.now();
-  const site = em.create(Site, {
+  return insertRow(server, Site, {
     id: newId(),
     organization: organizationId,
     type: 'basic',
@@ -49,8 +73,6 @@ export async function insertSite(server: TestServer, organizationId: string, ove
     updatedAt: now,
     ...overrides,
   });
-  await em.flush();
-  return site;
 }
 
 /**
@@ -63,96 +85,54 @@ export async function insertSection(
   fields: Pick<SiteSectionRow, 'path' | 'position'> & Partial<SiteSectionRow> & { isDefault?: boolean },
 ): Promise<SiteSectionRow> {
   const { isDefault, ...overrides } = fields;
-  const em = server.em();
-  const section = em.create(SiteSection, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
+  const section = await insertRow(server, SiteSection, {
+    ...partOf(server, site),
     sectionGroup: null,
     title: `Section ${fields.path}`,
     description: null,
     condition: null,
     icon: null,
     defaultSiteSpace: null,
-    createdAt: server.clock.now(),
     ...overrides,
   });
-  await em.flush();
-  if (isDefault) await em.nativeUpdate(Site, { id: site.id }, { defaultSection: section.id });
+  if (isDefault) await server.em().nativeUpdate(Site, { id: site.id }, { defaultSection: section.id });
   return section;
 }
 
 /** A SiteSectionGroup of the site at `position`, titled "Group" unless overridden. */
-export async function insertSectionGroup(
+export function insertSectionGroup(
   server: TestServer,
   site: SiteRef,
   fields: Pick<SiteSectionGroupRow, 'position'> & Partial<SiteSectionGroupRow>,
 ): Promise<SiteSectionGroupRow> {
-  const em = server.em();
-  const group = em.create(SiteSectionGroup, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    title: 'Group',
-    icon: null,
-    createdAt: server.clock.now(),
-    ...fields,
-  });
-  await em.flush();
-  return group;
+  return insertRow(server, SiteSectionGroup, { ...partOf(server, site), title: 'Group', icon: null, ...fields });
 }
 
 /** A SiteSpace publishing `space` in the site at `path` and `position`: at the root level unless `section` is given. */
-export async function insertSiteSpace(
+export function insertSiteSpace(
   server: TestServer,
   site: SiteRef,
   fields: Pick<SiteSpaceRow, 'space' | 'path' | 'position'> & Partial<SiteSpaceRow>,
 ): Promise<SiteSpaceRow> {
-  const em = server.em();
-  const siteSpace = em.create(SiteSpace, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    section: null,
-    condition: null,
-    createdAt: server.clock.now(),
-    ...fields,
-  });
-  await em.flush();
-  return siteSpace;
+  return insertRow(server, SiteSpace, { ...partOf(server, site), section: null, condition: null, ...fields });
 }
 
 /** An active ShareLink of the site named "Partners", with a new random key. */
-export async function insertShareLink(server: TestServer, site: SiteRef, overrides: Partial<ShareLinkRow> = {}): Promise<ShareLinkRow> {
-  const em = server.em();
-  const link = em.create(ShareLink, {
-    id: newId(),
-    organization: site.organization,
-    site: site.id,
-    name: 'Partners',
-    key: newId() + newId(),
-    active: true,
-    createdAt: server.clock.now(),
-    ...overrides,
-  });
-  await em.flush();
-  return link;
+export function insertShareLink(server: TestServer, site: SiteRef, overrides: Partial<ShareLinkRow> = {}): Promise<ShareLinkRow> {
+  return insertRow(server, ShareLink, { ...partOf(server, site), name: 'Partners', key: newId() + newId(), active: true, ...overrides });
 }
 
 /** The SiteAdaptiveSchema of the site: an object schema without attributes unless `jsonSchema` is given. */
-export async function insertAdaptiveSchema(
+export function insertAdaptiveSchema(
   server: TestServer,
   site: SiteRef,
   overrides: Partial<SiteAdaptiveSchemaRow> = {},
 ): Promise<SiteAdaptiveSchemaRow> {
-  const em = server.em();
-  const schema = em.create(SiteAdaptiveSchema, {
+  return insertRow(server, SiteAdaptiveSchema, {
     site: site.id,
     organization: site.organization,
     jsonSchema: { type: 'object', properties: {}, additionalProperties: false },
     updatedAt: server.clock.now(),
     ...overrides,
   });
-  await em.flush();
-  return schema;
 }

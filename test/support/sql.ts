@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlObservers } from '../../src/db/sql-observers.js';
 
-/** Runs `work` and returns how many SQL statements the server sent meanwhile. */
-export async function countStatements(work: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  const observe = () => {
-    count += 1;
+/** Runs `work` and returns the SQL statements the server sent meanwhile, in order. */
+export async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  const statements: string[] = [];
+  const observe = (sql: string) => {
+    statements.push(sql);
   };
   sqlObservers.add(observe);
   try {
@@ -13,7 +13,12 @@ export async function countStatements(work: () => Promise<unknown>): Promise<num
   } finally {
     sqlObservers.delete(observe);
   }
-  return count;
+  return statements;
+}
+
+/** Runs `work` and returns how many SQL statements the server sent meanwhile. */
+export async function countStatements(work: () => Promise<unknown>): Promise<number> {
+  return (await statementsDuring(work)).length;
 }
 
 /**

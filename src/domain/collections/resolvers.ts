@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/service.js';
 import type { CollectionRow } from './entities.js';
@@ -13,8 +14,6 @@ import {
   updateCollection,
 } from './service.js';
 
-type Id = { id: string };
-
 export const collectionResolvers: Resolvers = {
   Query: {
     collections: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string; nested: boolean }, ctx: Context) =>
@@ -24,13 +23,9 @@ export const collectionResolvers: Resolvers = {
       listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
   },
   Mutation: {
-    createCollection: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
-      createCollection(ctx, organizationId, input),
-    updateCollection: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateCollection(ctx, id, input),
-    deleteCollection: async (_: unknown, { id }: Id, ctx: Context) => {
-      await deleteCollection(ctx, id);
-      return true;
-    },
+    createCollection: createInOrganization(createCollection),
+    updateCollection: updateById(updateCollection),
+    deleteCollection: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteCollection(ctx, id)),
     moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) =>
       moveCollection(ctx, id, input),
     transferCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferCollection>[2] }, ctx: Context) =>

@@ -1,6 +1,7 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
 import type { PageArgs } from '../common/pagination.js';
+import { succeeded } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { IntegrationInstallationRow, IntegrationRow } from './entities.js';
 import { installationOf, installIntegration, listInstallations, uninstallIntegration } from './installations.js';
@@ -20,10 +21,7 @@ export const integrationResolvers: Resolvers = {
   },
   Mutation: {
     publishIntegration: (_: unknown, { integrationName, input }: Name & { input: unknown }, ctx: Context) => publishIntegration(ctx, integrationName, input),
-    unpublishIntegration: async (_: unknown, { integrationName }: Name, ctx: Context) => {
-      await unpublishIntegration(ctx, integrationName);
-      return true;
-    },
+    unpublishIntegration: (_: unknown, { integrationName }: Name, ctx: Context) => succeeded(unpublishIntegration(ctx, integrationName)),
     installIntegration: (_: unknown, { organizationId, integrationName, input }: Installation & { input: unknown }, ctx: Context) =>
       installIntegration(ctx, organizationId, integrationName, input),
     uninstallIntegration: (_: unknown, { organizationId, integrationName }: Installation, ctx: Context) =>

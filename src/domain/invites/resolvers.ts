@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { InviteLinkRow } from './entities.js';
 import {
@@ -12,8 +12,6 @@ import {
   updateInviteLink,
 } from './service.js';
 
-type InviteArgs = { organizationId: string; inviteId: string };
-
 const inviteFields = {
   object: () => 'invite',
   redundant: (l: InviteLinkRow, _: unknown, ctx: Context) => isRedundant(ctx, l),
@@ -21,21 +19,14 @@ const inviteFields = {
 
 export const inviteResolvers: Resolvers = {
   Query: {
-    inviteLinks: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string }, ctx: Context) =>
-      listInviteLinks(ctx, organizationId, args),
-    inviteLink: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => inviteLinkOf(ctx, organizationId, inviteId),
+    inviteLinks: listInOrganization(listInviteLinks),
+    inviteLink: onOrganizationItem('inviteId', inviteLinkOf),
   },
   Mutation: {
-    createInviteLink: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
-      createInviteLink(ctx, organizationId, input),
-    updateInviteLink: (_: unknown, { organizationId, inviteId, input }: InviteArgs & { input: unknown }, ctx: Context) =>
-      updateInviteLink(ctx, organizationId, inviteId, input),
-    deleteInviteLink: async (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) => {
-      await deleteInviteLink(ctx, organizationId, inviteId);
-      return true;
-    },
-    joinOrganizationWithInvite: (_: unknown, { organizationId, inviteId }: InviteArgs, ctx: Context) =>
-      joinWithInviteLink(ctx, organizationId, inviteId),
+    createInviteLink: createInOrganization(createInviteLink),
+    updateInviteLink: updateOrganizationItem('inviteId', updateInviteLink),
+    deleteInviteLink: deleteOrganizationItem('inviteId', deleteInviteLink),
+    joinOrganizationWithInvite: onOrganizationItem('inviteId', joinWithInviteLink),
   },
   InviteLink: {
     __resolveType: (l: InviteLinkRow) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),

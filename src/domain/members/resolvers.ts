@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
+import { deleteOrganizationItem, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { MemberRow } from '../organizations/entities.js';
 import { memberKey } from './keys.js';
@@ -19,18 +20,14 @@ export const memberResolvers: Resolvers = {
   Query: {
     members: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & MemberFilters & { organizationId: string }, ctx: Context) =>
       listMembers(ctx, organizationId, filters, { page, limit }),
-    member: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => memberOf(ctx, organizationId, userId),
+    member: onOrganizationItem('userId', memberOf),
     memberSpaces: (_: unknown, { organizationId, userId, order, ...args }: MemberArgs & PageArgs & { order?: string | null }, ctx: Context) =>
       listMemberSpaces(ctx, organizationId, userId, { order }, args),
   },
   Mutation: {
-    updateMember: (_: unknown, { organizationId, userId, input }: MemberArgs & { input: unknown }, ctx: Context) =>
-      updateMember(ctx, organizationId, userId, input),
-    removeMember: async (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => {
-      await removeMember(ctx, organizationId, userId);
-      return true;
-    },
-    markMemberAsSSO: (_: unknown, { organizationId, userId }: MemberArgs, ctx: Context) => markMemberAsSSO(ctx, organizationId, userId),
+    updateMember: updateOrganizationItem('userId', updateMember),
+    removeMember: deleteOrganizationItem('userId', removeMember),
+    markMemberAsSSO: onOrganizationItem('userId', markMemberAsSSO),
   },
   Member: {
     object: () => 'member',

@@ -1,28 +1,20 @@
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { OpenAPISpecRow } from './entities.js';
 import { createOpenAPISpec, deleteOpenAPISpec, listOpenAPISpecs, openAPISpecOf, putOpenAPISpec } from './service.js';
 
-type OrganizationId = { organizationId: string };
-type SpecSlug = OrganizationId & { specSlug: string };
-
 export const openAPIResolvers: Resolvers = {
   Query: {
-    openAPISpecs: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) => listOpenAPISpecs(ctx, organizationId, args),
-    openAPISpec: (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) => openAPISpecOf(ctx, organizationId, specSlug),
+    openAPISpecs: listInOrganization(listOpenAPISpecs),
+    openAPISpec: onOrganizationItem('specSlug', openAPISpecOf),
   },
   Mutation: {
-    createOpenAPISpec: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
-      createOpenAPISpec(ctx, organizationId, input),
-    putOpenAPISpec: (_: unknown, { organizationId, specSlug, input }: SpecSlug & { input: unknown }, ctx: Context) =>
-      putOpenAPISpec(ctx, organizationId, specSlug, input),
-    deleteOpenAPISpec: async (_: unknown, { organizationId, specSlug }: SpecSlug, ctx: Context) => {
-      await deleteOpenAPISpec(ctx, organizationId, specSlug);
-      return true;
-    },
+    createOpenAPISpec: createInOrganization(createOpenAPISpec),
+    putOpenAPISpec: updateOrganizationItem('specSlug', putOpenAPISpec),
+    deleteOpenAPISpec: deleteOrganizationItem('specSlug', deleteOpenAPISpec),
   },
   OpenAPISpec: {
     object: () => 'openapi-spec',

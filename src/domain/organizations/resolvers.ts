@@ -1,6 +1,7 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
 import type { PageArgs } from '../common/pagination.js';
+import { updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { listCollections } from '../collections/service.js';
 import { listOrganizationSpaces } from '../spaces/service.js';
@@ -13,8 +14,6 @@ import {
   updateOrganization,
 } from './service.js';
 
-type Id = { id: string };
-
 export const organizationResolvers: Resolvers = {
   Query: {
     organizations: (_: unknown, args: PageArgs, ctx: Context) => listViewerOrganizations(ctx, args),
@@ -26,7 +25,7 @@ export const organizationResolvers: Resolvers = {
   Mutation: {
     createOrganization: (_: unknown, { input }: { input: { title: string } }, ctx: Context) =>
       createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input),
-    updateOrganization: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateOrganization(ctx, id, input),
+    updateOrganization: updateById(updateOrganization),
     pingOrganization: (_: unknown, { id }: Id, ctx: Context) => ping(ctx, id),
   },
   Organization: {

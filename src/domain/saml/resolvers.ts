@@ -1,5 +1,5 @@
 import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationId } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
@@ -12,25 +12,17 @@ import {
   updateSamlProvider,
 } from './service.js';
 
-type OrganizationId = { organizationId: string };
-type ProviderId = OrganizationId & { id: string };
-
 /** SAML providers and the login page's list of SSO logins. */
 export const samlResolvers: Resolvers = {
   Query: {
-    samlProviders: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) => listSamlProviders(ctx, organizationId, args),
-    samlProvider: (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => samlProviderOf(ctx, organizationId, id),
+    samlProviders: listInOrganization(listSamlProviders),
+    samlProvider: onOrganizationItem('id', samlProviderOf),
     ssoProviderLogins: (_: unknown, { organizationId }: OrganizationId, ctx: Context) => ssoProviderLogins(ctx, organizationId),
   },
   Mutation: {
-    createSAMLProvider: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
-      createSamlProvider(ctx, organizationId, input),
-    updateSAMLProvider: (_: unknown, { organizationId, id, input }: ProviderId & { input: unknown }, ctx: Context) =>
-      updateSamlProvider(ctx, organizationId, id, input),
-    deleteSAMLProvider: async (_: unknown, { organizationId, id }: ProviderId, ctx: Context) => {
-      await deleteSamlProvider(ctx, organizationId, id);
-      return true;
-    },
+    createSAMLProvider: createInOrganization(createSamlProvider),
+    updateSAMLProvider: updateOrganizationItem('id', updateSamlProvider),
+    deleteSAMLProvider: deleteOrganizationItem('id', deleteSamlProvider),
   },
   SAMLProvider: {
     object: () => 'saml-provider',

@@ -1,6 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import {
@@ -14,22 +14,15 @@ import {
   updateSpace,
 } from './service.js';
 
-type Id = { id: string };
-
 export const spaceResolvers: Resolvers = {
   Query: {
     space: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.space.get(id),
-    spaces: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string }, ctx: Context) =>
-      listOrganizationSpaces(ctx, organizationId, args),
+    spaces: listInOrganization(listOrganizationSpaces),
   },
   Mutation: {
-    createSpace: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
-      createSpace(ctx, organizationId, input),
-    updateSpace: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateSpace(ctx, id, input),
-    deleteSpace: async (_: unknown, { id }: Id, ctx: Context) => {
-      await deleteSpace(ctx, id);
-      return true;
-    },
+    createSpace: createInOrganization(createSpace),
+    updateSpace: updateById(updateSpace),
+    deleteSpace: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteSpace(ctx, id)),
     restoreSpace: (_: unknown, { id }: Id, ctx: Context) => restoreSpace(ctx, id),
     duplicateSpace: (_: unknown, { id }: Id, ctx: Context) => duplicateSpace(ctx, id),
     moveSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveSpace>[2] }, ctx: Context) => moveSpace(ctx, id, input),

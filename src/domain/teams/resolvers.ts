@@ -1,5 +1,6 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, deleteOrganizationItem, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
@@ -7,13 +8,12 @@ import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } f
 import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, type TeamFilters } from './service.js';
 
 type TeamArgs = { organizationId: string; teamId: string };
-type OrganizationArgs = { organizationId: string; input: unknown };
 
 export const teamResolvers: Resolvers = {
   Query: {
     teams: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & TeamFilters & { organizationId: string }, ctx: Context) =>
       listTeams(ctx, organizationId, filters, { page, limit }),
-    team: (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => teamOf(ctx, organizationId, teamId),
+    team: onOrganizationItem('teamId', teamOf),
     teamMembers: async (_: unknown, { organizationId, teamId, ...args }: TeamArgs & PageArgs, ctx: Context) =>
       listTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), args),
     memberTeams: (
@@ -23,13 +23,9 @@ export const teamResolvers: Resolvers = {
     ) => listMemberTeams(ctx, organizationId, userId, { title }, args),
   },
   Mutation: {
-    createTeam: (_: unknown, { organizationId, input }: OrganizationArgs, ctx: Context) => createTeam(ctx, organizationId, input),
-    updateTeam: (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) =>
-      renameTeam(ctx, organizationId, teamId, input),
-    deleteTeam: async (_: unknown, { organizationId, teamId }: TeamArgs, ctx: Context) => {
-      await deleteTeam(ctx, organizationId, teamId);
-      return true;
-    },
+    createTeam: createInOrganization(createTeam),
+    updateTeam: updateOrganizationItem('teamId', renameTeam),
+    deleteTeam: deleteOrganizationItem('teamId', deleteTeam),
     updateTeamMembers: async (_: unknown, { organizationId, teamId, input }: TeamArgs & { input: unknown }, ctx: Context) => {
       await updateTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), input);
       return true;

@@ -1,7 +1,7 @@
 import { atLeast } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { TranslationSettingsRow } from './entities.js';
 import {
@@ -12,25 +12,15 @@ import {
   updateTranslationSettings,
 } from './service.js';
 
-type OrganizationId = { organizationId: string };
-type SettingsId = OrganizationId & { translationSettingsId: string };
-
 export const translationResolvers: Resolvers = {
   Query: {
-    translationSettingsList: (_: unknown, { organizationId, ...args }: OrganizationId & PageArgs, ctx: Context) =>
-      listTranslationSettings(ctx, organizationId, args),
-    translationSettings: (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) =>
-      translationSettingsOf(ctx, organizationId, translationSettingsId),
+    translationSettingsList: listInOrganization(listTranslationSettings),
+    translationSettings: onOrganizationItem('translationSettingsId', translationSettingsOf),
   },
   Mutation: {
-    createTranslationSettings: (_: unknown, { organizationId, input }: OrganizationId & { input: unknown }, ctx: Context) =>
-      createTranslationSettings(ctx, organizationId, input),
-    updateTranslationSettings: (_: unknown, { organizationId, translationSettingsId, input }: SettingsId & { input: unknown }, ctx: Context) =>
-      updateTranslationSettings(ctx, organizationId, translationSettingsId, input),
-    deleteTranslationSettings: async (_: unknown, { organizationId, translationSettingsId }: SettingsId, ctx: Context) => {
-      await deleteTranslationSettings(ctx, organizationId, translationSettingsId);
-      return true;
-    },
+    createTranslationSettings: createInOrganization(createTranslationSettings),
+    updateTranslationSettings: updateOrganizationItem('translationSettingsId', updateTranslationSettings),
+    deleteTranslationSettings: deleteOrganizationItem('translationSettingsId', deleteTranslationSettings),
   },
   TranslationSettings: {
     object: () => 'translation-settings',

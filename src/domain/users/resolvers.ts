@@ -1,5 +1,6 @@
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { Context } from '../../graphql/context.js';
+import { succeeded } from '../common/resolvers.js';
 import type { UserRow } from './entities.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './service.js';
 
@@ -13,10 +14,8 @@ export const userResolvers: Resolvers = {
       const { token, secret } = await createApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, label);
       return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
     },
-    revokeApiToken: async (_: unknown, { id }: { id: string }, ctx: Context) => {
-      await revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id);
-      return true;
-    },
+    revokeApiToken: (_: unknown, { id }: { id: string }, ctx: Context) =>
+      succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id)),
   },
   User: {
     object: () => 'user',

@@ -1,6 +1,7 @@
 import type { Context } from '../../../graphql/context.js';
 import { whenLoaded } from '../../common/loader.js';
 import type { PageArgs } from '../../common/pagination.js';
+import { succeeded } from '../../common/resolvers.js';
 import type { Resolvers } from '../../../graphql/resolver-types.js';
 import type { SiteSectionGroupRow, SiteSectionRow } from '../entities.js';
 import {
@@ -43,25 +44,17 @@ export const siteSectionResolvers: Resolvers = {
   Mutation: {
     addSiteSection: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSection(ctx, siteId, input),
     updateSiteSection: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) => updateSiteSection(ctx, siteId, id, input),
-    deleteSiteSection: async (_: unknown, { siteId, id }: OnItem, ctx: Context) => {
-      await deleteSiteSection(ctx, siteId, id);
-      return true;
-    },
+    deleteSiteSection: (_: unknown, { siteId, id }: OnItem, ctx: Context) => succeeded(deleteSiteSection(ctx, siteId, id)),
     moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>
       moveSiteSection(ctx, siteId, id, position),
     addSiteSectionGroup: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSectionGroup(ctx, siteId, input),
     updateSiteSectionGroup: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) =>
       updateSiteSectionGroup(ctx, siteId, id, input),
-    deleteSiteSectionGroup: async (_: unknown, { siteId, id }: OnItem, ctx: Context) => {
-      await deleteSiteSectionGroup(ctx, siteId, id);
-      return true;
-    },
+    deleteSiteSectionGroup: (_: unknown, { siteId, id }: OnItem, ctx: Context) => succeeded(deleteSiteSectionGroup(ctx, siteId, id)),
     addSectionToGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) =>
       addSectionToGroup(ctx, siteId, id, sectionId),
-    removeSectionFromGroup: async (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) => {
-      await removeSectionFromGroup(ctx, siteId, id, sectionId);
-      return true;
-    },
+    removeSectionFromGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) =>
+      succeeded(removeSectionFromGroup(ctx, siteId, id, sectionId)),
     moveSiteSectionGroup: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>
       moveSiteSectionGroup(ctx, siteId, id, position),
   },

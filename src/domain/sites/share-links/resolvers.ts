@@ -1,5 +1,6 @@
 import type { Context } from '../../../graphql/context.js';
 import type { PageArgs } from '../../common/pagination.js';
+import { succeeded } from '../../common/resolvers.js';
 import type { Resolvers } from '../../../graphql/resolver-types.js';
 import type { ShareLinkRow } from '../entities.js';
 import { createShareLink, deleteShareLink, listShareLinks, shareLinkUrl, updateShareLink } from './service.js';
@@ -15,10 +16,7 @@ export const shareLinkResolvers: Resolvers = {
   Mutation: {
     createShareLink: (_: unknown, { siteId, input }: SiteArgs & { input: unknown }, ctx: Context) => createShareLink(ctx, siteId, input),
     updateShareLink: (_: unknown, { siteId, id, input }: ItemArgs & { input: unknown }, ctx: Context) => updateShareLink(ctx, siteId, id, input),
-    deleteShareLink: async (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => {
-      await deleteShareLink(ctx, siteId, id);
-      return true;
-    },
+    deleteShareLink: (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => succeeded(deleteShareLink(ctx, siteId, id)),
   },
   ShareLink: {
     object: () => 'share-link',

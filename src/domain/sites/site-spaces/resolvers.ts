@@ -1,5 +1,6 @@
 import type { Context } from '../../../graphql/context.js';
 import { whenLoaded } from '../../common/loader.js';
+import { succeeded } from '../../common/resolvers.js';
 import type { Resolvers } from '../../../graphql/resolver-types.js';
 import type { SiteSpaceRow } from '../entities.js';
 import { sectionOfSite } from '../section-of-site.js';
@@ -44,10 +45,7 @@ export const siteSpaceResolvers: Resolvers = {
   Mutation: {
     addSiteSpace: (_: unknown, { siteId, input }: SiteArgs & { input: unknown }, ctx: Context) => addSiteSpace(ctx, siteId, input),
     updateSiteSpace: (_: unknown, { siteId, id, input }: ItemArgs & { input: unknown }, ctx: Context) => updateSiteSpace(ctx, siteId, id, input),
-    deleteSiteSpace: async (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => {
-      await deleteSiteSpace(ctx, siteId, id);
-      return true;
-    },
+    deleteSiteSpace: (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => succeeded(deleteSiteSpace(ctx, siteId, id)),
     moveSiteSpace: (_: unknown, { siteId, id, position }: ItemArgs & { position?: unknown }, ctx: Context) =>
       moveSiteSpace(ctx, siteId, id, position),
   },

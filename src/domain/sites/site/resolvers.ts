@@ -1,6 +1,7 @@
 import type { Context } from '../../../graphql/context.js';
 import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../../common/resolvers.js';
 import type { Resolvers } from '../../../graphql/resolver-types.js';
 import type { SiteRow } from '../entities.js';
 import {
@@ -22,7 +23,6 @@ import { listSiteSectionGroups, listSiteSections } from '../sections/service.js'
 import { listSiteSpaces } from '../site-spaces/service.js';
 import { siteBaseUrl, siteUrls } from '../published/urls.js';
 
-type Id = { id: string };
 type SiteId = { siteId: string };
 
 /** Sites, their adaptive schema and published view (root fields and the Site type). */
@@ -35,13 +35,9 @@ export const siteResolvers: Resolvers = {
     publishedContentSite: (_: unknown, { siteId }: SiteId, ctx: Context) => publishedContentSite(ctx, siteId),
   },
   Mutation: {
-    createSite: (_: unknown, { organizationId, input }: { organizationId: string; input: unknown }, ctx: Context) =>
-      createSite(ctx, organizationId, input),
-    updateSite: (_: unknown, { id, input }: Id & { input: unknown }, ctx: Context) => updateSite(ctx, id, input),
-    deleteSite: async (_: unknown, { id }: Id, ctx: Context) => {
-      await deleteSite(ctx, id);
-      return true;
-    },
+    createSite: createInOrganization(createSite),
+    updateSite: updateById(updateSite),
+    deleteSite: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteSite(ctx, id)),
     publishSite: (_: unknown, { id }: Id, ctx: Context) => setPublished(ctx, id, true),
     unpublishSite: (_: unknown, { id }: Id, ctx: Context) => setPublished(ctx, id, false),
     updateSiteAdaptiveSchema: (_: unknown, { siteId, jsonSchema }: SiteId & { jsonSchema: unknown }, ctx: Context) =>

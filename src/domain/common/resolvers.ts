@@ -1,0 +1,56 @@
+import type { Context } from '../../graphql/context.js';
+import type { PageArgs } from './pagination.js';
+
+/** Arguments of a root field that names a resource by its id. */
+export type Id = { id: string };
+
+/** Arguments of a root field that names an organization. */
+export type OrganizationId = { organizationId: string };
+
+/** Arguments of a mutation with an input, which the service validates. */
+export type WithInput = { input: unknown };
+
+/** The answer of a mutation typed `Boolean!` that has nothing else to say (a delete): true once `work` has succeeded. */
+export async function succeeded(work: Promise<unknown>): Promise<true> {
+  await work;
+  return true;
+}
+
+/** A root field listing an organization's resources a page at a time: `list(ctx, organizationId, page)`. */
+export const listInOrganization =
+  <Answer>(list: (ctx: Context, organizationId: string, page: PageArgs) => Answer) =>
+  (_: unknown, { organizationId, ...page }: OrganizationId & PageArgs, ctx: Context) =>
+    list(ctx, organizationId, page);
+
+/** A mutation creating a resource of an organization from its input: `create(ctx, organizationId, input)`. */
+export const createInOrganization =
+  <Answer>(create: (ctx: Context, organizationId: string, input: unknown) => Answer) =>
+  (_: unknown, { organizationId, input }: OrganizationId & WithInput, ctx: Context) =>
+    create(ctx, organizationId, input);
+
+/** Arguments naming an organization and one of its resources by the argument `Key` (`id`, `teamId`, `specSlug`...). */
+export type OrganizationItem<Key extends string> = OrganizationId & Record<Key, string>;
+
+/** A root field on one resource of an organization, named by the argument `key`: `work(ctx, organizationId, item)`. */
+export const onOrganizationItem =
+  <Key extends string, Answer>(key: Key, work: (ctx: Context, organizationId: string, item: string) => Answer) =>
+  (_: unknown, args: OrganizationItem<Key>, ctx: Context) =>
+    work(ctx, args.organizationId, args[key]);
+
+/** A mutation changing one resource of an organization, named by `key`, from its input: `update(ctx, organizationId, item, input)`. */
+export const updateOrganizationItem =
+  <Key extends string, Answer>(key: Key, update: (ctx: Context, organizationId: string, item: string, input: unknown) => Answer) =>
+  (_: unknown, args: OrganizationItem<Key> & WithInput, ctx: Context) =>
+    update(ctx, args.organizationId, args[key], args.input);
+
+/** A mutation deleting one resource of an organization, named by `key`: true once `remove` has succeeded. */
+export const deleteOrganizationItem =
+  <Key extends string>(key: Key, remove: (ctx: Context, organizationId: string, item: string) => Promise<unknown>) =>
+  (_: unknown, args: OrganizationItem<Key>, ctx: Context) =>
+    succeeded(remove(ctx, args.organizationId, args[key]));
+
+/** A mutation changing a resource named by its id from its input: `update(ctx, id, input)`. */
+export const updateById =
+  <Answer>(update: (ctx: Context, id: string, input: unknown) => Answer) =>
+  (_: unknown, { id, input }: Id & WithInput, ctx: Context) =>
+    update(ctx, id, input);
