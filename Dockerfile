@@ -6,7 +6,8 @@ FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json schema.graphql ./
+COPY tsconfig.json tsconfig.build.json ./
+COPY scripts/copy-schema-files.ts scripts/
 COPY src src
 COPY rest-facade rest-facade
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund

@@ -18,7 +18,8 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
-import { createContext, type AppDeps } from '../src/graphql/context.js';
+import type { AppDeps } from '../src/graphql/context.js';
+import { createContext } from '../src/graphql/request-context.js';
 import { DomainError } from '../src/domain/common/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';

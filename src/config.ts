@@ -106,7 +106,7 @@ const EnvSchema = z.object({
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
 });
 
-import type { Database } from './db/orm.js';
+import type { Database } from './db/database.js';
 
 export type Config = {
   port: number;

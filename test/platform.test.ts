@@ -3,6 +3,7 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS_DOCUMENT, permissionsDocument } from '../scripts/permission-table.js';
+import { printedSchema, SCHEMA_DOCUMENT } from '../scripts/print-schema.js';
 import { buildSchema, guardOf, withGuards } from '../src/graphql/schema.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
 import { useTestServer } from './support/server.js';
@@ -223,5 +224,9 @@ describe('permission declarations', () => {
 
   it('keeps docs/permissions.md in step with the schema', () => {
     expect(readFileSync(PERMISSIONS_DOCUMENT, 'utf8'), 'run: npm run permissions:table -- --write').toBe(permissionsDocument());
+  });
+
+  it('keeps the top-level schema.graphql in step with the areas\' schemas', () => {
+    expect(readFileSync(SCHEMA_DOCUMENT, 'utf8'), 'run: npm run schema:print -- --write').toBe(printedSchema());
   });
 });

@@ -7,7 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from 'vitest';
 import { Site, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { slugOf } from '../src/domain/sites/paths.js';
+import { slugOf } from '../src/domain/sites/published/paths.js';
 import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';

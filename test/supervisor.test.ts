@@ -4,11 +4,12 @@
  * so that SIGTERM reaches the server, which drains and exits within its bound.
  */
 import { execFile } from 'node:child_process';
-import { cpSync, readFileSync, rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { copySchemaFiles } from '../scripts/copy-schema-files.js';
 import { newId } from '../src/ids.js';
 import { freshDatabase } from './support/database.js';
 import { siteEvent } from './support/insights.js';
@@ -30,10 +31,10 @@ const production = scripts['start:prod']!.split(' ');
 const buildDir = join(repoRoot, '.tmp', `build-${newId()}`);
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
-  expect(scripts.build).toBe('rm -rf dist && tsc -p tsconfig.build.json && cp schema.graphql dist/schema.graphql');
+  expect(scripts.build).toBe('rm -rf dist && tsc -p tsconfig.build.json && tsx scripts/copy-schema-files.ts dist');
   const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
   await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--outDir', buildDir], { cwd: repoRoot });
-  cpSync(join(repoRoot, 'schema.graphql'), join(buildDir, 'schema.graphql'));
+  copySchemaFiles(buildDir);
   database = await freshDatabase();
 }, TEST_MS);
 afterAll(async () => {

@@ -2,7 +2,7 @@ import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readFi
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
-import type { Database } from '../db/orm.js';
+import type { Database } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import { HOW_TO_MAKE_A_KEY, KEY_FORMAT, keyBytes } from './key-text.js';
 

@@ -10,7 +10,7 @@ import type { TeamMemberRow, TeamRow } from '../domain/teams/entities.js';
 import { isPastRetention } from '../domain/spaces/retention.js';
 import { forbidden, notFound } from '../domain/common/errors.js';
 import { memoized, whenLoaded } from '../domain/common/loader.js';
-import type { Loaders } from '../graphql/loaders.js';
+import type { Loaders } from '../domain/common/request-loaders.js';
 import { atLeast, isRole, spacePermissionsOf, strongest, type DefaultLevel, type Role } from './roles.js';
 import type { Viewer } from './viewer.js';
 

@@ -5,7 +5,7 @@ import { systemClock } from '../clock.js';
 import { databaseOf, type Config } from '../config.js';
 import { migrate, openOrm } from '../db/orm.js';
 import { IngestState } from '../domain/insights/ingest-state.js';
-import { contextFor } from '../graphql/context.js';
+import { contextFor } from '../graphql/request-context.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createLogger } from '../logger.js';
 import { unreachable, type ServerAccess } from './server-access.js';

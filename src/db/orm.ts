@@ -8,12 +8,10 @@ import { entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 import { embeddedDatabases } from './embedded-databases.js';
 import { searchPathStatement } from './search-path.js';
+import type { Database, Orm } from './database.js';
 import { sqlObservers } from './sql-observers.js';
 
-/** A PostgreSQL server (optionally one schema of it) or an embedded data directory. */
-export type Database = { url: string; schema?: string } | { dataDir: string };
-
-export type Orm = MikroORM;
+export type { Database, Orm };
 
 function baseOptions(): Options {
   return {

@@ -2,8 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Policy } from '../auth/policy.js';
 import { collectionLists } from '../domain/collections/lists.js';
 import { memberSpaceCounts } from '../domain/members/space-counts.js';
-import { siteNavigationLists } from '../domain/sites/navigation-lists.js';
-import { shareLinkLists } from '../domain/sites/share-link-lists.js';
+import { siteNavigationLists } from '../domain/sites/published/navigation-lists.js';
+import { shareLinkLists } from '../domain/sites/share-links/lists.js';
 import { spaceLists } from '../domain/spaces/lists.js';
 
 /**

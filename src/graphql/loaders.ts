@@ -1,45 +1,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
-import { organizationLoaders } from '../domain/organizations/loaders.js';
-import { memberLoaders } from '../domain/members/loaders.js';
-import { userLoaders } from '../domain/users/loaders.js';
-import { teamLoaders } from '../domain/teams/loaders.js';
-import { grantLoaders } from '../domain/grants/loaders.js';
-import { inviteLoaders } from '../domain/invites/loaders.js';
-import { collectionLoaders } from '../domain/collections/loaders.js';
-import { spaceLoaders } from '../domain/spaces/loaders.js';
-import { siteLoaders } from '../domain/sites/loaders.js';
-import { samlLoaders } from '../domain/saml/loaders.js';
-import { contentLoaders } from '../domain/content/loaders.js';
-import { changeRequestLoaders } from '../domain/change-requests/loaders.js';
-import { integrationLoaders } from '../domain/integrations/loaders.js';
-import { commentLoaders } from '../domain/comments/loaders.js';
+import type { Loaders } from '../domain/common/request-loaders.js';
+import { areas } from '../areas.js';
 
-/** All DataLoaders of one request. Modules reach loaders only through the context, never directly. */
-export function createLoaders(em: EntityManager, viewer: Viewer | null) {
-  const spaces = spaceLoaders(em);
-  const changeRequests = changeRequestLoaders(em);
-  const comments = commentLoaders(em);
-  const teams = teamLoaders(em);
-  return {
-    ...organizationLoaders(em, viewer),
-    ...memberLoaders(em),
-    ...userLoaders(em),
-    ...teams,
-    ...grantLoaders(em, teams.teamMembershipsOf),
-    ...inviteLoaders(em),
-    ...collectionLoaders(em),
-    ...spaces,
-    ...siteLoaders(em, {
-      spaceToRead: spaces.spaceToRead,
-      facts: [changeRequests.changeRequestCountsOfLayout, comments.openCommentCountsOfLayout],
-    }),
-    ...samlLoaders(em),
-    ...contentLoaders(em),
-    ...changeRequests,
-    ...integrationLoaders(em),
-    ...comments,
-  };
+type Area = (typeof areas)[number];
+type LoadersOf<A> = A extends { loaders: (...args: never[]) => infer L } ? L : never;
+type Intersection<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
+/** What the areas' factories make together; it must be every loader the Loaders type names. */
+type Made = Intersection<LoadersOf<Area>>;
+
+/**
+ * All DataLoaders of one request, from the areas' factories in the order of src/areas.ts. Modules reach
+ * loaders only through the context, never directly.
+ */
+export function createLoaders(em: EntityManager, viewer: Viewer | null): Loaders {
+  const loaders = {} as Made;
+  for (const area of areas) {
+    if ('loaders' in area) Object.assign(loaders, area.loaders(em, viewer, loaders));
+  }
+  return loaders;
 }
 
-export type Loaders = ReturnType<typeof createLoaders>;
+export type { Loaders };

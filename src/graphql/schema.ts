@@ -16,32 +16,18 @@ import {
 import { ROLES } from '../auth/roles.js';
 import { declaredAlternative, declaredCheck, runsInGuard, type GuardedRequest } from '../auth/checks.js';
 import type { GuardTarget, Need } from '../auth/policy.js';
-import { collectionResolvers } from '../domain/collections/resolvers.js';
-import { organizationResolvers } from '../domain/organizations/resolvers.js';
-import { memberResolvers } from '../domain/members/resolvers.js';
-import { teamResolvers } from '../domain/teams/resolvers.js';
-import { inviteResolvers } from '../domain/invites/resolvers.js';
-import { grantResolvers } from '../domain/grants/resolvers.js';
-import { spaceResolvers } from '../domain/spaces/resolvers.js';
-import { userResolvers } from '../domain/users/resolvers.js';
-import { siteResolvers } from '../domain/sites/resolvers.js';
-import { siteSectionResolvers } from '../domain/sites/section-resolvers.js';
-import { siteSpaceResolvers } from '../domain/sites/site-space-resolvers.js';
-import { samlResolvers } from '../domain/saml/resolvers.js';
-import { changeRequestResolvers } from '../domain/change-requests/resolvers.js';
-import { commentResolvers } from '../domain/comments/resolvers.js';
-import { contentResolvers } from '../domain/content/resolvers.js';
-import { insightsResolvers } from '../domain/insights/resolvers.js';
-import { translationResolvers } from '../domain/translations/resolvers.js';
-import { openAPIResolvers } from '../domain/openapi/resolvers.js';
-import { integrationResolvers } from '../domain/integrations/resolvers.js';
-import { searchResolvers } from '../domain/search/resolvers.js';
-import { administrationResolvers } from '../domain/administration/resolvers.js';
+import { areas } from '../areas.js';
 import type { Context } from './context.js';
 import { forbidden, unauthenticated } from '../domain/common/errors.js';
 import { scalarResolvers } from './scalars.js';
 
-export const schemaPath = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'schema.graphql');
+/** The SDL every area builds on: directives, scalars, shared shapes and the root types. */
+export const baseSchemaPath = join(dirname(fileURLToPath(import.meta.url)), 'base.graphql');
+
+/** The schema's SDL: the base, then each area's schema.graphql in the order of src/areas.ts. */
+export function schemaTypeDefs(): string[] {
+  return [readFileSync(baseSchemaPath, 'utf8'), ...areas.map((area) => area.typeDefs)];
+}
 
 export type Guard =
   | { kind: 'public' }
@@ -175,31 +161,8 @@ export function withGuards(schema: GraphQLSchema): GraphQLSchema {
 /** The executable schema: SDL + every area's resolvers, with each root field behind its guard. */
 export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
-    typeDefs: readFileSync(schemaPath, 'utf8'),
-    resolvers: [
-      scalarResolvers,
-      userResolvers,
-      organizationResolvers,
-      memberResolvers,
-      teamResolvers,
-      inviteResolvers,
-      grantResolvers,
-      collectionResolvers,
-      spaceResolvers,
-      siteResolvers,
-      siteSectionResolvers,
-      siteSpaceResolvers,
-      insightsResolvers,
-      samlResolvers,
-      changeRequestResolvers,
-      contentResolvers,
-      translationResolvers,
-      openAPIResolvers,
-      integrationResolvers,
-      commentResolvers,
-      searchResolvers,
-      administrationResolvers,
-    ] as never,
+    typeDefs: schemaTypeDefs(),
+    resolvers: [scalarResolvers, ...areas.map((area) => area.resolvers)] as never,
   });
   return withGuards(schema);
 }

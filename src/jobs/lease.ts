@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
-import type { Orm } from '../db/orm.js';
+import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';
 import { Job, type JobRow } from './entities.js';

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../clock.js';
 import type { Config } from '../config.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
-import { type Orm } from '../db/orm.js';
+import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';
 import { newId } from '../ids.js';

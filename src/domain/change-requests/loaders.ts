@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows, tableOf } from '../../db/statements.js';
 import { Loader, rowLoader } from '../common/loader.js';
-import type { SpaceFacts } from '../sites/layout.js';
+import type { SpaceFacts } from '../sites/published/layout.js';
 import { ChangeRequest } from './entities.js';
 
 export type ChangeRequestCounts = { total: number; open: number; draft: number };
@@ -51,7 +51,7 @@ export function changeRequestLoaders(em: EntityManager) {
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
     changeRequestCounts,
-    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/layout). */
+    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/published/layout). */
     changeRequestCountsOfLayout: {
       sql: (spaceIds: string) => `select coalesce(json_agg(json_build_array(c.space, c.status, c.n)), '[]') from (${countsOfSpaces(em, spaceIds)}) c`,
       remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
@@ -60,4 +60,8 @@ export function changeRequestLoaders(em: EntityManager) {
       },
     } satisfies SpaceFacts<[string, string, number][]>,
   };
+}
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof changeRequestLoaders> {}
 }

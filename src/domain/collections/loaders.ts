@@ -7,3 +7,7 @@ export function collectionLoaders(em: EntityManager) {
     collection: rowLoader((ids: string[]) => em.find(Collection, { id: { $in: ids } }), (c) => c.id),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof collectionLoaders> {}
+}

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../common/loader.js';
 import { groupRows } from '../common/row-index.js';
-import type { SpaceFacts } from '../sites/layout.js';
+import type { SpaceFacts } from '../sites/published/layout.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -69,4 +69,8 @@ export function commentLoaders(em: EntityManager) {
     /** Reactions to each comment and to its replies, in one statement for all comments. */
     reactionsByComment: partOf(details, (d) => d.reactions, []),
   };
+}
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof commentLoaders> {}
 }

@@ -12,3 +12,7 @@ export function contentLoaders(em: EntityManager) {
     contentFile: rowLoader((keys: string[]) => rowsWhereIn(em, ContentFile, 'key', keys), (f) => f.key),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof contentLoaders> {}
+}

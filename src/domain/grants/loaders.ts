@@ -32,3 +32,7 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
     grantsByTeam: groupLoader((teamIds: string[]) => rowsWhere(em, ContentGrant, { team: { $in: teamIds } }), (g) => g.team!),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof grantLoaders> {}
+}

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Orm } from '../../db/orm.js';
+import type { Orm } from '../../db/database.js';
 import { BatchPool } from './batch-pool.js';
 import type { GroupCommit } from './group-commit.js';
 import { scheduledRollUps } from './rollup.js';

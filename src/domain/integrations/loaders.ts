@@ -55,3 +55,7 @@ export function integrationLoaders(em: EntityManager) {
     }),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof integrationLoaders> {}
+}

@@ -7,3 +7,7 @@ export function inviteLoaders(em: EntityManager) {
     inviteLink: rowLoader((ids: string[]) => em.find(InviteLink, { id: { $in: ids } }), (l) => l.id),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof inviteLoaders> {}
+}

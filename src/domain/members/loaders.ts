@@ -15,3 +15,7 @@ export function memberLoaders(em: EntityManager) {
     ),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof memberLoaders> {}
+}

@@ -23,3 +23,7 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
     ),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof organizationLoaders> {}
+}

@@ -11,3 +11,7 @@ export function samlLoaders(em: EntityManager) {
     ),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof samlLoaders> {}
+}

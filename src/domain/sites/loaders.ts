@@ -5,7 +5,7 @@ import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/l
 import { groupRows } from '../common/row-index.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
-import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './layout.js';
+import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './published/layout.js';
 
 /** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
 export type PublishedSpaces = {
@@ -107,4 +107,8 @@ export function forgetSiteStructure(loaders: SiteLoaders, siteId: string): void 
   loaders.groupRow.clearAll();
   loaders.siteSpacesBySection.clearAll();
   loaders.sectionsByGroup.clearAll();
+}
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof siteLoaders> {}
 }

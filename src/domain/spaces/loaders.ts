@@ -20,3 +20,7 @@ export function spaceLoaders(em: EntityManager) {
     ),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof spaceLoaders> {}
+}

@@ -17,7 +17,7 @@ import { ChangeRequest } from '../change-requests/entities.js';
 import { Comment, CommentReaction, CommentReply } from '../comments/entities.js';
 import { SearchIndexedSpace, SearchSection } from '../search/entities.js';
 import { scheduleIndexing } from '../search/indexing.js';
-import { unpublishSpaces } from '../sites/site-spaces.js';
+import { unpublishSpaces } from '../sites/site-spaces/service.js';
 import { removeAccessTo } from '../grants/service.js';
 import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';

@@ -42,3 +42,7 @@ export function teamLoaders(em: EntityManager) {
     ),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof teamLoaders> {}
+}

@@ -9,3 +9,7 @@ export function userLoaders(em: EntityManager) {
     user: rowLoader((ids: string[]) => rowsWhereIn(em, User, 'id', ids), (u) => u.id),
   };
 }
+
+declare module '../common/request-loaders.js' {
+  interface Loaders extends ReturnType<typeof userLoaders> {}
+}

@@ -1,0 +1,9 @@
+import { schemaBeside, type Area } from '../common/area.js';
+import { administrationResolvers } from './resolvers.js';
+
+/** Instance administration: the admin CLI's operations while a server runs (not in the contract). */
+export const administrationArea = {
+  name: 'administration',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: administrationResolvers,
+} satisfies Area;

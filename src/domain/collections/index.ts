@@ -1,0 +1,15 @@
+import { schemaBeside, type Area } from '../common/area.js';
+import { Collection } from './entities.js';
+import { collectionLoaders } from './loaders.js';
+import { collectionResolvers } from './resolvers.js';
+import { collectionRoutes } from './routes.js';
+
+/** Collections of spaces and collections. */
+export const collectionsArea = {
+  name: 'collections',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: collectionResolvers,
+  loaders: collectionLoaders,
+  entities: [Collection],
+  routes: collectionRoutes,
+} satisfies Area;

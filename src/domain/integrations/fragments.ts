@@ -1,0 +1,24 @@
+import { ORGANIZATION } from '../organizations/fragments.js';
+
+/** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
+
+export const INTEGRATION = /* GraphQL */ `
+  fragment IntegrationFields on Integration {
+    object name version title description summary previewImages target verified visibility scopes categories
+    blocks { id title description icon urlUnfurl markdown { codeblock body } }
+    contentSources { id title description icon configuration { componentId } }
+    configurations externalLinks { url label }
+    owner { ...OrganizationFields }
+    urls { location icon app assets publicEndpoint }
+    permissions { admin install }
+    contentSecurityPolicy
+  }
+  ${ORGANIZATION}
+`;
+
+export const INTEGRATION_INSTALLATION = /* GraphQL */ `
+  fragment IntegrationInstallationFields on IntegrationInstallation {
+    id status space_selection site_selection spaces configuration createdAt updatedAt
+    urls { location app publicEndpoint } externalIds target { organization }
+  }
+`;

@@ -1,0 +1,13 @@
+import { schemaBeside, type Area } from '../common/area.js';
+import { memberLoaders } from './loaders.js';
+import { memberResolvers } from './resolvers.js';
+import { memberRoutes } from './routes.js';
+
+/** Members of organizations (their rows are the organizations area's Member). */
+export const membersArea = {
+  name: 'members',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: memberResolvers,
+  loaders: memberLoaders,
+  routes: memberRoutes,
+} satisfies Area;

@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { jsonListOf, readRows, rowsOf, tableOf, type Plain } from '../../../db/statements.js';
+import { Space, type SpaceRow } from '../../spaces/entities.js';
+import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
+
+/** Everything a site's navigation is made of, each list in position order, and the spaces it publishes. */
+export type SiteLayout = {
+  site: string;
+  sections: Plain<SiteSectionRow>[];
+  groups: Plain<SiteSectionGroupRow>[];
+  siteSpaces: Plain<SiteSpaceRow>[];
+  spaces: Plain<SpaceRow>[];
+};
+
+/**
+ * What another area knows about each space a site publishes (counts of its change requests, of its
+ * comments), read in the layout's statement: `sql` is a scalar subquery over the spaces whose ids the
+ * array expression `spaceIds` holds (to be matched with `= any(…)`, which an index answers), whose
+ * JSON value `remember` hands to that area's loaders.
+ */
+export type SpaceFacts<T> = {
+  sql: (spaceIds: string) => string;
+  remember: (spaceIds: readonly string[], value: T) => void;
+};
+
+const byPosition = { position: 'asc', id: 'asc' } as const;
+/** Layout statement texts by the facts they carry (a cache of a few fixed texts). */
+const statements = new Map<string, string>();
+
+/**
+ * Reads the layouts of sites in one statement, whatever their size: a site tree is the headline read of
+ * the GraphQL door, and each statement costs a round trip and the driver's work on its rows (the
+ * lists arrive as JSON documents, see db/statements). Sites that do not exist get empty layouts.
+ *
+ * Every part reaches only the site's own rows through an index, so that its cost does not depend on
+ * what other sites and tenants hold: the site's space ids are gathered once per site, as an array
+ * (the materialized CTE keeps the planner from repeating that subquery where it is used), and spaces
+ * and facts are matched against it with `= any(…)`. A subquery `in (select …)` there would let the
+ * planner choose a hash semi-join over the whole space, change request and comment tables.
+ */
+export async function readSiteLayouts(em: EntityManager, siteIds: readonly string[], facts: readonly SpaceFacts<never>[] = []): Promise<SiteLayout[]> {
+  const factColumns = facts.map((fact, i) => `,\n    (${fact.sql('k.space_ids')}) as "fact${i}"`).join('');
+  let statement = statements.get(factColumns);
+  if (statement === undefined) {
+    statement = `with k as materialized (
+      select s.id, array(select x.space_id from ${tableOf(em, SiteSpace)} x where x.site_id = s.id) as space_ids
+      from unnest($1::varchar[]) as s(id)
+    )
+    select k.id as "site",
+    (select ${jsonListOf(em, SiteSection, 'x', byPosition)} from ${tableOf(em, SiteSection)} x where x.site_id = k.id) as "sections",
+    (select ${jsonListOf(em, SiteSectionGroup, 'x', byPosition)} from ${tableOf(em, SiteSectionGroup)} x where x.site_id = k.id) as "groups",
+    (select ${jsonListOf(em, SiteSpace, 'x', byPosition)} from ${tableOf(em, SiteSpace)} x where x.site_id = k.id) as "siteSpaces",
+    (select ${jsonListOf(em, Space, 'x')} from ${tableOf(em, Space)} x where x.id = any(k.space_ids)) as "spaces"${factColumns}
+    from k`;
+    statements.set(factColumns, statement);
+  }
+  type Tuples = unknown[][];
+  const rows = await readRows<Record<string, unknown> & { site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [siteIds]);
+  return rows.map((row) => {
+    const layout = {
+      site: row.site,
+      sections: rowsOf<Plain<SiteSectionRow>>(em, SiteSection, row.sections),
+      groups: rowsOf<Plain<SiteSectionGroupRow>>(em, SiteSectionGroup, row.groups),
+      siteSpaces: rowsOf<Plain<SiteSpaceRow>>(em, SiteSpace, row.siteSpaces),
+      spaces: rowsOf<Plain<SpaceRow>>(em, Space, row.spaces),
+    };
+    const ids = layout.spaces.map((space) => space.id);
+    facts.forEach((fact, i) => fact.remember(ids, row[`fact${i}`] as never));
+    return layout;
+  });
+}

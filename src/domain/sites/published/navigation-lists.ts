@@ -1,0 +1,50 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw, type Sql } from 'sql-template-tag';
+import { pageLoader, type SortKey } from '../../../db/pages.js';
+import { tableOf } from '../../../db/statements.js';
+import { countsStatement } from '../../../db/row-counts.js';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
+
+/** The navigation order the database keeps (`nav_key`, Migration20261202090000). */
+const inNavigationOrder = <T extends { navKey: readonly string[] }>(): SortKey<T>[] => [{ sql: 'x.nav_key', array: true, of: (row) => row.navKey }];
+
+const byPosition: SortKey<SiteSectionGroupRow>[] = [
+  { sql: 'x.position', of: (g) => g.position },
+  { sql: 'x.id', of: (g) => g.id },
+];
+
+/**
+ * The lists of a site's navigation, each page read through an index in navigation order, for every site
+ * of a GraphQL level at once. The whole layout (the tree) is the layout loaders'; these serve pages.
+ */
+export function siteNavigationLists(em: EntityManager) {
+  const site = (siteId: string) => siteId;
+  /** Site spaces of the site, all of them or only those that are (or are not) the default of their section or root level. */
+  const siteSpaces = (isDefault: boolean | null) =>
+    pageLoader(em, site, async () => {
+      const defaultOf = sql`coalesce(x.id = case when x.section_id is null
+        then (select t.default_site_space from ${raw(tableOf(em, Site))} t where t.id = x.site_id)
+        else (select t.default_site_space from ${raw(tableOf(em, SiteSection))} t where t.id = x.section_id) end, false)`;
+      const where: Sql = isDefault === null ? sql`true` : sql`${defaultOf} = ${isDefault}`;
+      // The database keeps the number of a site's site spaces; the defaults' part of it is counted.
+      const counts = isDefault === null ? (keys: readonly string[]) => countsStatement('site_spaces_of_site', keys) : undefined;
+      return { entity: SiteSpace, alias: 'x', partition: 'x.site_id', where, order: inNavigationOrder<SiteSpaceRow>(), extra: { navKey: 'x.nav_key' }, counts };
+    });
+  return {
+    /** Every section of a site (top-level and grouped) in navigation order. */
+    sectionsOfSite: pageLoader(em, site, async () => ({
+      entity: SiteSection,
+      alias: 'x',
+      partition: 'x.site_id',
+      where: sql`true`,
+      order: inNavigationOrder<SiteSectionRow>(),
+      extra: { navKey: 'x.nav_key' },
+      counts: (keys) => countsStatement('sections_of_site', keys),
+    })),
+    /** The section groups of a site by position. */
+    sectionGroupsOfSite: pageLoader(em, site, async () => ({ entity: SiteSectionGroup, alias: 'x', partition: 'x.site_id', where: sql`true`, order: byPosition })),
+    siteSpacesOfSite: siteSpaces(null),
+    defaultSiteSpacesOfSite: siteSpaces(true),
+    otherSiteSpacesOfSite: siteSpaces(false),
+  };
+}

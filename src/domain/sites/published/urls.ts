@@ -1,0 +1,32 @@
+import type { Config } from '../../../config.js';
+import type { ShareLinkRow, SiteRow, SiteSectionRow, SiteSpaceRow } from '../entities.js';
+
+/**
+ * Where a site's published content lives: its custom hostname when it has one, else under this
+ * server's public URL; a basename (e.g. `docs`) is appended.
+ */
+export function siteBaseUrl(site: SiteRow, config: Config): string {
+  const host = site.hostname ? `https://${site.hostname}` : `${config.publicUrl}/sites/${site.id}`;
+  return site.basename ? `${host}/${site.basename}` : host;
+}
+
+export function siteUrls(site: SiteRow, config: Config) {
+  return {
+    location: `${config.publicUrl}/v1/orgs/${site.organization}/sites/${site.id}`,
+    app: `${config.appUrl}/o/${site.organization}/sites/${site.id}`,
+    published: site.published ? siteBaseUrl(site, config) : null,
+  };
+}
+
+export function sectionPublishedUrl(site: SiteRow, section: SiteSectionRow, config: Config): string {
+  return `${siteBaseUrl(site, config)}/${section.path}`;
+}
+
+export function siteSpacePublishedUrl(site: SiteRow, section: SiteSectionRow | null, siteSpace: SiteSpaceRow, config: Config): string {
+  return section ? `${sectionPublishedUrl(site, section, config)}/${siteSpace.path}` : `${siteBaseUrl(site, config)}/${siteSpace.path}`;
+}
+
+/** The published URL of a share link carries its secret key. */
+export function shareLinkPublishedUrl(site: SiteRow, link: ShareLinkRow, config: Config): string {
+  return `${siteBaseUrl(site, config)}?shareKey=${encodeURIComponent(link.key)}`;
+}

@@ -1,0 +1,19 @@
+import { SITE_SPACE } from '../site-spaces/fragments.js';
+
+/** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
+
+export const SITE_SECTION = /* GraphQL */ `
+  fragment SiteSectionFields on SiteSection {
+    object id title description default path condition sectionGroup
+    siteSpaces { ...SiteSpaceFields }
+    urls { location published } icon
+  }
+  ${SITE_SPACE}
+`;
+
+export const SITE_SECTION_GROUP = /* GraphQL */ `
+  fragment SiteSectionGroupFields on SiteSectionGroup {
+    object id title sections { ...SiteSectionFields } icon
+  }
+  ${SITE_SECTION}
+`;

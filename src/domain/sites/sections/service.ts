@@ -1,0 +1,425 @@
+import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../published/paths.js';
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Context } from '../../../graphql/context.js';
+import { alreadyTaken } from '../../common/database-errors.js';
+import { badRequest, notFound } from '../../common/errors.js';
+import { sortByKey, type PageArgs } from '../../common/pagination.js';
+import { movePosition, parseInput, text } from '../../common/validation.js';
+import { newId } from '../../../ids.js';
+import { byPosition, placeAmong, type Ordered } from '../../ordering.js';
+import { validateCondition } from '../published/conditions.js';
+import { attachSpace } from '../site-spaces/service.js';
+import {
+  Site,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+  type SiteRow,
+  type SiteSectionGroupRow,
+  type SiteSectionRow,
+} from '../entities.js';
+import { forgetSiteStructure } from '../loaders.js';
+
+// ─── input ──────────────────────────────────────────────────────────────────────────────────────────
+
+
+/** A section path: one URL segment of lowercase slug characters. */
+const sectionPath = text({ min: 1, max: PATH_MAX }).regex(/^[a-z0-9_-]+$/, {
+  error: 'must contain only lowercase letters, digits, hyphens and underscores',
+});
+
+const resourceId = z.string({ error: 'must be a string' });
+
+const AddSiteSectionInput = z.object({
+  /** The space the section publishes first (its first site space). */
+  spaceId: resourceId,
+  /** Defaults to the space's title (cut to 64 characters; "Untitled section" when shorter than 2). */
+  title: text({ min: 2, max: 64 }).nullable().optional(),
+  icon: text({ max: 50 }).nullable().optional(),
+});
+
+const UpdateSiteSectionInput = z.object({
+  title: text({ min: 2, max: 128 }).optional(),
+  path: sectionPath.optional(),
+  /** A site space of this section. */
+  defaultSiteSpace: resourceId.optional(),
+  /** Omitted keeps the condition; null removes it; checked against the site's adaptive schema. */
+  condition: z.string({ error: 'must be a string' }).nullable().optional(),
+  icon: text({ max: 50 }).nullable().optional(),
+  description: text({ max: 256 }).nullable().optional(),
+});
+
+const AddSiteSectionGroupInput = z.object({
+  title: text({ min: 1, max: 100 }),
+  icon: text({ max: 50 }).nullable().optional(),
+  /** Sections of the site moved into the group, in this order (an id given twice counts once). */
+  sections: z.array(resourceId, { error: 'must be an array of section ids' }).optional(),
+});
+
+const UpdateSiteSectionGroupInput = z.object({
+  title: text({ min: 1, max: 100 }).optional(),
+  icon: text({ max: 50 }).nullable().optional(),
+});
+
+/** The contract's pointer of a section move: {type: 'site-section', siteSection: id}. */
+const MoveSiteSectionInput = z.object({ position: movePosition(z.object({ type: z.string(), siteSection: resourceId })).optional() });
+type SiteSectionPointer = { type: string; siteSection: string };
+/** The contract's pointer of a group move: {type: 'site-section' | 'site-section-group', id}. */
+const MoveSiteSectionGroupInput = z.object({ position: movePosition(z.object({ type: z.string(), id: resourceId })).optional() });
+type SiteSectionGroupPointer = { type: string; id: string };
+
+// ─── the site's layout ──────────────────────────────────────────────────────────────────────────────
+
+/** A top-level item of a site's navigation: a section outside groups, or a group. */
+type TopLevelItem = Ordered & { kind: 'site-section' | 'site-section-group' };
+
+/** A site with its sections and groups, read inside a change that holds the site's lock. */
+type Layout = { em: EntityManager; site: SiteRow; sections: SiteSectionRow[]; groups: SiteSectionGroupRow[] };
+
+/**
+ * Runs a change of a site's sections and groups in a transaction that first locks the site row, as
+ * every change of a site's structure does (site spaces too): concurrent changes then see each other's
+ * positions, paths and first sections instead of computing the same ones. The work reads the current
+ * rows from `layout`; what it changes is flushed when it returns. A path taken meanwhile is a 409
+ * (by the unique key's mapping, see database-errors.ts).
+ */
+async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout) => Promise<T> | T): Promise<T> {
+  try {
+    return await ctx.em.transactional(async (tx) => {
+      const em = tx as EntityManager;
+      const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+      if (!site) throw notFound('Site');
+      const orderBy = { position: 'asc', id: 'asc' } as const;
+      const sections = await em.find(SiteSection, { site: siteId }, { orderBy, refresh: true });
+      const groups = await em.find(SiteSectionGroup, { site: siteId }, { orderBy, refresh: true });
+      return work({ em, site, sections, groups });
+    });
+  } finally {
+    // What this request's loaders hold about the site and its structure is stale now.
+    forgetSiteStructure(ctx.loaders, siteId);
+  }
+}
+
+/** The site's top level: sections outside groups, and groups, merged in position order. */
+export function topLevelRows(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): (SiteSectionRow | SiteSectionGroupRow)[] {
+  return [...sections.filter((s) => !s.sectionGroup), ...groups].sort(byPosition);
+}
+
+function topLevelItems(layout: Pick<Layout, 'sections' | 'groups'>, exceptId?: string): TopLevelItem[] {
+  return topLevelRows(layout.sections, layout.groups)
+    .filter((row) => row.id !== exceptId)
+    .map((row) => ({ id: row.id, position: row.position, kind: 'path' in row ? ('site-section' as const) : ('site-section-group' as const) }));
+}
+
+function sectionsOfGroup(sections: SiteSectionRow[], groupId: string, exceptId?: string): SiteSectionRow[] {
+  return sections.filter((s) => s.sectionGroup === groupId && s.id !== exceptId).sort(byPosition);
+}
+
+function sectionIn(sections: SiteSectionRow[], sectionId: string): SiteSectionRow {
+  const section = sections.find((s) => s.id === sectionId);
+  if (!section) throw notFound('Site section');
+  return section;
+}
+
+function groupIn(groups: SiteSectionGroupRow[], groupId: string): SiteSectionGroupRow {
+  const group = groups.find((g) => g.id === groupId);
+  if (!group) throw notFound('Site section group');
+  return group;
+}
+
+/**
+ * Every section of a site in navigation order: top-level items by position, each group's sections (by
+ * their position in the group) at the group's place. A section whose group is missing counts as
+ * top-level.
+ */
+export function sectionsInNavigationOrder(sections: SiteSectionRow[], groups: SiteSectionGroupRow[]): SiteSectionRow[] {
+  return sortByKey(sections, navigationKeyOf(groups));
+}
+
+/** A section's sort key in navigation order: [top-level position, id] or [group position, group id, position, id]. */
+function navigationKeyOf(groups: SiteSectionGroupRow[]) {
+  const groupById = new Map(groups.map((g) => [g.id, g]));
+  return (s: SiteSectionRow): string[] => {
+    const group = s.sectionGroup ? groupById.get(s.sectionGroup) : undefined;
+    return group ? [group.position, group.id, s.position, s.id] : [s.position, s.id];
+  };
+}
+
+// ─── lists ──────────────────────────────────────────────────────────────────────────────────────────
+
+/** Every section of a site (top-level and grouped) in navigation order. */
+export function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
+  return ctx.lists.sectionsOfSite.load({ parent: siteId, args });
+}
+
+/** The section groups of a site by position. */
+export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs) {
+  return ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args });
+}
+
+// ─── sections ───────────────────────────────────────────────────────────────────────────────────────
+
+/** The first `max` characters (code points) of a title, without trailing spaces. */
+function truncated(title: string, max: number): string {
+  const chars = Array.from(title);
+  return chars.length > max ? chars.slice(0, max).join('').trimEnd() : title;
+}
+
+/**
+ * Adds a section publishing `spaceId` at the end of the site's top level, with a site space of that
+ * space inside it (its default site space). Its path is the slug of its title, made unique in the site.
+ *
+ * First section rule: a site without sections publishes its site spaces at its root level. When it gets
+ * its first section those site spaces must not be lost, so they first move (in their order) into a new
+ * section titled like the site, which becomes the site's default section, with the site's root default
+ * site space (or else the first one) as its default; the requested section follows it. A site without
+ * root-level site spaces simply gets the requested section as its default section. A site whose
+ * default section is unset (its default was deleted with no other left) also takes the new section.
+ */
+export async function addSiteSection(ctx: Context, siteId: string, input: unknown): Promise<SiteSectionRow> {
+  const fields = parseInput(AddSiteSectionInput, input);
+  const space = await publishableSpace(ctx, (await ctx.loaders.site.load(siteId))!.organization, fields.spaceId, 'spaceId');
+  return changeSite(ctx, siteId, async (layout) => {
+    const { em, site } = layout;
+    const takenPaths = new Set(layout.sections.map((s) => s.path));
+    const topLevel: Ordered[] = topLevelItems(layout);
+    const newSection = (title: string, icon: string | null) => {
+      const path = uniquePath(slugOf(title, 'section'), takenPaths);
+      takenPaths.add(path);
+      const section = em.create(SiteSection, {
+        id: newId(),
+        organization: site.organization,
+        site: site.id,
+        sectionGroup: null,
+        title,
+        description: null,
+        path,
+        condition: null,
+        icon,
+        defaultSiteSpace: null,
+        position: placeAmong(topLevel, {}),
+        createdAt: ctx.clock.now(),
+      });
+      topLevel.push(section);
+      return section;
+    };
+
+    if (layout.sections.length === 0) {
+      const rootSiteSpaces = (await em.find(SiteSpace, { site: site.id, section: null }, { refresh: true })).sort(byPosition);
+      if (rootSiteSpaces.length > 0) {
+        const keeper = newSection(truncated(site.title, 128), null);
+        for (const siteSpace of rootSiteSpaces) siteSpace.section = keeper.id;
+        keeper.defaultSiteSpace = (rootSiteSpaces.find((s) => s.id === site.defaultSiteSpace) ?? rootSiteSpaces[0]!).id;
+        site.defaultSection = keeper.id;
+      }
+    }
+
+    const title = fields.title ?? truncated(space.title, 64);
+    const section = newSection(title.length >= 2 ? title : 'Untitled section', fields.icon ?? null);
+    await attachSpace(em, ctx.clock, site, section, space); // becomes the section's default site space
+    if (!site.defaultSection) site.defaultSection = section.id;
+    return section;
+  });
+}
+
+/** Changes a section's title, path, default site space, condition, icon or description. */
+export async function updateSiteSection(ctx: Context, siteId: string, sectionId: string, input: unknown): Promise<SiteSectionRow> {
+  const changes = parseInput(UpdateSiteSectionInput, input);
+  if (typeof changes.condition === 'string') {
+    const schema = await ctx.loaders.adaptiveSchema.load(siteId);
+    validateCondition(changes.condition, schema?.jsonSchema ?? null);
+  }
+  return changeSite(ctx, siteId, async ({ em, sections }) => {
+    const section = sectionIn(sections, sectionId);
+    if (changes.path !== undefined && sections.some((s) => s.id !== section.id && s.path === changes.path)) {
+      throw alreadyTaken('site_section_site_id_path_unique', changes.path);
+    }
+    if (changes.defaultSiteSpace !== undefined) {
+      const siteSpace = await em.findOne(SiteSpace, { id: changes.defaultSiteSpace, site: siteId, section: section.id }, { refresh: true });
+      if (!siteSpace) throw badRequest(`defaultSiteSpace: no site space "${changes.defaultSiteSpace}" in this section`);
+    }
+    em.assign(section, changes);
+    return section;
+  });
+}
+
+/**
+ * Deletes a section with its site spaces. When it was the site's default section, the first remaining
+ * top-level section becomes the default, else the first section inside a group (groups by position),
+ * else none.
+ */
+export async function deleteSiteSection(ctx: Context, siteId: string, sectionId: string): Promise<void> {
+  await changeSite(ctx, siteId, async ({ em, site, sections, groups }) => {
+    const section = sectionIn(sections, sectionId);
+    if (site.defaultSection === section.id) {
+      const remaining = sections.filter((s) => s.id !== section.id);
+      const next = remaining.filter((s) => !s.sectionGroup).sort(byPosition)[0] ?? sectionsInNavigationOrder(remaining, groups)[0];
+      site.defaultSection = next?.id ?? null;
+    }
+    // A root default carried into the section by the first section rule must not outlive it.
+    if (site.defaultSiteSpace && (await em.count(SiteSpace, { id: site.defaultSiteSpace, section: section.id })) > 0) {
+      site.defaultSiteSpace = null;
+    }
+    em.remove(section); // its site spaces follow through ON DELETE CASCADE
+  });
+}
+
+function pointedSection(pointer: SiteSectionPointer | null | undefined, field: string, siblings: Ordered[], movingId: string) {
+  if (!pointer) return undefined;
+  if (pointer.type !== 'site-section') throw badRequest(`${field}.type: must be "site-section"`);
+  if (pointer.siteSection === movingId || !siblings.some((s) => s.id === pointer.siteSection)) {
+    throw badRequest(`${field}.siteSection: "${pointer.siteSection}" is not a section next to this one`);
+  }
+  return pointer.siteSection;
+}
+
+/**
+ * Moves a section before or after a sibling section: a top-level section among the site's top-level
+ * items (sections and groups share one order), a section inside a group among that group's sections.
+ * Without a position it goes to the end of where it is (the top level, or its group).
+ */
+export async function moveSiteSection(
+  ctx: Context,
+  siteId: string,
+  sectionId: string,
+  move: unknown,
+): Promise<SiteSectionRow> {
+  const { position } = parseInput(MoveSiteSectionInput, { position: move });
+  return changeSite(ctx, siteId, (layout) => {
+    const section = sectionIn(layout.sections, sectionId);
+    const siblings: TopLevelItem[] = section.sectionGroup
+      ? sectionsOfGroup(layout.sections, section.sectionGroup, section.id).map((s) => ({ id: s.id, position: s.position, kind: 'site-section' as const }))
+      : topLevelItems(layout, section.id);
+    // Only sections are valid pointers, even where groups share the order.
+    const pointable = siblings.filter((s) => s.kind === 'site-section');
+    section.position = placeAmong(siblings, {
+      before: pointedSection(position?.before, 'position.before', pointable, section.id),
+      after: pointedSection(position?.after, 'position.after', pointable, section.id),
+    });
+    return section;
+  });
+}
+
+// ─── section groups ─────────────────────────────────────────────────────────────────────────────────
+
+/** Puts sections into a group after its current sections, in the given order. */
+function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: SiteSectionRow[]) {
+  const members: Ordered[] = sectionsOfGroup(layout.sections, group.id).filter((s) => !sections.includes(s));
+  for (const section of sections) {
+    section.position = placeAmong(members, {});
+    section.sectionGroup = group.id;
+    members.push(section);
+  }
+}
+
+/** Puts sections back at the end of the site's top level, in the given order. */
+function appendToTopLevel(layout: Layout, sections: SiteSectionRow[]) {
+  const items: Ordered[] = topLevelItems(layout).filter((item) => !sections.some((s) => s.id === item.id));
+  for (const section of sections) {
+    section.position = placeAmong(items, {});
+    section.sectionGroup = null;
+    items.push(section);
+  }
+}
+
+/**
+ * Adds a group at the end of the site's top level. `sections` (sections of this site, from the top
+ * level or other groups) move into it in the given order.
+ */
+export async function addSiteSectionGroup(ctx: Context, siteId: string, input: unknown): Promise<SiteSectionGroupRow> {
+  const fields = parseInput(AddSiteSectionGroupInput, input);
+  return changeSite(ctx, siteId, (layout) => {
+    const members = [...new Set(fields.sections ?? [])].map((id) => {
+      const section = layout.sections.find((s) => s.id === id);
+      if (!section) throw badRequest(`sections: no section "${id}" in this site`);
+      return section;
+    });
+    const group = layout.em.create(SiteSectionGroup, {
+      id: newId(),
+      organization: layout.site.organization,
+      site: layout.site.id,
+      title: fields.title,
+      icon: fields.icon ?? null,
+      position: placeAmong(topLevelItems(layout), {}),
+      createdAt: ctx.clock.now(),
+    });
+    appendToGroup(layout, group, members);
+    return group;
+  });
+}
+
+/** Changes a group's title or icon (null removes the icon). */
+export async function updateSiteSectionGroup(ctx: Context, siteId: string, groupId: string, input: unknown): Promise<SiteSectionGroupRow> {
+  const changes = parseInput(UpdateSiteSectionGroupInput, input);
+  return changeSite(ctx, siteId, ({ em, groups }) => {
+    const group = groupIn(groups, groupId);
+    em.assign(group, changes);
+    return group;
+  });
+}
+
+/** Deletes a group; its sections stay, moving to the end of the site's top level in their order. */
+export async function deleteSiteSectionGroup(ctx: Context, siteId: string, groupId: string): Promise<void> {
+  await changeSite(ctx, siteId, (layout) => {
+    const group = groupIn(layout.groups, groupId);
+    const members = sectionsOfGroup(layout.sections, group.id);
+    appendToTopLevel({ ...layout, groups: layout.groups.filter((g) => g !== group) }, members);
+    layout.em.remove(group);
+  });
+}
+
+/**
+ * Moves a section of the site (from the top level or another group) to the end of the group. A
+ * section already in the group keeps its place.
+ */
+export async function addSectionToGroup(ctx: Context, siteId: string, groupId: string, sectionId: string): Promise<SiteSectionGroupRow> {
+  return changeSite(ctx, siteId, (layout) => {
+    const group = groupIn(layout.groups, groupId);
+    const section = layout.sections.find((s) => s.id === sectionId);
+    if (!section) throw badRequest(`sectionId: no section "${sectionId}" in this site`);
+    if (section.sectionGroup !== group.id) appendToGroup(layout, group, [section]);
+    return group;
+  });
+}
+
+/** Takes a section out of a group, to the end of the site's top level; 404 when it is not in that group. */
+export async function removeSectionFromGroup(ctx: Context, siteId: string, groupId: string, sectionId: string): Promise<void> {
+  await changeSite(ctx, siteId, (layout) => {
+    const group = groupIn(layout.groups, groupId);
+    const section = sectionIn(layout.sections, sectionId);
+    if (section.sectionGroup !== group.id) throw notFound('Site section');
+    appendToTopLevel(layout, [section]);
+  });
+}
+
+function pointedItem(pointer: SiteSectionGroupPointer | null | undefined, field: string, siblings: TopLevelItem[], movingId: string) {
+  if (!pointer) return undefined;
+  if (pointer.type !== 'site-section' && pointer.type !== 'site-section-group') {
+    throw badRequest(`${field}.type: must be "site-section" or "site-section-group"`);
+  }
+  if (pointer.id === movingId || !siblings.some((s) => s.id === pointer.id && s.kind === pointer.type)) {
+    throw badRequest(`${field}.id: ${pointer.type} "${pointer.id}" is not a top-level item of the site`);
+  }
+  return pointer.id;
+}
+
+/** Moves a group before or after a top-level section or group; without a position, to the end of the site. */
+export async function moveSiteSectionGroup(
+  ctx: Context,
+  siteId: string,
+  groupId: string,
+  move: unknown,
+): Promise<SiteSectionGroupRow> {
+  const { position } = parseInput(MoveSiteSectionGroupInput, { position: move });
+  return changeSite(ctx, siteId, (layout) => {
+    const group = groupIn(layout.groups, groupId);
+    const siblings = topLevelItems(layout, group.id);
+    group.position = placeAmong(siblings, {
+      before: pointedItem(position?.before, 'position.before', siblings, group.id),
+      after: pointedItem(position?.after, 'position.after', siblings, group.id),
+    });
+    return group;
+  });
+}

@@ -1,0 +1,13 @@
+import { schemaBeside, type Area } from '../../common/area.js';
+import { ShareLink } from '../entities.js';
+import { shareLinkResolvers } from './resolvers.js';
+import { shareLinksRoutes } from './routes.js';
+
+/** Share links: secret keys that open a site to callers outside its organization. */
+export const shareLinksArea = {
+  name: 'sites/share-links',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: shareLinkResolvers,
+  entities: [ShareLink],
+  routes: shareLinksRoutes,
+} satisfies Area;

@@ -1,0 +1,18 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
+import { creationOrder } from '../../../db/creation-order.js';
+import { pageLoader } from '../../../db/pages.js';
+import { ShareLink, type ShareLinkRow } from '../entities.js';
+
+/** The lists of share links: one page of each site's, oldest first, read in SQL for many sites at once. */
+export function shareLinkLists(em: EntityManager) {
+  return {
+    shareLinksOfSite: pageLoader(em, (siteId: string) => siteId, async () => ({
+      entity: ShareLink,
+      alias: 'l',
+      partition: 'l.site_id',
+      where: sql`true`,
+      order: creationOrder<ShareLinkRow>('l'),
+    })),
+  };
+}

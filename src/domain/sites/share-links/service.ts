@@ -1,0 +1,83 @@
+import { randomBytes } from 'node:crypto';
+import { z } from 'zod';
+import type { Context } from '../../../graphql/context.js';
+import { notFound } from '../../common/errors.js';
+import type { PageArgs } from '../../common/pagination.js';
+import { parseInput, text } from '../../common/validation.js';
+import { newId } from '../../../ids.js';
+import { ShareLink, type ShareLinkRow } from '../entities.js';
+import { shareLinkPublishedUrl } from '../published/urls.js';
+
+const CreateShareLinkInput = z.object({
+  /** A label for the people the link is given to; at most 50 characters (empty allowed, as in the reference). */
+  name: text({ max: 50 }),
+});
+
+const UpdateShareLinkInput = z
+  .object({
+    /** false stops the link from opening the site, at once; true opens it again. */
+    active: z.boolean({ error: 'must be true or false' }).optional(),
+    name: text({ max: 50 }).optional(),
+  })
+  .refine((changes) => changes.active !== undefined || changes.name !== undefined, { error: 'active or name is required' });
+
+/** 24 random bytes (192 bits), base64url: 32 characters that cannot be guessed. */
+function newShareKey(): string {
+  return randomBytes(24).toString('base64url');
+}
+
+/** The share link `id` of the site; 404 when it belongs to another site or none. */
+async function shareLinkOfSite(ctx: Context, siteId: string, id: string): Promise<ShareLinkRow> {
+  const link = await ctx.em.findOne(ShareLink, { id, site: siteId });
+  if (!link) throw notFound('Share link');
+  return link;
+}
+
+/** Share links of a site, oldest first. */
+export async function listShareLinks(ctx: Context, siteId: string, args: PageArgs) {
+  return ctx.lists.shareLinksOfSite.load({ parent: siteId, args });
+}
+
+/**
+ * Creates an active share link with a fresh secret key. The key opens the site (and the spaces it
+ * publishes) to any authenticated caller while the link is active and the site's visibility is
+ * `share-link`; a link may be prepared before the visibility is switched.
+ */
+export async function createShareLink(ctx: Context, siteId: string, input: unknown): Promise<ShareLinkRow> {
+  const { name } = parseInput(CreateShareLinkInput, input);
+  const site = (await ctx.loaders.site.load(siteId))!;
+  const link = ctx.em.create(ShareLink, {
+    id: newId(),
+    organization: site.organization,
+    site: site.id,
+    name,
+    key: newShareKey(),
+    active: true,
+    createdAt: ctx.clock.now(),
+  });
+  await ctx.em.flush();
+  return link;
+}
+
+/** Renames a share link or turns it on or off; an inactive link stops working on the next request. */
+export async function updateShareLink(ctx: Context, siteId: string, id: string, input: unknown): Promise<ShareLinkRow> {
+  const changes = parseInput(UpdateShareLinkInput, input);
+  const link = await shareLinkOfSite(ctx, siteId, id);
+  if (changes.active !== undefined) link.active = changes.active;
+  if (changes.name !== undefined) link.name = changes.name;
+  await ctx.em.flush();
+  return link;
+}
+
+/** Deletes a share link; its key stops working on the next request. */
+export async function deleteShareLink(ctx: Context, siteId: string, id: string): Promise<void> {
+  const link = await shareLinkOfSite(ctx, siteId, id);
+  ctx.em.remove(link);
+  await ctx.em.flush();
+}
+
+/** The link's published URL (the site's, carrying the key); given even before the site is published, since handing it out is the point. */
+export async function shareLinkUrl(ctx: Context, link: ShareLinkRow): Promise<string | null> {
+  const site = await ctx.loaders.site.load(link.site);
+  return site ? shareLinkPublishedUrl(site, link, ctx.config) : null;
+}

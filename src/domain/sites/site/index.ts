@@ -1,0 +1,28 @@
+import { schemaBeside, type Area } from '../../common/area.js';
+import { Site, SiteAdaptiveSchema } from '../entities.js';
+import { siteLoaders } from '../loaders.js';
+import { siteResolvers } from './resolvers.js';
+import { sitesRoutes } from './routes.js';
+
+/**
+ * Sites, their adaptive schema and published view. The loaders of a site's parts, which every site
+ * area reads, are declared here (sites/loaders.ts).
+ */
+export const siteArea = {
+  name: 'sites/site',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: siteResolvers,
+  // A site's layout fills the spaces' loader and carries what other areas show of each space; those
+  // areas come later in src/areas.ts, so they are read when a layout is, not now.
+  loaders: (em, _viewer, all) =>
+    siteLoaders(em, {
+      get spaceToRead() {
+        return all.spaceToRead;
+      },
+      get facts() {
+        return [all.changeRequestCountsOfLayout, all.openCommentCountsOfLayout];
+      },
+    }),
+  entities: [Site, SiteAdaptiveSchema],
+  routes: sitesRoutes,
+} satisfies Area;

@@ -1,0 +1,13 @@
+import { schemaBeside, type Area } from '../common/area.js';
+import { TranslationSettings } from './entities.js';
+import { translationResolvers } from './resolvers.js';
+import { translationRoutes } from './routes.js';
+
+/** Translation settings of organizations. */
+export const translationsArea = {
+  name: 'translations',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: translationResolvers,
+  entities: [TranslationSettings],
+  routes: translationRoutes,
+} satisfies Area;

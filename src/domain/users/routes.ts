@@ -1,0 +1,12 @@
+import type { Route } from '../common/rest-route.js';
+import { USER } from './fragments.js';
+
+export const userRoutes: Route[] = [
+  {
+    operationId: 'getAuthenticatedUser',
+    method: 'GET',
+    path: '/v1/user',
+    status: 200,
+    document: `query { viewer { ...UserFields } } ${USER}`,
+  },
+];

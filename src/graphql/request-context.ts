@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../logger.js';
+import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
+import { Policy } from '../auth/policy.js';
+import { authenticate, type Viewer } from '../auth/viewer.js';
+import type { AppDeps, Context } from './context.js';
+import { createLists } from './lists.js';
+import { createLoaders } from './loaders.js';
+
+// Apart from the Context type (context.ts), which the domain imports: making a context needs every
+// area's loaders (src/areas.ts), and the areas need the type.
+
+/**
+ * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
+ * token's lookup is a read: when its connection was terminated under it, it runs once more.
+ */
+export async function createContext(deps: AppDeps, request: { authorization?: string; logger?: Logger }): Promise<Context> {
+  let em = deps.orm.em.fork() as EntityManager;
+  let viewer: Viewer | null;
+  try {
+    viewer = await authenticate(em, request.authorization);
+  } catch (error) {
+    if (connectionFailureOf(error) !== 'terminated') throw error;
+    await afterPendingConnectionEvents();
+    em = deps.orm.em.fork() as EntityManager;
+    viewer = await authenticate(em, request.authorization);
+  }
+  return contextFor(deps, em, viewer, request.logger ?? deps.logger);
+}
+
+/** A context for a known viewer (or none), as used by the command line and jobs. */
+export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'ingest'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
+  const loaders = createLoaders(em, viewer);
+  const policy = new Policy(viewer, loaders, deps.clock);
+  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest };
+}
+
+/** The same request's context afresh: same viewer, a new EntityManager fork, empty loaders. */
+export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork() as EntityManager, ctx.viewer, ctx.logger);
