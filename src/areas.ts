@@ -24,7 +24,7 @@ import { usersArea } from './domain/users/index.js';
 /**
  * Every area of the domain (each declared by its folder, see domain/common/area.ts), in the order the
  * schema lists their root fields and the REST route table their operations. The schema, the request's
- * loaders, the ORM's entities, the route table and the job handlers are all made from this list.
+ * loaders and lists, the ORM's entities, the route table and the job handlers are all made from this list.
  */
 export const areas = [
   usersArea,

@@ -7,7 +7,7 @@ import type { Policy } from '../auth/policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { IngestState } from '../domain/insights/ingest-state.js';
 import type { Loaders } from '../domain/common/request-loaders.js';
-import type { Lists } from './lists.js';
+import type { Lists } from '../domain/common/request-lists.js';
 
 /**
  * What lives as long as the server (or command-line session) and is shared by every request. Whatever

@@ -3,6 +3,7 @@ import { Collection } from './entities.js';
 import { collectionLoaders } from './loaders.js';
 import { collectionResolvers } from './resolvers.js';
 import { collectionRoutes } from './routes.js';
+import { collectionLists } from './lists.js';
 
 /** Collections of spaces and collections. */
 export const collectionsArea = {
@@ -10,6 +11,7 @@ export const collectionsArea = {
   typeDefs: schemaBeside(import.meta.url),
   resolvers: collectionResolvers,
   loaders: collectionLoaders,
+  lists: collectionLists,
   entities: [Collection],
   routes: collectionRoutes,
 } satisfies Area;

@@ -68,3 +68,7 @@ export function collectionLists(em: EntityManager, policy: Policy) {
     ),
   };
 }
+
+declare module '../common/request-lists.js' {
+  interface Lists extends ReturnType<typeof collectionLists> {}
+}

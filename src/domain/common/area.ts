@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { EntityManager, Options } from '@mikro-orm/postgresql';
+import type { Policy } from '../../auth/policy.js';
 import type { Viewer } from '../../auth/viewer.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { JobHandler } from '../../jobs/queue.js';
@@ -8,8 +9,8 @@ import type { Route } from './rest-route.js';
 
 /**
  * An area of the domain, as its folder declares it (`src/domain/<area>/index.ts`). src/areas.ts lists
- * the areas; the schema, the request's loaders, the ORM's entities, the REST route table and the job
- * handlers are all made from that list, so adding an area touches its folder and that list only.
+ * the areas; the schema, the request's loaders and lists, the ORM's entities, the REST route table and
+ * the job handlers are all made from that list, so adding an area touches its folder and that list only.
  */
 export type Area = {
   /** The area's folder under src/domain/. */
@@ -23,6 +24,11 @@ export type Area = {
    * and reads those of later areas only once a batch runs.
    */
   loaders?: (em: EntityManager, viewer: Viewer | null, all: Loaders) => object;
+  /**
+   * The area's permission-filtered pages of lists and counts for one request, made with the policy
+   * whose filter they apply in SQL (see db/pages.ts).
+   */
+  lists?: (em: EntityManager, policy: Policy) => object;
   /** The MikroORM entities of the area's tables (a new one also needs a migration). */
   entities?: NonNullable<Options['entities']>;
   /** The area's REST operations (see Route). */

@@ -22,6 +22,15 @@ export const listInOrganization =
   (_: unknown, { organizationId, ...page }: OrganizationId & PageArgs, ctx: Context) =>
     list(ctx, organizationId, page);
 
+/**
+ * A root field listing an organization's resources a page at a time, narrowed by filters (its arguments
+ * besides the organization and the page): `list(ctx, organizationId, filters, page)`.
+ */
+export const listFilteredInOrganization =
+  <Filters, Answer>(list: (ctx: Context, organizationId: string, filters: Filters, page: PageArgs) => Answer) =>
+  (_: unknown, { organizationId, page, limit, ...filters }: OrganizationId & PageArgs & Filters, ctx: Context) =>
+    list(ctx, organizationId, filters as Filters, { page, limit });
+
 /** A mutation creating a resource of an organization from its input: `create(ctx, organizationId, input)`. */
 export const createInOrganization =
   <Answer>(create: (ctx: Context, organizationId: string, input: unknown) => Answer) =>

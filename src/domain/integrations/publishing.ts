@@ -25,12 +25,17 @@ const image = z.string({ error: 'must be a base64 string' }).transform((value, c
 
 const url = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' });
 
+/** What a block and a content source both show of themselves. */
+const listedItem = {
+  id: text({ min: 1, max: 100 }),
+  title: text({ min: 2, max: 40 }),
+  description: text({ max: 150 }).optional(),
+  icon: text({ max: 2048 }).optional(),
+};
+
 const Block = z
   .object({
-    id: text({ min: 1, max: 100 }),
-    title: text({ min: 2, max: 40 }),
-    description: text({ max: 150 }).optional(),
-    icon: text({ max: 2048 }).optional(),
+    ...listedItem,
     urlUnfurl: z.array(text({ min: 1, max: 2048 })).max(100).optional(),
     markdown: z.object({ codeblock: text({ min: 1, max: 100 }), body: text({ min: 1, max: 100 }) }).strict().optional(),
   })
@@ -38,10 +43,7 @@ const Block = z
 
 const ContentSource = z
   .object({
-    id: text({ min: 1, max: 100 }),
-    title: text({ min: 2, max: 40 }),
-    description: text({ max: 150 }).optional(),
-    icon: text({ max: 2048 }).optional(),
+    ...listedItem,
     configuration: z.object({ componentId: text({ min: 1, max: 100 }) }).strict(),
   })
   .strict();

@@ -2,6 +2,7 @@ import { schemaBeside, type Area } from '../common/area.js';
 import { memberLoaders } from './loaders.js';
 import { memberResolvers } from './resolvers.js';
 import { memberRoutes } from './routes.js';
+import { memberSpaceCounts } from './space-counts.js';
 
 /** Members of organizations (their rows are the organizations area's Member). */
 export const membersArea = {
@@ -9,5 +10,6 @@ export const membersArea = {
   typeDefs: schemaBeside(import.meta.url),
   resolvers: memberResolvers,
   loaders: memberLoaders,
+  lists: (em, policy) => ({ memberSpaceCounts: memberSpaceCounts(em, policy) }),
   routes: memberRoutes,
 } satisfies Area;

@@ -1,25 +1,16 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
-import { deleteOrganizationItem, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
+import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import type { MemberRow } from '../organizations/entities.js';
 import { memberKey } from './keys.js';
-import {
-  listMembers,
-  listMemberSpaces,
-  markMemberAsSSO,
-  memberOf,
-  removeMember,
-  updateMember,
-  type MemberFilters,
-} from './service.js';
+import { listMembers, listMemberSpaces, markMemberAsSSO, memberOf, removeMember, updateMember } from './service.js';
 
 type MemberArgs = { organizationId: string; userId: string };
 
 export const memberResolvers: Resolvers = {
   Query: {
-    members: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & MemberFilters & { organizationId: string }, ctx: Context) =>
-      listMembers(ctx, organizationId, filters, { page, limit }),
+    members: listFilteredInOrganization(listMembers),
     member: onOrganizationItem('userId', memberOf),
     memberSpaces: (_: unknown, { organizationId, userId, order, ...args }: MemberArgs & PageArgs & { order?: string | null }, ctx: Context) =>
       listMemberSpaces(ctx, organizationId, userId, { order }, args),

@@ -63,3 +63,8 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
 
 const hasGrants = (reach: ContentReach) => reach.spaces.length > 0 || reach.collections.length > 0;
 
+declare module '../common/request-lists.js' {
+  interface Lists {
+    memberSpaceCounts: ReturnType<typeof memberSpaceCounts>;
+  }
+}

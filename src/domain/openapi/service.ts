@@ -1,11 +1,9 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import sql from 'sql-template-tag';
 import { z } from 'zod';
-import { creationOrder } from '../../db/creation-order.js';
-import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { alreadyTaken } from '../common/database-errors.js';
-import { badRequest, notFound } from '../common/errors.js';
+import { badRequest } from '../common/errors.js';
+import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
 import type { PageArgs } from '../common/pagination.js';
 import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
@@ -72,15 +70,13 @@ function sourcelessSpec(ctx: Context, organizationId: string, slugValue: string)
 }
 
 /** The organization's spec of that slug; 404 when there is none. */
-export async function openAPISpecOf(ctx: Context, organizationId: string, specSlug: string): Promise<OpenAPISpecRow> {
-  const spec = await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: specSlug });
-  if (!spec) throw notFound('OpenAPI specification');
-  return spec;
+export function openAPISpecOf(ctx: Context, organizationId: string, specSlug: string): Promise<OpenAPISpecRow> {
+  return rowOfOrganization(ctx.em, OpenAPISpec, organizationId, { slug: specSlug }, 'OpenAPI specification');
 }
 
 /** OpenAPI specifications of the organization, oldest first; one page read in SQL. */
-export async function listOpenAPISpecs(ctx: Context, organizationId: string, args: PageArgs) {
-  return readPage(ctx.em, { entity: OpenAPISpec, alias: 's', where: sql`s.organization_id = ${organizationId}`, order: creationOrder<OpenAPISpecRow>('s') }, args);
+export function listOpenAPISpecs(ctx: Context, organizationId: string, args: PageArgs) {
+  return pageOfOrganization(ctx.em, OpenAPISpec, 's', organizationId, args);
 }
 
 /** Stores a new specification (409 when the slug is taken); it is processed by a job. */

@@ -1,10 +1,8 @@
-import sql from 'sql-template-tag';
 import { z } from 'zod';
-import { creationOrder } from '../../db/creation-order.js';
-import { readPage } from '../../db/pages.js';
 import { ROLES } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, notFound } from '../common/errors.js';
+import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
@@ -59,15 +57,13 @@ async function teamOfOrganization(ctx: Context, organizationId: string, teamId: 
 }
 
 /** The provider `id` of the organization; 404 when it belongs to another organization or none. */
-export async function samlProviderOf(ctx: Context, organizationId: string, id: string): Promise<SamlProviderRow> {
-  const provider = await ctx.em.findOne(SamlProvider, { id, organization: organizationId });
-  if (!provider) throw notFound('SAML provider');
-  return provider;
+export function samlProviderOf(ctx: Context, organizationId: string, id: string): Promise<SamlProviderRow> {
+  return rowOfOrganization(ctx.em, SamlProvider, organizationId, { id }, 'SAML provider');
 }
 
 /** The organization's providers, oldest first; one page read in SQL. */
-export async function listSamlProviders(ctx: Context, organizationId: string, args: PageArgs) {
-  return readPage(ctx.em, { entity: SamlProvider, alias: 'p', where: sql`p.organization_id = ${organizationId}`, order: creationOrder<SamlProviderRow>('p') }, args);
+export function listSamlProviders(ctx: Context, organizationId: string, args: PageArgs) {
+  return pageOfOrganization(ctx.em, SamlProvider, 'p', organizationId, args);
 }
 
 /**

@@ -4,6 +4,7 @@ import { spaceLoaders } from './loaders.js';
 import { spaceResolvers } from './resolvers.js';
 import { spaceRoutes } from './routes.js';
 import { spaceJobHandlers } from './service.js';
+import { spaceLists } from './lists.js';
 
 /** Spaces: their lifecycle (deleted spaces are purged by a job), places and transfers. */
 export const spacesArea = {
@@ -11,6 +12,7 @@ export const spacesArea = {
   typeDefs: schemaBeside(import.meta.url),
   resolvers: spaceResolvers,
   loaders: spaceLoaders,
+  lists: spaceLists,
   entities: [Space],
   routes: spaceRoutes,
   jobs: { ...spaceJobHandlers },

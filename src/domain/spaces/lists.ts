@@ -57,3 +57,7 @@ export function spaceLists(em: EntityManager, policy: Policy) {
     ),
   };
 }
+
+declare module '../common/request-lists.js' {
+  interface Lists extends ReturnType<typeof spaceLists> {}
+}

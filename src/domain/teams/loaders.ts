@@ -3,7 +3,7 @@ import { columnOf, countsByKey, readRows, tableOf } from '../../db/statements.js
 import { batchLoader, groupLoader, rowLoader } from '../common/loader.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Space } from '../spaces/entities.js';
-import { memberKey, splitMemberKeys } from '../members/keys.js';
+import { byMemberKeys } from '../members/keys.js';
 import { Team, TeamMember } from './entities.js';
 
 export function teamLoaders(em: EntityManager) {
@@ -33,13 +33,7 @@ export function teamLoaders(em: EntityManager) {
       return teamIds.map((id) => counts.get(id) ?? 0);
     }),
     /** A user's team memberships in an organization, by member key. */
-    teamMembershipsOf: groupLoader(
-      (keys: string[]) => {
-        const { organizations, users } = splitMemberKeys(keys);
-        return em.find(TeamMember, { organization: { $in: organizations }, user: { $in: users } });
-      },
-      (m) => memberKey(m.organization, m.user),
-    ),
+    teamMembershipsOf: groupLoader(...byMemberKeys(em, TeamMember)),
   };
 }
 

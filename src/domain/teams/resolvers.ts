@@ -1,18 +1,17 @@
 import type { Context } from '../../graphql/context.js';
 import type { PageArgs } from '../common/pagination.js';
-import { createInOrganization, deleteOrganizationItem, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
+import { createInOrganization, deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
 import type { Resolvers } from '../../graphql/resolver-types.js';
 import { memberKey } from '../members/keys.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
 import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';
-import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf, type TeamFilters } from './service.js';
+import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf } from './service.js';
 
 type TeamArgs = { organizationId: string; teamId: string };
 
 export const teamResolvers: Resolvers = {
   Query: {
-    teams: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & TeamFilters & { organizationId: string }, ctx: Context) =>
-      listTeams(ctx, organizationId, filters, { page, limit }),
+    teams: listFilteredInOrganization(listTeams),
     team: onOrganizationItem('teamId', teamOf),
     teamMembers: async (_: unknown, { organizationId, teamId, ...args }: TeamArgs & PageArgs, ctx: Context) =>
       listTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), args),

@@ -1,9 +1,6 @@
-import sql from 'sql-template-tag';
 import { z } from 'zod';
-import { creationOrder } from '../../db/creation-order.js';
-import { readPage } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
-import { notFound } from '../common/errors.js';
+import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
 import type { PageArgs } from '../common/pagination.js';
 import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
@@ -22,15 +19,13 @@ const TranslationSettingsInput = z.object({
 });
 
 /** The settings `id` of the organization; 404 when they belong to another organization or none. */
-export async function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsRow> {
-  const settings = await ctx.em.findOne(TranslationSettings, { id, organization: organizationId });
-  if (!settings) throw notFound('Translation settings');
-  return settings;
+export function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsRow> {
+  return rowOfOrganization(ctx.em, TranslationSettings, organizationId, { id }, 'Translation settings');
 }
 
 /** Translation settings of the organization, oldest first; one page read in SQL. */
-export async function listTranslationSettings(ctx: Context, organizationId: string, args: PageArgs) {
-  return readPage(ctx.em, { entity: TranslationSettings, alias: 't', where: sql`t.organization_id = ${organizationId}`, order: creationOrder<TranslationSettingsRow>('t') }, args);
+export function listTranslationSettings(ctx: Context, organizationId: string, args: PageArgs) {
+  return pageOfOrganization(ctx.em, TranslationSettings, 't', organizationId, args);
 }
 
 export async function createTranslationSettings(ctx: Context, organizationId: string, input: unknown): Promise<TranslationSettingsRow> {

@@ -48,3 +48,7 @@ export function siteNavigationLists(em: EntityManager) {
     otherSiteSpacesOfSite: siteSpaces(false),
   };
 }
+
+declare module '../../common/request-lists.js' {
+  interface Lists extends ReturnType<typeof siteNavigationLists> {}
+}

@@ -2,12 +2,14 @@ import { schemaBeside, type Area } from '../../common/area.js';
 import { ShareLink } from '../entities.js';
 import { shareLinkResolvers } from './resolvers.js';
 import { shareLinksRoutes } from './routes.js';
+import { shareLinkLists } from './lists.js';
 
 /** Share links: secret keys that open a site to callers outside its organization. */
 export const shareLinksArea = {
   name: 'sites/share-links',
   typeDefs: schemaBeside(import.meta.url),
   resolvers: shareLinkResolvers,
+  lists: shareLinkLists,
   entities: [ShareLink],
   routes: shareLinksRoutes,
 } satisfies Area;

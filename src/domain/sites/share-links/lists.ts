@@ -16,3 +16,7 @@ export function shareLinkLists(em: EntityManager) {
     })),
   };
 }
+
+declare module '../../common/request-lists.js' {
+  interface Lists extends ReturnType<typeof shareLinkLists> {}
+}

@@ -1,6 +1,7 @@
 import { schemaBeside, type Area } from '../../common/area.js';
 import { Site, SiteAdaptiveSchema } from '../entities.js';
 import { siteLoaders } from '../loaders.js';
+import { siteNavigationLists } from '../published/navigation-lists.js';
 import { siteResolvers } from './resolvers.js';
 import { sitesRoutes } from './routes.js';
 
@@ -23,6 +24,8 @@ export const siteArea = {
         return [all.changeRequestCountsOfLayout, all.openCommentCountsOfLayout];
       },
     }),
+  // The navigation's pages, which the sections and site spaces areas read.
+  lists: siteNavigationLists,
   entities: [Site, SiteAdaptiveSchema],
   routes: sitesRoutes,
 } satisfies Area;
