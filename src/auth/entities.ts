@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../db/statements.js';
 
 /** Server-wide secrets generated on first start and shared by every instance through the database. */
 export const ServerSecret = defineEntity({
@@ -9,4 +10,4 @@ export const ServerSecret = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type ServerSecretRow = InferEntity<typeof ServerSecret>;
+export type ServerSecretRow = Plain<InferEntity<typeof ServerSecret>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../db/statements.js';
 
 /**
  * A value every instance serving one database must agree on, recorded in the database by the first
@@ -12,4 +13,4 @@ export const InstanceSetting = defineEntity({
     recordedAt: p.datetime(),
   },
 });
-export type InstanceSettingRow = InferEntity<typeof InstanceSetting>;
+export type InstanceSettingRow = Plain<InferEntity<typeof InstanceSetting>>;

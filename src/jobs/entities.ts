@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../db/statements.js';
 
 /**
  * Work that must outlive a request. Claimed one at a time with SKIP LOCKED so any number of instances can
@@ -21,4 +22,4 @@ export const Job = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type JobRow = InferEntity<typeof Job>;
+export type JobRow = Plain<InferEntity<typeof Job>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
 
@@ -31,4 +32,6 @@ export const ChangeRequest = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type ChangeRequestRow = InferEntity<typeof ChangeRequest>;
+/** The managed entity, for the services that change it; reads get the read-only `ChangeRequestRow`. */
+export type ChangeRequestEntity = InferEntity<typeof ChangeRequest>;
+export type ChangeRequestRow = Plain<ChangeRequestEntity>;

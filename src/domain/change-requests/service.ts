@@ -14,8 +14,8 @@ import type { Manifest } from '../content/manifest.js';
 import { readRevisions, storeTree, type StoredObjects } from '../content/store.js';
 import { mergeManifests, type ConflictChoice } from '../content/merge.js';
 import { scheduleIndexing } from '../search/indexing.js';
-import { Space, type SpaceRow } from '../spaces/entities.js';
-import { ChangeRequest, type ChangeRequestRow } from './entities.js';
+import { Space, type SpaceEntity, type SpaceRow } from '../spaces/entities.js';
+import { ChangeRequest, type ChangeRequestEntity, type ChangeRequestRow } from './entities.js';
 import { numberKey } from './loaders.js';
 
 export const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -57,7 +57,7 @@ export function assertEditable(space: SpaceRow) {
  * The space locked for this transaction (SELECT … FOR UPDATE): merges and creations on one space take
  * turns, so each sees the revision the previous one left. Refused when the space is deleted or locked.
  */
-export async function lockSpace(tx: EntityManager, spaceId: string): Promise<SpaceRow> {
+export async function lockSpace(tx: EntityManager, spaceId: string): Promise<SpaceEntity> {
   const space = await tx.findOneOrFail(Space, { id: spaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   assertEditable(space);
   return space;
@@ -71,7 +71,7 @@ export async function editableSpace(tx: EntityManager, spaceId: string): Promise
 }
 
 /** The change request locked for this transaction, so that concurrent edits apply one after the other. */
-export async function lockChangeRequest(tx: EntityManager, id: string): Promise<ChangeRequestRow> {
+export async function lockChangeRequest(tx: EntityManager, id: string): Promise<ChangeRequestEntity> {
   const changeRequest = await tx.findOneOrFail(ChangeRequest, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
   if (changeRequest.status === 'merged') throw conflict('Change request is merged: its content can no longer change');
   return changeRequest;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 
 export const Collection = defineEntity({
@@ -32,4 +33,4 @@ export const Collection = defineEntity({
     treePath: p.array().lazy().default([]),
   },
 });
-export type CollectionRow = InferEntity<typeof Collection>;
+export type CollectionRow = Plain<InferEntity<typeof Collection>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { ChangeRequest } from '../change-requests/entities.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -46,7 +47,7 @@ export const Comment = defineEntity({
     nodePreview: p.text().nullable(),
   },
 });
-export type CommentRow = InferEntity<typeof Comment>;
+export type CommentRow = Plain<InferEntity<typeof Comment>>;
 
 /** A reply in a comment's thread; deleted with its comment. */
 export const CommentReply = defineEntity({
@@ -63,7 +64,7 @@ export const CommentReply = defineEntity({
     markdown: p.text(),
   },
 });
-export type CommentReplyRow = InferEntity<typeof CommentReply>;
+export type CommentReplyRow = Plain<InferEntity<typeof CommentReply>>;
 
 /**
  * One user's reaction with one emoji to a comment or a reply (`target`: the id of either). The unique
@@ -85,4 +86,4 @@ export const CommentReaction = defineEntity({
     reactedAt: p.datetime(),
   },
 });
-export type CommentReactionRow = InferEntity<typeof CommentReaction>;
+export type CommentReactionRow = Plain<InferEntity<typeof CommentReaction>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
 import type { Manifest } from './manifest.js';
@@ -30,7 +31,7 @@ export const Revision = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type RevisionRow = InferEntity<typeof Revision>;
+export type RevisionRow = Plain<InferEntity<typeof Revision>>;
 /** A revision as read: its row and its manifest (pages in tree order, files in order). */
 export type RevisionContent = RevisionRow & Manifest;
 
@@ -92,7 +93,7 @@ export const PageVersion = defineEntity({
     updatedBy: p.string().nullable(),
   },
 });
-export type PageVersionRow = InferEntity<typeof PageVersion>;
+export type PageVersionRow = Plain<InferEntity<typeof PageVersion>>;
 
 /** One uploaded file's metadata; its bytes are in FileBlob under the same key. Immutable. */
 export const ContentFile = defineEntity({
@@ -114,7 +115,7 @@ export const ContentFile = defineEntity({
     createdBy: p.string().nullable(),
   },
 });
-export type ContentFileRow = InferEntity<typeof ContentFile>;
+export type ContentFileRow = Plain<InferEntity<typeof ContentFile>>;
 
 /** The bytes of a file, apart from its metadata so that listing files never reads them. */
 export const FileBlob = defineEntity({
@@ -126,4 +127,4 @@ export const FileBlob = defineEntity({
     bytes: p.blob(),
   },
 });
-export type FileBlobRow = InferEntity<typeof FileBlob>;
+export type FileBlobRow = Plain<InferEntity<typeof FileBlob>>;

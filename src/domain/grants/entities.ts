@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Collection } from '../collections/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -41,4 +42,4 @@ export const ContentGrant = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type ContentGrantRow = InferEntity<typeof ContentGrant>;
+export type ContentGrantRow = Plain<InferEntity<typeof ContentGrant>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Site } from '../sites/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -39,7 +40,7 @@ export const Integration = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type IntegrationRow = InferEntity<typeof Integration>;
+export type IntegrationRow = Plain<InferEntity<typeof Integration>>;
 
 /** An integration installed on an organization, with the spaces and sites it works on. */
 export const IntegrationInstallation = defineEntity({
@@ -62,7 +63,7 @@ export const IntegrationInstallation = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type IntegrationInstallationRow = InferEntity<typeof IntegrationInstallation>;
+export type IntegrationInstallationRow = Plain<InferEntity<typeof IntegrationInstallation>>;
 
 /** A space selected for an installation (selection `selected`); goes with the space. */
 export const IntegrationSpaceInstallation = defineEntity({
@@ -73,7 +74,7 @@ export const IntegrationSpaceInstallation = defineEntity({
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
   },
 });
-export type IntegrationSpaceInstallationRow = InferEntity<typeof IntegrationSpaceInstallation>;
+export type IntegrationSpaceInstallationRow = Plain<InferEntity<typeof IntegrationSpaceInstallation>>;
 
 /** A site selected for an installation (selection `selected`); goes with the site. */
 export const IntegrationSiteInstallation = defineEntity({
@@ -84,4 +85,4 @@ export const IntegrationSiteInstallation = defineEntity({
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
   },
 });
-export type IntegrationSiteInstallationRow = InferEntity<typeof IntegrationSiteInstallation>;
+export type IntegrationSiteInstallationRow = Plain<InferEntity<typeof IntegrationSiteInstallation>>;

@@ -64,8 +64,10 @@ export async function listIntegrations(ctx: Context, filters: IntegrationFilters
     ${hasItems('i.content_sources', f.contentSources)}`;
   const page = await readPage(ctx.em, { entity: Integration, alias: 'i', where, order: byName }, args);
   for (const row of page.items) {
-    // Sealed secrets are never shown: they leave the page as the graph's rows never hold them.
-    delete (row as Partial<IntegrationRow>).secrets;
+    // Sealed secrets are never shown: they leave the page as the graph's rows never hold them. The rows
+    // are this read's own plain objects (nothing managed or stored changes), so the one write they get
+    // lifts their read-only typing for this key alone.
+    delete (row as { secrets?: IntegrationRow['secrets'] }).secrets;
     ctx.loaders.integration.remember(row.name, row);
   }
   return page;

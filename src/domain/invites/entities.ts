@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Collection } from '../collections/entities.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -22,4 +23,6 @@ export const InviteLink = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type InviteLinkRow = InferEntity<typeof InviteLink>;
+/** The managed entity, for the services that change it; reads get the read-only `InviteLinkRow`. */
+export type InviteLinkEntity = InferEntity<typeof InviteLink>;
+export type InviteLinkRow = Plain<InviteLinkEntity>;

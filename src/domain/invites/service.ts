@@ -11,7 +11,7 @@ import { oneOf, parseInput } from '../common/validation.js';
 import { collectionInOrganization } from '../collections/placement.js';
 import { putGrant } from '../grants/service.js';
 import { Member, type MemberRow } from '../organizations/entities.js';
-import { InviteLink, type InviteLinkRow } from './entities.js';
+import { InviteLink, type InviteLinkRow, type InviteLinkEntity } from './entities.js';
 
 const role = oneOf(ROLES);
 
@@ -37,7 +37,7 @@ function newInviteId(): string {
 const isContentLink = (link: InviteLinkRow) => !!(link.space || link.collection);
 
 /** The invite link `inviteId` of the organization, or 404. */
-export async function inviteLinkOf(ctx: Context, organizationId: string, inviteId: string): Promise<InviteLinkRow> {
+export async function inviteLinkOf(ctx: Context, organizationId: string, inviteId: string): Promise<InviteLinkEntity> {
   const link = await ctx.loaders.inviteLink.load(inviteId);
   if (!link || link.organization !== organizationId) throw notFound('Invite link');
   return link;

@@ -11,7 +11,7 @@ import { conflict, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text } from '../common/validation.js';
 import { ContentGrant } from '../grants/entities.js';
-import { Member, type MemberRow } from '../organizations/entities.js';
+import { Member, type MemberRow, type MemberEntity } from '../organizations/entities.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
 import { spacesByCreation } from '../spaces/lists.js';
 import { TeamMember } from '../teams/entities.js';
@@ -36,7 +36,7 @@ const UpdateMemberInput = z.object({
 const SpaceOrder = z.object({ order: oneOf(['asc', 'desc']).nullish() });
 
 /** The membership of `userId` in the organization, or 404. */
-export async function memberOf(ctx: Context, organizationId: string, userId: string): Promise<MemberRow> {
+export async function memberOf(ctx: Context, organizationId: string, userId: string): Promise<MemberEntity> {
   const member = await ctx.loaders.membership.load(memberKey(organizationId, userId));
   if (!member) throw notFound('Member');
   return member;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 
 /** One operation of a processed specification, as an API reference shows it. */
@@ -48,4 +49,6 @@ export const OpenAPISpec = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type OpenAPISpecRow = InferEntity<typeof OpenAPISpec>;
+/** The managed entity, for the services that change it; reads get the read-only `OpenAPISpecRow`. */
+export type OpenAPISpecEntity = InferEntity<typeof OpenAPISpec>;
+export type OpenAPISpecRow = Plain<OpenAPISpecEntity>;

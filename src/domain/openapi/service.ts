@@ -9,7 +9,7 @@ import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { redactUrlsIn } from '../../url-redaction.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
-import { OpenAPISpec, type OpenAPISpecRow } from './entities.js';
+import { OpenAPISpec, type OpenAPISpecRow, type OpenAPISpecEntity } from './entities.js';
 import { processSource } from './processing.js';
 
 const PROCESS_JOB = 'openapi.process';
@@ -38,7 +38,7 @@ function checkTextSize(ctx: Context, source: Source) {
 }
 
 /** Gives the spec a new source and schedules its processing in the same unit of work. */
-function setSource(ctx: Context, em: EntityManager, spec: OpenAPISpecRow, source: Source) {
+function setSource(ctx: Context, em: EntityManager, spec: OpenAPISpecEntity, source: Source) {
   spec.sourceURL = source.url ?? null;
   spec.sourceText = source.text ?? null;
   spec.sourceRevision += 1;
@@ -70,7 +70,7 @@ function sourcelessSpec(ctx: Context, organizationId: string, slugValue: string)
 }
 
 /** The organization's spec of that slug; 404 when there is none. */
-export function openAPISpecOf(ctx: Context, organizationId: string, specSlug: string): Promise<OpenAPISpecRow> {
+export function openAPISpecOf(ctx: Context, organizationId: string, specSlug: string): Promise<OpenAPISpecEntity> {
   return rowOfOrganization(ctx.em, OpenAPISpec, organizationId, { slug: specSlug }, 'OpenAPI specification');
 }
 

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { User } from '../users/entities.js';
 
 export const Organization = defineEntity({
@@ -22,7 +23,7 @@ export const Organization = defineEntity({
     plan: p.string(),
   },
 });
-export type OrganizationRow = InferEntity<typeof Organization>;
+export type OrganizationRow = Plain<InferEntity<typeof Organization>>;
 
 /** A user's membership of an organization. `role` null means guest. */
 export const Member = defineEntity({
@@ -38,4 +39,6 @@ export const Member = defineEntity({
     sso: p.boolean(),
   },
 });
-export type MemberRow = InferEntity<typeof Member>;
+/** The managed entity, for the services that change it; reads get the read-only `MemberRow`. */
+export type MemberEntity = InferEntity<typeof Member>;
+export type MemberRow = Plain<MemberEntity>;

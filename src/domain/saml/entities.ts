@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Team } from '../teams/entities.js';
 
@@ -26,7 +27,9 @@ export const SamlProvider = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type SamlProviderRow = InferEntity<typeof SamlProvider>;
+/** The managed entity, for the services that change it; reads get the read-only `SamlProviderRow`. */
+export type SamlProviderEntity = InferEntity<typeof SamlProvider>;
+export type SamlProviderRow = Plain<SamlProviderEntity>;
 
 /**
  * An AuthnRequest this server sent and has not seen answered: a response must name one (InResponseTo)
@@ -43,7 +46,7 @@ export const SamlRequest = defineEntity({
     expiresAt: p.datetime().index(),
   },
 });
-export type SamlRequestRow = InferEntity<typeof SamlRequest>;
+export type SamlRequestRow = Plain<InferEntity<typeof SamlRequest>>;
 
 /** An assertion accepted once, remembered until it expires so that it is never accepted again. */
 export const SamlConsumedAssertion = defineEntity({
@@ -54,4 +57,4 @@ export const SamlConsumedAssertion = defineEntity({
     expiresAt: p.datetime().index(),
   },
 });
-export type SamlConsumedAssertionRow = InferEntity<typeof SamlConsumedAssertion>;
+export type SamlConsumedAssertionRow = Plain<InferEntity<typeof SamlConsumedAssertion>>;

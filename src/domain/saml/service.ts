@@ -7,7 +7,7 @@ import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { parsePemCertificate } from './certificates.js';
-import { SamlProvider, type SamlProviderRow } from './entities.js';
+import { SamlProvider, type SamlProviderEntity, type SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
 
 const SamlProviderFields = {
@@ -57,7 +57,7 @@ async function teamOfOrganization(ctx: Context, organizationId: string, teamId: 
 }
 
 /** The provider `id` of the organization; 404 when it belongs to another organization or none. */
-export function samlProviderOf(ctx: Context, organizationId: string, id: string): Promise<SamlProviderRow> {
+export function samlProviderOf(ctx: Context, organizationId: string, id: string): Promise<SamlProviderEntity> {
   return rowOfOrganization(ctx.em, SamlProvider, organizationId, { id }, 'SAML provider');
 }
 

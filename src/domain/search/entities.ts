@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
 
@@ -27,7 +28,7 @@ export const SearchIndexedSpace = defineEntity({
     },
   ],
 });
-export type SearchIndexedSpaceRow = InferEntity<typeof SearchIndexedSpace>;
+export type SearchIndexedSpaceRow = Plain<InferEntity<typeof SearchIndexedSpace>>;
 
 /** One searchable section; `document` (title weighted above body) is filled by PostgreSQL. */
 export const SearchSection = defineEntity({
@@ -64,4 +65,4 @@ export const SearchSection = defineEntity({
     { properties: ['heading'], type: 'fulltext' },
   ],
 });
-export type SearchSectionRow = InferEntity<typeof SearchSection>;
+export type SearchSectionRow = Plain<InferEntity<typeof SearchSection>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
 
@@ -27,7 +28,9 @@ export const Site = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type SiteRow = InferEntity<typeof Site>;
+/** The managed entity, for the services that change it; reads get the read-only `SiteRow`. */
+export type SiteEntity = InferEntity<typeof Site>;
+export type SiteRow = Plain<SiteEntity>;
 
 /** A group of sections, shown together in the site's navigation. */
 export const SiteSectionGroup = defineEntity({
@@ -44,7 +47,9 @@ export const SiteSectionGroup = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type SiteSectionGroupRow = InferEntity<typeof SiteSectionGroup>;
+/** The managed entity, for the services that change it; reads get the read-only `SiteSectionGroupRow`. */
+export type SiteSectionGroupEntity = InferEntity<typeof SiteSectionGroup>;
+export type SiteSectionGroupRow = Plain<SiteSectionGroupEntity>;
 
 /** A section of a site: a top-level entry of its navigation holding site spaces (variants). */
 export const SiteSection = defineEntity({
@@ -75,7 +80,9 @@ export const SiteSection = defineEntity({
     navKey: p.array().lazy().default([]),
   },
 });
-export type SiteSectionRow = InferEntity<typeof SiteSection>;
+/** The managed entity, for the services that change it; reads get the read-only `SiteSectionRow`. */
+export type SiteSectionEntity = InferEntity<typeof SiteSection>;
+export type SiteSectionRow = Plain<SiteSectionEntity>;
 
 /** A space published in a site, in a section or (for a site without sections) at its root level. */
 export const SiteSpace = defineEntity({
@@ -100,7 +107,9 @@ export const SiteSpace = defineEntity({
     navKey: p.array().lazy().default([]),
   },
 });
-export type SiteSpaceRow = InferEntity<typeof SiteSpace>;
+/** The managed entity, for the services that change it; reads get the read-only `SiteSpaceRow`. */
+export type SiteSpaceEntity = InferEntity<typeof SiteSpace>;
+export type SiteSpaceRow = Plain<SiteSpaceEntity>;
 
 /** A secret link giving access to a share-link site. */
 export const ShareLink = defineEntity({
@@ -117,7 +126,9 @@ export const ShareLink = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type ShareLinkRow = InferEntity<typeof ShareLink>;
+/** The managed entity, for the services that change it; reads get the read-only `ShareLinkRow`. */
+export type ShareLinkEntity = InferEntity<typeof ShareLink>;
+export type ShareLinkRow = Plain<ShareLinkEntity>;
 
 /** The JSON Schema of the visitor attributes that adaptive content conditions may use. */
 export const SiteAdaptiveSchema = defineEntity({
@@ -129,4 +140,4 @@ export const SiteAdaptiveSchema = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type SiteAdaptiveSchemaRow = InferEntity<typeof SiteAdaptiveSchema>;
+export type SiteAdaptiveSchemaRow = Plain<InferEntity<typeof SiteAdaptiveSchema>>;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { Collection } from '../collections/entities.js';
 
@@ -35,4 +36,6 @@ export const Space = defineEntity({
     accessLevel: p.text().lazy().default('member'),
   },
 });
-export type SpaceRow = InferEntity<typeof Space>;
+/** The managed entity, for the services that change it; reads get the read-only `SpaceRow`. */
+export type SpaceEntity = InferEntity<typeof Space>;
+export type SpaceRow = Plain<SpaceEntity>;

@@ -22,7 +22,7 @@ import { removeAccessTo } from '../grants/service.js';
 import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { collectionInOrganization } from '../collections/placement.js';
-import { Space, type SpaceRow } from './entities.js';
+import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
 import { isPastRetention, purgeDate } from './retention.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
@@ -84,7 +84,7 @@ export async function moveTenantRows(em: EntityManager, clock: Clock, spaceIds: 
 }
 
 /** Marks spaces deleted and schedules their purge when the restore window closes. */
-export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceRow[]) {
+export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceEntity[]) {
   const now = clock.now();
   for (const space of spaces) {
     space.deletedAt = now;
@@ -112,7 +112,7 @@ function assertVisibilityFits(visibility: string, parentId: string | null | unde
 }
 
 /** The space for a mutation; a deleted space must be restored before anything else. */
-async function liveSpace(ctx: Context, id: string): Promise<SpaceRow> {
+async function liveSpace(ctx: Context, id: string): Promise<SpaceEntity> {
   const space = (await ctx.loaders.space.load(id))!;
   if (space.deletedAt) throw conflict('Space is deleted: restore it first');
   return space;

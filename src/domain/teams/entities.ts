@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 import { User } from '../users/entities.js';
 
@@ -13,7 +14,9 @@ export const Team = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type TeamRow = InferEntity<typeof Team>;
+/** The managed entity, for the services that change it; reads get the read-only `TeamRow`. */
+export type TeamEntity = InferEntity<typeof Team>;
+export type TeamRow = Plain<TeamEntity>;
 
 /** Team roles: an owner manages the team's members without being an organization admin. */
 export const TEAM_ROLES = ['owner', 'member'] as const;
@@ -32,4 +35,4 @@ export const TeamMember = defineEntity({
     addedAt: p.datetime(),
   },
 });
-export type TeamMemberRow = InferEntity<typeof TeamMember>;
+export type TeamMemberRow = Plain<InferEntity<typeof TeamMember>>;

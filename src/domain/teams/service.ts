@@ -12,7 +12,7 @@ import { newId } from '../../ids.js';
 import { memberKey } from '../members/keys.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
-import { Team, TeamMember, type TeamRole, type TeamRow } from './entities.js';
+import { Team, TeamMember, type TeamRole, type TeamRow, type TeamEntity } from './entities.js';
 
 const teamTitle = text({ min: 1, max: 64 });
 
@@ -35,7 +35,7 @@ const teamsPage = (ctx: Context, organizationId: string, where: Sql, args: PageA
   readPage(ctx.em, { entity: Team, alias: 't', where: sql`t.organization_id = ${organizationId} ${where}`, order: creationOrder<TeamRow>('t') }, args);
 
 /** The team `teamId` of the organization, or 404. */
-export async function teamOf(ctx: Context, organizationId: string, teamId: string): Promise<TeamRow> {
+export async function teamOf(ctx: Context, organizationId: string, teamId: string): Promise<TeamEntity> {
   const team = await ctx.loaders.team.load(teamId);
   if (!team || team.organization !== organizationId) throw notFound('Team');
   return team;

@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 import { Organization } from '../organizations/entities.js';
 
 /** Settings of an organization's translations: a title and the languages content is translated into. */
@@ -15,4 +16,6 @@ export const TranslationSettings = defineEntity({
     updatedAt: p.datetime(),
   },
 });
-export type TranslationSettingsRow = InferEntity<typeof TranslationSettings>;
+/** The managed entity, for the services that change it; reads get the read-only `TranslationSettingsRow`. */
+export type TranslationSettingsEntity = InferEntity<typeof TranslationSettings>;
+export type TranslationSettingsRow = Plain<TranslationSettingsEntity>;

@@ -4,7 +4,7 @@ import { pageOfOrganization, rowOfOrganization } from '../common/organization-ro
 import type { PageArgs } from '../common/pagination.js';
 import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
-import { TranslationSettings, type TranslationSettingsRow } from './entities.js';
+import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';
 
 /** Language codes of the reference (`TranslationLanguage`); GraphQL's enum of the same values checks them. */
 const languages = z
@@ -19,7 +19,7 @@ const TranslationSettingsInput = z.object({
 });
 
 /** The settings `id` of the organization; 404 when they belong to another organization or none. */
-export function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsRow> {
+export function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsEntity> {
   return rowOfOrganization(ctx.em, TranslationSettings, organizationId, { id }, 'Translation settings');
 }
 

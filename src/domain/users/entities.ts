@@ -1,4 +1,5 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
+import type { Plain } from '../../db/statements.js';
 
 export const User = defineEntity({
   name: 'User',
@@ -13,7 +14,7 @@ export const User = defineEntity({
     createdAt: p.datetime(),
   },
 });
-export type UserRow = InferEntity<typeof User>;
+export type UserRow = Plain<InferEntity<typeof User>>;
 
 /** An API token. Only the SHA-256 of the secret is stored; the secret is shown once, at creation. */
 export const ApiToken = defineEntity({
@@ -27,4 +28,4 @@ export const ApiToken = defineEntity({
     revokedAt: p.datetime().nullable(),
   },
 });
-export type ApiTokenRow = InferEntity<typeof ApiToken>;
+export type ApiTokenRow = Plain<InferEntity<typeof ApiToken>>;

@@ -16,7 +16,9 @@ import {
   SiteSection,
   SiteSectionGroup,
   SiteSpace,
-  type SiteRow,
+  type SiteEntity,
+  type SiteSectionEntity,
+  type SiteSectionGroupEntity,
   type SiteSectionGroupRow,
   type SiteSectionRow,
 } from '../entities.js';
@@ -76,7 +78,7 @@ type SiteSectionGroupPointer = { type: string; id: string };
 type TopLevelItem = Ordered & { kind: 'site-section' | 'site-section-group' };
 
 /** A site with its sections and groups, read inside a change that holds the site's lock. */
-type Layout = { em: EntityManager; site: SiteRow; sections: SiteSectionRow[]; groups: SiteSectionGroupRow[] };
+type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity[]; groups: SiteSectionGroupEntity[] };
 
 /**
  * Runs a change of a site's sections and groups in a transaction that first locks the site row, as
@@ -113,17 +115,17 @@ function topLevelItems(layout: Pick<Layout, 'sections' | 'groups'>, exceptId?: s
     .map((row) => ({ id: row.id, position: row.position, kind: 'path' in row ? ('site-section' as const) : ('site-section-group' as const) }));
 }
 
-function sectionsOfGroup(sections: SiteSectionRow[], groupId: string, exceptId?: string): SiteSectionRow[] {
+function sectionsOfGroup(sections: SiteSectionEntity[], groupId: string, exceptId?: string): SiteSectionEntity[] {
   return sections.filter((s) => s.sectionGroup === groupId && s.id !== exceptId).sort(byPosition);
 }
 
-function sectionIn(sections: SiteSectionRow[], sectionId: string): SiteSectionRow {
+function sectionIn(sections: SiteSectionEntity[], sectionId: string): SiteSectionEntity {
   const section = sections.find((s) => s.id === sectionId);
   if (!section) throw notFound('Site section');
   return section;
 }
 
-function groupIn(groups: SiteSectionGroupRow[], groupId: string): SiteSectionGroupRow {
+function groupIn(groups: SiteSectionGroupEntity[], groupId: string): SiteSectionGroupEntity {
   const group = groups.find((g) => g.id === groupId);
   if (!group) throw notFound('Site section group');
   return group;
@@ -305,7 +307,7 @@ export async function moveSiteSection(
 // ─── section groups ─────────────────────────────────────────────────────────────────────────────────
 
 /** Puts sections into a group after its current sections, in the given order. */
-function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: SiteSectionRow[]) {
+function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: SiteSectionEntity[]) {
   const members: Ordered[] = sectionsOfGroup(layout.sections, group.id).filter((s) => !sections.includes(s));
   for (const section of sections) {
     section.position = placeAmong(members, {});
@@ -315,7 +317,7 @@ function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: Sit
 }
 
 /** Puts sections back at the end of the site's top level, in the given order. */
-function appendToTopLevel(layout: Layout, sections: SiteSectionRow[]) {
+function appendToTopLevel(layout: Layout, sections: SiteSectionEntity[]) {
   const items: Ordered[] = topLevelItems(layout).filter((item) => !sections.some((s) => s.id === item.id));
   for (const section of sections) {
     section.position = placeAmong(items, {});

@@ -5,7 +5,7 @@ import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
 import { parseInput, text } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
-import { ShareLink, type ShareLinkRow } from '../entities.js';
+import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../entities.js';
 import { shareLinkPublishedUrl } from '../published/urls.js';
 
 const CreateShareLinkInput = z.object({
@@ -27,7 +27,7 @@ function newShareKey(): string {
 }
 
 /** The share link `id` of the site; 404 when it belongs to another site or none. */
-async function shareLinkOfSite(ctx: Context, siteId: string, id: string): Promise<ShareLinkRow> {
+async function shareLinkOfSite(ctx: Context, siteId: string, id: string): Promise<ShareLinkEntity> {
   const link = await ctx.em.findOne(ShareLink, { id, site: siteId });
   if (!link) throw notFound('Share link');
   return link;

@@ -12,7 +12,16 @@ import { newId } from '../../../ids.js';
 import { byPosition, placeAmong } from '../../ordering.js';
 import type { SpaceRow } from '../../spaces/entities.js';
 import { validateCondition } from '../published/conditions.js';
-import { Site, SiteSection, SiteSpace, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
+import {
+  Site,
+  SiteSection,
+  SiteSpace,
+  type SiteEntity,
+  type SiteRow,
+  type SiteSectionEntity,
+  type SiteSpaceEntity,
+  type SiteSpaceRow,
+} from '../entities.js';
 import { sectionOfSite } from '../section-of-site.js';
 import { siteSpacePublishedUrl } from '../published/urls.js';
 import { forgetSiteStructure } from '../loaders.js';
@@ -86,7 +95,7 @@ export function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: string |
  * inside: on the embedded database a query through the request's loaders would wait for this very
  * transaction.
  */
-async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: EntityManager, site: SiteRow) => Promise<T>): Promise<T> {
+async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: EntityManager, site: SiteEntity) => Promise<T>): Promise<T> {
   try {
     return await ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
@@ -107,7 +116,7 @@ async function siteSpacesIn(em: EntityManager, siteId: string, sectionId: string
 }
 
 /** The site space `id` of the site, inside a locked change; 404 when it belongs to another site or none. */
-async function lockedSiteSpace(em: EntityManager, siteId: string, id: string): Promise<SiteSpaceRow> {
+async function lockedSiteSpace(em: EntityManager, siteId: string, id: string): Promise<SiteSpaceEntity> {
   const row = await em.findOne(SiteSpace, { id, site: siteId }, { refresh: true });
   if (!row) throw notFound('Site space');
   return row;
@@ -121,7 +130,7 @@ async function siteSpaceOfSite(ctx: Context, siteId: string, id: string): Promis
 }
 
 /** The section a site space goes to when none is named: the site's default section, else its first, else none. */
-async function defaultSectionOf(em: EntityManager, site: SiteRow): Promise<SiteSectionRow | null> {
+async function defaultSectionOf(em: EntityManager, site: SiteRow): Promise<SiteSectionEntity | null> {
   if (site.defaultSection) {
     const section = await em.findOne(SiteSection, { id: site.defaultSection, site: site.id });
     if (section) return section;
@@ -143,8 +152,8 @@ const placeName = (sectionId: string | null | undefined) => (sectionId ? 'sectio
 export async function attachSpace(
   em: EntityManager,
   clock: Clock,
-  site: SiteRow,
-  section: SiteSectionRow | null,
+  site: SiteEntity,
+  section: SiteSectionEntity | null,
   space: SpaceRow,
 ): Promise<SiteSpaceRow> {
   const siblings = await siteSpacesIn(em, site.id, section?.id ?? null);
@@ -173,7 +182,7 @@ export async function addSiteSpace(ctx: Context, siteId: string, input: unknown)
   const site = (await ctx.loaders.site.load(siteId))!;
   const space = await publishableSpace(ctx, site.organization, fields.spaceId, 'spaceId');
   return withSiteLocked(ctx, siteId, async (em, lockedSite) => {
-    let section: SiteSectionRow | null;
+    let section: SiteSectionEntity | null;
     if (fields.sectionId) {
       section = await em.findOne(SiteSection, { id: fields.sectionId, site: siteId });
       if (!section) throw badRequest(`sectionId: no section "${fields.sectionId}" in this site`);
@@ -218,9 +227,9 @@ export async function updateSiteSpace(ctx: Context, siteId: string, id: string, 
  * Removes a site space inside a locked change. When it was a default, the site space that followed it
  * in its section (or root level) takes over, else the one before it, else none.
  */
-async function removeSiteSpace(em: EntityManager, site: SiteRow, row: SiteSpaceRow): Promise<void> {
+async function removeSiteSpace(em: EntityManager, site: SiteEntity, row: SiteSpaceEntity): Promise<void> {
   const section = row.section ? await em.findOne(SiteSection, { id: row.section }, { refresh: true }) : null;
-  const holders = [site, section].filter((h): h is SiteRow | SiteSectionRow => !!h && h.defaultSiteSpace === row.id);
+  const holders = [site, section].filter((h): h is SiteEntity | SiteSectionEntity => !!h && h.defaultSiteSpace === row.id);
   if (holders.length) {
     const siblings = await siteSpacesIn(em, site.id, row.section ?? null);
     const index = siblings.findIndex((s) => s.id === row.id);

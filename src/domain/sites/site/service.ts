@@ -23,6 +23,7 @@ import {
   Site,
   SiteAdaptiveSchema,
   type SiteAdaptiveSchemaRow,
+  type SiteEntity,
   type SiteRow,
   type SiteSectionRow,
   type SiteSpaceRow,
@@ -105,7 +106,7 @@ async function guardedSite(ctx: Context, id: string): Promise<SiteRow> {
  * The site's entity, for a change (the `site` loader hands out plain rows); the request's later reads
  * of the site see the change.
  */
-async function siteToChange(ctx: Context, id: string): Promise<SiteRow> {
+async function siteToChange(ctx: Context, id: string): Promise<SiteEntity> {
   const site = await ctx.em.findOne(Site, { id });
   if (!site) throw notFound('Site');
   ctx.loaders.site.clear(id).remember(id, site);
@@ -258,7 +259,7 @@ export async function updateSite(ctx: Context, id: string, input: unknown): Prom
   return site;
 }
 
-async function setDefaultSiteSpace(ctx: Context, site: SiteRow, siteSpaceId: string) {
+async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: string) {
   const siteSpace = await ctx.loaders.siteSpace.load(siteSpaceId);
   if (siteSpace?.site !== site.id) throw badRequest(`defaultSiteSpace: no site space "${siteSpaceId}" in this site`);
   const section = await defaultSiteSection(ctx, site);
