@@ -29,6 +29,7 @@ import type { CompiledQuery } from 'graphql-jit';
 import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
 import { verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
+import { factsOf, noteContext } from '../src/http/request-facts.js';
 import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
 
@@ -218,9 +219,11 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   for (const route of routes.map((r) => prepare(schema, r))) {
     const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
     const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
-    router[route.method.toLowerCase() as 'get'](path, ...parsers, async (req: Request, res: Response) => {
+    const facts = { door: 'rest', operationId: route.operationId, operationType: getOperationAST(route.parsed)!.operation } as const;
+    const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());
+    router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
       try {
-        const ctx = await createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
+        const ctx = noteContext(res, await createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) }));
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {

@@ -24,6 +24,7 @@ import { logSerializers } from './logger.js';
 import { pdfRouter } from './http/pdf.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
+import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -83,6 +84,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       ApolloServerPluginLandingPageDisabled(),
       ApolloServerPluginCacheControlDisabled(),
       logFailures,
+      recordGraphqlOperation,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
     ],
@@ -93,10 +95,11 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     '/graphql',
     tokenLimit(deps.config.graphql.maxTokens),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         const logger = requestLogger(req, deps.logger);
+        factsOf(res).door = 'graphql';
         try {
-          return await createContext(deps, { authorization: req.headers.authorization, logger });
+          return noteContext(res, await createContext(deps, { authorization: req.headers.authorization, logger }));
         } catch (error) {
           // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.
           const failure = domainErrorOf(error);

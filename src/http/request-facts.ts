@@ -1,0 +1,67 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Response } from 'express';
+import type { Context } from '../graphql/context.js';
+
+/**
+ * What a request turned out to be, learnt by the door that serves it: the REST router knows its route,
+ * the GraphQL door the operation it resolved. The request's log line, its metrics and its rate limit
+ * read them from here, so that no door reports for itself.
+ */
+export type RequestFacts = {
+  /** REST: the contract's operation id. GraphQL: the operation's name, when it has one. */
+  operationId?: string;
+  /** Which door: `rest` or `graphql` (unset for plain HTTP routes). */
+  door?: 'rest' | 'graphql';
+  /** GraphQL: `query`, `mutation` or `subscription`; REST: from the method. */
+  operationType?: 'query' | 'mutation' | 'subscription';
+  /** The authenticated user (never the token). */
+  viewerId?: string;
+  /** The API token's id, when a token authenticated the request. */
+  tokenId?: string;
+};
+
+declare global {
+  // eslint-disable-next-line @typescript-eslint/no-namespace
+  namespace Express {
+    interface Locals {
+      facts?: RequestFacts;
+    }
+  }
+}
+
+/** The facts of the request `res` answers, made empty on first use. */
+export function factsOf(res: Response): RequestFacts {
+  res.locals.facts ??= {};
+  return res.locals.facts;
+}
+
+/** A GraphQL request's context leads to its response's facts (Apollo's plugins see the context, not the response). */
+const factsOfContexts = new WeakMap<Context, RequestFacts>();
+
+/** Records the viewer a context authenticated, and ties the context to the response's facts; answers the context. */
+export function noteContext(res: Response, ctx: Context): Context {
+  const facts = factsOf(res);
+  if (ctx.viewer) {
+    facts.viewerId = ctx.viewer.user.id;
+    facts.tokenId = ctx.viewer.tokenId;
+  }
+  factsOfContexts.set(ctx, facts);
+  return ctx;
+}
+
+/** The facts of the request a GraphQL context serves (undefined for contexts made outside HTTP). */
+export const factsOfContext = (ctx: Context): RequestFacts | undefined => factsOfContexts.get(ctx);
+
+/** Records the operation a GraphQL request resolved to. */
+export const recordGraphqlOperation: ApolloServerPlugin<Context> = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ contextValue, operationName, operation }) {
+        const facts = factsOfContext(contextValue);
+        if (!facts || !operation) return;
+        facts.operationType = operation.operation;
+        if (operationName) facts.operationId = operationName;
+      },
+    };
+  },
+};
