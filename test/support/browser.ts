@@ -1,0 +1,39 @@
+import { chromium, type Browser, type Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+
+/** Debian's Chromium (`.ci/run` installs it); tests never download a browser of their own. */
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+// As the machine's notes advise: no background networking (the network is closed), no sandbox as root.
+const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+
+/**
+ * One headless Chromium for the enclosing file, launched in beforeAll and closed in afterAll; each
+ * `page()` is a fresh context (no shared storage), closed with the browser. Requests the page makes
+ * to anything but `allowedOrigin` are recorded in `foreignRequests` and aborted: a page that needs the
+ * internet fails its test instead of hanging.
+ */
+export function useBrowser() {
+  let browser: Browser | undefined;
+  const foreignRequests: string[] = [];
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: FLAGS });
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return {
+    foreignRequests,
+    async page(allowedOrigin: string): Promise<Page> {
+      if (!browser) throw new Error('useBrowser: the browser starts in beforeAll');
+      const context = await browser.newContext({ viewport: { width: 1280, height: 900 } });
+      await context.route('**/*', (route) => {
+        const url = route.request().url();
+        if (url.startsWith(allowedOrigin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+        foreignRequests.push(url);
+        return route.abort();
+      });
+      return context.newPage();
+    },
+  };
+}
