@@ -30,22 +30,17 @@ export async function watchDatabase(metrics: ServerMetrics, orm: Orm): Promise<v
       this.set({ state: 'idle' }, idle);
     },
   });
-  new Gauge({
-    name: `${PREFIX}db_pool_waiting`,
-    help: 'Callers waiting for a database connection',
-    registers,
-    collect() {
-      this.set(usage().waiting);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}db_pool_max_connections`,
-    help: 'Most connections the pool opens',
-    registers,
-    collect() {
-      this.set(usage().max);
-    },
-  });
+  const figure = (name: string, help: string, read: (now: Usage) => number) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers,
+      collect() {
+        this.set(read(usage()));
+      },
+    });
+  figure('db_pool_waiting', 'Callers waiting for a database connection', (now) => now.waiting);
+  figure('db_pool_max_connections', 'Most connections the pool opens', (now) => now.max);
 }
 
 type Observe = (sql: string, seconds: number) => void;
