@@ -25,6 +25,9 @@ import { pdfRouter } from './http/pdf.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
+import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
+import type { ServerMetrics } from './metrics/registry.js';
+import { measureRequests } from './metrics/requests.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -41,11 +44,12 @@ const logFailures: ApolloServerPlugin<Context> = {
  * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
  * the browser-facing SAML endpoints under /saml.
  */
-export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }) {
+export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }, metrics?: ServerMetrics) {
   const schema = buildSchema();
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', true);
+  if (metrics) app.use(measureRequests(metrics));
   app.use(
     pinoHttp({
       logger: deps.logger,
@@ -56,10 +60,16 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       },
       customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
       serializers: logSerializers,
+      // Read as the request completes: what the door learnt (never a token, only its id).
+      customProps: (_req, res) => {
+        const { operationId, door, viewerId, tokenId } = factsOf(res as express.Response);
+        return { operationId, door, viewerId, tokenId };
+      },
     }),
   );
 
   app.get('/healthz', healthCheck(deps, lifecycle));
+  if (metrics && servesOnMainPort(deps.config.metrics)) app.get(METRICS_PATH, metricsEndpoint(metrics, deps.config.metrics, deps.logger));
 
   app.use(['/v1', '/graphql'], requireJsonBody);
   const json = jsonBody(deps.config.bodyLimit);

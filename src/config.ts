@@ -104,6 +104,12 @@ const EnvSchema = z.object({
   IMPORT_MAX_BYTES: z.coerce.number().int().min(1024).default(2_000_000),
   /** Website import: time for the whole import, in milliseconds. */
   IMPORT_TIMEOUT_MS: z.coerce.number().int().min(100).default(30_000),
+  /** Bearer token that `/metrics` requires (on the main port, and on METRICS_PORT when set). */
+  METRICS_TOKEN: z.string().min(16).optional(),
+  /** A port of its own for `/metrics` (0: chosen by the system); the main port then does not serve it. */
+  METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  /** Where METRICS_PORT listens: loopback unless the scraper is elsewhere. */
+  METRICS_HOST: z.string().default('127.0.0.1'),
 });
 
 import type { Database } from './db/database.js';
@@ -137,7 +143,11 @@ export type Config = {
   insightsRetentionDays: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
+  metrics: MetricsConfig;
 };
+
+/** Who may read `/metrics`, and where (src/metrics/endpoint.ts). */
+export type MetricsConfig = { token?: string; port?: number; host: string };
 
 /** How the server fetches documents from URLs given by callers. */
 export type FetchConfig = { timeoutMs: number; maxBytes: number; allowPrivate: string[] };
@@ -195,6 +205,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.IMPORT_MAX_BYTES,
       timeoutMs: e.IMPORT_TIMEOUT_MS,
     },
+    metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }
 

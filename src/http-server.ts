@@ -4,10 +4,13 @@ import type { AddressInfo } from 'node:net';
 /** The server could not bind its port: a one-line message for the operator, printed instead of a stack. */
 export class ListenError extends Error {}
 
-const LISTEN_ADVICE: Record<string, string> = {
-  EADDRINUSE: 'another process listens on this port; stop it or set PORT',
-  EACCES: 'not allowed to listen on this port; set PORT',
-  EADDRNOTAVAIL: 'HOST is not an address of this machine',
+/** The variables that configure a listener (the main port's, or the metrics port's), for the advice. */
+type ListenVariables = { port: string; host: string };
+
+const LISTEN_ADVICE: Record<string, (names: ListenVariables) => string> = {
+  EADDRINUSE: (names) => `another process listens on this port; stop it or set ${names.port}`,
+  EACCES: (names) => `not allowed to listen on this port; set ${names.port}`,
+  EADDRNOTAVAIL: (names) => `${names.host} is not an address of this machine`,
 };
 
 const NOT_READY = {
@@ -59,10 +62,10 @@ export function createHttpServer(options: { keepAliveTimeoutMs: number }) {
     },
 
     /** Binds `host:port`; resolves with the port bound (chosen by the system when `port` is 0). */
-    listen(port: number, host: string): Promise<number> {
+    listen(port: number, host: string, names: ListenVariables = { port: 'PORT', host: 'HOST' }): Promise<number> {
       return new Promise((resolve, reject) => {
         const refused = (error: NodeJS.ErrnoException) => {
-          const reason = (error.code && LISTEN_ADVICE[error.code]) || error.message;
+          const reason = (error.code && LISTEN_ADVICE[error.code]?.(names)) || error.message;
           reject(new ListenError(`Cannot listen on ${host}:${port}: ${error.code ?? 'error'} (${reason})`));
         };
         server.once('error', refused);

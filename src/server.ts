@@ -10,9 +10,13 @@ import { IngestState } from './domain/insights/ingest-state.js';
 import { createHttpServer } from './http-server.js';
 import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
 import { jobHandlers } from './jobs/handlers.js';
-import { runDueJobs, startWorker } from './jobs/queue.js';
+import { runDueJobs, startWorker, type JobEnv } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
 import { createLogger, type Logger } from './logger.js';
+import { watchDatabase } from './metrics/database.js';
+import { metricsApp } from './metrics/endpoint.js';
+import { watchJobQueue } from './metrics/job-queue.js';
+import { createServerMetrics, type ServerMetrics } from './metrics/registry.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -32,17 +36,27 @@ type StartOptions = {
 export async function startServer(config: Config, options: StartOptions = {}) {
   const clock = options.clock ?? systemClock;
   const logger = options.logger ?? createLogger(config.logLevel);
+  const metrics = createServerMetrics();
   // Bound first: a port in use fails before the database is touched.
   const http = createHttpServer(config);
   const port = await http.listen(config.port, config.host);
-  const opened = await openApp(config, { ...options, clock, logger }, () => http.draining).catch(async (error) => {
-    await http.drain(AbortSignal.timeout(0));
+  // The metrics port, when configured, serves /metrics only, and starts and stops with the main one.
+  const metricsHttp = config.metrics.port === undefined ? undefined : createHttpServer(config);
+  const closeAll = () => Promise.all([http.drain(AbortSignal.timeout(0)), metricsHttp?.drain(AbortSignal.timeout(0))]);
+  const metricsPort = await metricsHttp?.listen(config.metrics.port!, config.metrics.host, { port: 'METRICS_PORT', host: 'METRICS_HOST' }).catch(async (error) => {
+    await closeAll();
+    throw error;
+  });
+  const opened = await openApp(config, { ...options, clock, logger, metrics }, () => http.draining).catch(async (error) => {
+    await closeAll();
     throw error;
   });
   const { deps, app, stopApollo, provisioned } = opened;
   const { orm } = deps;
-  const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, { config, logger }, config.jobPollMs) : undefined;
+  const jobEnv: JobEnv = { config, logger, onOutcome: (kind, outcome) => (outcome === 'completed' ? metrics.jobsCompleted : metrics.jobsFailed).inc({ kind }) };
+  const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, jobEnv, config.jobPollMs) : undefined;
   http.serve(app);
+  metricsHttp?.serve(metricsApp(metrics, config.metrics, logger));
   // Serving: the admin CLI may come through this server from now on.
   dataDirLockOf(orm)?.describe({ url: localUrl(config.host, port) });
 
@@ -51,7 +65,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const stop = async () => {
     // One bound for the requests in flight and the job running.
     const deadline = AbortSignal.timeout(config.shutdownTimeoutMs);
-    const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline)]);
+    const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline), metricsHttp?.drain(deadline)]);
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();
     await deps.ingest.close();
@@ -64,10 +78,12 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     port,
     /** Where this process reaches itself. */
     url: localUrl(config.host, port),
+    /** Where this process reaches its metrics port (undefined without METRICS_PORT). */
+    metricsUrl: metricsPort === undefined ? undefined : localUrl(config.metrics.host, metricsPort),
     /** What a first start created (null when the database had users, or when not asked to provision). */
     provisioned,
     /** Runs the durable jobs that are due now (by the server's clock). */
-    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, { config, logger }),
+    runDueJobs: () => runDueJobs(orm, clock, jobHandlers, jobEnv),
     stop(): Promise<void> {
       stopped ??= stop();
       return stopped;
@@ -76,8 +92,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
 }
 
 /** The database (migrated, provisioned if asked) and the application on it; the database is closed again if a step fails. */
-async function openApp(config: Config, options: StartOptions & { clock: Clock; logger: Logger }, stopping: () => boolean) {
-  const { clock, logger } = options;
+async function openApp(config: Config, options: StartOptions & { clock: Clock; logger: Logger; metrics: ServerMetrics }, stopping: () => boolean) {
+  const { clock, logger, metrics } = options;
   const database = options.database ?? databaseOf(config);
   // The data directory first: the key file beside the database is read or made by its holder only.
   const orm = await openOrm(database);
@@ -93,8 +109,10 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.
     if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
-    const deps = { orm, config, clock, logger, ingest: new IngestState(orm) };
-    const { app, stop: stopApollo } = await createApp(deps, { stopping });
+    await watchDatabase(metrics, orm);
+    watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
+    const deps = { orm, config, clock, logger, ingest: new IngestState(orm, (events) => metrics.insightsEventsIngested.inc(events)) };
+    const { app, stop: stopApollo } = await createApp(deps, { stopping }, metrics);
     return { deps, app, stopApollo, provisioned };
   } catch (error) {
     await orm.close();

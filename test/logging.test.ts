@@ -17,6 +17,23 @@ describe('request logs', () => {
     expect(request).toMatchObject({ msg: 'request completed', req: { method: 'GET', url: `/v1/orgs/${organization.id}` }, res: { statusCode: 200 } });
     expect(lines.join('\n')).not.toContain(admin.token);
   });
+
+  it('carry the operation, door, viewer, status and duration of a REST call and of a GraphQL call', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    await admin.rest('GET', `/v1/orgs/${organization.id}`, undefined, { 'x-request-id': 'req-rest-facts' });
+    await rest(server, admin.token, 'POST', '/graphql', { query: 'query LoggedViewer { viewer { id } }' }, { 'x-request-id': 'req-gql-facts' });
+    await rest(server, null, 'GET', '/v1/orgs', undefined, { 'x-request-id': 'req-anonymous' });
+    const entries = lines.map((line) => JSON.parse(line));
+    const completed = (id: string) => entries.find((e) => e.req?.id === id && e.msg === 'request completed');
+    const viewer = { viewerId: admin.user.id, tokenId: expect.any(String) };
+    expect(completed('req-rest-facts')).toMatchObject({ operationId: 'getOrganizationById', door: 'rest', ...viewer, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+    expect(completed('req-gql-facts')).toMatchObject({ operationId: 'LoggedViewer', door: 'graphql', ...viewer, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+    // Without a token: the operation, no viewer.
+    const anonymous = completed('req-anonymous');
+    expect(anonymous).toMatchObject({ operationId: 'listOrganizationsForAuthenticatedUser', door: 'rest', res: { statusCode: 401 } });
+    expect(anonymous).not.toHaveProperty('viewerId');
+    expect(lines.join('\n')).not.toContain(admin.token);
+  });
 });
 
 describe('GET /healthz', () => {

@@ -35,8 +35,13 @@ export function factsOf(res: Response): RequestFacts {
   return res.locals.facts;
 }
 
-/** A GraphQL request's context leads to its response's facts (Apollo's plugins see the context, not the response). */
-const factsOfContexts = new WeakMap<Context, RequestFacts>();
+/**
+ * A GraphQL request's context leads to its response's facts (Apollo's plugins see the context, not the
+ * response). A property of the context, not a map keyed by it: Apollo runs each operation on a shallow
+ * copy of the context, which copies the property but is another key.
+ */
+const FACTS = Symbol('request facts');
+type ContextWithFacts = Context & { [FACTS]?: RequestFacts };
 
 /** Records the viewer a context authenticated, and ties the context to the response's facts; answers the context. */
 export function noteContext(res: Response, ctx: Context): Context {
@@ -45,12 +50,12 @@ export function noteContext(res: Response, ctx: Context): Context {
     facts.viewerId = ctx.viewer.user.id;
     facts.tokenId = ctx.viewer.tokenId;
   }
-  factsOfContexts.set(ctx, facts);
+  (ctx as ContextWithFacts)[FACTS] = facts;
   return ctx;
 }
 
 /** The facts of the request a GraphQL context serves (undefined for contexts made outside HTTP). */
-export const factsOfContext = (ctx: Context): RequestFacts | undefined => factsOfContexts.get(ctx);
+export const factsOfContext = (ctx: Context): RequestFacts | undefined => (ctx as ContextWithFacts)[FACTS];
 
 /** Records the operation a GraphQL request resolved to. */
 export const recordGraphqlOperation: ApolloServerPlugin<Context> = {

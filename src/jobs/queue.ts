@@ -13,8 +13,11 @@ import { JobLease, releaseClaimsOfDeadProcess } from './lease.js';
 /** How long a stopping worker waits, past its deadline, for the job cut short to be given back. */
 const GIVE_BACK_MS = 1000;
 
-/** What a job may use besides its database: the configuration and the logger. */
-export type JobEnv = { config: Config; logger: Logger };
+/** How a run ended, for whoever counts them (the server's metrics). */
+export type JobOutcome = 'completed' | 'failed';
+
+/** What a job may use besides its database: the configuration and the logger; and who hears how runs end. */
+export type JobEnv = { config: Config; logger: Logger; onOutcome?: (kind: string, outcome: JobOutcome) => void };
 
 /** What a running job gets: its environment, and its claim on the job. */
 export type JobRun = JobEnv & {
@@ -81,6 +84,7 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
   const { logger } = env;
   const em = orm.em.fork();
   const handler = handlers[job.kind];
+  const completed = () => (env.onOutcome?.(job.kind, 'completed'), true);
   const run: JobRun = {
     ...env,
     signal: lease.signal,
@@ -95,7 +99,7 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
     if (!handler) throw new Error(`no handler for job kind "${job.kind}"`);
     if (handler.outsideTransaction) {
       await handler(em, job.payload, now, run);
-      if (await lease.complete(em)) return true;
+      if (await lease.complete(em)) return completed();
     } else {
       await em.transactional(async (trx) => {
         const tx = trx as EntityManager;
@@ -105,7 +109,7 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
         await handler(tx, job.payload, now, run);
         await lease.complete(tx);
       });
-      return true;
+      return completed();
     }
     logger.warn({ job: job.id, kind: job.kind }, 'job finished after another run had claimed it: this run is discarded');
     return false;
@@ -115,11 +119,14 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
     try {
       recorded = await lease.fail(em, retryAt, err);
     } catch (failure) {
+      env.onOutcome?.(job.kind, 'failed');
       logger.error({ err, failure, job: job.id, kind: job.kind }, 'job failed and its failure could not be recorded: it runs again after its lease');
       return false;
     }
-    if (recorded) logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
-    else logger.warn({ err, job: job.id, kind: job.kind }, 'job run failed after it lost its claim: this run is discarded');
+    if (recorded) {
+      env.onOutcome?.(job.kind, 'failed');
+      logger.error({ err, job: job.id, kind: job.kind }, 'job failed; will retry');
+    } else logger.warn({ err, job: job.id, kind: job.kind }, 'job run failed after it lost its claim: this run is discarded');
     return false;
   } finally {
     lease.stopHeartbeat();

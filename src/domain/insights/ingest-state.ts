@@ -17,7 +17,11 @@ export class IngestState {
   /** A cache that can be lost (see `scheduledRollUps`). */
   readonly scheduledRollUps = scheduledRollUps();
 
-  constructor(private readonly orm: Orm) {}
+  /** `stored` hears how many events each acknowledged batch held (the server's metrics count them). */
+  constructor(
+    private readonly orm: Orm,
+    readonly stored: (events: number) => void = () => {},
+  ) {}
 
   /** The worker pool of `size` threads (a new one when the configured size changed). */
   batchPool(size: number): BatchPool {

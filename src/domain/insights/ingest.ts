@@ -46,6 +46,7 @@ async function store(ctx: Context, site: BatchSite, batch: EncodedBatch<string |
     },
     afterwards: (writer) => scheduleRollUp(writer, ctx.ingest.scheduledRollUps, site.id, now),
   });
+  ctx.ingest.stored(batch.rows);
 }
 
 /**
