@@ -36,7 +36,8 @@ const page = `<!doctype html>
       deepLinking: true,
       // Never the public validator badge: the page makes no request beyond this server.
       validatorUrl: null,
-      persistAuthorization: true,
+      // The token lives in the page, not in local storage: a shared browser keeps none.
+      persistAuthorization: false,
       displayOperationId: true,
       docExpansion: 'none',
       filter: true,
