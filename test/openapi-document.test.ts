@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { loadConfig } from '../src/config.js';
 import { MAX_PAGE_SIZE } from '../src/domain/common/pagination.js';
+import { MAX_LIMIT as AGGREGATE_MAX_LIMIT } from '../src/domain/insights/aggregate.js';
 import { openApiDocument } from '../rest-facade/openapi/document.js';
 import { routes } from '../rest-facade/routes/index.js';
 import { contractOperations } from './support/contract-operations.js';
@@ -138,6 +139,10 @@ describe('shapes', () => {
       expect.objectContaining({ in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE }) }),
     );
     expect(parameters.find((p) => p.name === 'organizationId')).toEqual({ name: 'organizationId', in: 'path', required: true, schema: { type: 'string' } });
+    // Not a paged list: the aggregate's own bound (describeArgument).
+    const aggregate = operationAt(doc, 'POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate').requestBody.content['application/json'].schema;
+    expect(aggregate.properties.limit).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: AGGREGATE_MAX_LIMIT }));
+    expect(aggregate.required).toEqual(['range']);
   });
 
   it("createSpace's body is CreateSpaceInput, optional, with the domain's bounds; per-field bodies list their fields", async () => {

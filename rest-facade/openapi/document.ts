@@ -1,4 +1,6 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import { areas } from '../../src/areas.js';
 import type { Config } from '../../src/config.js';
@@ -9,7 +11,15 @@ import { ERROR_BODY, errorResponseComponents } from './errors.js';
 import { operationOf } from './operation.js';
 import { SelectionSchemas } from './selection.js';
 
-const packageJson = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string; description?: string };
+/** The server's package.json: the nearest above this module, from the sources or from a build's output. */
+function serverPackage(): { version: string } {
+  for (let dir = dirname(fileURLToPath(import.meta.url)); ; dir = dirname(dir)) {
+    const file = join(dir, 'package.json');
+    if (existsSync(file)) return JSON.parse(readFileSync(file, 'utf8')) as { version: string };
+    if (dirname(dir) === dir) throw new Error('OpenAPI: no package.json above rest-facade/openapi');
+  }
+}
+const packageJson = serverPackage();
 
 /** The area that declares each route, as its tag (operations grouped as the domain is). */
 const tagOf = new Map<Route, string>(areas.flatMap((area) => ('routes' in area ? area.routes.map((route) => [route, area.name] as const) : [])));

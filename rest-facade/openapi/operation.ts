@@ -16,6 +16,7 @@ import {
 } from 'graphql';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../src/domain/common/pagination.js';
 import type { Config } from '../../src/config.js';
+import { describedArguments } from '../../src/domain/common/validation.js';
 import { guardOf } from '../../src/graphql/schema.js';
 import { bodyOf, type Route } from '../route.js';
 import { type Components, type JsonSchema } from './components.js';
@@ -23,7 +24,7 @@ import { errorResponse } from './errors.js';
 import { defaultOf, inputSchema } from './inputs.js';
 import type { SelectionSchemas } from './selection.js';
 
-/** The bounds every `limit` argument is held to (`pageSize` of src/domain/common/pagination.ts). */
+/** The bounds of a paged list's `limit` (`pageSize` of src/domain/common/pagination.ts). */
 const PAGE_LIMIT: JsonSchema = { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE };
 
 /** What the generator needs of the world beyond one route. */
@@ -35,7 +36,7 @@ export type OperationContext = {
   tag?: string;
 };
 
-type Variable = { name: string; type: GraphQLInputType; required: boolean; default?: unknown; description?: string };
+type Variable = { name: string; type: GraphQLInputType; required: boolean; default?: unknown; description?: string; bounds?: JsonSchema };
 
 /**
  * One route as an OpenAPI operation: path and query parameters and the JSON body from the document's
@@ -108,10 +109,13 @@ function variablesOf(operation: OperationDefinitionNode, schema: GraphQLSchema, 
     const type = typeFromAST(schema, definition.type as never) as GraphQLInputType;
     const argument = rootField.args.find((arg) => arg.name === argumentOf.get(name));
     const fallback = defaultOf(type, definition.defaultValue) ?? argument?.defaultValue;
+    const paged = argument?.name === 'limit' && rootField.args.some((arg) => arg.name === 'page');
+    const bounds = paged ? PAGE_LIMIT : argument && describedArguments.get(`${rootField.name}.${argument.name}`);
     return {
       name,
       type,
       required: isNonNullType(type) && fallback === undefined,
+      ...(bounds ? { bounds } : {}),
       ...(fallback !== undefined ? { default: fallback } : {}),
       ...(argument?.description ? { description: argument.description } : {}),
     };
@@ -120,8 +124,7 @@ function variablesOf(operation: OperationDefinitionNode, schema: GraphQLSchema, 
 
 function parameterSchema(variable: Variable, context: OperationContext): JsonSchema {
   const schema = inputSchema(variable.type, context.components);
-  const bounds = variable.name === 'limit' && schema.type === 'integer' ? PAGE_LIMIT : {};
-  return { ...schema, ...bounds, ...(variable.default !== undefined ? { default: variable.default } : {}) };
+  return { ...schema, ...variable.bounds, ...(variable.default !== undefined ? { default: variable.default } : {}) };
 }
 
 function requestBodyOf(route: Route, variables: Variable[], required: boolean, context: OperationContext): JsonSchema {

@@ -49,3 +49,13 @@ export const describedInputs = new Map<string, z.ZodType>();
 export function describeInputs(schemas: Record<string, z.ZodType>): void {
   for (const [name, schema] of Object.entries(schemas)) describedInputs.set(name, schema);
 }
+
+/**
+ * Bounds of root field arguments that a service checks by hand, by `field.argument` (JSON Schema
+ * keywords): the REST reference shows them. Paged lists' `limit` needs none (pageSize bounds them all).
+ */
+export const describedArguments = new Map<string, Record<string, unknown>>();
+
+export function describeArgument(field: string, argument: string, bounds: Record<string, unknown>): void {
+  describedArguments.set(`${field}.${argument}`, bounds);
+}
