@@ -48,7 +48,7 @@ export function openApiDocument(schema: GraphQLSchema, config: Config, routes: r
         'Failures answer `{"error": {"code": <status>, "message": "..."}}`. The same operations are GraphQL queries and mutations at `/graphql`.',
     },
     servers: [
-      { url: `${config.publicUrl}/v1`, description: 'PUBLIC_URL' },
+      { url: `${config.publicUrl}/v1`, description: config.publicUrlConfigured ? 'PUBLIC_URL' : 'This machine (PUBLIC_URL is not set)' },
       { url: '/v1', description: 'The server this document came from' },
     ],
     security: [{ bearerAuth: [] }],

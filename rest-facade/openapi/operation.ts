@@ -157,14 +157,14 @@ function successResponses(
   context: OperationContext,
 ): Record<string, JsonSchema> {
   if (route.status === 204) return { '204': { description: 'Done (no body).' } };
-  let answer = context.selections.valueSchema(type, root.selectionSet, fragments);
+  let answered = { type, selection: root as FieldNode };
   if (route.upsert) {
     // The root field answers {created, <entity>}; the body is the entity.
     const entity = root.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.upsert!.entity);
     if (entity?.kind !== Kind.FIELD) throw new Error(`OpenAPI: ${route.operationId}: the upsert selects no ${route.upsert.entity}`);
-    const entityType = (getNamedType(type) as GraphQLObjectType).getFields()[entity.name.value]!.type;
-    answer = context.selections.valueSchema(entityType, entity.selectionSet, fragments);
+    answered = { type: (getNamedType(type) as GraphQLObjectType).getFields()[entity.name.value]!.type, selection: entity };
   }
+  const answer = context.selections.valueSchema(answered.type, answered.selection.selectionSet, fragments);
   const content = { 'application/json': { schema: answer } };
   // The router sets Location on a 201 from the body's urls.location.
   const location = hasLocation(answer, context.components) ? { headers: { Location: { description: 'The URL of the created resource.', schema: { type: 'string', format: 'uri' } } } } : {};
