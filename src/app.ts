@@ -24,6 +24,7 @@ import { logSerializers } from './logger.js';
 import { pdfRouter } from './http/pdf.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
+import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
@@ -124,6 +125,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     }),
   );
 
+  app.use(apiReferenceRouter(schema, deps.config));
   app.use('/v1', createRestRouter(deps, schema));
   app.use('/saml', samlRouter(deps));
   app.use('/files', fileDownloadRouter(deps));

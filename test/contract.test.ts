@@ -10,6 +10,7 @@ import type { Api, MemberRole, PublishIntegration, SiteAdaptiveJSONSchema, SiteV
 import { beforeAll, describe, expect, it } from 'vitest';
 import { newId } from '../src/ids.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
+import { contractOperations } from './support/contract-operations.js';
 import { createInviteLink } from './support/people.js';
 import { formatErrors, referenceSuccessStatuses, validateResponse } from './support/openapi.js';
 import { identityProviderKeys } from './support/saml.js';
@@ -22,18 +23,9 @@ import { routes } from '../rest-facade/routes/index.js';
  */
 
 /** Success status per operation id, from the contract's operations.tsv ("204/205": the contract answers 204). */
-function contractStatuses(): Map<string, number> {
-  // A copy of shared/contract/operations.tsv, so that the suite runs from a lone clone; the test
-  // "matches the shared contract" below keeps it equal to the original where that is present.
-  const file = fileURLToPath(new URL('./fixtures/operations.tsv', import.meta.url));
-  const statuses = new Map<string, number>();
-  for (const line of readFileSync(file, 'utf8').split('\n').slice(1)) {
-    const [, , , operationId, success] = line.split('\t');
-    if (operationId && success) statuses.set(operationId, Number(success.split('/')[0]));
-  }
-  return statuses;
-}
-const statuses = contractStatuses();
+// A copy of shared/contract/operations.tsv, so that the suite runs from a lone clone; the test
+// "matches the shared contract" below keeps it equal to the original where that is present.
+const statuses = new Map(contractOperations().map((operation) => [operation.operationId, operation.success[0]!]));
 
 /**
  * The contract's success status. getAuthenticatedUser, createSpace, listSpacesInOrganizationById,

@@ -1,8 +1,7 @@
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bodyOf } from '../rest-facade/route.js';
 import { routes } from '../rest-facade/routes/index.js';
+import { contractOperations as contractOperationRows } from './support/contract-operations.js';
 import { expectError } from './support/expectations.js';
 import { referenceBody } from './support/openapi.js';
 import { examples, pathOf, startExampleWorld, type ExampleWorld } from './support/route-examples.js';
@@ -13,14 +12,8 @@ import { databaseDigest } from './support/sql.js';
  * without it answers 400 and changes nothing; where the body is optional, none reads as `{}`.
  */
 
-/** The contract's operation ids (a copy of shared/contract/operations.tsv, see contract.test.ts). */
-const contractOperations = new Set(
-  readFileSync(fileURLToPath(new URL('./fixtures/operations.tsv', import.meta.url)), 'utf8')
-    .split('\n')
-    .slice(1)
-    .map((line) => line.split('\t')[3])
-    .filter(Boolean),
-);
+/** The contract's operation ids. */
+const contractOperations = new Set(contractOperationRows().map((operation) => operation.operationId));
 
 /**
  * Routes outside the contract's 129 operations choose their body here, explicitly: the reference's

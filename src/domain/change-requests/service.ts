@@ -7,7 +7,7 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { PageVersion, Revision, type RevisionRow } from '../content/entities.js';
 import type { Manifest } from '../content/manifest.js';
@@ -227,3 +227,6 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
   forgetChangeRequest(ctx, found);
   return { revision, result: 'update' };
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateChangeRequestInput, UpdateChangeRequestInput });

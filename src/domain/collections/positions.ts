@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { execute, executeReturning, tableOf } from '../../db/statements.js';
 import { badRequest } from '../common/errors.js';
-import { movePosition } from '../common/validation.js';
+import { movePosition, describeInputs } from '../common/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';
 import { Organization } from '../organizations/entities.js';
 import { Space } from '../spaces/entities.js';
@@ -206,3 +206,6 @@ export async function positionIn(
   const [row] = await em.execute<{ position: string | null }[]>(`select ${last.sql} as position`, last.params);
   return keyBetween(row!.position, null);
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ ContentPointerInput, MoveContentInput });

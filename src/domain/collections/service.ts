@@ -4,7 +4,7 @@ import { DEFAULT_LEVELS } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
 import { removeAccessTo } from '../grants/service.js';
@@ -135,3 +135,6 @@ export function listCollections(ctx: Context, organizationId: string, args: Page
 export function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs) {
   return ctx.lists.collectionsOfCollection.load({ parent: collection, args });
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateCollectionInput, UpdateCollectionInput });

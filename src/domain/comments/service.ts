@@ -6,7 +6,7 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, payloadTooLarge } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput } from '../common/validation.js';
+import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { pageNodes } from '../content/markdown.js';
 import { pageTree, type PageTree } from '../content/views.js';
@@ -229,3 +229,6 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
   ctx.loaders.commentReply.clear(reply.id);
   return true;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ PostCommentInput });

@@ -27,6 +27,8 @@ export type Route = {
    * object. Without it, a route that takes a body answers 400 when none is sent (see `bodyOf`).
    */
   optionalBody?: true;
+  /** The JSON Schema of a `bytes` body (what the domain accepts), for the REST reference. */
+  bodySchema?: (config: Config) => Record<string, unknown>;
   /** The largest body, from the configuration, when it is not BODY_LIMIT (`bytes` bodies only). */
   bodyLimit?: (config: Config) => string;
   /**

@@ -38,3 +38,24 @@ export function oneOf<const T extends readonly [string, ...string[]]>(values: T)
 export function movePosition<P extends z.ZodType>(pointer: P) {
   return z.object({ before: pointer.optional(), after: pointer.optional() });
 }
+
+/**
+ * The zod schemas that parse GraphQL input types, by the input type's name: the REST reference
+ * (rest-facade/openapi) shows their bounds, so the numbers live in one place.
+ */
+export const describedInputs = new Map<string, z.ZodType>();
+
+/** Declares that each schema parses the GraphQL input type of its key's name. */
+export function describeInputs(schemas: Record<string, z.ZodType>): void {
+  for (const [name, schema] of Object.entries(schemas)) describedInputs.set(name, schema);
+}
+
+/**
+ * Bounds of root field arguments that a service checks by hand, by `field.argument` (JSON Schema
+ * keywords): the REST reference shows them. Paged lists' `limit` needs none (pageSize bounds them all).
+ */
+export const describedArguments = new Map<string, Record<string, unknown>>();
+
+export function describeArgument(field: string, argument: string, bounds: Record<string, unknown>): void {
+  describedArguments.set(`${field}.${argument}`, bounds);
+}

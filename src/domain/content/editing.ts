@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../common/errors.js';
-import { parseInput, text, oneOf } from '../common/validation.js';
+import { parseInput, text, oneOf, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/service.js';
 import { emoji } from '../spaces/service.js';
@@ -206,3 +206,6 @@ export function deletePage(draft: Draft, pageId: string): void {
   const removed = subtree(arrange(draft.pages), pageId);
   draft.pages = draft.pages.filter((p) => !removed.has(p.page));
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreatePageInput, MovePageInput, PageCoverInput, PageLayoutInput, UpdatePageInput });

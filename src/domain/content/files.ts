@@ -3,7 +3,7 @@ import { imageSize } from 'image-size';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { notFound, payloadTooLarge } from '../common/errors.js';
-import { parseInput, text } from '../common/validation.js';
+import { parseInput, text, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
@@ -80,3 +80,6 @@ export async function readStoredFile(em: EntityManager, key: string): Promise<{ 
   const blob = await em.findOne(FileBlob, { key });
   return file && blob ? { name: file.name, contentType: file.contentType, bytes: blob.bytes } : null;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ UploadFileInput });

@@ -3,7 +3,7 @@ import TurndownService from 'turndown';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { changeRequestIn } from '../change-requests/service.js';
 import { createPage, editChangeRequest } from './editing.js';
 import { FetchFailure, fetchDocument, webUrl } from '../../net/fetch-document.js';
@@ -107,3 +107,6 @@ export async function importWebsite(ctx: Context, spaceId: string, changeRequest
   });
   return { revision: view.revision.id, importedResources: pages.length, totalResources: total };
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ ImportContentInput });

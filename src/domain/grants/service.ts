@@ -7,7 +7,7 @@ import { ROLES, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput } from '../common/validation.js';
+import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { InviteLink } from '../invites/entities.js';
 import { memberKey } from '../members/keys.js';
@@ -111,3 +111,6 @@ export async function removeAccessTo(em: EntityManager, content: { spaces?: stri
     await em.nativeDelete(InviteLink, { [field]: { $in: ids } });
   }
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ GrantInput });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
-import { parseInput } from '../common/validation.js';
+import { describeArgument, parseInput } from '../common/validation.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -32,6 +32,7 @@ const RequestParts = z.looseObject({
 });
 
 export const MAX_LIMIT = 1000;
+describeArgument('aggregateSiteEvents', 'limit', { minimum: 1, maximum: MAX_LIMIT, default: MAX_LIMIT });
 const OPERATORS = ['in', 'notIn', 'greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual'] as const;
 type Operator = (typeof OPERATORS)[number];
 const COMPARISON: Record<Exclude<Operator, 'in' | 'notIn'>, string> = { greaterThan: '>', greaterThanOrEqual: '>=', lessThan: '<', lessThanOrEqual: '<=' };

@@ -234,14 +234,31 @@ const JSON_FIELDS: Record<EventType, Record<string, unknown>> = {
   ad_click: { ad: jsonAd },
   ad_display: { ad: jsonAd },
 };
-const CHECKS = Object.fromEntries(
-  EVENT_TYPES.map((type) => [
-    type,
-    ajv.compile(
-      strict({ type: { const: type }, session: jsonSession, location: jsonLocation, timestamp: { type: 'string', format: 'date-time-offset' }, ...JSON_FIELDS[type] }, ['timestamp']),
-    ),
-  ]),
-) as unknown as Record<EventType, (value: unknown) => boolean>;
+const eventJsonSchema = (type: EventType) =>
+  strict({ type: { const: type }, session: jsonSession, location: jsonLocation, timestamp: { type: 'string', format: 'date-time-offset' }, ...JSON_FIELDS[type] }, ['timestamp']);
+const CHECKS = Object.fromEntries(EVENT_TYPES.map((type) => [type, ajv.compile(eventJsonSchema(type))])) as unknown as Record<EventType, (value: unknown) => boolean>;
+
+/** Standard JSON Schema for this module's own formats and keywords (those stay checks of this module). */
+const PUBLISHED_FORMATS: Record<string, string | undefined> = { 'web-url': 'uri', 'date-time-offset': 'date-time', referrer: undefined, ip: undefined };
+function published(schema: unknown): unknown {
+  if (Array.isArray(schema)) return schema.map(published);
+  if (!schema || typeof schema !== 'object') return schema;
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(schema)) {
+    if (key === 'contentRef') continue;
+    if (key === 'plainClaims') out.type = 'object';
+    else if (key === 'format' && typeof value === 'string' && value in PUBLISHED_FORMATS) {
+      if (PUBLISHED_FORMATS[value]) out.format = PUBLISHED_FORMATS[value];
+    } else if (key === 'properties') out[key] = Object.fromEntries(Object.entries(value as object).map(([name, sub]) => [name, published(sub)]));
+    else out[key] = key === 'items' || key === 'additionalProperties' || key === 'oneOf' ? published(value) : value;
+  }
+  return out;
+}
+
+/** The JSON Schema of an ingestion body (`{"events": [...]}`, at most `maxBatch` events), for the REST reference. */
+export function eventBatchJsonSchema(maxBatch: number): Record<string, unknown> {
+  return strict({ events: { type: 'array', maxItems: maxBatch, items: { oneOf: EVENT_TYPES.map((type) => published(eventJsonSchema(type))) } } });
+}
 
 /** The compiled check alone (for the test that holds it to zod's verdicts). */
 export function passesCheck(input: unknown): boolean {

@@ -1,4 +1,5 @@
 import type { Route } from '../common/rest-route.js';
+import { eventBatchJsonSchema } from './events.js';
 
 const INSIGHTS_PATH = '/v1/orgs/{organizationId}/sites/{siteId}/insights';
 
@@ -11,6 +12,7 @@ export const insightsRoutes: Route[] = [
     // The body's bytes go to the domain as they came: parsing and checking a batch runs on worker threads.
     body: 'bytes',
     bodyLimit: (config) => config.insightsBodyLimit,
+    bodySchema: (config) => eventBatchJsonSchema(config.insightsMaxBatch),
     document: `mutation($organizationId: ID!, $siteId: ID!, $body: InsightsEventBatch!) {
       trackSiteEvents(siteId: $siteId, organizationId: $organizationId, batch: $body)
     }`,

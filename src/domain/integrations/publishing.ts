@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, text } from '../common/validation.js';
+import { oneOf, text, describeInputs } from '../common/validation.js';
 import { Configurations } from './configurations.js';
 import { imageDataUrl } from './images.js';
 
@@ -80,3 +80,6 @@ export const PublishIntegrationInput = z.object({
     .optional(),
 });
 export type PublishIntegrationFields = z.infer<typeof PublishIntegrationInput>;
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ PublishIntegrationInput });

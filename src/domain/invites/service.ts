@@ -7,7 +7,7 @@ import { ROLES, rank, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, forbidden, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput } from '../common/validation.js';
+import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { collectionInOrganization } from '../collections/placement.js';
 import { putGrant } from '../grants/service.js';
 import { Member, type MemberRow } from '../organizations/entities.js';
@@ -147,3 +147,6 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   ctx.policy.forget();
   return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateInviteLinkInput, UpdateInviteLinkInput });

@@ -9,7 +9,7 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Member, type MemberRow, type MemberEntity } from '../organizations/entities.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
@@ -141,3 +141,6 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   const roles = await Promise.all(page.items.map((space) => member.spaceRole(space)));
   return { ...page, items: page.items.map((space, i): MemberSpace => ({ permission: roles[i]!, space })) };
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ UpdateMemberInput });

@@ -12,7 +12,7 @@ import type { Context } from '../../graphql/context.js';
 import { alreadyTaken } from '../common/database-errors.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { Member, Organization, type OrganizationRow } from './entities.js';
 
 const domainName = z
@@ -167,3 +167,6 @@ export async function ping(ctx: Context, organizationId: string) {
     .sign(key);
   return { serviceVisitorClaims };
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateOrganizationInput, UpdateOrganizationInput });

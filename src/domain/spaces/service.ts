@@ -7,7 +7,7 @@ import { DEFAULT_LEVELS } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, conflict } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { requestVacuum } from '../../db/vacuum.js';
@@ -264,3 +264,6 @@ export function listOrganizationSpaces(ctx: Context, organizationId: string, arg
 export function listCollectionSpaces(ctx: Context, collection: CollectionRow, args: PageArgs) {
   return ctx.lists.spacesOfCollection.load({ parent: collection, args });
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateSpaceInput, UpdateSpaceInput });

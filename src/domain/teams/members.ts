@@ -5,7 +5,7 @@ import { readPage, type SortKey } from '../../db/pages.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput } from '../common/validation.js';
+import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
 import { User } from '../users/entities.js';
@@ -140,3 +140,6 @@ export async function removeTeamMember(ctx: Context, team: TeamRow, userId: stri
   ctx.policy.forget();
   return removed > 0;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ UpdateTeamMembersInput });

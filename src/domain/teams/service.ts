@@ -7,7 +7,7 @@ import { containsIgnoringCase } from '../../db/text-match.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { Page, PageArgs } from '../common/pagination.js';
-import { parseInput, text } from '../common/validation.js';
+import { parseInput, text, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { memberKey } from '../members/keys.js';
 import { memberOf } from '../members/service.js';
@@ -114,3 +114,6 @@ export async function listMemberTeams(ctx: Context, organizationId: string, user
   const roleIn = new Map(roles.map((row) => [row.team, row.role]));
   return { ...page, items: page.items.map((team) => ({ team, member: { role: roleIn.get(team.id)! } })) };
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateTeamInput, UpdateTeamInput });

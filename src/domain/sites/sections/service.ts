@@ -6,7 +6,7 @@ import type { Context } from '../../../graphql/context.js';
 import { alreadyTaken } from '../../common/database-errors.js';
 import { badRequest, notFound } from '../../common/errors.js';
 import { sortByKey, type PageArgs } from '../../common/pagination.js';
-import { movePosition, parseInput, text } from '../../common/validation.js';
+import { movePosition, parseInput, text, describeInputs } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
 import { byPosition, placeAmong, type Ordered } from '../../ordering.js';
 import { validateCondition } from '../published/conditions.js';
@@ -425,3 +425,6 @@ export async function moveSiteSectionGroup(
     return group;
   });
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ AddSiteSectionGroupInput, AddSiteSectionInput, UpdateSiteSectionGroupInput, UpdateSiteSectionInput });

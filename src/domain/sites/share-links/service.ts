@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { Context } from '../../../graphql/context.js';
 import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
-import { parseInput, text } from '../../common/validation.js';
+import { parseInput, text, describeInputs } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
 import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../entities.js';
 import { shareLinkPublishedUrl } from '../published/urls.js';
@@ -81,3 +81,6 @@ export async function shareLinkUrl(ctx: Context, link: ShareLinkRow): Promise<st
   const site = await ctx.loaders.site.load(link.site);
   return site ? shareLinkPublishedUrl(site, link, ctx.config) : null;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateShareLinkInput, UpdateShareLinkInput });

@@ -7,7 +7,7 @@ import type { Context } from '../../../graphql/context.js';
 import { badRequest, conflict, notFound } from '../../common/errors.js';
 import { whenLoaded } from '../../common/loader.js';
 import type { PageArgs } from '../../common/pagination.js';
-import { movePosition, parseInput, text } from '../../common/validation.js';
+import { movePosition, parseInput, text, describeInputs } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
 import { byPosition, placeAmong } from '../../ordering.js';
 import type { SpaceRow } from '../../spaces/entities.js';
@@ -272,3 +272,6 @@ export async function moveSiteSpace(ctx: Context, siteId: string, id: string, po
     return row;
   });
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ AddSiteSpaceInput, UpdateSiteSpaceInput });

@@ -9,7 +9,7 @@ import { atLeast } from '../../../auth/roles.js';
 import type { Context } from '../../../graphql/context.js';
 import { badRequest, conflict, DomainError, notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
-import { oneOf, parseInput, text } from '../../common/validation.js';
+import { oneOf, parseInput, text, describeInputs } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
 import { byPosition } from '../../ordering.js';
 import type { SpaceRow } from '../../spaces/entities.js';
@@ -430,3 +430,6 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
   ctx.loaders.adaptiveSchema.clear(site.id);
   return row;
 }
+
+// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
+describeInputs({ CreateSiteInput, UpdateSiteInput });
