@@ -25,6 +25,8 @@ import { pdfRouter } from './http/pdf.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
+import { costOfGraphqlRequest } from './rate-limits/cost.js';
+import { rateLimitPlugin } from './rate-limits/graphql-plugin.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -45,7 +47,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   const schema = buildSchema();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.config.trustProxy);
   app.use(
     pinoHttp({
       logger: deps.logger,
@@ -87,6 +89,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       recordGraphqlOperation,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
+      rateLimitPlugin(deps.rateLimits),
     ],
   });
   await apollo.start();
@@ -99,7 +102,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         const logger = requestLogger(req, deps.logger);
         factsOf(res).door = 'graphql';
         try {
-          return noteContext(res, await createContext(deps, { authorization: req.headers.authorization, logger }));
+          const context = createContext(deps, { authorization: req.headers.authorization, logger });
+          return noteContext(res, await context.catch((error) => deps.rateLimits.afterFailedAuthentication(res, costOfGraphqlRequest(req), error)));
         } catch (error) {
           // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.
           const failure = domainErrorOf(error);

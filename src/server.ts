@@ -13,6 +13,7 @@ import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
 import { createLogger, type Logger } from './logger.js';
+import { RateLimits } from './rate-limits/rate-limits.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -55,6 +56,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();
     await deps.ingest.close();
+    deps.rateLimits.stop();
     await orm.close();
   };
 
@@ -93,7 +95,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.
     if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
-    const deps = { orm, config, clock, logger, ingest: new IngestState(orm) };
+    const deps = { orm, config, clock, logger, ingest: new IngestState(orm), rateLimits: await RateLimits.open(orm, config.rateLimits, logger) };
     const { app, stop: stopApollo } = await createApp(deps, { stopping });
     return { deps, app, stopApollo, provisioned };
   } catch (error) {

@@ -1,0 +1,22 @@
+import type { ApolloServerPlugin } from '@apollo/server';
+import type { Context } from '../graphql/context.js';
+import { responseOfContext } from '../http/request-facts.js';
+import { costOf } from './cost.js';
+import type { RateLimits } from './rate-limits.js';
+
+/**
+ * The GraphQL door's charge, once the operation is known (parsed, validated, resolved) and before it
+ * executes: a refusal (a RATE_LIMITED DomainError) becomes the whole answer, 429 with Retry-After.
+ */
+export function rateLimitPlugin(rateLimits: RateLimits): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ contextValue, document, operationName }) {
+          const res = responseOfContext(contextValue);
+          if (res) await rateLimits.charge(res, costOf(document, operationName));
+        },
+      };
+    },
+  };
+}
