@@ -30,6 +30,7 @@ import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
 import { verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { factsOf, noteContext } from '../src/http/request-facts.js';
+import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
 import { costOf, type Cost } from '../src/rate-limits/cost.js';
 import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
@@ -227,9 +228,9 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
       try {
         const context = createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
-        const ctx = noteContext(res, await context.catch((error) => deps.rateLimits.afterFailedAuthentication(res, route.cost, error)));
+        const ctx = noteContext(res, await context.catch((error) => chargeFailedAuthentication(deps.rateLimits, res, route.cost, error)));
         // Counted before anything runs: a refused call changes nothing.
-        await deps.rateLimits.charge(res, route.cost);
+        await chargeRequest(deps.rateLimits, res, route.cost);
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {

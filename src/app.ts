@@ -25,8 +25,7 @@ import { pdfRouter } from './http/pdf.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
-import { costOfGraphqlRequest } from './rate-limits/cost.js';
-import { rateLimitPlugin } from './rate-limits/graphql-plugin.js';
+import { chargeRefusedGraphqlToken, rateLimitPlugin } from './rate-limits/graphql-door.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -103,7 +102,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         factsOf(res).door = 'graphql';
         try {
           const context = createContext(deps, { authorization: req.headers.authorization, logger });
-          return noteContext(res, await context.catch((error) => deps.rateLimits.afterFailedAuthentication(res, costOfGraphqlRequest(req), error)));
+          return noteContext(res, await context.catch((error) => chargeRefusedGraphqlToken(deps.rateLimits, req, res, error)));
         } catch (error) {
           // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.
           const failure = domainErrorOf(error);

@@ -1,5 +1,4 @@
 import ipaddr from 'ipaddr.js';
-import type { RequestFacts } from '../http/request-facts.js';
 
 /** Whose budget a request draws on: its API token's, else its client address's. */
 export type Subject = { key: string; kind: 'token' | 'address' };
@@ -17,7 +16,7 @@ function addressKey(address: string | undefined): string {
 }
 
 /** The subject of a request: the token that authenticated it, else the address it came from (per TRUST_PROXY). */
-export function subjectOf(facts: RequestFacts, address: string | undefined): Subject {
-  if (facts.tokenId) return { key: `token:${facts.tokenId}`, kind: 'token' };
+export function subjectOf(tokenId: string | undefined, address: string | undefined): Subject {
+  if (tokenId) return { key: `token:${tokenId}`, kind: 'token' };
   return { key: `address:${addressKey(address)}`, kind: 'address' };
 }

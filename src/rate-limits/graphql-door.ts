@@ -1,7 +1,9 @@
 import type { ApolloServerPlugin } from '@apollo/server';
+import type { Request, Response } from 'express';
 import type { Context } from '../graphql/context.js';
 import { responseOfContext } from '../http/request-facts.js';
-import { costOf } from './cost.js';
+import { chargeFailedAuthentication, chargeRequest } from './charge.js';
+import { costOf, costOfGraphqlRequest } from './cost.js';
 import type { RateLimits } from './rate-limits.js';
 
 /**
@@ -14,9 +16,13 @@ export function rateLimitPlugin(rateLimits: RateLimits): ApolloServerPlugin<Cont
       return {
         async didResolveOperation({ contextValue, document, operationName }) {
           const res = responseOfContext(contextValue);
-          if (res) await rateLimits.charge(res, costOf(document, operationName));
+          if (res) await chargeRequest(rateLimits, res, costOf(document, operationName));
         },
       };
     },
   };
 }
+
+/** A /graphql request whose token was refused, before Apollo parsed it: charged by its document's text. */
+export const chargeRefusedGraphqlToken = (rateLimits: RateLimits, req: Request, res: Response, error: unknown) =>
+  chargeFailedAuthentication(rateLimits, res, costOfGraphqlRequest(req), error);
