@@ -8,9 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiToken } from '../src/domain/users/service.js';
 import { freshDatabase } from './support/database.js';
 import { callerFor, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
-import { siteEvent } from './support/insights.js';
+import { aggregate, siteEvent, track } from './support/insights.js';
 import { startTestServer, useTestServer, type TestServer } from './support/server.js';
-import { insertSite, siteBase } from './support/sites.js';
+import { insertSite } from './support/sites.js';
 import { TcpProxy } from './support/tcp-proxy.js';
 
 const WINDOW_S = 3600;
@@ -77,9 +77,13 @@ describe('headers', () => {
     expectCounted(await graphql(admin.token, CREATE_SPACE, { org: organization.id, title: 'Two' }), 3, 1);
 
     const site = await insertSite(server, organization.id);
-    const tracked = await admin.rest('POST', `${siteBase(site)}/insights/events`, { events: [siteEvent()] });
+    const tracked = await track(admin, site, [siteEvent()]);
     expect(tracked.status).toBe(204);
     expectCounted(tracked, 2, 1);
+    // The aggregate is a POST that reads: its document is a query.
+    const aggregated = await aggregate(admin, site, { range: 'last24Hours', select: [{ column: 'eventsCount' }] });
+    expect(aggregated.status).toBe(200);
+    expectCounted(aggregated, 4, 1);
     const viaGraphql = await graphql(admin.token, 'mutation($siteId: ID!, $events: [JSON!]!) { trackSiteEvents(siteId: $siteId, events: $events) }', {
       siteId: site.id,
       events: [siteEvent()],
