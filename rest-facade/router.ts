@@ -30,6 +30,8 @@ import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
 import { verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { factsOf, noteContext } from '../src/http/request-facts.js';
+import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
+import { costOf, type Cost } from '../src/rate-limits/cost.js';
 import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
 
@@ -47,6 +49,8 @@ type PreparedRoute = Route & {
   open: boolean;
   /** Whether the operation reads a JSON body, and whether it may be left out. */
   takesBody: ReturnType<typeof bodyOf>;
+  /** What a call takes from its caller's rate limit. */
+  cost: Cost;
 };
 
 function shapeOf(
@@ -118,7 +122,7 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   }
   const takesBody = bodyOf(route, parsed);
   if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open, takesBody };
+  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open, takesBody, cost: costOf(parsed) };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -223,7 +227,10 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());
     router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
       try {
-        const ctx = noteContext(res, await createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) }));
+        const context = createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
+        const ctx = noteContext(res, await context.catch((error) => chargeFailedAuthentication(deps.rateLimits, res, route.cost, error)));
+        // Counted before anything runs: a refused call changes nothing.
+        await chargeRequest(deps.rateLimits, res, route.cost);
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {

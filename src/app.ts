@@ -29,6 +29,7 @@ import { factsOf, noteContext, recordGraphqlOperation } from './http/request-fac
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
+import { chargeRefusedGraphqlToken, rateLimitPlugin } from './rate-limits/graphql-door.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -49,7 +50,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   const schema = buildSchema();
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', true);
+  app.set('trust proxy', deps.config.trustProxy);
   if (metrics) app.use(measureRequests(metrics));
   app.use(
     pinoHttp({
@@ -98,6 +99,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       recordGraphqlOperation,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
+      rateLimitPlugin(deps.rateLimits),
     ],
   });
   await apollo.start();
@@ -110,7 +112,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         const logger = requestLogger(req, deps.logger);
         factsOf(res).door = 'graphql';
         try {
-          return noteContext(res, await createContext(deps, { authorization: req.headers.authorization, logger }));
+          const context = createContext(deps, { authorization: req.headers.authorization, logger });
+          return noteContext(res, await context.catch((error) => chargeRefusedGraphqlToken(deps.rateLimits, req, res, error)));
         } catch (error) {
           // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.
           const failure = domainErrorOf(error);

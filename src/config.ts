@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import { z } from 'zod';
 import { isMasterKeyText, KEY_FORMAT } from './auth/key-text.js';
 import { parseAllowEntry } from './net/addresses.js';
+import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './net/trust-proxy.js';
 
 const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
@@ -110,6 +111,21 @@ const EnvSchema = z.object({
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   /** Where METRICS_PORT listens: loopback unless the scraper is elsewhere. */
   METRICS_HOST: z.string().default('127.0.0.1'),
+  /**
+   * Requests one API token (or, without a valid token, one client address) may make per
+   * RATE_LIMIT_WINDOW_S, by class; 0 turns a class's limit off. Generous: a busy integration, not a
+   * person, reaches them (docs/behaviour/rate-limits.md).
+   */
+  RATE_LIMIT_READS: z.coerce.number().int().min(0).default(1200),
+  RATE_LIMIT_WRITES: z.coerce.number().int().min(0).default(300),
+  RATE_LIMIT_INSIGHTS: z.coerce.number().int().min(0).default(600),
+  RATE_LIMIT_WINDOW_S: z.coerce.number().int().min(1).max(86_400).default(60),
+  /**
+   * Which peers' X-Forwarded-For is believed for the client address (express's `trust proxy`): `true`,
+   * `false`, a hop count, or comma-separated addresses, CIDR ranges and `loopback`, `linklocal`,
+   * `uniquelocal`. Only a proxy on this machine by default: others could forge the address.
+   */
+  TRUST_PROXY: z.string().default('loopback').refine((value) => parseTrustProxy(value) !== null, { error: TRUST_PROXY_FORMAT }),
 });
 
 import type { Database } from './db/database.js';
@@ -144,10 +160,15 @@ export type Config = {
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
   metrics: MetricsConfig;
+  rateLimits: RateLimitConfig;
+  trustProxy: TrustProxy;
 };
 
 /** Who may read `/metrics`, and where (src/metrics/endpoint.ts). */
 export type MetricsConfig = { token?: string; port?: number; host: string };
+
+/** Requests per window, by class (0: unlimited), and the window's length. */
+export type RateLimitConfig = { reads: number; writes: number; insights: number; windowS: number };
 
 /** How the server fetches documents from URLs given by callers. */
 export type FetchConfig = { timeoutMs: number; maxBytes: number; allowPrivate: string[] };
@@ -206,6 +227,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: e.IMPORT_TIMEOUT_MS,
     },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
+    rateLimits: { reads: e.RATE_LIMIT_READS, writes: e.RATE_LIMIT_WRITES, insights: e.RATE_LIMIT_INSIGHTS, windowS: e.RATE_LIMIT_WINDOW_S },
+    trustProxy: parseTrustProxy(e.TRUST_PROXY)!,
   };
 }
 

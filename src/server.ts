@@ -17,6 +17,7 @@ import { watchDatabase } from './metrics/database.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { watchJobQueue } from './metrics/job-queue.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/registry.js';
+import { RateLimits } from './rate-limits/rate-limits.js';
 
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
@@ -69,6 +70,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();
     await deps.ingest.close();
+    deps.rateLimits.stop();
     await orm.close();
   };
 
@@ -111,7 +113,14 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
     await watchDatabase(metrics, orm);
     watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
-    const deps = { orm, config, clock, logger, ingest: new IngestState(orm, (events) => metrics.insightsEventsIngested.inc(events)) };
+    const deps = {
+      orm,
+      config,
+      clock,
+      logger,
+      ingest: new IngestState(orm, (events) => metrics.insightsEventsIngested.inc(events)),
+      rateLimits: await RateLimits.open(orm, config.rateLimits, logger),
+    };
     const { app, stop: stopApollo } = await createApp(deps, { stopping }, metrics);
     return { deps, app, stopApollo, provisioned };
   } catch (error) {

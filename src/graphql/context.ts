@@ -8,13 +8,14 @@ import type { Viewer } from '../auth/viewer.js';
 import type { IngestState } from '../domain/insights/ingest-state.js';
 import type { Loaders } from '../domain/common/request-loaders.js';
 import type { Lists } from '../domain/common/request-lists.js';
+import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 /**
  * What lives as long as the server (or command-line session) and is shared by every request. Whatever
  * holds threads, timers or pending work is here, made by whoever starts the server and closed by its
  * `stop()`; modules keep no such state of their own (only caches that can be lost).
  */
-export type AppDeps = { orm: Orm; config: Config; clock: Clock; logger: Logger; ingest: IngestState };
+export type AppDeps = { orm: Orm; config: Config; clock: Clock; logger: Logger; ingest: IngestState; rateLimits: RateLimits };
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
 export type Context = {

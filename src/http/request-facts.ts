@@ -36,26 +36,32 @@ export function factsOf(res: Response): RequestFacts {
 }
 
 /**
- * A GraphQL request's context leads to its response's facts (Apollo's plugins see the context, not the
- * response). A property of the context, not a map keyed by it: Apollo runs each operation on a shallow
- * copy of the context, which copies the property but is another key.
+ * A GraphQL request's context leads to its response (Apollo's plugins see the context, not the
+ * response). Apollo hands plugins and resolvers a shallow copy of the context the door made, so the
+ * link is an own enumerable property, which the copy keeps (a map keyed by the context would not).
  */
-const FACTS = Symbol('request facts');
-type ContextWithFacts = Context & { [FACTS]?: RequestFacts };
+const RESPONSE = Symbol('response');
+type LinkedContext = Context & { [RESPONSE]?: Response };
 
-/** Records the viewer a context authenticated, and ties the context to the response's facts; answers the context. */
+/** Records the viewer a context authenticated, and ties the context to the response; answers the context. */
 export function noteContext(res: Response, ctx: Context): Context {
   const facts = factsOf(res);
   if (ctx.viewer) {
     facts.viewerId = ctx.viewer.user.id;
     facts.tokenId = ctx.viewer.tokenId;
   }
-  (ctx as ContextWithFacts)[FACTS] = facts;
+  (ctx as LinkedContext)[RESPONSE] = res;
   return ctx;
 }
 
+/** The response of the request a GraphQL context serves (undefined for contexts made outside HTTP). */
+export const responseOfContext = (ctx: Context): Response | undefined => (ctx as LinkedContext)[RESPONSE];
+
 /** The facts of the request a GraphQL context serves (undefined for contexts made outside HTTP). */
-export const factsOfContext = (ctx: Context): RequestFacts | undefined => (ctx as ContextWithFacts)[FACTS];
+export const factsOfContext = (ctx: Context): RequestFacts | undefined => {
+  const res = responseOfContext(ctx);
+  return res && factsOf(res);
+};
 
 /** Records the operation a GraphQL request resolved to. */
 export const recordGraphqlOperation: ApolloServerPlugin<Context> = {

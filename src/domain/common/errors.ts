@@ -25,7 +25,7 @@ export type ErrorCode = keyof typeof ERROR_STATUS;
  * Codes that say the request as a whole could not be served rather than one field failed: on /graphql
  * they set the answer's HTTP status and headers too (Apollo applies an error's `extensions.http`).
  */
-const WHOLE_REQUEST_CODES: ReadonlySet<ErrorCode> = new Set(['SERVICE_UNAVAILABLE']);
+const WHOLE_REQUEST_CODES: ReadonlySet<ErrorCode> = new Set(['RATE_LIMITED', 'SERVICE_UNAVAILABLE']);
 
 /** A failure the caller can act on; its message is safe to show. */
 export class DomainError extends GraphQLError {
