@@ -259,6 +259,25 @@ describe('without CORS_ORIGINS', () => {
     });
   });
 
+  describe('GraphQL introspection', () => {
+    it('answers the same schema with or without a token; a bad token is refused as everywhere', async () => {
+      const caller = await newUser(server);
+      const query = '{ __schema { queryType { name } mutationType { name } types { name } } }';
+      const anonymous = await rest(server, null, 'POST', '/graphql', { query });
+      const authenticated = await rest(server, caller.token, 'POST', '/graphql', { query });
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.body.errors).toBeUndefined();
+      expect(anonymous.body.data.__schema.types.length).toBeGreaterThan(50);
+      expect(authenticated.body).toEqual(anonymous.body);
+      // A credential that does not authenticate is the caller's mistake to hear about, whatever it asks.
+      for (const authorization of ['Bearer <token>', 'Bearer dp_not-a-token', 'Basic dXNlcjpwYXNz']) {
+        const refused = await rest(server, null, 'POST', '/graphql', { query }, { authorization });
+        expect(refused.status, authorization).toBe(401);
+        expect(refused.body.errors[0].extensions).toMatchObject({ code: 'UNAUTHENTICATED', status: 401 });
+      }
+    });
+  });
+
   describe('the index and request ids', () => {
     it('answers / with where the doors are', async () => {
       const index = await rest(server, null, 'GET', '/');
