@@ -278,6 +278,23 @@ describe('without CORS_ORIGINS', () => {
     });
   });
 
+  describe('GraphQL operation names', () => {
+    it('answers an operationName that names no operation of the document 400, not 500', async () => {
+      const caller = await newUser(server);
+      for (const [query, operationName] of [
+        ['{ viewer { email } }', 'Overview'],
+        ['query A { viewer { email } } query B { viewer { id } }', 'C'],
+      ]) {
+        const answer = await rest(server, caller.token, 'POST', '/graphql', { query, operationName });
+        expect(answer.status).toBe(400);
+        expect(answer.body.errors[0]).toMatchObject({ message: `Unknown operation named "${operationName}"`, extensions: { code: 'BAD_REQUEST', status: 400 } });
+      }
+      const several = await rest(server, caller.token, 'POST', '/graphql', { query: 'query A { viewer { email } } query B { viewer { id } }' });
+      expect(several.status).toBe(400);
+      expect(several.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    });
+  });
+
   describe('the index and request ids', () => {
     it('answers / with where the doors are', async () => {
       const index = await rest(server, null, 'GET', '/');
