@@ -21,6 +21,7 @@ export const PLAIN_PATHS: KnownPath[] = [
   { path: '/v1/openapi.json', methods: ['GET'] },
   { path: '/v1/openapi.yaml', methods: ['GET'] },
   { path: '/docs', methods: ['GET'] },
+  { path: '/docs/assets/:name', methods: ['GET'] },
 ];
 
 /** Every REST operation's path and method, from the route table. */
