@@ -30,6 +30,11 @@ import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpo
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
 import { chargeRefusedGraphqlToken, rateLimitPlugin } from './rate-limits/graphql-door.js';
+import { corsPolicy } from './http/cors.js';
+import { compressAnswers } from './http/compression.js';
+import { noStoreByDefault } from './http/caching.js';
+import { allowedMethods, PLAIN_PATHS, restPaths } from './http/allowed-methods.js';
+import { doorsIndex } from './http/index-page.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -43,8 +48,9 @@ const logFailures: ApolloServerPlugin<Context> = {
 };
 
 /**
- * The HTTP application: /healthz, the GraphQL door (with its playground), the REST door under /v1 and
- * the browser-facing SAML endpoints under /saml.
+ * The HTTP application: the index at /, /healthz, the GraphQL door (with its playground), the REST door
+ * under /v1 and the browser-facing SAML endpoints under /saml; CORS, compression, caching headers and
+ * 405s for all of them.
  */
 export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }, metrics?: ServerMetrics) {
   const schema = buildSchema();
@@ -70,6 +76,12 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     }),
   );
 
+  app.use(corsPolicy(deps.config.corsOrigins));
+  app.use(noStoreByDefault);
+  app.use(compressAnswers);
+  app.use(allowedMethods([...PLAIN_PATHS, ...restPaths()]));
+
+  app.get('/', doorsIndex(deps.config));
   app.get('/healthz', healthCheck(deps, lifecycle));
   if (metrics && servesOnMainPort(deps.config.metrics)) app.get(METRICS_PATH, metricsEndpoint(metrics, deps.config.metrics, deps.logger));
 

@@ -7,6 +7,15 @@ import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './net/trus
 
 const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+/** An origin as browsers send it: scheme, host and port, no path. */
+const isOrigin = (value: string) => {
+  try {
+    const url = new URL(value);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.origin === value.replace(/\/$/, '').toLowerCase();
+  } catch {
+    return false;
+  }
+};
 
 const EnvSchema = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -22,6 +31,12 @@ const EnvSchema = z.object({
   DATA_DIR: z.string().default('./data'),
   /** postgres://user:pass@host:port/db — a real PostgreSQL server instead of the embedded one. */
   DATABASE_URL: z.string().url().optional(),
+  /**
+   * How long a start waits for an unreachable DATABASE_URL server (refused, unknown host, starting up),
+   * retrying with backoff, before it exits 1; 0: one attempt. Wrong credentials or an unknown database
+   * are never retried.
+   */
+  DATABASE_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(0).max(3_600_000).default(30_000),
   /** Schema of that server to use (created beforehand); `public` by default. */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, 'must be a lowercase SQL identifier').optional(),
   /**
@@ -46,6 +61,14 @@ const EnvSchema = z.object({
   OWNER_EMAIL: z.string().email().default('owner@example.com'),
   OWNER_TOKEN: z.string().min(16).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /**
+   * Browser origins allowed to call both doors (CORS), comma-separated exact origins
+   * (`https://app.example.com`), or `*` for any; unset: no CORS headers at all.
+   */
+  CORS_ORIGINS: z
+    .string()
+    .default('')
+    .refine((list) => list.trim() === '*' || keysOf(list).every(isOrigin), { error: 'must be `*` or comma-separated origins such as https://app.example.com' }),
   /** Largest accepted request body. */
   BODY_LIMIT: z.string().default('1mb'),
   /**
@@ -138,6 +161,7 @@ export type Config = {
   dataDir: string;
   databaseUrl?: string;
   databaseSchema?: string;
+  databaseConnectTimeoutMs: number;
   publicUrl: string;
   /** Whether PUBLIC_URL was set (publicUrl is otherwise this machine's local default). */
   publicUrlConfigured: boolean;
@@ -149,6 +173,8 @@ export type Config = {
   ownerEmail: string;
   ownerToken?: string;
   logLevel: z.infer<typeof EnvSchema>['LOG_LEVEL'];
+  /** Origins allowed by CORS: `'*'` for any, else the exact origins (none: CORS is off). */
+  corsOrigins: '*' | string[];
   bodyLimit: string;
   graphql: { maxDepth: number; maxAliases: number; maxDirectives: number; maxTokens: number; maxCost: number };
   jobPollMs: number;
@@ -192,6 +218,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: resolve(e.DATA_DIR),
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
+    databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
     publicUrlPrevious: e.PUBLIC_URL_PREVIOUS,
@@ -201,6 +228,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ownerEmail: e.OWNER_EMAIL,
     ownerToken: e.OWNER_TOKEN,
     logLevel: e.LOG_LEVEL,
+    corsOrigins: e.CORS_ORIGINS.trim() === '*' ? '*' : keysOf(e.CORS_ORIGINS).map((origin) => new URL(origin).origin),
     bodyLimit: e.BODY_LIMIT,
     graphql: {
       maxDepth: e.GRAPHQL_MAX_DEPTH,

@@ -2,7 +2,9 @@ import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
 import { loadConfig } from './config.js';
 import { welcomeMessage } from './db/bootstrap.js';
+import { DataDirectoryUnusable } from './db/data-dir-access.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
+import { DatabaseUnreachable } from './db/reach-database.js';
 import { ListenError } from './http-server.js';
 import { InstanceDisagreement } from './instances/agreement.js';
 import { createLogger } from './logger.js';
@@ -52,10 +54,10 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   running = await startServer(config, { logger, provision: true });
 } catch (error) {
-  // Refusals for the operator (a port or data directory in use, the master key, a PUBLIC_URL other instances
-  // do not share): one line says what to do.
-  const refused = error instanceof ListenError || error instanceof DataDirectoryLocked || error instanceof MasterKeyError || error instanceof InstanceDisagreement;
-  if (!refused) throw error;
+  // Refusals for the operator (a port or data directory in use, an unusable data directory, a database
+  // server that cannot be used, the master key, a PUBLIC_URL other instances do not share): one line says what to do.
+  const refusals = [ListenError, DataDirectoryLocked, DataDirectoryUnusable, DatabaseUnreachable, MasterKeyError, InstanceDisagreement];
+  if (!(error instanceof Error) || !refusals.some((kind) => error instanceof kind)) throw error;
   process.stderr.write(`error: ${error.message}\n`);
   process.exit(1);
 }

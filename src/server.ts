@@ -6,6 +6,7 @@ import { sealStoredSecrets } from './auth/secrets.js';
 import { writeAdminToken } from './cli/admin-token.js';
 import { provisionOwner, type Provisioned } from './db/bootstrap.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
+import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/ingest-state.js';
 import { createHttpServer } from './http-server.js';
 import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
@@ -101,6 +102,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
   const orm = await openOrm(database);
   try {
     const keyring = loadKeyring(config, database, logger);
+    if ('url' in database) await reachDatabase(orm, database.url, { timeoutMs: config.databaseConnectTimeoutMs, logger });
     const applied = await migrate(orm);
     if (applied.length) logger.info({ applied }, 'applied database migrations');
     await agreeOnPublicUrl(orm.em.fork(), clock, config, logger);

@@ -5,8 +5,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Job } from '../src/jobs/entities.js';
 import { enqueue, runDueJobs } from '../src/jobs/queue.js';
-import { freshDatabase } from './support/database.js';
-import { spawnServer, type ServerProcess } from './support/processes.js';
+import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';
+import { freePort, spawnServer, type ServerProcess } from './support/processes.js';
 import { startTestServer } from './support/server.js';
 
 /**
@@ -184,6 +184,59 @@ describe('start-up', () => {
       } finally {
         await new Promise((resolve) => holder.close(resolve));
       }
+    },
+    TEST_MS,
+  );
+});
+
+describe('start-up errors', () => {
+  /** The process's exit and its one line on stderr, for a start that must fail. */
+  async function failedStart(env: Record<string, string>) {
+    const server = await start(env);
+    const exit = await within('exit of a start that cannot succeed', server.exited, server);
+    const lines = server.stderr().trim().split('\n');
+    return { server, exit, lines };
+  }
+
+  it(
+    'retries an unreachable DATABASE_URL with backoff, logging each retry, then exits 1 naming the server and the cause',
+    async () => {
+      const port = await freePort();
+      const { server, exit, lines } = await failedStart({ DATABASE_URL: `postgres://app:hunter2@127.0.0.1:${port}/docs`, SECRET_KEY: TEST_SECRET_KEY, DATABASE_CONNECT_TIMEOUT_MS: '1500' });
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(new RegExp(`^error: Cannot use the database server 127\\.0\\.0\\.1:${port} \\(DATABASE_URL\\): ECONNREFUSED .*gave up after \\d+ s`));
+      const retries = server.stdout().split('\n').filter((line) => line.includes('database unreachable; retrying'));
+      expect(retries.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.parse(retries[0]!)).toMatchObject({ server: `127.0.0.1:${port}`, attempt: 1, retryInMs: expect.any(Number), cause: expect.stringContaining('ECONNREFUSED') });
+      expect(server.stdout() + server.stderr()).not.toContain('hunter2');
+      expect(server.stdout()).not.toMatch(/token|listening/i);
+    },
+    TEST_MS,
+  );
+
+  it(
+    'exits 1 at once, naming the directory and the cause, when DATA_DIR cannot be written',
+    async () => {
+      // Root may write anywhere chmod forbids: a path under a file fails for everyone.
+      const { server, exit, lines } = await failedStart({ DATABASE_URL: '', DATA_DIR: '/etc/hostname/data' });
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(lines).toEqual(['error: Cannot use DATA_DIR /etc/hostname/data: ENOTDIR (a part of the path is a file, not a directory)']);
+      expect(server.stdout()).not.toMatch(/token|listening/i);
+    },
+    TEST_MS,
+  );
+
+  it.skipIf(!process.env.TEST_DATABASE_URL)(
+    'exits 1 at once on an unknown database, without creating it or retrying',
+    async () => {
+      const url = new URL(process.env.TEST_DATABASE_URL!);
+      url.pathname = '/no_such_database_of_the_tests';
+      const { server, exit, lines } = await failedStart({ DATABASE_URL: url.href, DATABASE_CONNECT_TIMEOUT_MS: '60000' });
+      expect(exit).toEqual({ code: 1, signal: null });
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatch(/^error: Cannot use the database server .+ \(DATABASE_URL\): no such database: 3D000 database "no_such_database_of_the_tests" does not exist$/);
+      expect(server.stdout()).not.toContain('retrying');
     },
     TEST_MS,
   );

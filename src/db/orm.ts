@@ -2,6 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
+import { ensureWritableDataDir } from './data-dir-access.js';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
 import { releaseDeadConnections } from './dead-connections.js';
 import { entities } from './entities.js';
@@ -48,7 +49,7 @@ const POOL_CONNECT_TIMEOUT_MS = 10_000;
 /**
  * Opens the ORM on a real PostgreSQL server (`url`) or on embedded PostgreSQL in `dataDir`.
  * PGlite is a single connection inside this process: transactions queue behind each other. The data
- * directory is locked for this process until `orm.close()` (DataDirectoryLocked if another holds it);
+ * directory must be writable (DataDirectoryUnusable otherwise) and is locked for this process until `orm.close()` (DataDirectoryLocked if another holds it);
  * `holder` says who is opening it, for the message another process gets.
  */
 export async function openOrm(db: Database, options: { holder?: LockHolder['kind'] } = {}): Promise<Orm> {
@@ -57,6 +58,9 @@ export async function openOrm(db: Database, options: { holder?: LockHolder['kind
     return MikroORM.init({
       ...baseOptions(),
       clientUrl: db.url,
+      // The database must exist: a mistyped name in DATABASE_URL fails the start (reach-database.ts)
+      // instead of creating an empty database and provisioning a new owner in it.
+      ensureDatabase: false,
       pool: { min: 0, max: 10 },
       // pg's pool waits for a connection (a free one, or a new one being made) forever by default: a
       // database that stops answering would hold every request. After this long the request fails
@@ -71,6 +75,7 @@ export async function openOrm(db: Database, options: { holder?: LockHolder['kind
         : undefined,
     });
   }
+  ensureWritableDataDir(db.dataDir);
   const lock = lockDataDir(db.dataDir, options.holder ?? 'server');
   try {
     const pglite = await PGlite.create(db.dataDir);

@@ -105,6 +105,12 @@ export class CompiledQueryCache {
   }
 }
 
+/** The error of a request whose `operationName` names no operation of its document. */
+function unresolvedOperation(operationName: string | null | undefined): GraphQLError {
+  const message = typeof operationName === 'string' ? `Unknown operation named "${operationName}"` : 'Must provide an operation name: the document has several operations';
+  return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } });
+}
+
 /**
  * Apollo Server's executor hook (the `gateway` option) serving a local schema: Apollo keeps parsing,
  * validation (depth limit included), the HTTP layer, error formatting and masking; only execution of
@@ -119,8 +125,11 @@ export function jitGateway(schema: GraphQLSchema, maxEntries?: number): GatewayI
     },
     async load() {
       return {
-        executor: (requestContext) => {
+        executor: async (requestContext) => {
           const { document, source, operationName, request, context } = requestContext;
+          // No operation of that name (GraphiQL sends the name of the query edited before): a 400
+          // naming it, which Apollo expects from the executor rather than an empty result.
+          if (!requestContext.operation) return { errors: [unresolvedOperation(request.operationName)] } as never;
           const compiled = cache.get(source, document, operationName);
           return run(schema, compiled, document, operationName, request.variables, context as Context) as never;
         },

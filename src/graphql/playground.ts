@@ -13,8 +13,9 @@ const assets: Record<string, string> = {
   'graphiql.css': join(packageDir('graphiql'), 'dist', 'style.css'),
 };
 
-const defaultQuery = `# Paste your API token into the Headers tab below:
-# { "Authorization": "Bearer <token>" }
+const defaultQuery = `# The schema (Docs) loads without a token. To run queries, open the Headers tab
+# below and add your API token:
+#   { "Authorization": "Bearer dp_..." }
 
 query Overview {
   viewer { id displayName email }
@@ -49,7 +50,6 @@ const page = (base: string) => `<!doctype html>
       React.createElement(GraphiQL, {
         fetcher,
         defaultQuery: ${JSON.stringify(defaultQuery)},
-        defaultHeaders: JSON.stringify({ Authorization: 'Bearer <token>' }, null, 2),
         headerEditorEnabled: true,
         shouldPersistHeaders: true,
       }),

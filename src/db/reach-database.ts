@@ -1,0 +1,95 @@
+import pRetry from 'p-retry';
+import type { Logger } from '../logger.js';
+import { connectionFailureOf } from './connection-errors.js';
+import type { Orm } from './database.js';
+import { executeReturning } from './statements.js';
+
+/** A start that could not use the DATABASE_URL server: one line for the operator, without the password. */
+export class DatabaseUnreachable extends Error {
+  override name = 'DatabaseUnreachable';
+}
+
+/** Backoff between attempts: 250 ms, doubling up to 5 s. */
+const FIRST_DELAY_MS = 250;
+const LONGEST_DELAY_MS = 5000;
+
+/** SQLSTATEs that no wait mends: bad password or role, no such database, no access to it. */
+const REFUSALS: Record<string, string> = {
+  '28P01': 'authentication failed',
+  '28000': 'authentication refused',
+  '3D000': 'no such database',
+  '42501': 'not allowed to connect',
+};
+
+/** `host:port` of a PostgreSQL URL, as the operator wrote it (never its credentials). */
+export function serverOf(url: string): string {
+  const { hostname, port } = new URL(url);
+  return `${hostname || 'localhost'}:${port || 5432}`;
+}
+
+/** What the socket errors of a connection attempt mean. */
+const SOCKET_ADVICE: Record<string, string> = {
+  ECONNREFUSED: 'nothing listens there',
+  ENOTFOUND: 'unknown host name',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ETIMEDOUT: 'no answer',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/** The first failure in an error's chain that says something: its code and message. */
+function causeOf(error: unknown): string {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length) {
+    const next = pending.shift() as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | null;
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    const code = typeof next.code === 'string' ? next.code : '';
+    // MikroORM appends the statement after " - "; the first line of pg's message is what the server said.
+    const message = typeof next.message === 'string' ? next.message.split('\n')[0]!.replace(/^select 1 - /, '') : '';
+    if (SOCKET_ADVICE[code]) return `${code} (${SOCKET_ADVICE[code]})`;
+    if (code && message && !message.includes(code)) return `${code} ${message}`;
+    if (code || message) return code || message;
+    pending.push(next.cause, ...(Array.isArray(next.errors) ? next.errors : []));
+  }
+  return String(error);
+}
+
+/** The SQLSTATE or socket code in an error's chain, if any. */
+function codeOf(error: unknown): string | undefined {
+  for (let next = error as { code?: unknown; cause?: unknown } | undefined; next; next = next.cause as typeof next) {
+    if (typeof next.code === 'string') return next.code;
+  }
+  return undefined;
+}
+
+/**
+ * Waits until the PostgreSQL server answers: while it cannot be reached (refused, unknown host,
+ * starting up, out of connections) it tries again with backoff, logging each failure in one line,
+ * for at most `timeoutMs`; then, or at once for what waiting does not mend (credentials, an unknown
+ * database), it throws DatabaseUnreachable naming the server and the cause.
+ */
+export async function reachDatabase(orm: Orm, url: string, options: { timeoutMs: number; logger: Logger }): Promise<void> {
+  const server = serverOf(url);
+  const started = Date.now();
+  try {
+    await pRetry(() => executeReturning(orm.em.fork(), 'select 1'), {
+      retries: Infinity,
+      minTimeout: FIRST_DELAY_MS,
+      maxTimeout: LONGEST_DELAY_MS,
+      maxRetryTime: options.timeoutMs,
+      shouldRetry: ({ error }) => connectionFailureOf(error) !== null,
+      onFailedAttempt: ({ error, attemptNumber, retryDelay }) => {
+        if (connectionFailureOf(error) && retryDelay > 0) {
+          options.logger.warn({ server, attempt: attemptNumber, retryInMs: retryDelay, cause: causeOf(error) }, 'database unreachable; retrying');
+        }
+      },
+    });
+  } catch (error) {
+    const refusal = REFUSALS[codeOf(error) ?? ''];
+    const waited = Math.round((Date.now() - started) / 1000);
+    const detail = connectionFailureOf(error) ? `${causeOf(error)}; gave up after ${waited} s (DATABASE_CONNECT_TIMEOUT_MS)` : refusal ? `${refusal}: ${causeOf(error)}` : causeOf(error);
+    throw new DatabaseUnreachable(`Cannot use the database server ${server} (DATABASE_URL): ${detail}`, { cause: error });
+  }
+}
