@@ -53,16 +53,18 @@ describe('request metrics', () => {
     expect(valueOf(after, 'docs_server_http_request_duration_seconds_sum', { ...rest, status: '200' })).toBeGreaterThan(0);
   });
 
-  it('name plain routes by their mount point and what no route served "unmatched", never by its URL', async () => {
+  it('name plain routes by their route\'s pattern and what no route served "unmatched", never by its URL', async () => {
     const before = await scrape();
     expect((await rest(server, null, 'GET', '/no-such-path-31415/deeper?x=1')).status).toBe(404);
     expect((await rest(server, null, 'GET', '/v1/no-such-operation-27182')).status).toBe(404);
     expect((await rest(server, null, 'GET', '/healthz')).status).toBe(200);
+    expect((await fetch(`${server.url}/v1/openapi.json`)).status).toBe(200);
     const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     const text = await res.text();
     const after = parseMetrics(text);
     expect(grown(before, after, REQUESTS, { operation: 'unmatched', door: 'none', method: 'GET', status: '404' })).toBe(2);
     expect(grown(before, after, REQUESTS, { operation: '/healthz', door: 'none', method: 'GET', status: '200' })).toBe(1);
+    expect(grown(before, after, REQUESTS, { operation: '/v1/openapi.json', door: 'none', method: 'GET', status: '200' })).toBe(1);
     expect(text).not.toMatch(/31415|27182/);
   });
 

@@ -34,8 +34,8 @@ export function measureRequests(metrics: ServerMetrics): RequestHandler {
  * The operation and door labels of a request, from its facts (filled by the door that served it),
  * with a bounded number of values: REST operation ids come from the route table; GraphQL operation
  * names from clients, so only the first MAX_GRAPHQL_OPERATIONS sane ones are kept, later ones count as
- * `other`, and an operation without a name is `anonymous`. Plain HTTP routes (health, playground, SAML,
- * files) are named by their mount point; what no route served is `unmatched` (never the URL).
+ * `other`, and an operation without a name is `anonymous`. Plain HTTP routes (health, the OpenAPI document,
+ * playground, SAML, files) are named by their route's pattern; what no route served is `unmatched` (never the URL).
  */
 function operationLabels() {
   const graphqlNames = new Set<string>();
@@ -54,9 +54,9 @@ function operationLabels() {
   };
 }
 
-/** `/healthz`, `/saml`, …: the first segment of a path that a route of the application served. */
+/** `/healthz`, `/v1/openapi.json`, `/saml/:organizationId/acs`, …: the pattern of the route that served it, never its URL. */
 function routeOf(req: Request): string {
   if (!req.route) return 'unmatched';
-  const [, first] = /^\/([^/?]*)/.exec(req.originalUrl) ?? [];
-  return `/${first ?? ''}`;
+  const path: unknown = req.route.path;
+  return `${req.baseUrl}${Array.isArray(path) ? String(path[0]) : String(path)}`;
 }
