@@ -223,7 +223,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   for (const route of routes.map((r) => prepare(schema, r))) {
     const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
     const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
-    const facts = { door: 'rest', operationId: route.operationId, operationType: getOperationAST(route.parsed)!.operation } as const;
+    const facts = { door: 'rest', operationId: route.operationId } as const;
     const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());
     router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
       try {

@@ -12,8 +12,6 @@ export type RequestFacts = {
   operationId?: string;
   /** Which door: `rest` or `graphql` (unset for plain HTTP routes). */
   door?: 'rest' | 'graphql';
-  /** GraphQL: `query`, `mutation` or `subscription`; REST: from the method. */
-  operationType?: 'query' | 'mutation' | 'subscription';
   /** The authenticated user (never the token). */
   viewerId?: string;
   /** The API token's id, when a token authenticated the request. */
@@ -67,11 +65,9 @@ export const factsOfContext = (ctx: Context): RequestFacts | undefined => {
 export const recordGraphqlOperation: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ contextValue, operationName, operation }) {
+      async didResolveOperation({ contextValue, operationName }) {
         const facts = factsOfContext(contextValue);
-        if (!facts || !operation) return;
-        facts.operationType = operation.operation;
-        if (operationName) facts.operationId = operationName;
+        if (facts && operationName) facts.operationId = operationName;
       },
     };
   },
