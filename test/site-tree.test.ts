@@ -27,8 +27,35 @@ describe('a whole site tree in one GraphQL request', () => {
       expect(largeResult!.data.site.sections.count).toBe(20);
       expect(largeResult!.data.site.sectionGroups.count).toBe(5);
       expect(largeCount).toBe(smallCount);
+      // An admin's tree: the token, the site, the membership and the layout, which answers the lists too.
+      if (caller === admin) expect(largeCount).toBe(4);
       console.log(`site tree: ${smallCount} SQL statements for 6 and for 500 site spaces`);
     }
+  });
+
+  it('answers the lists beside the structure as their own pages do, in navigation order, with cursors when a page ends early', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const site = await seedSiteTree(server.em(), organization.id, 12, 2, 3, server.clock.now());
+    const lists = `sections(limit: $limit) { count items { id title group { id } } next { page } }
+      sectionGroups(limit: $limit) { count items { id } next { page } } siteSpaces`;
+    const alone = await admin.gql(`query($id: ID!, $limit: Int) { site(id: $id) { ${lists} } }`, { id: site, limit: 100 });
+    const beside = await admin.gql(`query($id: ID!, $limit: Int) { site(id: $id) { structure { type } ${lists} } }`, { id: site, limit: 100 });
+    expect(alone.errors).toBeUndefined();
+    const { structure, ...besideLists } = beside.data.site;
+    expect(structure.type).toBe('sections');
+    expect(besideLists).toEqual(alone.data.site);
+    expect(alone.data.site.sections.count).toBe(12);
+    expect(alone.data.site.siteSpaces).toBe(24);
+
+    // A page that ends early is the SQL list's, whose cursor leads on.
+    const short = await admin.gql(`query($id: ID!, $limit: Int) { site(id: $id) { structure { type } ${lists} } }`, { id: site, limit: 5 });
+    expect(short.data.site.sections.items.map((s: { id: string }) => s.id)).toEqual(alone.data.site.sections.items.slice(0, 5).map((s: { id: string }) => s.id));
+    expect(short.data.site.sections.next).not.toBeNull();
+    const rest = await admin.gql(`query($id: ID!, $page: String) { site(id: $id) { structure { type } sections(limit: 100, page: $page) { items { id } } } }`, {
+      id: site,
+      page: short.data.site.sections.next.page,
+    });
+    expect(rest.data.site.sections.items.map((s: { id: string }) => s.id)).toEqual(alone.data.site.sections.items.slice(5).map((s: { id: string }) => s.id));
   });
 
   it("shows each space's open change requests and own open comments, as the space itself does", async () => {

@@ -14,13 +14,14 @@ export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) =
 
 /**
  * The one statement of open-comment counts: rows `key` (a `threadKey`) and `n` for the spaces whose ids
- * the array expression `spaceIds` holds (a parameter, or a column of the site layout's statement);
- * `spacesOwn` keeps to the spaces' own discussions.
+ * the array expression `spaceIds` holds (a parameter, or a column of the site layout's statement,
+ * joined to its `unnest` as the layout explains); `spacesOwn` keeps to the spaces' own discussions.
  */
 function openCountsOfSpaces(em: EntityManager, spaceIds: string, threads: 'every' | 'spacesOwn'): string {
   const col = (property: string) => columnOf(em, Comment, property);
-  return `select ${col('space')} || '|' || coalesce(${col('changeRequest')}, '') as "key", count(*) as "n" from ${tableOf(em, Comment)}
-      where ${col('space')} = any(${spaceIds}) and ${col('status')} = 'open'${threads === 'spacesOwn' ? ` and ${col('changeRequest')} is null` : ''} group by 1`;
+  return `select c.${col('space')} || '|' || coalesce(c.${col('changeRequest')}, '') as "key", count(*) as "n"
+      from unnest(${spaceIds}::text[]) as s(id) join ${tableOf(em, Comment)} c on c.${col('space')} = s.id
+      where c.${col('status')} = 'open'${threads === 'spacesOwn' ? ` and c.${col('changeRequest')} is null` : ''} group by 1`;
 }
 
 export function commentLoaders(em: EntityManager) {

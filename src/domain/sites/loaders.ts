@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
+import { pageSize, type Page, type PageArgs } from '../common/pagination.js';
 import { groupRows } from '../common/row-index.js';
 import type { SpaceRow } from '../spaces/entities.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
@@ -57,6 +58,12 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   return {
     /** True once this request reads the site's whole layout (a tree): its parts then come from it. */
     layoutAsked: (siteId: string) => layout.isAsked(siteId),
+    /**
+     * Starts reading the site's whole layout, for a request that will need it (a tree): the lists and
+     * counts asked beside it then come from it. A failure is the tree field's to report, through its
+     * own read of the same batch.
+     */
+    askLayout: (siteId: string) => void layout.load(siteId).catch(() => undefined),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader((ids: string[]) => rowsWhereIn(em, Site, 'id', ids), (s) => s.id),
     siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
@@ -93,6 +100,24 @@ type SiteLoaders = ReturnType<typeof siteLoaders>;
  */
 export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: () => T | Promise<T>, own: () => T | Promise<T>): T | Promise<T> {
   return loaders.layoutAsked(siteId) ? fromLayout() : own();
+}
+
+/**
+ * A first page of a list of the site, from its layout when the request reads the layout anyway and the
+ * whole list fits in the page (no statement of its own; the count is the list's length); else the
+ * list's own page, read in SQL. Only a whole list is served so: a page that ends early hands out the SQL
+ * list's cursor, which the layout's rows do not carry.
+ */
+export function pageOfSite<T>(
+  loaders: SiteLoaders,
+  siteId: string,
+  args: PageArgs,
+  fromLayout: () => Promise<T[]>,
+  own: () => Promise<Page<T>>,
+): Promise<Page<T>> {
+  if (args.page || !loaders.layoutAsked(siteId)) return own();
+  const limit = pageSize(args.limit);
+  return fromLayout().then((rows) => (rows.length <= limit ? { items: rows, count: rows.length, next: null } : own()));
 }
 
 /** Forgets what the request's loaders hold of a site's structure, after a change to it. */

@@ -35,8 +35,11 @@ const statements = new Map<string, string>();
  * Every part reaches only the site's own rows through an index, so that its cost does not depend on
  * what other sites and tenants hold: the site's space ids are gathered once per site, as an array
  * (the materialized CTE keeps the planner from repeating that subquery where it is used), and spaces
- * and facts are matched against it with `= any(…)`. A subquery `in (select …)` there would let the
- * planner choose a hash semi-join over the whole space, change request and comment tables.
+ * and facts are joined to its `unnest`, which the planner expects to be short: one index lookup per
+ * space, or on a small table one hash of it. A subquery `in (select …)` there would let the planner
+ * choose a hash semi-join over the whole space, change request and comment tables; `x.id = any(array)`
+ * let it filter a small table by comparing every row with every element (13 ms of the 15 ms statement
+ * for 500 spaces beside 2,000 others, 1.6 ms joined).
  */
 export async function readSiteLayouts(em: EntityManager, siteIds: readonly string[], facts: readonly SpaceFacts<never>[] = []): Promise<SiteLayout[]> {
   const factColumns = facts.map((fact, i) => `,\n    (${fact.sql('k.space_ids')}) as "fact${i}"`).join('');
@@ -50,7 +53,7 @@ export async function readSiteLayouts(em: EntityManager, siteIds: readonly strin
     (select ${jsonListOf(em, SiteSection, 'x', byPosition)} from ${tableOf(em, SiteSection)} x where x.site_id = k.id) as "sections",
     (select ${jsonListOf(em, SiteSectionGroup, 'x', byPosition)} from ${tableOf(em, SiteSectionGroup)} x where x.site_id = k.id) as "groups",
     (select ${jsonListOf(em, SiteSpace, 'x', byPosition)} from ${tableOf(em, SiteSpace)} x where x.site_id = k.id) as "siteSpaces",
-    (select ${jsonListOf(em, Space, 'x')} from ${tableOf(em, Space)} x where x.id = any(k.space_ids)) as "spaces"${factColumns}
+    (select ${jsonListOf(em, Space, 'x')} from unnest(k.space_ids) as u(id) join ${tableOf(em, Space)} x on x.id = u.id) as "spaces"${factColumns}
     from k`;
     statements.set(factColumns, statement);
   }

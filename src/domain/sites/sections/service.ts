@@ -22,7 +22,7 @@ import {
   type SiteSectionGroupRow,
   type SiteSectionRow,
 } from '../entities.js';
-import { forgetSiteStructure } from '../loaders.js';
+import { forgetSiteStructure, pageOfSite } from '../loaders.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -153,12 +153,17 @@ function navigationKeyOf(groups: SiteSectionGroupRow[]) {
 
 /** Every section of a site (top-level and grouped) in navigation order. */
 export function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
-  return ctx.lists.sectionsOfSite.load({ parent: siteId, args });
+  const inLayout = async () => {
+    const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(siteId), ctx.loaders.groupsBySite.load(siteId)]);
+    return sectionsInNavigationOrder(sections, groups);
+  };
+  return pageOfSite(ctx.loaders, siteId, args, inLayout, () => ctx.lists.sectionsOfSite.load({ parent: siteId, args }));
 }
 
 /** The section groups of a site by position. */
 export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs) {
-  return ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args });
+  const inLayout = () => ctx.loaders.groupsBySite.load(siteId);
+  return pageOfSite(ctx.loaders, siteId, args, inLayout, () => ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args }));
 }
 
 // ─── sections ───────────────────────────────────────────────────────────────────────────────────────

@@ -1,4 +1,8 @@
+import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../graphql/context.js';
+import { selectsField } from '../../../graphql/selection.js';
+import { whenLoaded } from '../../common/loader.js';
+import { partOfSite } from '../loaders.js';
 import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
 import { createInOrganization, succeeded, updateById, type Id } from '../../common/resolvers.js';
@@ -30,7 +34,11 @@ export const siteResolvers: Resolvers = {
   Query: {
     sites: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & SiteFilters & { organizationId: string }, ctx: Context) =>
       listSites(ctx, organizationId, filters, { page, limit }),
-    site: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.site.get(id),
+    site: (_: unknown, { id }: Id, ctx: Context, info: GraphQLResolveInfo) => {
+      // A tree reads the whole layout: asked now, it also answers the lists and counts beside `structure`.
+      if (selectsField(info, 'structure')) ctx.loaders.askLayout(id);
+      return ctx.loaders.site.get(id);
+    },
     siteAdaptiveSchema: (_: unknown, { siteId }: SiteId, ctx: Context) => getAdaptiveSchema(ctx, siteId),
     publishedContentSite: (_: unknown, { siteId }: SiteId, ctx: Context) => publishedContentSite(ctx, siteId),
   },
@@ -45,7 +53,8 @@ export const siteResolvers: Resolvers = {
   },
   Site: {
     object: () => 'site',
-    siteSpaces: (s: SiteRow, _: unknown, ctx: Context) => ctx.loaders.siteSpaceCount.get(s.id),
+    siteSpaces: (s: SiteRow, _: unknown, ctx: Context) =>
+      partOfSite(ctx.loaders, s.id, () => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length), () => ctx.loaders.siteSpaceCount.get(s.id)),
     proxy: (s: SiteRow, _: unknown, ctx: Context) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s: SiteRow) => ({ enabled: s.adaptiveContentEnabled }),
     // No ads programme on a self-hosted server.
