@@ -4,6 +4,7 @@ import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
+import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { DEFAULT_PAGE_SIZE } from '../domain/common/pagination.js';
 
@@ -39,11 +40,15 @@ export function documentCost(schema: GraphQLSchema, query: DocumentNode, variabl
  * the limit's worth of document costs, whatever was sent.
  */
 export function tokenLimit(maxTokens: number): RequestHandler {
+  // Documents already found within the limit (clients send the same few documents again and again), by
+  // their text; only a cache, bounded by the texts' total length.
+  const withinLimit = new LRUCache<string, true>({ maxSize: 4_000_000, sizeCalculation: (_, query) => query.length || 1 });
   return (req, res, next) => {
     const query = req.method === 'GET' ? req.query.query : (req.body as { query?: unknown } | undefined)?.query;
-    if (typeof query !== 'string') return next();
+    if (typeof query !== 'string' || withinLimit.has(query)) return next();
     try {
       new MaxTokensParserWLexer(query, { n: maxTokens }).parseDocument();
+      withinLimit.set(query, true);
     } catch (error) {
       // Syntax errors are the parser's to report, as usual; only the limit is refused here.
       if (error instanceof GraphQLError && /Token limit/.test(error.message)) {
@@ -52,6 +57,28 @@ export function tokenLimit(maxTokens: number): RequestHandler {
     }
     return next();
   };
+}
+
+/**
+ * Costs of the documents /graphql receives, remembered by document (Apollo hands out the same parsed
+ * document for the same text) and variables: computing one walks the whole document with its types,
+ * which is a fair share of a small request. Only a cache: a document's entry goes with the document.
+ */
+class DocumentCosts {
+  private readonly byDocument = new WeakMap<DocumentNode, LRUCache<string, number>>();
+
+  constructor(private readonly schema: GraphQLSchema) {}
+
+  of(document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined): number {
+    const key = `${operationName ?? ''}|${JSON.stringify(variables)}`;
+    // Large variables (a mutation's input) are not worth keeping: computed each time.
+    if (key.length > 2_000) return documentCost(this.schema, document, variables, operationName);
+    let known = this.byDocument.get(document);
+    if (!known) this.byDocument.set(document, (known = new LRUCache({ max: 50 })));
+    let cost = known.get(key);
+    if (cost === undefined) known.set(key, (cost = documentCost(this.schema, document, variables, operationName)));
+    return cost;
+  }
 }
 
 /** The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them). */
@@ -67,13 +94,14 @@ export function documentLimits(schema: GraphQLSchema, limits: Config['graphql'])
     maxDirectives: { n: limits.maxDirectives },
   }).protect();
 
+  const costs = new DocumentCosts(schema);
   const bounded: ApolloServerPlugin = {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operationName }) {
           let cost: number;
           try {
-            cost = documentCost(schema, document, request.variables ?? {}, operationName);
+            cost = costs.of(document, request.variables ?? {}, operationName);
           } catch {
             return; // variables that do not fit the operation: execution reports them
           }
