@@ -1,0 +1,68 @@
+import { makeExecutableSchema } from '@graphql-tools/schema';
+import { parse } from 'graphql';
+import { compileQuery, isCompiledQuery } from 'graphql-jit';
+import { describe, expect, it } from 'vitest';
+
+/*
+ * patches/graphql-jit+0.8.9.patch (applied by `npm install` through patch-package): a resolver that
+ * answers synchronously is called without the three closures graphql-jit wraps every call in, and a
+ * resolver declared with fewer than four parameters gets no resolve info (which graphql-jit builds
+ * per call). These tests hold the patch to graphql-jit's own semantics, and fail if it is not applied.
+ */
+
+function compiled(resolvers: Record<string, Record<string, unknown>>, query: string) {
+  const schema = makeExecutableSchema({
+    typeDefs: 'type Query { items: [Item!]! } type Item { n: Int! tripled: Int shown: String asked: String }',
+    resolvers,
+  });
+  const result = compileQuery(schema, parse(query));
+  if (!isCompiledQuery(result)) throw new Error('did not compile');
+  return result;
+}
+
+const items = () => [{ n: 1 }, { n: 2 }];
+
+describe('graphql-jit, patched', () => {
+  it('resolves synchronous, promised, thrown and rejected values as before, calling each resolver once', async () => {
+    let calls = 0;
+    const query = compiled(
+      {
+        Query: { items },
+        Item: {
+          tripled: (item: { n: number }) => (calls++, item.n === 2 ? Promise.resolve(6) : 3),
+          shown: (item: { n: number }) => {
+            calls++;
+            if (item.n === 1) throw new Error('thrown');
+            return Promise.reject(new Error('rejected'));
+          },
+        },
+      },
+      '{ items { n tripled shown } }',
+    );
+    const result = await query.query(undefined, {}, {});
+    expect(calls).toBe(4);
+    expect(result.data).toEqual({ items: [{ n: 1, tripled: 3, shown: null }, { n: 2, tripled: 6, shown: null }] });
+    expect(result.errors?.map((error) => [error.message, error.path])).toEqual([
+      ['thrown', ['items', 0, 'shown']],
+      ['rejected', ['items', 1, 'shown']],
+    ]);
+  });
+
+  it('gives resolve info only to resolvers that declare a fourth parameter', async () => {
+    const query = compiled(
+      {
+        Query: { items },
+        Item: {
+          shown: (_item: unknown, _args: unknown, _ctx: unknown, ...rest: unknown[]) => (rest[0] === undefined ? 'no info' : 'info'),
+          asked: (_item: unknown, _args: unknown, _ctx: unknown, info: { fieldName: string; path: { key: unknown } }) => `${info.fieldName}@${info.path.key}`,
+          tripled: (...args: unknown[]) => (args[3] as { fieldName: string }).fieldName.length,
+        },
+      },
+      '{ items { shown asked tripled } }',
+    );
+    const result = await query.query(undefined, {}, {});
+    expect(result.errors).toBeUndefined();
+    // `...rest` after three parameters: length 3, so no info; `(...args)`: length 0, so info as before.
+    expect(result.data).toEqual({ items: [{ shown: 'no info', asked: 'asked@asked', tripled: 7 }, { shown: 'no info', asked: 'asked@asked', tripled: 7 }] });
+  });
+});
