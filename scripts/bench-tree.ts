@@ -105,6 +105,7 @@ async function measure(target: Target, duration: number): Promise<Window> {
 const database = config.databaseUrl ? `PostgreSQL server (database CPU ${cpu.measuresDatabase ? "from its backends' /proc" : 'n/a: not on this machine'})` : 'embedded (PGlite, in the bench process: its CPU is server CPU)';
 console.log(`database: ${database}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`);
 console.log('answers checked: a = b, c = d (sections compared in id order: PostGraphile gives position order, ours navigation order), e = f (nulls left out)');
+console.log('req/s: answers over the window; p50/p99: median of the rounds; CPU ms/req: CPU time of the windows over the requests sent in them');
 
 const statements = new Map<Target, number>();
 for (const target of targets) {

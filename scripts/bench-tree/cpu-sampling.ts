@@ -8,7 +8,8 @@ export type CpuSample = { server: number; databaseTicks: Map<number, number> | n
 /** CPU time a window took, in ms: `database` is null when it cannot be seen from here (embedded: it is in `server`). */
 export type CpuSpent = { server: number; database: number | null };
 
-const LOCAL_HOSTS = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
+// '' is a URL without a host: a Unix socket, so this machine.
+const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '::1', '[::1]']);
 const ticksPerSecond = () => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
 
 /** utime + stime of a process in clock ticks, if it is a PostgreSQL process this machine shows. */

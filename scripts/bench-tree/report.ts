@@ -67,7 +67,7 @@ export function ratiosTable(byKey: Map<Target['key'], Measured>, databaseMeasure
     { name: 'full tree (b) / json_agg (a), req/s', of: windows('b'), to: windows('a'), measure: requestsPerSecond, goal: { atLeast: 0.9 } },
     { name: 'REST listSiteSections (e) / same GraphQL document (f), req/s', of: windows('e'), to: windows('f'), measure: requestsPerSecond, goal: { atLeast: 0.95 } },
     {
-      name: `CPU per full-tree request (${databaseMeasured ? 'server + DB' : 'server, DB in it or n/a'}) (b) / json_agg (a)`,
+      name: `CPU per full-tree request (${databaseMeasured ? 'server + DB' : 'server only, DB n/a'}) (b) / json_agg (a)`,
       of: windows('b'),
       to: windows('a'),
       measure: (w) => cpuPerRequest(w).total,
