@@ -1,64 +1,52 @@
 /**
- * `npm run bench:tree`: seeds a large site (20 sections × 25 site spaces, 5 groups) on the configured
- * database (DATABASE_URL, or a fresh embedded one), then measures with autocannon at fixed concurrency:
- *   - the nested GraphQL site-tree query,
- *   - the equivalent REST call (the site's sections with their site spaces and spaces),
- *   - a baseline: the same tree from one hand-written json_agg SQL query behind a bare express route
- *     (`site-tree-baseline.ts`; the run stops unless its answer equals the GraphQL query's).
- * Prints requests/s, p50/p99 latency and SQL statements per request, and the ratio to the baseline.
- * Each target runs for BENCH_SECONDS (default 10) in all, split into BENCH_ROUNDS (default 5) rounds that take
- * turns with the other targets. Environment also: BENCH_CONNECTIONS (default 10).
+ * `npm run bench:tree`: the site tree against its anchors (issue 19). Seeds a published site of 20
+ * sections × 25 site spaces (5 section groups) on the configured database (DATABASE_URL, or a fresh
+ * embedded one), then measures six targets with autocannon at fixed concurrency:
+ *   a. baseline: the full tree from one hand-written json_agg SQL statement behind a bare express route
+ *      (site-tree-baseline.ts);
+ *   b. GraphQL full tree (SITE_TREE_QUERY: permissions, counts, URLs);
+ *   c. GraphQL structural tree: plain columns only, site → sections → site spaces → space;
+ *   d. PostGraphile 5 serving that structural tree from the same database and tables
+ *      (bench-tree/postgraphile-server.ts; embedded, over the very PGlite the server holds);
+ *   e. REST listSiteSections (GET …/sections?limit=1000);
+ *   f. the GraphQL document REST runs for listSiteSections, sent to /graphql with REST's variables.
+ * Before measuring it checks that a = b, c = d and e = f answer the same (bench-tree/answer-checks.ts)
+ * and stops if not. Every target runs BENCH_SECONDS (default 10) in all, in BENCH_ROUNDS (default 5)
+ * rounds that take turns with the other targets, after an unrecorded warm-up of BENCH_WARMUP seconds
+ * (default 1) each; BENCH_CONNECTIONS (default 10) requests in flight.
+ *
+ * Autocannon runs in a child process, so the bench process holds only the servers (and, embedded, the
+ * database). For each window the bench takes its own CPU time (server CPU) and, on a PostgreSQL server
+ * on this machine, the CPU time of the database's backends (bench-tree/cpu-sampling.ts), and divides
+ * by the requests sent: CPU per request stays comparable on a busy machine where requests per second
+ * drift. It prints one row per target, then the issue's ratios with their goals, over the whole run
+ * and per round (min–max).
  */
 import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import autocannon from 'autocannon';
+import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
 import { systemClock } from '../src/clock.js';
-import { startBenchServer } from './bench-server.js';
+import { embeddedDatabase } from '../src/db/embedded-databases.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
 import { readRows } from '../src/db/statements.js';
-import { isDeepStrictEqual } from 'node:util';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
-import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
+import { checkAnswers } from './bench-tree/answer-checks.js';
+import { startCpuSampler } from './bench-tree/cpu-sampling.js';
+import { startLoadGenerator } from './bench-tree/load-generator.js';
+import { startPostGraphile, type PostGraphileSource } from './bench-tree/postgraphile-server.js';
+import { ratiosTable, targetsTable, type Measured, type Window } from './bench-tree/report.js';
+import { benchTargets, type Target } from './bench-tree/targets.js';
+import { startBenchServer } from './bench-server.js';
+import { seedSiteTree } from './site-tree.js';
 import { BASELINE_SQL } from './site-tree-baseline.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
-
-
-type Target = { name: string; url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
-
-type Measured = { rps: number; p50: number; p99: number };
-
-async function measure(target: Target, duration: number): Promise<Measured> {
-  const result = await autocannon({
-    url: target.url,
-    method: target.method,
-    headers: target.headers,
-    body: target.body,
-    connections,
-    duration,
-  });
-  if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
-  return { rps: result.requests.average, p50: result.latency.p50, p99: result.latency.p99 };
-}
-
-async function statementsPerRequest(target: Target): Promise<number> {
-  let count = 0;
-  const observe = () => void (count += 1);
-  sqlObservers.add(observe);
-  try {
-    const res = await fetch(target.url, { method: target.method, headers: target.headers, body: target.body });
-    if (!res.ok) throw new Error(`${target.name}: ${res.status} ${await res.text()}`);
-    await res.arrayBuffer();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return count;
-}
+const warmUpSeconds = Number(process.env.BENCH_WARMUP ?? 1);
 
 const { server, config, embeddedDir } = await startBenchServer('bench');
 const em = server.deps.orm.em.fork();
@@ -74,49 +62,68 @@ baseline.get('/tree/:id', async (req, res) => {
 });
 const baselineServer = baseline.listen(0, '127.0.0.1');
 await new Promise((resolve) => baselineServer.once('listening', resolve));
-const baselinePort = (baselineServer.address() as AddressInfo).port;
+const baselineUrl = `http://127.0.0.1:${(baselineServer.address() as AddressInfo).port}`;
 
-const auth = { authorization: `Bearer ${secret}` };
-const targets: Target[] = [
-  { name: 'baseline: one json_agg query', url: `http://127.0.0.1:${baselinePort}/tree/${siteId}`, method: 'GET' },
-  {
-    name: 'GraphQL site tree',
-    url: `${server.url}/graphql`,
-    method: 'POST',
-    headers: { ...auth, 'content-type': 'application/json' },
-    body: JSON.stringify({ query: SITE_TREE_QUERY, variables: { id: siteId } }),
-  },
-  { name: 'REST sections (tree)', url: `${server.url}/v1/orgs/${organization.id}/sites/${siteId}/sections?limit=1000`, method: 'GET', headers: auth },
-];
+const pglite = embeddedDatabase(server.deps.orm);
+const source: PostGraphileSource = config.databaseUrl ? { url: config.databaseUrl, schema: config.databaseSchema } : { pglite: pglite! };
+const postgraphile = await startPostGraphile(source);
 
-// The baseline must serve the very tree the GraphQL query answers, or the ratio would mean nothing.
-const [graphqlAnswer, baselineAnswer] = await Promise.all([
-  fetch(targets[1]!.url, { method: 'POST', headers: targets[1]!.headers, body: targets[1]!.body }).then((r) => r.json()),
-  fetch(targets[0]!.url).then((r) => r.json()),
-]);
-if (!isDeepStrictEqual(graphqlAnswer.data?.site, baselineAnswer)) throw new Error('the baseline does not answer the same tree as the GraphQL query');
+const targets = benchTargets({ serverUrl: server.url, baselineUrl, postgraphileUrl: postgraphile.url, organizationId: organization.id, siteId, token: secret });
+const answers = await checkAnswers(targets);
 
-console.log(`database: ${config.databaseUrl ? 'PostgreSQL server' : 'embedded (PGlite)'}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s each in ${rounds} interleaved rounds`);
-// Rounds interleave the targets, so that whatever else the machine does weighs on all of them alike.
+async function statementsPerRequest(target: Target): Promise<number> {
+  let count = 0;
+  const observe = () => void (count += 1);
+  sqlObservers.add(observe);
+  try {
+    const { url, method, headers, body } = target.request;
+    const res = await fetch(url, { method, headers, body });
+    if (!res.ok) throw new Error(`${target.name}: ${res.status} ${await res.text()}`);
+    await res.arrayBuffer();
+  } finally {
+    sqlObservers.delete(observe);
+  }
+  return count;
+}
+
+const cpu = await startCpuSampler(config.databaseUrl);
+const load = startLoadGenerator();
+
+/**
+ * One window: CPU sampled before the load starts and after it ends plus time for the requests cut short
+ * at its end to finish (the server still answers them), so that every request sent is paid within it.
+ */
+async function measure(target: Target, duration: number): Promise<Window> {
+  const before = await cpu.sample();
+  const result = await load.run({ target: target.request, connections, seconds: duration });
+  if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
+  await sleep(Math.min(Math.max(2 * result.p99, 100), 5000));
+  const after = await cpu.sample();
+  return { ...result, cpu: cpu.spent(before, after) };
+}
+
+const database = config.databaseUrl ? `PostgreSQL server (database CPU ${cpu.measuresDatabase ? "from its backends' /proc" : 'n/a: not on this machine'})` : 'embedded (PGlite, in the bench process: its CPU is server CPU)';
+console.log(`database: ${database}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`);
+console.log('answers checked: a = b, c = d (sections compared in id order: PostGraphile gives position order, ours navigation order), e = f (nulls left out)');
+console.log('req/s: answers over the window; p50/p99: median of the rounds; CPU ms/req: CPU time of the windows over the requests sent in them');
+
 const statements = new Map<Target, number>();
 for (const target of targets) {
   await statementsPerRequest(target); // warm-up: compilation and first-use work are not per-request costs
   statements.set(target, await statementsPerRequest(target));
 }
-const results = new Map<Target, Measured[]>(targets.map((target) => [target, []]));
-for (let round = 0; round < rounds; round++) for (const target of targets) results.get(target)!.push(await measure(target, seconds / rounds));
-const median = (values: number[]) => values.sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const rows: string[] = [];
-let baselineRps = 0;
-for (const target of targets) {
-  const measured = results.get(target)!;
-  const rps = measured.reduce((sum, m) => sum + m.rps, 0) / measured.length;
-  const [p50, p99] = [median(measured.map((m) => m.p50)), median(measured.map((m) => m.p99))];
-  if (!baselineRps) baselineRps = rps;
-  rows.push(`${target.name.padEnd(30)} ${rps.toFixed(0).padStart(8)} req/s  p50 ${String(p50).padStart(5)} ms  p99 ${String(p99).padStart(5)} ms  ${String(statements.get(target)).padStart(3)} SQL/req  ${(rps / baselineRps).toFixed(2)}× baseline`);
-}
-console.log(rows.join('\n'));
+if (warmUpSeconds > 0) for (const target of targets) await measure(target, warmUpSeconds);
+// Rounds interleave the targets, so that whatever else the machine does weighs on all of them alike.
+const windows = new Map<Target, Window[]>(targets.map((target) => [target, []]));
+for (let round = 0; round < rounds; round++) for (const target of targets) windows.get(target)!.push(await measure(target, seconds / rounds));
 
+const measured: Measured[] = targets.map((target) => ({ target, windows: windows.get(target)!, statements: statements.get(target), bytes: answers.get(target.key)!.bytes }));
+console.log(`\n${targetsTable(measured)}\n`);
+console.log(ratiosTable(new Map(measured.map((m) => [m.target.key, m])), cpu.measuresDatabase || !config.databaseUrl));
+
+load.stop();
+await cpu.stop();
+await postgraphile.stop();
 baselineServer.close();
 await server.stop();
 if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });
