@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { selectsPath } from '../../graphql/selection.js';
 import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
@@ -101,6 +103,13 @@ type SiteLoaders = ReturnType<typeof siteLoaders>;
 export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: () => T | Promise<T>, own: () => T | Promise<T>): T | Promise<T> {
   return loaders.layoutAsked(siteId) ? fromLayout() : own();
 }
+
+/**
+ * Whether a site's field asks for its tree: its structure, or its sections with their site spaces. The
+ * whole layout is then read at once (`askLayout`), in one statement, and answers the lists, counts and
+ * site spaces beside it.
+ */
+export const asksForTree = (info: GraphQLResolveInfo) => selectsPath(info, 'structure') || selectsPath(info, 'sections', 'items', 'siteSpaces');
 
 /**
  * A first page of a list of the site, from its layout when the request reads the layout anyway and the

@@ -1,8 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../graphql/context.js';
-import { selectsField } from '../../../graphql/selection.js';
 import { whenLoaded } from '../../common/loader.js';
-import { partOfSite } from '../loaders.js';
+import { asksForTree, partOfSite } from '../loaders.js';
 import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
 import { createInOrganization, succeeded, updateById, type Id } from '../../common/resolvers.js';
@@ -35,8 +34,7 @@ export const siteResolvers: Resolvers = {
     sites: (_: unknown, { organizationId, page, limit, ...filters }: PageArgs & SiteFilters & { organizationId: string }, ctx: Context) =>
       listSites(ctx, organizationId, filters, { page, limit }),
     site: (_: unknown, { id }: Id, ctx: Context, info: GraphQLResolveInfo) => {
-      // A tree reads the whole layout: asked now, it also answers the lists and counts beside `structure`.
-      if (selectsField(info, 'structure')) ctx.loaders.askLayout(id);
+      if (asksForTree(info)) ctx.loaders.askLayout(id);
       return ctx.loaders.site.get(id);
     },
     siteAdaptiveSchema: (_: unknown, { siteId }: SiteId, ctx: Context) => getAdaptiveSchema(ctx, siteId),
