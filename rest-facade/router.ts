@@ -12,12 +12,8 @@ import {
   type DocumentNode,
   type FragmentDefinitionNode,
   type GraphQLInputType,
-  type GraphQLNamedType,
-  type GraphQLObjectType,
   type GraphQLSchema,
-  type SelectionSetNode,
 } from 'graphql';
-import { getDirective } from '@graphql-tools/utils';
 import type { AppDeps } from '../src/graphql/context.js';
 import { createContext } from '../src/graphql/request-context.js';
 import { DomainError } from '../src/domain/common/errors.js';
@@ -32,11 +28,9 @@ import { requestLogger, sendError, sendFailure } from '../src/http/responses.js'
 import { factsOf, noteContext } from '../src/http/request-facts.js';
 import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
 import { costOf, type Cost } from '../src/rate-limits/cost.js';
+import { leaveOutNulls, nullFieldsOf, shapeOf, type NullFields } from './answer-shape.js';
 import { bodyOf, type Route } from './route.js';
 import { routes } from './routes/index.js';
-
-/** Which response fields keep a null value (@keepNull); every other null field is left out of the body. */
-type Shape = Map<string, { keepNull: boolean; children?: Shape }>;
 
 type PreparedRoute = Route & {
   parsed: DocumentNode;
@@ -44,7 +38,8 @@ type PreparedRoute = Route & {
   compiled: CompiledQuery | null;
   variables: Map<string, GraphQLInputType>;
   rootKey: string;
-  shape: Shape;
+  /** The null fields its answers leave out (see answer-shape.ts). */
+  nullFields: NullFields | undefined;
   /** The root field is @public: the operation answers without a token. */
   open: boolean;
   /** Whether the operation reads a JSON body, and whether it may be left out. */
@@ -52,44 +47,6 @@ type PreparedRoute = Route & {
   /** What a call takes from its caller's rate limit. */
   cost: Cost;
 };
-
-function shapeOf(
-  schema: GraphQLSchema,
-  selectionSet: SelectionSetNode,
-  type: GraphQLNamedType,
-  fragments: Record<string, FragmentDefinitionNode>,
-  into: Shape = new Map(),
-): Shape {
-  for (const selection of selectionSet.selections) {
-    if (selection.kind === Kind.FIELD) {
-      const field = (type as GraphQLObjectType).getFields?.()[selection.name.value];
-      if (!field) continue;
-      into.set(selection.alias?.value ?? selection.name.value, {
-        keepNull: !!getDirective(schema, field, 'keepNull')?.length,
-        children: selection.selectionSet ? shapeOf(schema, selection.selectionSet, getNamedType(field.type), fragments) : undefined,
-      });
-    } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-      const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value)! : type;
-      shapeOf(schema, selection.selectionSet, on, fragments, into);
-    } else {
-      const fragment = fragments[selection.name.value]!;
-      shapeOf(schema, fragment.selectionSet, schema.getType(fragment.typeCondition.name.value)!, fragments, into);
-    }
-  }
-  return into;
-}
-
-function stripNulls(value: unknown, shape: Shape | undefined): unknown {
-  if (Array.isArray(value)) return value.map((item) => stripNulls(item, shape));
-  if (value === null || typeof value !== 'object' || !shape) return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, child] of Object.entries(value)) {
-    const field = shape.get(key);
-    if (child === null && !field?.keepNull) continue;
-    out[key] = stripNulls(child, field?.children);
-  }
-  return out;
-}
 
 /** Parses and validates a route's document against the schema; a broken route stops start-up. */
 function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
@@ -122,7 +79,7 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   }
   const takesBody = bodyOf(route, parsed);
   if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, shape, open, takesBody, cost: costOf(parsed) };
+  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed) };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -247,9 +204,10 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
           if (answer.created) status = 201;
           data = answer[route.upsert.entity];
         }
-        const body = stripNulls(data, route.shape) as { urls?: { location?: string } };
-        if (status === 201 && body?.urls?.location) res.location(body.urls.location);
-        return res.status(status).json(body);
+        leaveOutNulls(data, route.nullFields);
+        const location = status === 201 && (data as { urls?: { location?: string } } | null)?.urls?.location;
+        if (location) res.location(location);
+        return res.status(status).json(data);
       } catch (error) {
         return sendFailure(req, res, error, deps.logger, { operation: route.operationId });
       }
