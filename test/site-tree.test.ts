@@ -33,6 +33,21 @@ describe('a whole site tree in one GraphQL request', () => {
     }
   });
 
+  it('serves REST listSiteSections from the layout: the same statements for 2×3 and for 20×25 site spaces', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
+    const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
+    const sections = (site: string) => admin.rest('GET', `/v1/orgs/${organization.id}/sites/${site}/sections?limit=1000`);
+    let largeAnswer: Awaited<ReturnType<typeof sections>> | undefined;
+    const smallCount = await countStatements(async () => expect((await sections(small)).status).toBe(200));
+    const largeCount = await countStatements(async () => void (largeAnswer = await sections(large)));
+    expect(largeAnswer!.status).toBe(200);
+    expect(largeAnswer!.body.count).toBe(20);
+    expect(largeAnswer!.body.items.flatMap((section: { siteSpaces: unknown[] }) => section.siteSpaces)).toHaveLength(500);
+    expect(largeCount).toBe(smallCount);
+    console.log(`REST listSiteSections: ${largeCount} SQL statements for 6 and for 500 site spaces`);
+  });
+
   it('answers the lists beside the structure as their own pages do, in navigation order, with cursors when a page ends early', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const site = await seedSiteTree(server.em(), organization.id, 12, 2, 3, server.clock.now());
