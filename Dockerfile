@@ -30,4 +30,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 \
 # node handles SIGTERM and SIGINT itself (src/main.ts), also as PID 1: it drains for SHUTDOWN_TIMEOUT_MS and
 # exits 0. Run with --init (tini reaps and forwards) and a stop timeout above SHUTDOWN_TIMEOUT_MS.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-old-space-size=1024", "--enable-source-maps", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=16", "dist/src/main.js"]

@@ -1,7 +1,7 @@
 /**
  * `npm run measure:process`: the server as a process, started the way `npm start` starts it (its command
- * from package.json, run by node in the repository), with and without the young-generation flag
- * (`--max-semi-space-size=64`). For each: first start (spawn → /healthz 200) on a fresh database and its
+ * from package.json, run by node in the repository), with its young-generation flag
+ * (`--max-semi-space-size`) and without it. For each: first start (spawn → /healthz 200) on a fresh database and its
  * peak RSS, restart on the same data, idle RSS after start, RSS during and after a site-tree load
  * (BENCH_SECONDS, default 30, with 10 requests in flight), and CPU per request (/proc/<pid>/stat) for the
  * site tree and for two of the cheapest calls (GraphQL `{ viewer { id } }`, `GET /v1/user`). The servers
@@ -25,7 +25,9 @@ import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 
 const ROOT = join(import.meta.dirname, '..');
-const YOUNG_GENERATION_FLAG = '--max-semi-space-size=64';
+/** Node's default young generation under a 1 GiB heap ceiling: 64 MB semi-spaces. */
+const YOUNG_GENERATION_FLAG = /^--max-semi-space-size=\d+$/;
+const NODE_DEFAULT_YOUNG_GENERATION = '--max-semi-space-size=64';
 const OWNER_TOKEN = 'measure-process-owner-token-0123456789';
 const seconds = Number(process.env.BENCH_SECONDS ?? 30);
 const rounds = Number(process.env.BENCH_ROUNDS ?? 6);
@@ -38,7 +40,10 @@ const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf
 
 type Variant = { name: string; args: string[] };
 
-/** `npm start`'s command as node arguments, and the same with the young-generation flag toggled. */
+/**
+ * `npm start`'s command as node arguments, and the same with Node's default young generation instead of
+ * the one it sets (or with 64 MB semi-spaces, when it sets none).
+ */
 function variants(): Variant[] {
   const words = (command: string) => {
     const [node, ...args] = command.trim().split(/\s+/);
@@ -47,8 +52,9 @@ function variants(): Variant[] {
   };
   if (process.env.MEASURE_COMMANDS) return process.env.MEASURE_COMMANDS.split('|').map((command) => ({ name: command.trim(), args: words(command) }));
   const start = words((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!);
-  const toggled = start.includes(YOUNG_GENERATION_FLAG) ? start.filter((arg) => arg !== YOUNG_GENERATION_FLAG) : [YOUNG_GENERATION_FLAG, ...start];
-  const described = (args: string[]) => `npm start ${args.includes(YOUNG_GENERATION_FLAG) ? 'with' : 'without'} ${YOUNG_GENERATION_FLAG}`;
+  const young = start.find((arg) => YOUNG_GENERATION_FLAG.test(arg));
+  const toggled = young ? start.filter((arg) => arg !== young) : [NODE_DEFAULT_YOUNG_GENERATION, ...start];
+  const described = (args: string[]) => `npm start, ${args.find((arg) => YOUNG_GENERATION_FLAG.test(arg)) ?? 'no --max-semi-space-size'}`;
   return [start, toggled].map((args) => ({ name: described(args), args }));
 }
 
