@@ -5,9 +5,12 @@
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The build script before the install: npm ci's prepare lifecycle runs it (and finds no sources yet).
+COPY scripts/build.mjs scripts/
+# Fixes to dependencies that npm ci applies (patch-package, README names each).
+COPY patches patches
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
-COPY scripts/copy-schema-files.ts scripts/
 COPY src src
 COPY rest-facade rest-facade
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
@@ -29,4 +32,4 @@ HEALTHCHECK --interval=10s --timeout=5s --start-period=120s --retries=3 \
 # node handles SIGTERM and SIGINT itself (src/main.ts), also as PID 1: it drains for SHUTDOWN_TIMEOUT_MS and
 # exits 0. Run with --init (tini reaps and forwards) and a stop timeout above SHUTDOWN_TIMEOUT_MS.
 STOPSIGNAL SIGTERM
-CMD ["node", "--max-semi-space-size=64", "--max-old-space-size=1024", "--enable-source-maps", "dist/src/main.js"]
+CMD ["node", "--max-old-space-size=1024", "--max-semi-space-size=16", "dist/src/main.js"]

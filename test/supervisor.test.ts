@@ -9,7 +9,6 @@ import { Agent, request } from 'node:http';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { copySchemaFiles } from '../scripts/copy-schema-files.js';
 import { newId } from '../src/ids.js';
 import { freshDatabase } from './support/database.js';
 import { siteEvent } from './support/insights.js';
@@ -25,16 +24,14 @@ const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
 /** `npm run start:prod`: the production command, as words. */
 const production = scripts['start:prod']!.split(' ');
 
-// Built like `npm run build`, into a directory of this run's own (runs of the suite may overlap, and
-// dist/ is the operator's) inside the repository, so that node_modules/ and package.json are found.
-// Types are checked by `npm run typecheck`; here --noCheck only saves the time.
+// Built by `npm run build`'s script, into a directory of this run's own (runs of the suite may overlap,
+// and dist/ is the operator's) inside the repository, so that node_modules/ and package.json are found.
+// Types are checked by `npm run typecheck`; here --no-check only saves the time.
 const buildDir = join(repoRoot, '.tmp', `build-${newId()}`);
 let database: Awaited<ReturnType<typeof freshDatabase>>;
 beforeAll(async () => {
-  expect(scripts.build).toBe('rm -rf dist && tsc -p tsconfig.build.json && tsx scripts/copy-schema-files.ts dist');
-  const tsc = join(repoRoot, 'node_modules/typescript/bin/tsc');
-  await promisify(execFile)(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--noCheck', '--outDir', buildDir], { cwd: repoRoot });
-  copySchemaFiles(buildDir);
+  expect(scripts.build).toBe('node scripts/build.mjs');
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs', '--no-check', '--out-dir', relative(repoRoot, buildDir)], { cwd: repoRoot });
   database = await freshDatabase();
 }, TEST_MS);
 afterAll(async () => {
@@ -125,9 +122,9 @@ async function client(server: ServerProcess, organizationId: string, n: number) 
 
 describe('production start', () => {
   it('the supervisor examples run node on the compiled entry point with the Node flags of npm start, never npm', () => {
-    // npm start runs the sources through tsx; the production command runs the build, with the same flags.
-    expect(scripts.start).toBe('node --max-semi-space-size=64 --max-old-space-size=1024 --import tsx src/main.ts');
-    expect(production).toEqual(['node', '--max-semi-space-size=64', '--max-old-space-size=1024', '--enable-source-maps', 'dist/src/main.js']);
+    // npm start runs the build too (through its launcher, which rebuilds outdated sources), with the same flags.
+    expect(production).toEqual(['node', '--max-old-space-size=1024', '--max-semi-space-size=16', 'dist/src/main.js']);
+    expect(scripts.start).toBe([...production.slice(0, -1), 'scripts/start.mjs'].join(' '));
 
     const unit = /```ini\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
     const execStart = unit.split('\n').filter((line) => line.startsWith('ExecStart='));
@@ -153,6 +150,22 @@ describe('production start', () => {
     expect(runExamples.join('\n')).toMatch(/--init/);
     expect(runExamples.join('\n')).toMatch(/init: true/);
   });
+
+  it(
+    'npm start runs the compiled server in its own process (no TypeScript loaded), which SIGTERM stops',
+    async () => {
+      const [node, ...args] = scripts.start!.split(' ');
+      expect(node).toBe('node');
+      // The launcher builds dist/ first if the sources are newer (a type-check-free build of a few seconds).
+      const server = await spawnServer({ ...database.env, OWNER_TOKEN, INSIGHTS_WORKERS: '1' }, ['--import', './test/support/no-typescript.mjs', ...args]);
+      started.push(server);
+      await waitFor(server, async () => (await fetch(`${server.url}/healthz`).catch(() => null))?.status === 200, 120_000);
+      expect((await fetch(`${server.url}/v1/user`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).status).toBe(200);
+      expect(await stopProcess(server, 'SIGTERM')).toEqual({ code: 0, signal: null });
+      expect(server.stderr()).not.toContain('TypeScript at run time');
+    },
+    TEST_MS,
+  );
 
   it(
     'serves from the build (migrations, schema, playground assets, the insights worker thread); under keep-alive load SIGTERM drains and exits 0, losing nothing acknowledged',
