@@ -34,8 +34,12 @@ import { routes } from './routes/index.js';
 
 type PreparedRoute = Route & {
   parsed: DocumentNode;
-  /** The document compiled once by graphql-jit (null: it runs through graphql-js). */
-  compiled: CompiledQuery | null;
+  /**
+   * The document compiled by graphql-jit at its first call, then kept (null: it runs through graphql-js).
+   * Not at start-up: the compiled code of every route would sit in memory, used or not (about 15 MB of
+   * generated source alone for the 134 routes).
+   */
+  compiled: () => CompiledQuery | null;
   variables: Map<string, GraphQLInputType>;
   rootKey: string;
   /** The null fields its answers leave out (see answer-shape.ts). */
@@ -79,7 +83,9 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   }
   const takesBody = bodyOf(route, parsed);
   if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
-  return { ...route, parsed, compiled: compile(schema, parsed), variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed) };
+  let compiled: CompiledQuery | null | undefined;
+  const compiledOnce = () => (compiled === undefined ? (compiled = compile(schema, parsed)) : compiled);
+  return { ...route, parsed, compiled: compiledOnce, variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed) };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -189,7 +195,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         // Counted before anything runs: a refused call changes nothing.
         await chargeRequest(deps.rateLimits, res, route.cost);
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
-        const result = await run(schema, route.compiled, route.parsed, undefined, variablesOf(route, req), ctx);
+        const result = await run(schema, route.compiled(), route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {
           const error = result.errors[0]!;
           const status = statusOf(error);
