@@ -105,11 +105,12 @@ export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: 
 }
 
 /**
- * Whether a site's field asks for its tree: its structure, or its sections with their site spaces. The
- * whole layout is then read at once (`askLayout`), in one statement, and answers the lists, counts and
- * site spaces beside it.
+ * Whether a site's field asks for its tree (its structure, which is the whole site by definition): the
+ * whole layout is then read at once (`askLayout`), in one statement, and also answers the lists and
+ * counts beside it. A page of sections with their site spaces is not a tree: it reads its page alone,
+ * whatever the site's size.
  */
-export const asksForTree = (info: GraphQLResolveInfo) => selectsPath(info, 'structure') || selectsPath(info, 'sections', 'items', 'siteSpaces');
+export const asksForTree = (info: GraphQLResolveInfo) => selectsPath(info, 'structure');
 
 /**
  * A first page of a list of the site, from its layout when the request reads the layout anyway and the

@@ -1,5 +1,3 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { selectsPath } from '../../../graphql/selection.js';
 import type { Context } from '../../../graphql/context.js';
 import { whenLoaded } from '../../common/loader.js';
 import type { PageArgs } from '../../common/pagination.js';
@@ -40,11 +38,7 @@ const siteSpacesOfSection = (ctx: Context, section: SiteSectionRow) =>
 /** Site sections and section groups (root fields and their types). */
 export const siteSectionResolvers: Resolvers = {
   Query: {
-    siteSections: (_: unknown, args: OnSite & PageArgs, ctx: Context, info: GraphQLResolveInfo) => {
-      // Sections with their site spaces are the site's tree: its layout answers them in one statement.
-      if (selectsPath(info, 'items', 'siteSpaces')) ctx.loaders.askLayout(args.siteId);
-      return listSiteSections(ctx, args.siteId, pageOf(args));
-    },
+    siteSections: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSections(ctx, args.siteId, pageOf(args)),
     siteSectionGroups: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSectionGroups(ctx, args.siteId, pageOf(args)),
   },
   Mutation: {
