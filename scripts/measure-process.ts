@@ -22,6 +22,7 @@ import pg from 'pg';
 import { openOrm } from '../src/db/orm.js';
 import type { Database } from '../src/db/database.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';
+import { MS_PER_TICK, processTicks } from './process-cpu.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 
 const ROOT = join(import.meta.dirname, '..');
@@ -36,7 +37,6 @@ const CONNECTIONS = 10;
 const SETTLE_MS = 5000;
 /** Seconds of each cheap call per server, in two rounds. */
 const LIGHT_SECONDS = 10;
-const CLOCK_TICKS = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }));
 
 type Variant = { name: string; args: string[] };
 
@@ -67,9 +67,7 @@ function memoryOf(pid: number) {
 
 /** CPU time the process (every thread) has used, in ms. */
 function cpuMsOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-  // utime and stime: fields 14 and 15 of stat(5), 12 and 13 after the command's name.
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+  return (processTicks(pid)?.ticks ?? NaN) * MS_PER_TICK;
 }
 
 async function freePort(): Promise<number> {

@@ -1,6 +1,5 @@
-import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
+import { MS_PER_TICK, processTicks } from '../process-cpu.js';
 
 /** CPU time used so far: the bench process's in ms, and the database backends' in clock ticks by pid (null: not seen). */
 export type CpuSample = { server: number; databaseTicks: Map<number, number> | null };
@@ -10,21 +9,10 @@ export type CpuSpent = { server: number; database: number | null };
 
 // '' is a URL without a host: a Unix socket, so this machine.
 const LOCAL_HOSTS = new Set(['', 'localhost', '127.0.0.1', '::1', '[::1]']);
-const ticksPerSecond = () => Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim());
-
 /** utime + stime of a process in clock ticks, if it is a PostgreSQL process this machine shows. */
 function postgresTicks(pid: number): number | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined; // gone, or another machine's
-  }
-  // "pid (comm) state ppid …": comm may hold spaces, so split after its closing parenthesis.
-  const comm = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-  if (comm !== 'postgres') return undefined;
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // fields 14 and 15 of proc(5): utime, stime
+  const process = processTicks(pid);
+  return process?.command === 'postgres' ? process.ticks : undefined;
 }
 
 /**
@@ -47,7 +35,6 @@ export async function startCpuSampler(databaseUrl: string | undefined) {
       client = undefined;
     }
   }
-  const msPerTick = 1000 / ticksPerSecond();
 
   async function databaseTicks(db: pg.Client): Promise<Map<number, number>> {
     const { rows } = await db.query<{ pid: number }>('select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()');
@@ -71,7 +58,7 @@ export async function startCpuSampler(databaseUrl: string | undefined) {
       let database: number | null = null;
       if (before.databaseTicks && after.databaseTicks) {
         database = 0;
-        for (const [pid, ticks] of after.databaseTicks) database += (ticks - (before.databaseTicks.get(pid) ?? 0)) * msPerTick;
+        for (const [pid, ticks] of after.databaseTicks) database += (ticks - (before.databaseTicks.get(pid) ?? 0)) * MS_PER_TICK;
       }
       return { server: after.server - before.server, database };
     },

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { selectsPath } from '../../graphql/selection.js';
+import { selectsField } from '../../graphql/selection.js';
 import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
@@ -110,7 +110,7 @@ export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: 
  * counts beside it. A page of sections with their site spaces is not a tree: it reads its page alone,
  * whatever the site's size.
  */
-export const asksForTree = (info: GraphQLResolveInfo) => selectsPath(info, 'structure');
+export const asksForTree = (info: GraphQLResolveInfo) => selectsField(info, 'structure');
 
 /**
  * A first page of a list of the site, from its layout when the request reads the layout anyway and the
