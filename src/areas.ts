@@ -3,6 +3,7 @@ import { changeRequestsArea } from './domain/change-requests/index.js';
 import { collectionsArea } from './domain/collections/index.js';
 import { commentsArea } from './domain/comments/index.js';
 import { contentArea } from './domain/content/index.js';
+import { eventsArea } from './domain/events/index.js';
 import { grantsArea } from './domain/grants/index.js';
 import { insightsArea } from './domain/insights/index.js';
 import { integrationsArea } from './domain/integrations/index.js';
@@ -49,4 +50,5 @@ export const areas = [
   openAPIArea,
   integrationsArea,
   commentsArea,
+  eventsArea,
 ] as const;

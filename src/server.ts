@@ -8,6 +8,7 @@ import { provisionOwner, type Provisioned } from './db/bootstrap.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
 import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/ingest-state.js';
+import { EventHub } from './events/hub.js';
 import { createHttpServer } from './http-server.js';
 import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
 import { jobHandlers } from './jobs/handlers.js';
@@ -72,6 +73,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     await stopApollo();
     await deps.ingest.close();
     deps.rateLimits.stop();
+    await deps.events.close();
     await orm.close();
   };
 
@@ -100,6 +102,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
   const database = options.database ?? databaseOf(config);
   // The data directory first: the key file beside the database is read or made by its holder only.
   const orm = await openOrm(database);
+  let events: EventHub | undefined;
   try {
     const keyring = loadKeyring(config, database, logger);
     if ('url' in database) await reachDatabase(orm, database.url, { timeoutMs: config.databaseConnectTimeoutMs, logger });
@@ -115,17 +118,20 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
     await watchDatabase(metrics, orm);
     watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
+    events = await EventHub.open(orm, logger);
     const deps = {
       orm,
       config,
       clock,
       logger,
-      ingest: new IngestState(orm, (events) => metrics.insightsEventsIngested.inc(events)),
+      ingest: new IngestState(orm, (ingested) => metrics.insightsEventsIngested.inc(ingested)),
       rateLimits: await RateLimits.open(orm, config.rateLimits, logger),
+      events,
     };
     const { app, stop: stopApollo } = await createApp(deps, { stopping }, metrics);
     return { deps, app, stopApollo, provisioned };
   } catch (error) {
+    await events?.close();
     await orm.close();
     throw error;
   }

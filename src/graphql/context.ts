@@ -5,6 +5,8 @@ import type { Orm } from '../db/database.js';
 import type { Logger } from '../logger.js';
 import type { Policy } from '../auth/policy.js';
 import type { Viewer } from '../auth/viewer.js';
+import type { EventHub } from '../events/hub.js';
+import type { RequestOrigin } from '../events/origin.js';
 import type { IngestState } from '../domain/insights/ingest-state.js';
 import type { Loaders } from '../domain/common/request-loaders.js';
 import type { Lists } from '../domain/common/request-lists.js';
@@ -15,7 +17,16 @@ import type { RateLimits } from '../rate-limits/rate-limits.js';
  * holds threads, timers or pending work is here, made by whoever starts the server and closed by its
  * `stop()`; modules keep no such state of their own (only caches that can be lost).
  */
-export type AppDeps = { orm: Orm; config: Config; clock: Clock; logger: Logger; ingest: IngestState; rateLimits: RateLimits };
+export type AppDeps = {
+  orm: Orm;
+  config: Config;
+  clock: Clock;
+  logger: Logger;
+  ingest: IngestState;
+  rateLimits: RateLimits;
+  /** This process's ear on the outbox: committed domain events, from every instance. */
+  events: EventHub;
+};
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
 export type Context = {
@@ -30,4 +41,6 @@ export type Context = {
   logger: Logger;
   /** The server's ingestion workers and group commit. */
   ingest: IngestState;
+  /** Where the request came from (door, operation, client address), for the events it records. */
+  origin: RequestOrigin;
 };

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger.js';
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
 import { Policy } from '../auth/policy.js';
+import type { RequestOrigin } from '../events/origin.js';
 import { authenticate, type Viewer } from '../auth/viewer.js';
 import type { AppDeps, Context } from './context.js';
 import { createLists } from './lists.js';
@@ -29,11 +30,17 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
 }
 
 /** A context for a known viewer (or none), as used by the command line and jobs. */
-export function contextFor(deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'ingest'>, em: EntityManager, viewer: Viewer | null, logger: Logger = deps.logger): Context {
+export function contextFor(
+  deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'ingest'>,
+  em: EntityManager,
+  viewer: Viewer | null,
+  logger: Logger = deps.logger,
+  origin: RequestOrigin = {},
+): Context {
   const loaders = createLoaders(em, viewer);
   const policy = new Policy(viewer, loaders, deps.clock);
-  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest };
+  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest, origin };
 }
 
-/** The same request's context afresh: same viewer, a new EntityManager fork, empty loaders. */
-export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork() as EntityManager, ctx.viewer, ctx.logger);
+/** The same request's context afresh: same viewer and origin, a new EntityManager fork, empty loaders. */
+export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork() as EntityManager, ctx.viewer, ctx.logger, ctx.origin);

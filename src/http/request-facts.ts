@@ -1,5 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Response } from 'express';
+import { Kind } from 'graphql';
 import type { Context } from '../graphql/context.js';
 
 /**
@@ -49,6 +50,9 @@ export function noteContext(res: Response, ctx: Context): Context {
     facts.tokenId = ctx.viewer.tokenId;
   }
   (ctx as LinkedContext)[RESPONSE] = res;
+  ctx.origin.door = facts.door;
+  ctx.origin.clientIp = res.req.ip;
+  if (facts.door === 'rest') ctx.origin.operation = facts.operationId;
   return ctx;
 }
 
@@ -65,9 +69,13 @@ export const factsOfContext = (ctx: Context): RequestFacts | undefined => {
 export const recordGraphqlOperation: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
-      async didResolveOperation({ contextValue, operationName }) {
+      async didResolveOperation({ contextValue, operationName, operation }) {
         const facts = factsOfContext(contextValue);
         if (facts && operationName) facts.operationId = operationName;
+        // The events a mutation records name it by what it calls (an operation's name is the client's choice).
+        if (operation?.operation === 'mutation') {
+          contextValue.origin.operation = operation.selectionSet.selections.flatMap((s) => (s.kind === Kind.FIELD ? [s.name.value] : [])).join(',');
+        }
       },
     };
   },

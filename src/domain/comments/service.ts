@@ -10,7 +10,9 @@ import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { pageNodes } from '../content/markdown.js';
 import { pageTree, type PageTree } from '../content/views.js';
+import { recordEvent } from '../../events/record.js';
 import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
+import { commentPayload, commentTarget } from './events.js';
 import { changeReactions, reactionList, type ReactionTarget } from './reactions.js';
 import { commentIn, currentContent, forgetComment, replyIn, threadIn, type Thread } from './threads.js';
 
@@ -122,7 +124,10 @@ export async function postComment(ctx: Context, ids: Ids, input: unknown): Promi
     node: node?.id ?? null,
     nodePreview: node?.preview ?? null,
   };
-  await ctx.em.insert(Comment, comment);
+  await ctx.em.transactional(async (tx) => {
+    await tx.insert(Comment, comment);
+    recordEvent(ctx, tx as EntityManager, { type: 'comment.posted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
+  });
   forgetComment(ctx, comment);
   return comment;
 }

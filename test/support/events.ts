@@ -1,0 +1,34 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainEvent, type DomainEventRow } from '../../src/events/entities.js';
+import type { EventNotice } from '../../src/events/hub.js';
+import type { TestServer } from './server.js';
+
+/** The domain events recorded for `organizationId` after `afterSeq` (default: all), oldest first. */
+export async function eventsOf(server: TestServer, organizationId: string, afterSeq = 0): Promise<DomainEventRow[]> {
+  const em = server.deps.orm.em.fork() as EntityManager;
+  return (await em.find(DomainEvent, { organizationId, seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } })) as DomainEventRow[];
+}
+
+/** The highest event sequence number so far (0 with none): what came after it is what a test did. */
+export async function lastEventSeq(server: TestServer): Promise<number> {
+  const em = server.deps.orm.em.fork() as EntityManager;
+  const [row] = await em.getConnection().execute<{ seq: string | null }[]>('select max(seq) as seq from domain_event');
+  return Number(row?.seq ?? 0);
+}
+
+/** Collects the notices the server's event hub hears, until `stop()`. */
+export function collectNotices(server: TestServer) {
+  const notices: EventNotice[] = [];
+  const stop = server.deps.events.on((notice) => notices.push(notice));
+  /** Resolves once a notice matching `test` arrived (or rejects after `timeoutMs`). */
+  const waitFor = async (test: (notice: EventNotice) => boolean, timeoutMs = 5000): Promise<EventNotice> => {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const found = notices.find(test);
+      if (found) return found;
+      if (Date.now() > deadline) throw new Error(`no matching event notice within ${timeoutMs} ms (heard ${notices.map((n) => n.type).join(', ') || 'none'})`);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+  };
+  return { notices, stop, waitFor };
+}
