@@ -1,5 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import PDFDocument from 'pdfkit';
 import { fromMarkdown } from 'mdast-util-from-markdown';
 import type { RootContent } from 'mdast';
 import { z } from 'zod';
@@ -91,6 +90,8 @@ export async function renderPdf(em: EntityManager, subject: PdfSubject): Promise
   const pages = pagesToPrint(revision.pages, subject);
   if (subject.page && pages.length === 0) return null;
   const versions = new Map((await em.find(PageVersion, { key: { $in: pages.map((p) => p.entry.version) } })).map((v) => [v.key, v]));
+  // Loaded on the first PDF: the library and its fonts are ~30 MB a server that prints none need not hold.
+  const { default: PDFDocument } = await import('pdfkit');
   const doc = new PDFDocument({ size: 'A4', margin: 56, info: { Title: space.title } });
   const chunks: Buffer[] = [];
   doc.on('data', (chunk: Buffer) => chunks.push(chunk));

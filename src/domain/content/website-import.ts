@@ -1,5 +1,3 @@
-import * as cheerio from 'cheerio';
-import TurndownService from 'turndown';
 import { z } from 'zod';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
@@ -27,11 +25,21 @@ const MAX_MARKDOWN = 1_000_000;
 
 type ImportedPage = { url: string; parent: string | null; title: string; markdown: string };
 
-const turndown = new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' });
+type HtmlTools = { load: typeof import('cheerio').load; turndown: import('turndown') };
+let htmlTools: Promise<HtmlTools> | undefined;
+
+/** The HTML parser and converter, loaded with the first import: ~40 MB a server that imports no website need not hold. */
+function loadHtmlTools(): Promise<HtmlTools> {
+  htmlTools ??= Promise.all([import('cheerio'), import('turndown')]).then(([cheerio, { default: TurndownService }]) => ({
+    load: cheerio.load,
+    turndown: new TurndownService({ headingStyle: 'atx', codeBlockStyle: 'fenced', bulletListMarker: '-' }),
+  }));
+  return htmlTools;
+}
 
 /** A page's title, markdown body and same-site links (without fragments). */
-function convert(url: string, html: string): { title: string; markdown: string; links: string[] } {
-  const $ = cheerio.load(html);
+function convert({ load, turndown }: HtmlTools, url: string, html: string): { title: string; markdown: string; links: string[] } {
+  const $ = load(html);
   const title = ($('title').first().text().trim() || $('h1').first().text().trim() || new URL(url).pathname).replace(/\s+/g, ' ').slice(0, MAX_TITLE);
   const origin = new URL(url).origin;
   const links = new Set<string>();
@@ -70,7 +78,7 @@ async function crawl(start: string, config: Context['config']): Promise<{ pages:
       const limits = { timeoutMs: deadline - Date.now(), maxBytes: settings.maxBytes, allowPrivate: config.fetch.allowPrivate };
       const fetched = await fetchDocument(next.url, limits, 'text/html,application/xhtml+xml');
       if (!isHtml(fetched.contentType)) throw new FetchFailure('refused', `${next.url} is ${fetched.contentType}, not HTML`);
-      page = convert(fetched.url, fetched.body);
+      page = convert(await loadHtmlTools(), fetched.url, fetched.body);
       if (page.markdown.length > MAX_MARKDOWN) throw new FetchFailure('too-large', `${next.url} converts to more than ${MAX_MARKDOWN} characters`);
     } catch (error) {
       if (next.parent === null && error instanceof FetchFailure) throw badRequest(`url: ${error.message}`);

@@ -1,4 +1,3 @@
-import { dereference, validate } from '@readme/openapi-parser';
 import { parse as parseYaml } from 'yaml';
 import type { FetchConfig } from '../../config.js';
 import { FetchFailure, fetchDocument } from '../../net/fetch-document.js';
@@ -61,6 +60,8 @@ export async function readSpecification(text: string): Promise<ProcessOutcome> {
     if (typeof document.openapi !== 'string' && document.swagger !== '2.0') {
       throw new ParseFailure('neither an OpenAPI 3.x (`openapi`) nor a Swagger 2.0 (`swagger: "2.0"`) document');
     }
+    // Loaded with the first spec: ~25 MB a server that stores none need not hold.
+    const { dereference, validate } = await import('@readme/openapi-parser');
     const result = await validate(structuredClone(document) as never, PARSER_OPTIONS);
     if (!result.valid) throw new ParseFailure(result.errors.map((e) => e.message).join('; ').slice(0, 500));
     const resolved = (await dereference(document as never, PARSER_OPTIONS)) as Record<string, any>;
