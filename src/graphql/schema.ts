@@ -163,6 +163,8 @@ export function buildSchema(): GraphQLSchema {
   const schema = makeExecutableSchema({
     typeDefs: schemaTypeDefs(),
     resolvers: [scalarResolvers, ...areas.map((area) => area.resolvers)] as never,
+    // The schema's AST lives as long as the server: source positions of its ~40k tokens (~4 MB) serve nobody.
+    noLocation: true,
   });
   return withGuards(schema);
 }

@@ -4,7 +4,7 @@ import { sendError, sendFailure } from './responses.js';
 import type { AppDeps } from '../graphql/context.js';
 import { SamlProvider } from '../domain/saml/entities.js';
 import { finishLogin, startLogin } from '../domain/saml/login.js';
-import { serviceProviderMetadata, signingKey } from '../domain/saml/service-provider.js';
+import { signingKey } from '../domain/saml/service-provider.js';
 
 /**
  * The browser-facing SAML endpoints of each provider (its `service` URLs), outside the /v1 contract:
@@ -47,6 +47,7 @@ export function samlRouter(deps: AppDeps): Router {
       const provider = await em.findOne(SamlProvider, { id: String(req.params.providerId) });
       if (!provider) return sendError(res, 404, 'SAML provider not found');
       const key = await signingKey(em, deps.clock, deps.config);
+      const { serviceProviderMetadata } = await import('../domain/saml/saml-protocol.js');
       res.type('application/samlmetadata+xml').send(serviceProviderMetadata(provider.id, key, deps.config));
     }),
   );

@@ -8,7 +8,7 @@ import { TeamMember } from '../teams/entities.js';
 import { createApiToken, userWithEmail } from '../users/service.js';
 import { SamlProvider } from './entities.js';
 import { forgetExpired, rememberAssertion, SamlRequestStore } from './requests.js';
-import { CLOCK_SKEW_MS, isActive, serviceProvider, signingKey, type ActiveSamlProvider } from './service-provider.js';
+import { CLOCK_SKEW_MS, isActive, signingKey, type ActiveSamlProvider } from './service-provider.js';
 
 /** Attributes that carry the e-mail address, in order of preference (after node-saml's `email`/`mail`). */
 const EMAIL_ATTRIBUTES = ['email', 'mail', 'http://schemas.xmlsoap.org/ws/2005/05/identity/claims/emailaddress'];
@@ -52,6 +52,7 @@ export async function startLogin(deps: AppDeps, providerId: string, returnTo?: s
   await forgetExpired(em, deps.clock.now());
   const key = await signingKey(em, deps.clock, deps.config);
   const requests = new SamlRequestStore(em, deps.clock, provider.id, target);
+  const { serviceProvider } = await import('./saml-protocol.js');
   return serviceProvider(provider, key, requests, deps.clock, deps.config).getAuthorizeUrlAsync('', undefined, {});
 }
 
@@ -91,6 +92,7 @@ export async function finishLogin(deps: AppDeps, providerId: string, samlRespons
   const provider = await activeProvider(em, providerId);
   await forgetExpired(em, clock.now());
   const requests = new SamlRequestStore(em, clock, provider.id);
+  const { serviceProvider } = await import('./saml-protocol.js');
   let profile: Profile | null;
   try {
     ({ profile } = await serviceProvider(provider, await signingKey(em, clock, config), requests, clock, config).validatePostResponseAsync({
