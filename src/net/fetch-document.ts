@@ -1,6 +1,5 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, request } from 'undici';
 import type { FetchConfig } from '../config.js';
 import { refusalOf } from './addresses.js';
 
@@ -87,6 +86,8 @@ export async function fetchDocument(
   cancel?.throwIfAborted();
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
+  // Loaded with the first fetch: ~25 MB a server that fetches nothing need not hold.
+  const { Agent, request } = await import('undici');
   const dispatcher = new Agent({
     connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
     headersTimeout: config.timeoutMs,
