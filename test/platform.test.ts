@@ -195,7 +195,7 @@ describe('playground', () => {
 describe('permission declarations', () => {
   it('guards every root field', () => {
     const schema = buildSchema();
-    for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
+    for (const root of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.values(root.getFields())) {
         expect(guardOf(schema, field as never), `${root.name}.${field.name}`).toBeDefined();
       }

@@ -103,6 +103,14 @@ describe('subscriptions over WebSocket', () => {
     await client.dispose();
   });
 
+  it('answers a subscription sent to POST /graphql with 400, naming the WebSocket door', async () => {
+    const team = await newOrganizationWithRoles(server);
+    const space = await createSpace(team.admin, team.organization.id);
+    const answer = await team.admin.gql(SPACE_COMMENTS, { spaceId: space.id });
+    expect({ status: answer.status, codes: codesOf(answer.errors) }).toEqual({ status: 400, codes: ['BAD_REQUEST'] });
+    expect(answer.errors![0]!.message).toMatch(/WebSocket/);
+  });
+
   it('stops delivering to a viewer removed from the organization: the subscription ends with 404', async () => {
     const team = await newOrganizationWithRoles(server);
     const space = await createSpace(team.admin, team.organization.id);

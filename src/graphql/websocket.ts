@@ -1,4 +1,5 @@
 import type { IncomingMessage, Server } from 'node:http';
+import type { ApolloServerPlugin } from '@apollo/server';
 import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type GraphQLSchema } from 'graphql';
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
@@ -6,6 +7,7 @@ import { WebSocketServer } from 'ws';
 import { NUL_MESSAGE, nulAt } from '../domain/common/nul.js';
 import { DomainError } from '../domain/common/errors.js';
 import { LiveFeed } from '../domain/live/feed.js';
+import { OVER_WEBSOCKET } from '../domain/live/resolvers.js';
 import { costOf } from '../rate-limits/cost.js';
 import { subjectOf } from '../rate-limits/subject.js';
 import type { AppDeps, Context, LiveSession } from './context.js';
@@ -26,6 +28,21 @@ const CLOSE_UNAUTHORIZED = 4401;
 const CLOSE_TOO_MANY_REQUESTS = 4429;
 
 type Connection = WsContext<Record<string, unknown> | undefined, Extra & { authorization?: string }>;
+
+/** Over HTTP a subscription is refused before it runs (400): it takes the WebSocket door. */
+export const subscriptionsOverWebSocket: ApolloServerPlugin = {
+  async requestDidStart() {
+    return {
+      async didResolveOperation({ operation }) {
+        if (operation?.operation === 'subscription') {
+          throw new GraphQLError(OVER_WEBSOCKET, {
+            extensions: { code: 'BAD_REQUEST', http: { status: 400 } },
+          });
+        }
+      },
+    };
+  },
+};
 
 /** The token of a connection: `connectionParams.authorization` (browsers cannot set headers on a WebSocket), else the upgrade's header. */
 function authorizationOf(params: Record<string, unknown> | undefined, request: IncomingMessage): string | undefined {

@@ -7,6 +7,9 @@ import { changeRequestIn } from '../change-requests/service.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { EventStream, Interest } from './feed.js';
 
+/** Where subscriptions run (the answer to one sent elsewhere). */
+export const OVER_WEBSOCKET = 'Subscriptions run over WebSocket at /graphql (protocol graphql-transport-ws, e.g. the graphql-ws client)';
+
 /** The event type names that begin with one of `prefixes` (`comment.`), present or added later to the catalogue. */
 const ofKinds =
   (...prefixes: string[]) =>
@@ -42,7 +45,7 @@ function typeFilter(types: readonly string[] | null | undefined): (type: string)
  */
 function liveEvents(ctx: Context, info: GraphQLResolveInfo, args: Record<string, unknown>, interest: Interest): AsyncIterableIterator<DomainEventRow> {
   const live = ctx.live;
-  if (!live) throw badRequest('Subscriptions run over WebSocket at /graphql (protocol graphql-transport-ws, e.g. the graphql-ws client)');
+  if (!live) throw badRequest(OVER_WEBSOCKET);
   const stream: EventStream = live.feed.open(interest);
   return {
     async next() {
