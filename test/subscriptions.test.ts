@@ -6,7 +6,9 @@
  * ends with the refusal's error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_PENDING_EVENTS } from '../src/domain/live/feed.js';
 import { ApiToken } from '../src/domain/users/entities.js';
+import type { DomainEventRow } from '../src/events/entities.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace } from './support/content.js';
 import { freshDatabase, type FreshDatabase } from './support/database.js';
@@ -134,6 +136,15 @@ describe('subscriptions over WebSocket', () => {
     await postComment(team.admin, commentsPath(space.id), 'after');
     await expect(comments.next()).rejects.toEqual([expect.objectContaining({ extensions: expect.objectContaining({ code: 'UNAUTHENTICATED' }) })]);
     await client.dispose();
+  });
+
+  it("ends a stream its consumer does not keep up with, past MAX_PENDING_EVENTS, so that memory stays bounded", async () => {
+    const before = server.live.feed.openStreams;
+    const stream = server.live.feed.open({ organizationId: 'any', takesType: () => true, takesEvent: () => true });
+    const event = { id: 'e', type: 'comment.posted' } as DomainEventRow;
+    for (let i = 0; i <= MAX_PENDING_EVENTS; i++) stream.push(event);
+    await expect(stream.next()).rejects.toMatchObject({ extensions: { code: 'RATE_LIMITED' } });
+    expect(server.live.feed.openStreams).toBe(before);
   });
 
   it('ends the streams of a stopping server, whose sockets close with 1001', async () => {
