@@ -1,9 +1,8 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles } from './support/factories.js';
-import { useBrowser } from './support/browser.js';
+import { editor, useBrowser } from './support/browser.js';
 import { useTestServer } from './support/server.js';
 import { eventually } from './support/subscriptions.js';
 
@@ -14,16 +13,6 @@ import { eventually } from './support/subscriptions.js';
  */
 const server = useTestServer();
 const browser = useBrowser();
-
-type CodeMirrorElement = Element & { CodeMirror: { getValue(): string; setValue(value: string): void } };
-
-const editor = (page: Page, selector: string) => {
-  const element = page.locator(`${selector} .CodeMirror:visible`);
-  return {
-    text: () => element.evaluate((node) => (node as unknown as CodeMirrorElement).CodeMirror.getValue()),
-    set: (value: string) => element.evaluate((node, text) => (node as unknown as CodeMirrorElement).CodeMirror.setValue(text), value),
-  };
-};
 
 describe('the GraphQL playground', () => {
   it('runs a subscription and shows an event as it arrives', { timeout: 90_000 }, async () => {
