@@ -44,7 +44,7 @@ export function permissionTable(): string {
     restByField.set(root.name.value, [...(restByField.get(root.name.value) ?? []), `\`${route.operationId}\``]);
   }
   const schema = buildSchema();
-  const roots = [schema.getQueryType()!, schema.getMutationType()!];
+  const roots = [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!];
   const lines = ['| GraphQL field | REST operations | needs |', '|---|---|---|'];
   for (const root of roots) {
     for (const field of Object.values(root.getFields())) {

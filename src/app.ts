@@ -18,6 +18,7 @@ import { logFailure, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
+import { subscriptionsOverWebSocket } from './graphql/websocket.js';
 import { samlRouter } from './http/saml.js';
 import { fileDownloadRouter } from './http/files.js';
 import { logSerializers } from './logger.js';
@@ -111,6 +112,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       recordGraphqlOperation,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
+      subscriptionsOverWebSocket,
       rateLimitPlugin(deps.rateLimits),
     ],
   });

@@ -8,6 +8,7 @@ import { grantsArea } from './domain/grants/index.js';
 import { insightsArea } from './domain/insights/index.js';
 import { integrationsArea } from './domain/integrations/index.js';
 import { invitesArea } from './domain/invites/index.js';
+import { liveArea } from './domain/live/index.js';
 import { membersArea } from './domain/members/index.js';
 import { openAPIArea } from './domain/openapi/index.js';
 import { organizationsArea } from './domain/organizations/index.js';
@@ -51,4 +52,5 @@ export const areas = [
   integrationsArea,
   commentsArea,
   eventsArea,
+  liveArea,
 ] as const;

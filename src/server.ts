@@ -10,6 +10,7 @@ import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/ingest-state.js';
 import { EventHub } from './events/hub.js';
 import { createHttpServer } from './http-server.js';
+import { serveSubscriptions } from './graphql/websocket.js';
 import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
 import { jobHandlers } from './jobs/handlers.js';
 import { runDueJobs, startWorker, type JobEnv } from './jobs/queue.js';
@@ -54,11 +55,13 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     await closeAll();
     throw error;
   });
-  const { deps, app, stopApollo, provisioned } = opened;
+  const { deps, app, schema, stopApollo, provisioned } = opened;
   const { orm } = deps;
   const jobEnv: JobEnv = { config, logger, onOutcome: (kind, outcome) => (outcome === 'completed' ? metrics.jobsCompleted : metrics.jobsFailed).inc({ kind }) };
   const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, jobEnv, config.jobPollMs) : undefined;
   http.serve(app);
+  // GraphQL subscriptions: WebSocket upgrades of /graphql on the same port.
+  const live = serveSubscriptions(http.server, deps, schema);
   metricsHttp?.serve(metricsApp(metrics, config.metrics, logger));
   // Serving: the admin CLI may come through this server from now on.
   dataDirLockOf(orm)?.describe({ url: localUrl(config.host, port) });
@@ -68,6 +71,9 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const stop = async () => {
     // One bound for the requests in flight and the job running.
     const deadline = AbortSignal.timeout(config.shutdownTimeoutMs);
+    // Subscriptions end first (sockets closed with 1001, Going away: clients reconnect elsewhere); an
+    // upgraded socket would otherwise hold the drain until its deadline.
+    await live.close();
     const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline), metricsHttp?.drain(deadline)]);
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();
@@ -87,6 +93,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     metricsUrl: metricsPort === undefined ? undefined : localUrl(config.metrics.host, metricsPort),
     /** What a first start created (null when the database had users, or when not asked to provision). */
     provisioned,
+    /** The WebSocket door's subscriptions (its feed counts the open streams). */
+    live,
     /** Runs the durable jobs that are due now (by the server's clock). */
     runDueJobs: () => runDueJobs(orm, clock, jobHandlers, jobEnv),
     stop(): Promise<void> {
@@ -128,8 +136,8 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
       rateLimits: await RateLimits.open(orm, config.rateLimits, logger),
       events,
     };
-    const { app, stop: stopApollo } = await createApp(deps, { stopping }, metrics);
-    return { deps, app, stopApollo, provisioned };
+    const { app, schema, stop: stopApollo } = await createApp(deps, { stopping }, metrics);
+    return { deps, app, schema, stopApollo, provisioned };
   } catch (error) {
     await events?.close();
     await orm.close();

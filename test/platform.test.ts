@@ -173,7 +173,7 @@ describe('playground', () => {
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
     const assets = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
-    expect(assets.length).toBe(4);
+    expect(assets.length).toBe(5);
     for (const asset of assets) {
       expect(asset.startsWith('/graphql/assets/'), asset).toBe(true);
       const res = await fetch(server.url + asset);
@@ -195,7 +195,7 @@ describe('playground', () => {
 describe('permission declarations', () => {
   it('guards every root field', () => {
     const schema = buildSchema();
-    for (const root of [schema.getQueryType()!, schema.getMutationType()!]) {
+    for (const root of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.values(root.getFields())) {
         expect(guardOf(schema, field as never), `${root.name}.${field.name}`).toBeDefined();
       }

@@ -1,7 +1,6 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newUser } from './support/factories.js';
-import { useBrowser } from './support/browser.js';
+import { editor, useBrowser } from './support/browser.js';
 import { useTestServer } from './support/server.js';
 
 /**
@@ -10,17 +9,6 @@ import { useTestServer } from './support/server.js';
  */
 const server = useTestServer();
 const browser = useBrowser();
-
-type CodeMirrorElement = Element & { CodeMirror: { getValue(): string; setValue(value: string): void } };
-
-/** The visible GraphiQL editor (CodeMirror 5) under `selector`: its text, and setting it. */
-const editor = (page: Page, selector: string) => {
-  const element = page.locator(`${selector} .CodeMirror:visible`);
-  return {
-    text: () => element.evaluate((node) => (node as unknown as CodeMirrorElement).CodeMirror.getValue()),
-    set: (value: string) => element.evaluate((node, text) => (node as unknown as CodeMirrorElement).CodeMirror.setValue(text), value),
-  };
-};
 
 describe('the GraphQL playground', () => {
   it('loads the schema without a token and runs a query with the token set in the headers editor', { timeout: 90_000 }, async () => {

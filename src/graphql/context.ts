@@ -10,6 +10,8 @@ import type { RequestOrigin } from '../events/origin.js';
 import type { IngestState } from '../domain/insights/ingest-state.js';
 import type { Loaders } from '../domain/common/request-loaders.js';
 import type { Lists } from '../domain/common/request-lists.js';
+import type { LiveFeed } from '../domain/live/feed.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 /**
@@ -43,4 +45,19 @@ export type Context = {
   ingest: IngestState;
   /** Where the request came from (door, operation, client address), for the events it records. */
   origin: RequestOrigin;
+  /** Live subscriptions' feed and re-check: only on the WebSocket door. */
+  live?: LiveSession;
+};
+
+/**
+ * What an operation over the WebSocket door holds beyond a request's context: the process's feed of
+ * events, and the check each event passes before it is delivered.
+ */
+export type LiveSession = {
+  feed: LiveFeed;
+  /**
+   * Reads the viewer afresh (the token again: still valid, still that user) into a new context, and
+   * runs the subscription field's guard there with `args`; answers that context, or throws its refusal.
+   */
+  recheck(info: GraphQLResolveInfo, args: Record<string, unknown>): Promise<Context>;
 };

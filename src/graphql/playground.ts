@@ -11,11 +11,15 @@ const assets: Record<string, string> = {
   'react-dom.js': join(packageDir('react-dom'), 'umd', 'react-dom.production.min.js'),
   'graphiql.js': join(packageDir('graphiql'), 'dist', 'index.umd.js'),
   'graphiql.css': join(packageDir('graphiql'), 'dist', 'style.css'),
+  // The subscription client (window.graphqlWs), for subscriptions over the WebSocket door.
+  'graphql-ws.js': join(packageDir('graphql-ws'), 'umd', 'graphql-ws.min.js'),
 };
 
 const defaultQuery = `# The schema (Docs) loads without a token. To run queries, open the Headers tab
 # below and add your API token:
 #   { "Authorization": "Bearer dp_..." }
+# Subscriptions run too (over WebSocket), e.g.
+#   subscription { spaceComments(spaceId: "...") { type actor { displayName } payload } }
 
 query Overview {
   viewer { id displayName email }
@@ -44,8 +48,27 @@ const page = (base: string) => `<!doctype html>
   <script src="${base}/assets/react.js"></script>
   <script src="${base}/assets/react-dom.js"></script>
   <script src="${base}/assets/graphiql.js"></script>
+  <script src="${base}/assets/graphql-ws.js"></script>
   <script>
-    const fetcher = GraphiQL.createFetcher({ url: ${JSON.stringify(base)} });
+    const overHttp = GraphiQL.createFetcher({ url: ${JSON.stringify(base)} });
+    // Subscriptions go over WebSocket to the same path, the token of the headers editor sent with
+    // connection_init (a browser cannot set headers on a WebSocket): one connection per token.
+    const socketUrl = location.origin.replace(/^http/, 'ws') + ${JSON.stringify(base)};
+    const socketClients = new Map();
+    const socketFor = (headers) => {
+      const authorization = (headers && (headers.Authorization || headers.authorization)) || '';
+      if (!socketClients.has(authorization)) {
+        socketClients.set(authorization, graphqlWs.createClient({ url: socketUrl, connectionParams: authorization ? { authorization } : {}, retryAttempts: 0 }));
+      }
+      return socketClients.get(authorization);
+    };
+    // From the text sent (GraphiQL's parsed document may lag behind the editor): the named operation's keyword, else the first's.
+    const isSubscription = (params) => {
+      const text = (params.query || '').replace(/#[^\\n]*/g, '');
+      return params.operationName ? new RegExp('\\\\bsubscription\\\\s+' + params.operationName + '\\\\b').test(text) : /^\\s*subscription\\b/.test(text);
+    };
+    const fetcher = (params, options = {}) =>
+      isSubscription(params) ? socketFor(options.headers).iterate(params) : overHttp(params, options);
     ReactDOM.createRoot(document.getElementById('playground')).render(
       React.createElement(GraphiQL, {
         fetcher,

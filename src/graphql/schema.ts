@@ -7,6 +7,7 @@ import {
   defaultFieldResolver,
   getNamedType,
   isInputObjectType,
+  type GraphQLField,
   type GraphQLFieldConfig,
   type GraphQLInputField,
   type GraphQLNamedType,
@@ -52,7 +53,7 @@ type Requires = Extract<Guard, { kind: 'requires' }>;
 const PARENT = '$parent.';
 
 /** The guard a field declares, or undefined when it declares none. */
-export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any>): Guard | undefined {
+export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any> | GraphQLField<unknown, any>): Guard | undefined {
   if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
   if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
   if (getDirective(schema, field, 'instanceAdmin')?.length) return { kind: 'instanceAdmin' };
@@ -125,7 +126,21 @@ async function runRequires(guard: Requires, source: unknown, args: Record<string
   }
 }
 
-/** Wraps a field's resolver so that its guard runs first; a root field must declare one. */
+/**
+ * Runs a field's guard for `args` in `ctx` (nothing for a field without one, or a public one). Live
+ * subscriptions run it again before each event they deliver, in a fresh context.
+ */
+export async function enforceGuard(guard: Guard | undefined, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+  if (!guard || guard.kind === 'public') return;
+  if (!ctx.viewer) throw unauthenticated();
+  if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
+  if (guard.kind === 'requires') await runRequires(guard, source, args, ctx);
+}
+
+/**
+ * Wraps a field's resolver so that its guard runs first; a root field must declare one. A subscription's
+ * guard runs when it is subscribed to (its resolver maps each event, which its stream checks itself).
+ */
 function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
   if (!guard && parentType) return field;
@@ -133,13 +148,21 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
   if (guard.kind === 'public') return field;
   if (guard.kind === 'requires') verifyRequires(guard, field, name, parentType);
   else if (parentType) throw new Error(`Field ${name}: a field of an object type takes only @requires`);
+  if (field.subscribe) {
+    const subscribe = field.subscribe;
+    return {
+      ...field,
+      subscribe: async (source, args, ctx, info) => {
+        await enforceGuard(guard, source, args, ctx);
+        return subscribe(source, args, ctx, info);
+      },
+    };
+  }
   const resolve = field.resolve ?? defaultFieldResolver;
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {
-      if (!ctx.viewer) throw unauthenticated();
-      if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
-      if (guard.kind === 'requires') await runRequires(guard, source, args, ctx);
+      await enforceGuard(guard, source, args, ctx);
       return resolve(source, args, ctx, info);
     },
   };

@@ -37,3 +37,14 @@ export function useBrowser() {
     },
   };
 }
+
+type CodeMirrorElement = Element & { CodeMirror: { getValue(): string; setValue(value: string): void } };
+
+/** The visible GraphiQL editor (CodeMirror 5) under `selector`: its text, and setting it. */
+export const editor = (page: Page, selector: string) => {
+  const element = page.locator(`${selector} .CodeMirror:visible`);
+  return {
+    text: () => element.evaluate((node) => (node as unknown as CodeMirrorElement).CodeMirror.getValue()),
+    set: (value: string) => element.evaluate((node, text) => (node as unknown as CodeMirrorElement).CodeMirror.setValue(text), value),
+  };
+};
