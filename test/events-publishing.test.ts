@@ -111,7 +111,7 @@ describe('comment and reply events', () => {
     expect((await eventsSince(team.organization.id, seq)).filter((e) => !e.type.startsWith('space.'))).toEqual([]);
   });
 
-  it('records one event for two concurrent identical reactions, and one for two concurrent resolutions', async () => {
+  it('records one event for two concurrent identical reactions, one for two concurrent resolutions, one for two concurrent deletions', async () => {
     const team = await newOrganizationWithRoles(server);
     const space = await createSpace(team.admin, team.organization.id);
     const base = commentsPath(space.id);
@@ -121,8 +121,10 @@ describe('comment and reply events', () => {
     expect(reactions.map((r) => r.status)).toEqual([200, 200]);
     const resolutions = await Promise.all([1, 2].map(() => team.admin.rest('PUT', `${base}/${comment.id}`, { resolved: true })));
     expect(resolutions.map((r) => r.status)).toEqual([200, 200]);
+    const deletions = await Promise.all([1, 2].map(() => team.edit.rest('DELETE', `${base}/${comment.id}`)));
+    for (const deletion of deletions) expect([204, 404]).toContain(deletion.status);
     const events = await eventsSince(team.organization.id, seq);
-    expect(events.map((e) => e.type)).toEqual(['comment.reacted', 'comment.resolved']);
+    expect(events.map((e) => e.type)).toEqual(['comment.reacted', 'comment.resolved', 'comment.deleted']);
   });
 });
 
@@ -154,8 +156,11 @@ describe('site events', () => {
     // Publishing a published site changes nothing.
     expect((await team.admin.rest('POST', `${siteBase(site)}/publish`)).status).toBe(200);
     expect((await team.admin.rest('POST', `${siteBase(site)}/unpublish`)).status).toBe(200);
+    const jsonSchema = { type: 'object', properties: { plan: { type: 'string', description: 'Plan' } }, additionalProperties: false };
+    expect((await team.admin.rest('PUT', `${siteBase(site)}/adaptive-schema`, { jsonSchema })).status).toBe(200);
     const changes = await eventsSince(org, seq);
-    expect(changes.map((e) => e.type)).toEqual(['site.updated', 'site.published', 'site.unpublished']);
+    expect(changes.map((e) => e.type)).toEqual(['site.updated', 'site.published', 'site.unpublished', 'site.updated']);
+    expect(changes[3]!.payload).toMatchObject({ id: site.id, changes: ['adaptiveSchema'] });
     expect(changes[0]!.payload).toMatchObject({ title: 'Handbook', basename: 'handbook', changes: ['title', 'basename'] });
     expect(changes[1]!.payload).toMatchObject({ published: true });
 
@@ -306,18 +311,22 @@ describe('translation, OpenAPI spec and integration events', () => {
     const installed = await team.admin.gql(install, { o: org, name, input: {} });
     expect(installed.errors).toBeUndefined();
     expect((await team.admin.gql(install, { o: org, name, input: { space_selection: 'selected', spaces: [space.id] } })).errors).toBeUndefined();
+    // Back to every space: an update; the same request again changes nothing and announces nothing.
+    expect((await team.admin.gql(install, { o: org, name, input: {} })).errors).toBeUndefined();
+    expect((await team.admin.gql(install, { o: org, name, input: {} })).errors).toBeUndefined();
     expect((await team.admin.gql(install, { o: org, name, input: { spaces: ['no-such-space'] } })).errors?.[0]?.message).toMatch(/no space/);
     const uninstall = `mutation($o: ID!, $name: String!) { uninstallIntegration(organizationId: $o, integrationName: $name) }`;
     expect((await team.admin.gql(uninstall, { o: org, name })).data.uninstallIntegration).toBe(true);
     expect((await team.admin.gql(uninstall, { o: org, name })).data.uninstallIntegration).toBe(false);
     expect((await team.admin.rest('DELETE', `/v1/integrations/${name}`)).status).toBe(204);
     const events = await eventsSince(org, seq);
-    expect(events.map((e) => e.type)).toEqual(['integration.published', 'integration.installed', 'integration.updated', 'integration.uninstalled', 'integration.unpublished']);
+    expect(events.map((e) => e.type)).toEqual(['integration.published', 'integration.installed', 'integration.updated', 'integration.updated', 'integration.uninstalled', 'integration.unpublished']);
     expect(events[0]).toMatchObject({ target: { integrationName: name }, payload: { object: 'integration', name, version: 1, title: 'Events' } });
     const installationId = installed.data.installIntegration.id;
     expect(events[1]).toMatchObject({ door: 'graphql', operation: 'installIntegration', target: { integrationName: name, installationId }, payload: { object: 'integration-installation', id: installationId } });
     expect(events[2]!.payload).toMatchObject({ space_selection: 'selected', spaces: [space.id], changes: ['space_selection', 'spaces'] });
-    expect(events[3]).toMatchObject({ target: { installationId }, payload: { id: installationId } });
+    expect(events[3]!.payload).toMatchObject({ space_selection: 'all', changes: ['space_selection'] });
+    expect(events[4]).toMatchObject({ target: { installationId }, payload: { id: installationId } });
     expect(JSON.stringify(events)).not.toMatch(/sealed-secret-value|export default/);
   });
 });

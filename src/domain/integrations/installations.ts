@@ -130,7 +130,7 @@ export async function installIntegration(ctx: Context, organizationId: string, i
     for (const site of sites.ids) tx.create(IntegrationSiteInstallation, { installation: row.id, site, organization: organizationId });
     const selected = { spaces: spaces.ids, sites: sites.ids };
     if (!changes) recordInstallationEvent(ctx, tx as EntityManager, 'integration.installed', row, { selected });
-    else recordInstallationEvent(ctx, tx as EntityManager, 'integration.updated', row, { selected, changes });
+    else if (changes.length > 0) recordInstallationEvent(ctx, tx as EntityManager, 'integration.updated', row, { selected, changes });
     return row;
   });
 }

@@ -433,7 +433,11 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
   const schema = validateAdaptiveSchema(jsonSchema);
   await assertConditionsFit(ctx, site.id, schema);
   // One INSERT … ON CONFLICT: two concurrent first writes cannot collide on the primary key.
-  const row = await ctx.em.upsert(SiteAdaptiveSchema, { site: site.id, organization: site.organization, jsonSchema: schema, updatedAt: ctx.clock.now() });
+  const row = await ctx.em.transactional(async (tx) => {
+    const upserted = await tx.upsert(SiteAdaptiveSchema, { site: site.id, organization: site.organization, jsonSchema: schema, updatedAt: ctx.clock.now() });
+    recordSiteEvent(ctx, tx as EntityManager, 'site.updated', site, ['adaptiveSchema']);
+    return upserted;
+  });
   ctx.loaders.adaptiveSchema.clear(site.id);
   return row;
 }
