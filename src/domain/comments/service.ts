@@ -159,9 +159,9 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
     const events = commentEvents(ctx, tx, comment, reply);
     if (changes.body) {
       const edited = { markdown: changes.body.markdown, editedAt: now };
-      if (reply) await tx.nativeUpdate(CommentReply, { id: reply.id }, edited);
-      else await tx.nativeUpdate(Comment, { id: comment.id }, edited);
-      events.edited(edited);
+      const written = reply ? await tx.nativeUpdate(CommentReply, { id: reply.id }, edited) : await tx.nativeUpdate(Comment, { id: comment.id }, edited);
+      // Nothing written: deleted meanwhile, nothing to announce.
+      if (written > 0) events.edited(edited);
     }
     if (changes.resolved !== undefined && changes.resolved !== null) {
       const resolution = await resolve(tx, ctx, comment.id, changes.resolved, now);
