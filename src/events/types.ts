@@ -72,6 +72,7 @@ export const EVENT_TYPES = {
   'openapi_spec.deleted': 'An OpenAPI spec was deleted.',
 
   'integration.published': 'An integration was published (or a new version of it).',
+  'integration.unpublished': 'An integration was unpublished (its installations went with it).',
   'integration.installed': 'An integration was installed in an organization.',
   'integration.updated': "An integration's installation changed (configuration, spaces, sites).",
   'integration.uninstalled': 'An integration was uninstalled.',

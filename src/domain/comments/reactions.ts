@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import { executeReturning } from '../../db/statements.js';
 import { newId } from '../../ids.js';
 import { emoji, emojiOfCodePoints } from '../spaces/service.js';
 import { CommentReaction, type CommentReactionRow } from './entities.js';
@@ -18,21 +19,29 @@ export type ReactionTarget = { organization: string; space: string; comment: str
 export type ReactionChange = { added: string[]; removed: string[] };
 
 /**
- * Adds and removes the user's reactions. Adding relies on the unique (target, user, emoji) key, so a
- * repeated or concurrent identical reaction is one row; removing a reaction never added deletes nothing.
+ * Adds and removes the user's reactions; answers those that really changed (for the event). Adding
+ * relies on the unique (target, user, emoji) key, so a repeated or concurrent identical reaction is one
+ * row, reported by the request that inserted it; removing a reaction never added deletes nothing.
  */
-export async function changeReactions(tx: EntityManager, target: ReactionTarget, user: string, change: ReactionChange, now: Date) {
+export async function changeReactions(tx: EntityManager, target: ReactionTarget, user: string, change: ReactionChange, now: Date): Promise<ReactionChange> {
   const id = target.reply ?? target.comment;
+  const changed: ReactionChange = { added: [], removed: [] };
   const added = [...new Set(change.added)];
   if (added.length > 0) {
-    await tx
-      .createQueryBuilder(CommentReaction)
-      .insert(added.map((e) => ({ id: newId(), ...target, target: id, user, emoji: e, reactedAt: now })))
-      .onConflict(['target', 'user', 'emoji'])
-      .ignore()
-      .execute();
+    const rows = added.map((e) => ({ id: newId(), ...target, target: id, user, emoji: e, reactedAt: now }));
+    const inserted = await tx.createQueryBuilder(CommentReaction).insert(rows).onConflict(['target', 'user', 'emoji']).ignore().returning(['emoji']).execute('all');
+    changed.added = (inserted as unknown as { emoji: string }[]).map((row) => row.emoji);
   }
-  if (change.removed.length > 0) await tx.nativeDelete(CommentReaction, { target: id, user, emoji: { $in: [...new Set(change.removed)] } });
+  if (change.removed.length > 0) {
+    const emojis = [...new Set(change.removed)];
+    const removed = await executeReturning<{ emoji: string }>(
+      tx,
+      `delete from "comment_reaction" where "target" = ? and "user" = ? and "emoji" in (${emojis.map(() => '?').join(', ')}) returning "emoji"`,
+      [id, user, ...emojis],
+    );
+    changed.removed = removed.map((row) => row.emoji);
+  }
+  return changed;
 }
 
 export type ReactionSummary = { emoji: string; count: number; users: { user: string; reactedAt: Date }[] };

@@ -12,7 +12,7 @@ import { pageNodes } from '../content/markdown.js';
 import { pageTree, type PageTree } from '../content/views.js';
 import { recordEvent } from '../../events/record.js';
 import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
-import { commentPayload, commentTarget } from './events.js';
+import { commentEvents, commentPayload, commentReplyPayload, commentTarget, replyTarget } from './events.js';
 import { changeReactions, reactionList, type ReactionTarget } from './reactions.js';
 import { commentIn, currentContent, forgetComment, replyIn, threadIn, type Thread } from './threads.js';
 
@@ -132,13 +132,17 @@ export async function postComment(ctx: Context, ids: Ids, input: unknown): Promi
   return comment;
 }
 
-/** Sets a comment open or resolved; resolving an open one records when and by whom, reopening clears them. */
-async function resolve(tx: EntityManager, ctx: Context, commentId: string, resolved: boolean) {
-  if (resolved) {
-    await tx.nativeUpdate(Comment, { id: commentId, status: 'open' }, { status: 'resolved', resolvedAt: ctx.clock.now(), resolvedBy: ctx.viewer!.user.id });
-  } else {
-    await tx.nativeUpdate(Comment, { id: commentId, status: 'resolved' }, { status: 'open', resolvedAt: null, resolvedBy: null });
-  }
+/**
+ * Sets a comment open or resolved; resolving an open one records when and by whom, reopening clears
+ * them. Answers the fields written, or null when the comment already was so (also when a concurrent
+ * request got there first: the row's condition is checked again after its lock).
+ */
+async function resolve(tx: EntityManager, ctx: Context, commentId: string, resolved: boolean, now: Date) {
+  const fields = resolved
+    ? { status: 'resolved', resolvedAt: now, resolvedBy: ctx.viewer!.user.id }
+    : { status: 'open', resolvedAt: null, resolvedBy: null };
+  const changed = await tx.nativeUpdate(Comment, { id: commentId, status: resolved ? 'open' : 'resolved' }, fields);
+  return changed > 0 ? fields : null;
 }
 
 type Update = z.infer<typeof UpdateInput>;
@@ -147,17 +151,27 @@ type Update = z.infer<typeof UpdateInput>;
  * Applies an update of a comment or a reply (its body, reactions and, for comments and for replies in
  * change requests, the comment's resolution) in one transaction, after every check has passed.
  */
-async function applyUpdate(ctx: Context, comment: CommentRow, target: { entity: typeof Comment | typeof CommentReply; id: string; reply: string | null }, changes: Update) {
-  const reactionTarget: ReactionTarget = { organization: comment.organization, space: comment.space, comment: comment.id, reply: target.reply };
+async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentReplyRow | null, changes: Update) {
+  const reactionTarget: ReactionTarget = { organization: comment.organization, space: comment.space, comment: comment.id, reply: reply?.id ?? null };
   const now = ctx.clock.now();
   await ctx.em.transactional(async (em) => {
     const tx = em as EntityManager;
-    if (changes.body) await tx.nativeUpdate(target.entity as typeof Comment, { id: target.id }, { markdown: changes.body.markdown, editedAt: now });
-    if (changes.resolved !== undefined && changes.resolved !== null) await resolve(tx, ctx, comment.id, changes.resolved);
-    await changeReactions(tx, reactionTarget, ctx.viewer!.user.id, { added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [] }, now);
+    const events = commentEvents(ctx, tx, comment, reply);
+    if (changes.body) {
+      const edited = { markdown: changes.body.markdown, editedAt: now };
+      const written = reply ? await tx.nativeUpdate(CommentReply, { id: reply.id }, edited) : await tx.nativeUpdate(Comment, { id: comment.id }, edited);
+      // Nothing written: deleted meanwhile, nothing to announce.
+      if (written > 0) events.edited(edited);
+    }
+    if (changes.resolved !== undefined && changes.resolved !== null) {
+      const resolution = await resolve(tx, ctx, comment.id, changes.resolved, now);
+      if (resolution) events.resolution(resolution);
+    }
+    const reacted = await changeReactions(tx, reactionTarget, ctx.viewer!.user.id, { added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [] }, now);
+    events.reacted(reacted);
   });
   forgetComment(ctx, comment);
-  if (target.reply) ctx.loaders.commentReply.clear(target.reply);
+  if (reply) ctx.loaders.commentReply.clear(reply.id);
 }
 
 /** Updates a comment; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
@@ -166,7 +180,7 @@ export async function updateComment(ctx: Context, ids: Ids & { commentId: string
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   assertOpen(thread);
-  await applyUpdate(ctx, comment, { entity: Comment, id: comment.id, reply: null }, changes);
+  await applyUpdate(ctx, comment, null, changes);
   return (await ctx.loaders.comment.load(comment.id))!;
 }
 
@@ -174,8 +188,11 @@ export async function updateComment(ctx: Context, ids: Ids & { commentId: string
 export async function deleteComment(ctx: Context, ids: Ids & { commentId: string }): Promise<boolean> {
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
-  // Replies and reactions go with it (foreign keys on delete cascade).
-  await ctx.em.nativeDelete(Comment, { id: comment.id });
+  // Replies and reactions go with it (foreign keys on delete cascade). A concurrent delete got there first: no second event.
+  await ctx.em.transactional(async (tx) => {
+    if ((await tx.nativeDelete(Comment, { id: comment.id })) === 0) return;
+    recordEvent(ctx, tx as EntityManager, { type: 'comment.deleted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
+  });
   forgetComment(ctx, comment);
   return true;
 }
@@ -205,7 +222,10 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
     editedAt: null,
     markdown: fields.body.markdown,
   };
-  await ctx.em.insert(CommentReply, reply);
+  await ctx.em.transactional(async (tx) => {
+    await tx.insert(CommentReply, reply);
+    recordEvent(ctx, tx as EntityManager, { type: 'comment_reply.posted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+  });
   forgetComment(ctx, comment);
   return reply;
 }
@@ -220,7 +240,7 @@ export async function updateReply(ctx: Context, ids: Ids & { commentId: string; 
   if (changes.resolved !== undefined && changes.resolved !== null && !thread.changeRequest) {
     throw badRequest('resolved: only replies in change requests take it; resolve the comment instead');
   }
-  await applyUpdate(ctx, comment, { entity: CommentReply, id: reply.id, reply: reply.id }, changes);
+  await applyUpdate(ctx, comment, reply, changes);
   return (await ctx.loaders.commentReply.load(reply.id))!;
 }
 
@@ -229,7 +249,10 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   const reply = await replyIn(ctx, comment, ids.commentReplyId);
-  await ctx.em.nativeDelete(CommentReply, { id: reply.id });
+  await ctx.em.transactional(async (tx) => {
+    if ((await tx.nativeDelete(CommentReply, { id: reply.id })) === 0) return;
+    recordEvent(ctx, tx as EntityManager, { type: 'comment_reply.deleted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+  });
   forgetComment(ctx, comment);
   ctx.loaders.commentReply.clear(reply.id);
   return true;

@@ -1,8 +1,9 @@
-import { LockMode } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
+import { executeReturning } from '../../db/statements.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, forbidden, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
@@ -11,6 +12,7 @@ import { newId } from '../../ids.js';
 import { Site } from '../sites/entities.js';
 import { Space } from '../spaces/entities.js';
 import { checkConfiguration, type ConfigurationsValue } from './configurations.js';
+import { recordInstallationEvent } from './events.js';
 import {
   IntegrationInstallation,
   IntegrationSiteInstallation,
@@ -108,30 +110,60 @@ export async function installIntegration(ctx: Context, organizationId: string, i
   };
   return ctx.em.transactional(async (tx) => {
     // INSERT … ON CONFLICT DO NOTHING, then the row locked: concurrent installs end in one installation.
-    await tx
+    const inserted = await tx
       .createQueryBuilder(IntegrationInstallation)
       .insert({ id: newId(), integration: integrationName, organization: organizationId, externalIds: [], createdAt: now, ...state })
       .onConflict(['integration', 'organization'])
       .ignore()
-      .execute();
+      .execute('run');
     const row = await tx.findOneOrFail(
       IntegrationInstallation,
       { integration: integrationName, organization: organizationId },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
+    const changes = inserted.affectedRows > 0 ? undefined : changedFields(row, state, fields);
     tx.assign(row, state);
     await tx.flush();
     await tx.nativeDelete(IntegrationSpaceInstallation, { installation: row.id });
     await tx.nativeDelete(IntegrationSiteInstallation, { installation: row.id });
     for (const space of spaces.ids) tx.create(IntegrationSpaceInstallation, { installation: row.id, space, organization: organizationId });
     for (const site of sites.ids) tx.create(IntegrationSiteInstallation, { installation: row.id, site, organization: organizationId });
+    const selected = { spaces: spaces.ids, sites: sites.ids };
+    if (!changes) recordInstallationEvent(ctx, tx as EntityManager, 'integration.installed', row, { selected });
+    else if (changes.length > 0) recordInstallationEvent(ctx, tx as EntityManager, 'integration.updated', row, { selected, changes });
     return row;
   });
 }
 
+/**
+ * The fields of an installation that an install request changes: those whose stored value differs,
+ * and the space and site lists whenever given (they are replaced).
+ */
+function changedFields(row: IntegrationInstallationRow, state: Partial<IntegrationInstallationRow>, input: z.infer<typeof InstallInput>): string[] {
+  const changes: string[] = [];
+  if (state.status !== row.status) changes.push('status');
+  if (state.spaceSelection !== row.spaceSelection) changes.push('space_selection');
+  if (state.siteSelection !== row.siteSelection) changes.push('site_selection');
+  if (input.spaces) changes.push('spaces');
+  if (input.sites) changes.push('sites');
+  if (JSON.stringify(state.configuration) !== JSON.stringify(row.configuration)) changes.push('configuration');
+  if (state.externalIds && JSON.stringify(state.externalIds) !== JSON.stringify(row.externalIds)) changes.push('externalIds');
+  return changes;
+}
+
 /** Removes the integration's installation from the organization; false when there was none. */
 export async function uninstallIntegration(ctx: Context, organizationId: string, integrationName: string): Promise<boolean> {
-  return (await ctx.em.nativeDelete(IntegrationInstallation, { organization: organizationId, integration: integrationName })) > 0;
+  return ctx.em.transactional(async (tx) => {
+    // Deleted and read back in one statement: a concurrent uninstall removes it once and announces it once.
+    const [removed] = await executeReturning<Record<string, unknown>>(
+      tx as EntityManager,
+      'delete from "integration_installation" where "organization_id" = ? and "integration_name" = ? returning *',
+      [organizationId, integrationName],
+    );
+    if (!removed) return false;
+    recordInstallationEvent(ctx, tx as EntityManager, 'integration.uninstalled', tx.map(IntegrationInstallation, removed));
+    return true;
+  });
 }
 
 /** Installations of an integration in every organization, oldest first; `externalId` keeps those carrying it. */

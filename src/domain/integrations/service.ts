@@ -8,6 +8,7 @@ import { conflict } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput } from '../common/validation.js';
 import { Integration, type IntegrationRow } from './entities.js';
+import { recordIntegrationEvent } from './events.js';
 import { INTEGRATION_CATEGORIES, integrationName, PublishIntegrationInput } from './publishing.js';
 import { sealSecrets } from './secrets.js';
 
@@ -123,6 +124,7 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
     const integration = await tx.findOneOrFail(Integration, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (integration.organization !== organization.id) throw conflict(`integrationName: "${name}" is published by another organization`);
     if (!inserted.affectedRows) tx.assign(integration, { ...definition, version: integration.version + 1, ...(secrets === undefined ? {} : { secrets }) });
+    recordIntegrationEvent(ctx, tx, 'integration.published', integration);
     return integration;
   });
   ctx.loaders.integration.clear(name);
@@ -131,6 +133,10 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
 
 /** Unpublishes an integration; its installations go with it. */
 export async function unpublishIntegration(ctx: Context, name: string): Promise<void> {
-  await ctx.em.nativeDelete(Integration, { name });
+  const integration = await integrationOf(ctx, name);
+  await ctx.em.transactional(async (tx) => {
+    // A concurrent unpublish got there first: it announced it.
+    if ((await tx.nativeDelete(Integration, { name })) > 0) recordIntegrationEvent(ctx, tx as EntityManager, 'integration.unpublished', integration);
+  });
   ctx.loaders.integration.clear(name);
 }

@@ -10,6 +10,7 @@ import { newId } from '../../ids.js';
 import { redactUrlsIn } from '../../url-redaction.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { OpenAPISpec, type OpenAPISpecRow, type OpenAPISpecEntity } from './entities.js';
+import { recordSpecEvent, recordSpecProcessed } from './events.js';
 import { processSource } from './processing.js';
 
 const PROCESS_JOB = 'openapi.process';
@@ -88,6 +89,7 @@ export async function createOpenAPISpec(ctx: Context, organizationId: string, in
   }
   const spec = ctx.em.create(OpenAPISpec, sourcelessSpec(ctx, organizationId, fields.slug));
   setSource(ctx, ctx.em, spec, fields.source);
+  recordSpecEvent(ctx, ctx.em, 'openapi_spec.created', spec);
   await ctx.em.flush();
   return spec;
 }
@@ -110,13 +112,18 @@ export async function putOpenAPISpec(ctx: Context, organizationId: string, specS
       .execute('run');
     const spec = await tx.findOneOrFail(OpenAPISpec, { organization: organizationId, slug: validSlug }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     setSource(ctx, tx as EntityManager, spec, source);
-    return { created: inserted.affectedRows > 0, spec };
+    const created = inserted.affectedRows > 0;
+    if (created) recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.created', spec);
+    else recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.updated', spec, ['sourceURL', 'processingState']);
+    return { created, spec };
   });
 }
 
 /** Deletes a specification; a processing job still queued for it finds nothing and ends. */
 export async function deleteOpenAPISpec(ctx: Context, organizationId: string, specSlug: string): Promise<void> {
-  ctx.em.remove(await openAPISpecOf(ctx, organizationId, specSlug));
+  const spec = await openAPISpecOf(ctx, organizationId, specSlug);
+  ctx.em.remove(spec);
+  recordSpecEvent(ctx, ctx.em, 'openapi_spec.deleted', spec);
   await ctx.em.flush();
 }
 
@@ -137,7 +144,13 @@ async function processSpec(em: EntityManager, payload: Record<string, unknown>, 
   const recorded = outcome.ok
     ? { lastVersion: outcome.version, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
     : { lastProcessErrorCode: outcome.code };
-  const written = await run.whileClaimed(em, (tx) => tx.nativeUpdate(OpenAPISpec, current, { ...recorded, processingState: 'complete', lastProcessedAt: now }));
+  const finished = { ...recorded, processingState: 'complete', lastProcessedAt: now };
+  const written = await run.whileClaimed(em, async (tx) => {
+    const changed = await tx.nativeUpdate(OpenAPISpec, current, finished);
+    // Announced with the outcome, in its transaction; a stale run wrote nothing and announces nothing.
+    if (changed > 0) recordSpecProcessed(tx, now, { ...spec, ...finished });
+    return changed;
+  });
   if (written && !outcome.ok) run.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
 }
 

@@ -4,6 +4,7 @@ import { pageOfOrganization, rowOfOrganization } from '../common/organization-ro
 import type { PageArgs } from '../common/pagination.js';
 import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
+import { recordTranslationEvent } from './events.js';
 import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';
 
 /** Language codes of the reference (`TranslationLanguage`); GraphQL's enum of the same values checks them. */
@@ -39,6 +40,7 @@ export async function createTranslationSettings(ctx: Context, organizationId: st
     createdAt: now,
     updatedAt: now,
   });
+  recordTranslationEvent(ctx, ctx.em, 'translation.created', settings);
   await ctx.em.flush();
   return settings;
 }
@@ -50,11 +52,14 @@ export async function updateTranslationSettings(ctx: Context, organizationId: st
   settings.title = fields.title;
   if (fields.languages) settings.languages = fields.languages;
   settings.updatedAt = ctx.clock.now();
+  recordTranslationEvent(ctx, ctx.em, 'translation.updated', settings, fields.languages ? ['title', 'languages'] : ['title']);
   await ctx.em.flush();
   return settings;
 }
 
 export async function deleteTranslationSettings(ctx: Context, organizationId: string, id: string): Promise<void> {
-  ctx.em.remove(await translationSettingsOf(ctx, organizationId, id));
+  const settings = await translationSettingsOf(ctx, organizationId, id);
+  ctx.em.remove(settings);
+  recordTranslationEvent(ctx, ctx.em, 'translation.deleted', settings);
   await ctx.em.flush();
 }

@@ -22,6 +22,7 @@ import {
   type SiteSectionGroupRow,
   type SiteSectionRow,
 } from '../entities.js';
+import { recordStructureChange, type StructureChange } from '../events.js';
 import { forgetSiteStructure, pageOfSite } from '../loaders.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
@@ -87,7 +88,7 @@ type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity
  * rows from `layout`; what it changes is flushed when it returns. A path taken meanwhile is a 409
  * (by the unique key's mapping, see database-errors.ts).
  */
-async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout) => Promise<T> | T): Promise<T> {
+async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout, changed: (change: StructureChange) => void) => Promise<T> | T): Promise<T> {
   try {
     return await ctx.em.transactional(async (tx) => {
       const em = tx as EntityManager;
@@ -96,7 +97,7 @@ async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout
       const orderBy = { position: 'asc', id: 'asc' } as const;
       const sections = await em.find(SiteSection, { site: siteId }, { orderBy, refresh: true });
       const groups = await em.find(SiteSectionGroup, { site: siteId }, { orderBy, refresh: true });
-      return work({ em, site, sections, groups });
+      return work({ em, site, sections, groups }, (change) => recordStructureChange(ctx, em, site, change));
     });
   } finally {
     // What this request's loaders hold about the site and its structure is stale now.
@@ -188,7 +189,7 @@ function truncated(title: string, max: number): string {
 export async function addSiteSection(ctx: Context, siteId: string, input: unknown): Promise<SiteSectionRow> {
   const fields = parseInput(AddSiteSectionInput, input);
   const space = await publishableSpace(ctx, (await ctx.loaders.site.load(siteId))!.organization, fields.spaceId, 'spaceId');
-  return changeSite(ctx, siteId, async (layout) => {
+  return changeSite(ctx, siteId, async (layout, changed) => {
     const { em, site } = layout;
     const takenPaths = new Set(layout.sections.map((s) => s.path));
     const topLevel: Ordered[] = topLevelItems(layout);
@@ -210,6 +211,7 @@ export async function addSiteSection(ctx: Context, siteId: string, input: unknow
         createdAt: ctx.clock.now(),
       });
       topLevel.push(section);
+      changed({ object: 'site-section', id: section.id, change: 'added' });
       return section;
     };
 
@@ -217,7 +219,10 @@ export async function addSiteSection(ctx: Context, siteId: string, input: unknow
       const rootSiteSpaces = (await em.find(SiteSpace, { site: site.id, section: null }, { refresh: true })).sort(byPosition);
       if (rootSiteSpaces.length > 0) {
         const keeper = newSection(truncated(site.title, 128), null);
-        for (const siteSpace of rootSiteSpaces) siteSpace.section = keeper.id;
+        for (const siteSpace of rootSiteSpaces) {
+          siteSpace.section = keeper.id;
+          changed({ object: 'site-space', id: siteSpace.id, change: 'moved' });
+        }
         keeper.defaultSiteSpace = (rootSiteSpaces.find((s) => s.id === site.defaultSiteSpace) ?? rootSiteSpaces[0]!).id;
         site.defaultSection = keeper.id;
       }
@@ -225,7 +230,8 @@ export async function addSiteSection(ctx: Context, siteId: string, input: unknow
 
     const title = fields.title ?? truncated(space.title, 64);
     const section = newSection(title.length >= 2 ? title : 'Untitled section', fields.icon ?? null);
-    await attachSpace(em, ctx.clock, site, section, space); // becomes the section's default site space
+    const siteSpace = await attachSpace(em, ctx.clock, site, section, space); // becomes the section's default site space
+    changed({ object: 'site-space', id: siteSpace.id, change: 'added' });
     if (!site.defaultSection) site.defaultSection = section.id;
     return section;
   });
@@ -238,7 +244,7 @@ export async function updateSiteSection(ctx: Context, siteId: string, sectionId:
     const schema = await ctx.loaders.adaptiveSchema.load(siteId);
     validateCondition(changes.condition, schema?.jsonSchema ?? null);
   }
-  return changeSite(ctx, siteId, async ({ em, sections }) => {
+  return changeSite(ctx, siteId, async ({ em, sections }, changed) => {
     const section = sectionIn(sections, sectionId);
     if (changes.path !== undefined && sections.some((s) => s.id !== section.id && s.path === changes.path)) {
       throw alreadyTaken('site_section_site_id_path_unique', changes.path);
@@ -248,6 +254,7 @@ export async function updateSiteSection(ctx: Context, siteId: string, sectionId:
       if (!siteSpace) throw badRequest(`defaultSiteSpace: no site space "${changes.defaultSiteSpace}" in this section`);
     }
     em.assign(section, changes);
+    changed({ object: 'site-section', id: section.id, change: 'updated', changes: Object.keys(changes) });
     return section;
   });
 }
@@ -258,7 +265,7 @@ export async function updateSiteSection(ctx: Context, siteId: string, sectionId:
  * else none.
  */
 export async function deleteSiteSection(ctx: Context, siteId: string, sectionId: string): Promise<void> {
-  await changeSite(ctx, siteId, async ({ em, site, sections, groups }) => {
+  await changeSite(ctx, siteId, async ({ em, site, sections, groups }, changed) => {
     const section = sectionIn(sections, sectionId);
     if (site.defaultSection === section.id) {
       const remaining = sections.filter((s) => s.id !== section.id);
@@ -270,6 +277,7 @@ export async function deleteSiteSection(ctx: Context, siteId: string, sectionId:
       site.defaultSiteSpace = null;
     }
     em.remove(section); // its site spaces follow through ON DELETE CASCADE
+    changed({ object: 'site-section', id: section.id, change: 'removed' });
   });
 }
 
@@ -294,7 +302,7 @@ export async function moveSiteSection(
   move: unknown,
 ): Promise<SiteSectionRow> {
   const { position } = parseInput(MoveSiteSectionInput, { position: move });
-  return changeSite(ctx, siteId, (layout) => {
+  return changeSite(ctx, siteId, (layout, changed) => {
     const section = sectionIn(layout.sections, sectionId);
     const siblings: TopLevelItem[] = section.sectionGroup
       ? sectionsOfGroup(layout.sections, section.sectionGroup, section.id).map((s) => ({ id: s.id, position: s.position, kind: 'site-section' as const }))
@@ -305,29 +313,34 @@ export async function moveSiteSection(
       before: pointedSection(position?.before, 'position.before', pointable, section.id),
       after: pointedSection(position?.after, 'position.after', pointable, section.id),
     });
+    changed({ object: 'site-section', id: section.id, change: 'moved' });
     return section;
   });
 }
 
 // ─── section groups ─────────────────────────────────────────────────────────────────────────────────
 
+type Changed = (change: StructureChange) => void;
+
 /** Puts sections into a group after its current sections, in the given order. */
-function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: SiteSectionEntity[]) {
+function appendToGroup(layout: Layout, group: SiteSectionGroupRow, sections: SiteSectionEntity[], changed: Changed) {
   const members: Ordered[] = sectionsOfGroup(layout.sections, group.id).filter((s) => !sections.includes(s));
   for (const section of sections) {
     section.position = placeAmong(members, {});
     section.sectionGroup = group.id;
     members.push(section);
+    changed({ object: 'site-section', id: section.id, change: 'moved' });
   }
 }
 
 /** Puts sections back at the end of the site's top level, in the given order. */
-function appendToTopLevel(layout: Layout, sections: SiteSectionEntity[]) {
+function appendToTopLevel(layout: Layout, sections: SiteSectionEntity[], changed: Changed) {
   const items: Ordered[] = topLevelItems(layout).filter((item) => !sections.some((s) => s.id === item.id));
   for (const section of sections) {
     section.position = placeAmong(items, {});
     section.sectionGroup = null;
     items.push(section);
+    changed({ object: 'site-section', id: section.id, change: 'moved' });
   }
 }
 
@@ -337,7 +350,7 @@ function appendToTopLevel(layout: Layout, sections: SiteSectionEntity[]) {
  */
 export async function addSiteSectionGroup(ctx: Context, siteId: string, input: unknown): Promise<SiteSectionGroupRow> {
   const fields = parseInput(AddSiteSectionGroupInput, input);
-  return changeSite(ctx, siteId, (layout) => {
+  return changeSite(ctx, siteId, (layout, changed) => {
     const members = [...new Set(fields.sections ?? [])].map((id) => {
       const section = layout.sections.find((s) => s.id === id);
       if (!section) throw badRequest(`sections: no section "${id}" in this site`);
@@ -352,7 +365,8 @@ export async function addSiteSectionGroup(ctx: Context, siteId: string, input: u
       position: placeAmong(topLevelItems(layout), {}),
       createdAt: ctx.clock.now(),
     });
-    appendToGroup(layout, group, members);
+    changed({ object: 'site-section-group', id: group.id, change: 'added' });
+    appendToGroup(layout, group, members, changed);
     return group;
   });
 }
@@ -360,20 +374,22 @@ export async function addSiteSectionGroup(ctx: Context, siteId: string, input: u
 /** Changes a group's title or icon (null removes the icon). */
 export async function updateSiteSectionGroup(ctx: Context, siteId: string, groupId: string, input: unknown): Promise<SiteSectionGroupRow> {
   const changes = parseInput(UpdateSiteSectionGroupInput, input);
-  return changeSite(ctx, siteId, ({ em, groups }) => {
+  return changeSite(ctx, siteId, ({ em, groups }, changed) => {
     const group = groupIn(groups, groupId);
     em.assign(group, changes);
+    changed({ object: 'site-section-group', id: group.id, change: 'updated', changes: Object.keys(changes) });
     return group;
   });
 }
 
 /** Deletes a group; its sections stay, moving to the end of the site's top level in their order. */
 export async function deleteSiteSectionGroup(ctx: Context, siteId: string, groupId: string): Promise<void> {
-  await changeSite(ctx, siteId, (layout) => {
+  await changeSite(ctx, siteId, (layout, changed) => {
     const group = groupIn(layout.groups, groupId);
     const members = sectionsOfGroup(layout.sections, group.id);
-    appendToTopLevel({ ...layout, groups: layout.groups.filter((g) => g !== group) }, members);
+    appendToTopLevel({ ...layout, groups: layout.groups.filter((g) => g !== group) }, members, changed);
     layout.em.remove(group);
+    changed({ object: 'site-section-group', id: group.id, change: 'removed' });
   });
 }
 
@@ -382,22 +398,22 @@ export async function deleteSiteSectionGroup(ctx: Context, siteId: string, group
  * section already in the group keeps its place.
  */
 export async function addSectionToGroup(ctx: Context, siteId: string, groupId: string, sectionId: string): Promise<SiteSectionGroupRow> {
-  return changeSite(ctx, siteId, (layout) => {
+  return changeSite(ctx, siteId, (layout, changed) => {
     const group = groupIn(layout.groups, groupId);
     const section = layout.sections.find((s) => s.id === sectionId);
     if (!section) throw badRequest(`sectionId: no section "${sectionId}" in this site`);
-    if (section.sectionGroup !== group.id) appendToGroup(layout, group, [section]);
+    if (section.sectionGroup !== group.id) appendToGroup(layout, group, [section], changed);
     return group;
   });
 }
 
 /** Takes a section out of a group, to the end of the site's top level; 404 when it is not in that group. */
 export async function removeSectionFromGroup(ctx: Context, siteId: string, groupId: string, sectionId: string): Promise<void> {
-  await changeSite(ctx, siteId, (layout) => {
+  await changeSite(ctx, siteId, (layout, changed) => {
     const group = groupIn(layout.groups, groupId);
     const section = sectionIn(layout.sections, sectionId);
     if (section.sectionGroup !== group.id) throw notFound('Site section');
-    appendToTopLevel(layout, [section]);
+    appendToTopLevel(layout, [section], changed);
   });
 }
 
@@ -420,13 +436,14 @@ export async function moveSiteSectionGroup(
   move: unknown,
 ): Promise<SiteSectionGroupRow> {
   const { position } = parseInput(MoveSiteSectionGroupInput, { position: move });
-  return changeSite(ctx, siteId, (layout) => {
+  return changeSite(ctx, siteId, (layout, changed) => {
     const group = groupIn(layout.groups, groupId);
     const siblings = topLevelItems(layout, group.id);
     group.position = placeAmong(siblings, {
       before: pointedItem(position?.before, 'position.before', siblings, group.id),
       after: pointedItem(position?.after, 'position.after', siblings, group.id),
     });
+    changed({ object: 'site-section-group', id: group.id, change: 'moved' });
     return group;
   });
 }

@@ -6,6 +6,7 @@ import type { PageArgs } from '../../common/pagination.js';
 import { parseInput, text, describeInputs } from '../../common/validation.js';
 import { newId } from '../../../ids.js';
 import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../entities.js';
+import { recordShareLinkEvent } from '../events.js';
 import { shareLinkPublishedUrl } from '../published/urls.js';
 
 const CreateShareLinkInput = z.object({
@@ -55,6 +56,7 @@ export async function createShareLink(ctx: Context, siteId: string, input: unkno
     active: true,
     createdAt: ctx.clock.now(),
   });
+  recordShareLinkEvent(ctx, ctx.em, 'share_link.created', link);
   await ctx.em.flush();
   return link;
 }
@@ -65,6 +67,7 @@ export async function updateShareLink(ctx: Context, siteId: string, id: string, 
   const link = await shareLinkOfSite(ctx, siteId, id);
   if (changes.active !== undefined) link.active = changes.active;
   if (changes.name !== undefined) link.name = changes.name;
+  recordShareLinkEvent(ctx, ctx.em, 'share_link.updated', link, Object.keys(changes));
   await ctx.em.flush();
   return link;
 }
@@ -73,6 +76,7 @@ export async function updateShareLink(ctx: Context, siteId: string, id: string, 
 export async function deleteShareLink(ctx: Context, siteId: string, id: string): Promise<void> {
   const link = await shareLinkOfSite(ctx, siteId, id);
   ctx.em.remove(link);
+  recordShareLinkEvent(ctx, ctx.em, 'share_link.deleted', link);
   await ctx.em.flush();
 }
 

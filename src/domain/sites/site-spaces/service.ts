@@ -24,6 +24,7 @@ import {
 } from '../entities.js';
 import { sectionOfSite } from '../section-of-site.js';
 import { siteSpacePublishedUrl } from '../published/urls.js';
+import { recordStructureChange } from '../events.js';
 import { forgetSiteStructure } from '../loaders.js';
 
 
@@ -189,7 +190,9 @@ export async function addSiteSpace(ctx: Context, siteId: string, input: unknown)
     } else {
       section = await defaultSectionOf(em, lockedSite);
     }
-    return attachSpace(em, ctx.clock, lockedSite, section, space);
+    const row = await attachSpace(em, ctx.clock, lockedSite, section, space);
+    recordStructureChange(ctx, em, lockedSite, { object: 'site-space', id: row.id, change: 'added' });
+    return row;
   });
 }
 
@@ -203,7 +206,7 @@ export async function updateSiteSpace(ctx: Context, siteId: string, id: string, 
     const schema = await ctx.loaders.adaptiveSchema.load(siteId);
     validateCondition(changes.condition, schema?.jsonSchema ?? null);
   }
-  return withSiteLocked(ctx, siteId, async (em) => {
+  return withSiteLocked(ctx, siteId, async (em, lockedSite) => {
     const row = await lockedSiteSpace(em, siteId, id);
     const needSiblings = (changes.path !== undefined && changes.path !== row.path) || (space && space.id !== row.space);
     const siblings = needSiblings ? (await siteSpacesIn(em, siteId, row.section ?? null)).filter((s) => s.id !== row.id) : [];
@@ -219,6 +222,7 @@ export async function updateSiteSpace(ctx: Context, siteId: string, id: string, 
       row.space = space.id;
     }
     if (changes.condition !== undefined) row.condition = changes.condition;
+    recordStructureChange(ctx, em, lockedSite, { object: 'site-space', id: row.id, change: 'updated', changes: Object.keys(changes).map((name) => (name === 'spaceId' ? 'space' : name)) });
     return row;
   });
 }
@@ -242,7 +246,11 @@ async function removeSiteSpace(em: EntityManager, site: SiteEntity, row: SiteSpa
 
 /** Removes a space from a site; the space itself stays. */
 export async function deleteSiteSpace(ctx: Context, siteId: string, id: string): Promise<void> {
-  await withSiteLocked(ctx, siteId, async (em, site) => removeSiteSpace(em, site, await lockedSiteSpace(em, siteId, id)));
+  await withSiteLocked(ctx, siteId, async (em, site) => {
+    const row = await lockedSiteSpace(em, siteId, id);
+    recordStructureChange(ctx, em, site, { object: 'site-space', id: row.id, change: 'removed' });
+    await removeSiteSpace(em, site, row);
+  });
 }
 
 /**
@@ -265,10 +273,11 @@ export async function unpublishSpaces(em: EntityManager, spaceIds: string[]): Pr
 export async function moveSiteSpace(ctx: Context, siteId: string, id: string, position: unknown): Promise<SiteSpaceRow> {
   const { position: place } = parseInput(MoveSiteSpaceInput, { position });
   await siteSpaceOfSite(ctx, siteId, id);
-  return withSiteLocked(ctx, siteId, async (em) => {
+  return withSiteLocked(ctx, siteId, async (em, site) => {
     const row = await lockedSiteSpace(em, siteId, id);
     const siblings = (await siteSpacesIn(em, siteId, row.section ?? null)).filter((s) => s.id !== row.id);
     row.position = placeAmong(siblings, { before: place?.before?.siteSpace, after: place?.after?.siteSpace });
+    recordStructureChange(ctx, em, site, { object: 'site-space', id: row.id, change: 'moved' });
     return row;
   });
 }

@@ -28,6 +28,7 @@ import {
   type SiteSectionRow,
   type SiteSpaceRow,
 } from '../entities.js';
+import { recordSiteEvent } from '../events.js';
 import { forgetSiteStructure } from '../loaders.js';
 
 /** The reference's site types; `basic` is the default. */
@@ -224,6 +225,7 @@ export async function createSite(ctx: Context, organizationId: string, input: un
       updatedAt: now,
     });
     for (const space of spaces) await attachSpace(em, ctx.clock, site, null, space);
+    recordSiteEvent(ctx, em, 'site.created', site);
     return site;
   });
 }
@@ -255,6 +257,7 @@ export async function updateSite(ctx: Context, id: string, input: unknown): Prom
     site.proxyOrigin = changes.proxy;
   }
   site.updatedAt = ctx.clock.now();
+  recordSiteEvent(ctx, ctx.em, 'site.updated', site, Object.keys(changes));
   await ctx.em.flush();
   return site;
 }
@@ -281,9 +284,12 @@ async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: 
  * CASCADE), its insights rollups at once and its raw events by a durable job. Spaces stay.
  */
 export async function deleteSite(ctx: Context, id: string): Promise<void> {
+  const site = await guardedSite(ctx, id);
   await ctx.em.transactional(async (em) => {
-    await em.nativeDelete(Site, { id });
+    // A concurrent delete got there first: it announced the deletion.
+    if ((await em.nativeDelete(Site, { id })) === 0) return;
     await forgetSiteInsights(em as EntityManager, ctx.clock, id);
+    recordSiteEvent(ctx, em as EntityManager, 'site.deleted', site);
   });
 }
 
@@ -293,6 +299,7 @@ export async function setPublished(ctx: Context, id: string, published: boolean)
   if (site.published !== published) {
     site.published = published;
     site.updatedAt = ctx.clock.now();
+    recordSiteEvent(ctx, ctx.em, published ? 'site.published' : 'site.unpublished', site);
     await ctx.em.flush();
   }
   return site;
@@ -426,7 +433,11 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
   const schema = validateAdaptiveSchema(jsonSchema);
   await assertConditionsFit(ctx, site.id, schema);
   // One INSERT … ON CONFLICT: two concurrent first writes cannot collide on the primary key.
-  const row = await ctx.em.upsert(SiteAdaptiveSchema, { site: site.id, organization: site.organization, jsonSchema: schema, updatedAt: ctx.clock.now() });
+  const row = await ctx.em.transactional(async (tx) => {
+    const upserted = await tx.upsert(SiteAdaptiveSchema, { site: site.id, organization: site.organization, jsonSchema: schema, updatedAt: ctx.clock.now() });
+    recordSiteEvent(ctx, tx as EntityManager, 'site.updated', site, ['adaptiveSchema']);
+    return upserted;
+  });
   ctx.loaders.adaptiveSchema.clear(site.id);
   return row;
 }
