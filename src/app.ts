@@ -26,6 +26,7 @@ import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
+import { recordRefusedMutations } from './domain/audit/graphql-refusals.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
@@ -109,6 +110,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       ApolloServerPluginCacheControlDisabled(),
       logFailures,
       recordGraphqlOperation,
+      recordRefusedMutations,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
       rateLimitPlugin(deps.rateLimits),
