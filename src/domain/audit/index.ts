@@ -5,7 +5,7 @@ import { auditRoutes } from './routes.js';
 
 /**
  * The audit log: the outbox's events of an organization as its admins read them, with the refused
- * mutations the doors record (refusals.ts, graphql-refusals.ts) and the job that ages events out.
+ * mutations the doors record (refusals.ts; the GraphQL door's plugin is src/http/refused-mutations.ts) and the job that ages events out.
  */
 export const auditArea = {
   name: 'audit',
