@@ -14,9 +14,11 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import type { AppDeps } from '../src/graphql/context.js';
+import { recordRefusal } from '../src/domain/audit/refusals.js';
+import type { AppDeps, Context } from '../src/graphql/context.js';
 import { createContext } from '../src/graphql/request-context.js';
-import { DomainError } from '../src/domain/common/errors.js';
+import { domainErrorOf } from '../src/domain/common/database-errors.js';
+import { DomainError, ERROR_STATUS } from '../src/domain/common/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
@@ -50,6 +52,8 @@ type PreparedRoute = Route & {
   takesBody: ReturnType<typeof bodyOf>;
   /** What a call takes from its caller's rate limit. */
   cost: Cost;
+  /** A mutation: its refusals go to the audit log. */
+  mutation: boolean;
 };
 
 /** Parses and validates a route's document against the schema; a broken route stops start-up. */
@@ -86,7 +90,7 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
   let compiled: CompiledQuery | null | undefined;
   const compiledOnce = () => (compiled === undefined ? (compiled = compile(schema, parsed)) : compiled);
-  return { ...route, parsed, compiled: compiledOnce, variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed) };
+  return { ...route, parsed, compiled: compiledOnce, variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed), mutation: operation.operation === 'mutation' };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -190,9 +194,13 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     const facts = { door: 'rest', operationId: route.operationId } as const;
     const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());
     router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
+      let ctx: Context | undefined;
+      // A refused mutation is in the audit log, under the operation id, whatever refused it (the path names its target).
+      const noteRefusal = (status: number, message: string) =>
+        ctx && route.mutation ? recordRefusal(ctx, { operation: route.operationId, status, message, args: req.params }) : undefined;
       try {
         const context = createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
-        const ctx = noteContext(res, await context.catch((error) => chargeFailedAuthentication(deps.rateLimits, res, route.cost, error)));
+        ctx = noteContext(res, await context.catch((error) => chargeFailedAuthentication(deps.rateLimits, res, route.cost, error)));
         // Counted before anything runs: a refused call changes nothing.
         await chargeRequest(deps.rateLimits, res, route.cost);
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
@@ -201,7 +209,9 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
           const error = result.errors[0]!;
           const status = statusOf(error);
           logFailure(ctx.logger, error, { operation: route.operationId }, status === 500);
-          return sendError(res, status, status === 500 ? 'Internal server error' : restMessage(error.message), domainErrorIn(error)?.headers);
+          const message = status === 500 ? 'Internal server error' : restMessage(error.message);
+          await noteRefusal(status, message);
+          return sendError(res, status, message, domainErrorIn(error)?.headers);
         }
         if (route.status === 204) return res.status(204).end();
         let data = (result.data as Record<string, unknown>)[route.rootKey];
@@ -216,6 +226,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         if (location) res.location(location);
         return res.status(status).json(data);
       } catch (error) {
+        const refusal = domainErrorOf(error);
+        if (refusal) await noteRefusal(ERROR_STATUS[refusal.code], refusal.message);
         return sendFailure(req, res, error, deps.logger, { operation: route.operationId });
       }
     });

@@ -27,6 +27,7 @@ import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
+import { recordRefusedMutations } from './http/refused-mutations.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
@@ -110,6 +111,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       ApolloServerPluginCacheControlDisabled(),
       logFailures,
       recordGraphqlOperation,
+      recordRefusedMutations,
       ...(limits.plugins as ApolloServerPlugin<Context>[]),
       refuseNulVariables,
       subscriptionsOverWebSocket,

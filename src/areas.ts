@@ -1,4 +1,5 @@
 import { administrationArea } from './domain/administration/index.js';
+import { auditArea } from './domain/audit/index.js';
 import { changeRequestsArea } from './domain/change-requests/index.js';
 import { collectionsArea } from './domain/collections/index.js';
 import { commentsArea } from './domain/comments/index.js';
@@ -52,5 +53,6 @@ export const areas = [
   integrationsArea,
   commentsArea,
   eventsArea,
+  auditArea,
   liveArea,
 ] as const;

@@ -96,6 +96,11 @@ const EnvSchema = z.object({
    * rollups keep their counts. By default 366: the longest preset range (lastYear) reads raw rows in full.
    */
   INSIGHTS_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(366),
+  /**
+   * Days the audit log keeps domain events (0: forever). An hourly job deletes older ones, but never an
+   * event not yet handed to webhooks.
+   */
+  AUDIT_RETENTION_DAYS: z.coerce.number().int().min(0).max(36_500).default(365),
   /** Largest ingestion request body (BODY_LIMIT is for every other body): room for a largest batch. */
   INSIGHTS_BODY_LIMIT: z.string().default('10mb'),
   /**
@@ -183,6 +188,7 @@ export type Config = {
   insightsBodyLimit: string;
   insightsWorkers: number;
   insightsRetentionDays: number;
+  auditRetentionDays: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
   metrics: MetricsConfig;
@@ -243,6 +249,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     insightsBodyLimit: e.INSIGHTS_BODY_LIMIT,
     insightsWorkers: e.INSIGHTS_WORKERS,
     insightsRetentionDays: e.INSIGHTS_RETENTION_DAYS,
+    auditRetentionDays: e.AUDIT_RETENTION_DAYS,
     fetch: {
       timeoutMs: e.FETCH_TIMEOUT_MS,
       maxBytes: e.FETCH_MAX_BYTES,

@@ -27,6 +27,11 @@ const OUTSIDE_THE_CONTRACT: Record<string, 'required' | 'optional' | 'none'> = {
   unpublishSite: 'none',
 };
 
+/** This server's extras, in neither the contract nor the reference (issue 20): they choose their body here. */
+const EXTRAS: Record<string, 'required' | 'optional' | 'none'> = {
+  listOrganizationAuditLog: 'none',
+};
+
 function referenceRule(operationId: string): 'required' | 'optional' | 'none' {
   const body = referenceBody(operationId);
   return !body ? 'none' : body.required ? 'required' : 'optional';
@@ -55,7 +60,7 @@ describe('which routes take a body', () => {
 
   it('every route outside the contract says explicitly whether it takes a body', () => {
     const others = routes.filter((route) => !contractOperations.has(route.operationId));
-    expect(Object.fromEntries(others.map((route) => [route.operationId, bodyOf(route)]))).toEqual(OUTSIDE_THE_CONTRACT);
+    expect(Object.fromEntries(others.map((route) => [route.operationId, bodyOf(route)]))).toEqual({ ...OUTSIDE_THE_CONTRACT, ...EXTRAS });
     for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT)) expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
   });
 

@@ -82,11 +82,19 @@ export const EVENT_TYPES = {
   'webhook.created': 'A webhook endpoint was created.',
   'webhook.updated': 'A webhook endpoint changed (also when it is disabled after failures).',
   'webhook.deleted': 'A webhook endpoint was deleted.',
+
+  'mutation.refused': 'A mutation was refused (outcome denied or rejected): it changed nothing. Audit log only.',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;
 
 export const isEventType = (name: string): name is EventType => Object.hasOwn(EVENT_TYPES, name);
+
+/**
+ * Types that only the audit log lists: their outcome is never `succeeded` (nothing changed), so webhooks
+ * and subscriptions never deliver them (they skip every event whose outcome is not `succeeded`).
+ */
+export const AUDIT_ONLY_EVENT_TYPES: ReadonlySet<EventType> = new Set<EventType>(['mutation.refused']);
 
 /** How the audit log calls a mutation that changed nothing: refused for lack of access, or for its input. */
 export type RefusedOutcome = 'denied' | 'rejected';

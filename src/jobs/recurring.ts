@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { scheduleVacuum } from '../db/vacuum.js';
+import { scheduleAuditRetention } from '../domain/audit/retention.js';
 import { scheduleInsightsRetention } from '../domain/insights/retention.js';
 
 /**
@@ -11,4 +12,5 @@ import { scheduleInsightsRetention } from '../domain/insights/retention.js';
 export async function scheduleRecurringJobs(em: EntityManager, config: Config, now: Date): Promise<void> {
   await scheduleVacuum(em, now);
   await scheduleInsightsRetention(em, config.insightsRetentionDays, now);
+  await scheduleAuditRetention(em, config.auditRetentionDays, now);
 }

@@ -1,0 +1,17 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { DomainEventRow } from '../../events/entities.js';
+import type { Context } from '../../graphql/context.js';
+import type { Resolvers } from '../../graphql/resolver-types.js';
+import { readAuditLog, type AuditLogFilter } from './log.js';
+
+type AuditLogArgs = AuditLogFilter & { page?: string | null; limit?: number | null };
+
+export const auditResolvers: Resolvers = {
+  Query: {
+    auditLog: (_: unknown, { page, limit, ...filter }: AuditLogArgs, ctx: Context) => readAuditLog(ctx.em as EntityManager, filter, { page, limit }),
+  },
+  Event: {
+    clientIp: async (event: DomainEventRow, _: unknown, ctx: Context) =>
+      event.organizationId && (await ctx.policy.organizationRole(event.organizationId)) === 'admin' ? event.clientIp : null,
+  },
+};
