@@ -21,6 +21,7 @@ import { spacesArea } from './domain/spaces/index.js';
 import { teamsArea } from './domain/teams/index.js';
 import { translationsArea } from './domain/translations/index.js';
 import { usersArea } from './domain/users/index.js';
+import { webhooksArea } from './domain/webhooks/index.js';
 
 /**
  * Every area of the domain (each declared by its folder, see domain/common/area.ts), in the order the
@@ -51,4 +52,5 @@ export const areas = [
   integrationsArea,
   commentsArea,
   eventsArea,
+  webhooksArea,
 ] as const;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { scheduleVacuum } from '../db/vacuum.js';
 import { scheduleInsightsRetention } from '../domain/insights/retention.js';
+import { scheduleWebhookFanOut } from '../domain/webhooks/jobs.js';
 
 /**
  * Makes sure each recurring job (housekeeping) has its next run scheduled. Every run schedules the next,
@@ -11,4 +12,5 @@ import { scheduleInsightsRetention } from '../domain/insights/retention.js';
 export async function scheduleRecurringJobs(em: EntityManager, config: Config, now: Date): Promise<void> {
   await scheduleVacuum(em, now);
   await scheduleInsightsRetention(em, config.insightsRetentionDays, now);
+  await scheduleWebhookFanOut(em, now);
 }

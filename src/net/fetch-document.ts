@@ -39,7 +39,8 @@ function guardedLookup(allowPrivate: string[]) {
   };
 }
 
-function failureOf(error: unknown, signal: AbortSignal, url: URL, cancel?: AbortSignal): unknown {
+/** The FetchFailure (or `cancel`'s reason) that a failed request of `url` stands for. */
+export function failureOf(error: unknown, signal: AbortSignal, url: URL, cancel?: AbortSignal): unknown {
   // Cancelled by the caller: its reason, not a failure of the document.
   if (cancel?.aborted) return cancel.reason;
   if (error instanceof FetchFailure) return error;
@@ -63,11 +64,20 @@ export function webUrl(address: string): URL {
 }
 
 /** Checks a URL before connecting: http(s) only, and a literal IP address must be one we may reach. */
-function checkUrl(url: URL, config: FetchConfig) {
+export function checkUrl(url: URL, config: Pick<FetchConfig, 'allowPrivate'>) {
   webUrl(url.href);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const refused = isIP(host) ? refusalOf(host, host, config.allowPrivate) : null;
   if (refused) throw new FetchFailure('refused', refused);
+}
+
+/** A connection pool whose DNS lookups refuse the addresses `config` does not allow, with its timeouts. */
+export function guardedAgent(config: Pick<FetchConfig, 'timeoutMs' | 'allowPrivate'>): Agent {
+  return new Agent({
+    connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+  });
 }
 
 export type FetchedDocument = { url: string; contentType: string; body: string };
@@ -87,11 +97,7 @@ export async function fetchDocument(
   cancel?.throwIfAborted();
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
-  const dispatcher = new Agent({
-    connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-  });
+  const dispatcher = guardedAgent(config);
   let url = webUrl(target);
   try {
     for (let redirects = 0; ; redirects++) {
