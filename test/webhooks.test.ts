@@ -77,6 +77,7 @@ describe('endpoints', () => {
     const viaGraphql = await admin.gql(`query($o: ID!, $w: ID!) { webhook(organizationId: $o, webhookId: $w) { url secret } }`, { o: organizationId, w: created.id });
     expect(viaGraphql.data.webhook).toEqual({ url: 'https://hooks.example.com/a', secret: null });
 
+    server.clock.advance(1000);
     await createWebhook(admin, organizationId, { url: 'http://hooks.example.com/b', eventTypes: ['*'] });
     const page = await admin.rest('GET', `${webhooksPath(organizationId)}?limit=1`);
     expect(page.body.items.map((w: any) => w.id)).toEqual([created.id]);
