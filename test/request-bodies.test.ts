@@ -3,7 +3,7 @@ import { bodyOf } from '../rest-facade/route.js';
 import { routes } from '../rest-facade/routes/index.js';
 import { contractOperations as contractOperationRows } from './support/contract-operations.js';
 import { expectError } from './support/expectations.js';
-import { referenceBody } from './support/openapi.js';
+import { inReference, referenceBody } from './support/openapi.js';
 import { examples, pathOf, startExampleWorld, type ExampleWorld } from './support/route-examples.js';
 import { databaseDigest } from './support/sql.js';
 
@@ -17,7 +17,8 @@ const contractOperations = new Set(contractOperationRows().map((operation) => op
 
 /**
  * Routes outside the contract's 129 operations choose their body here, explicitly: the reference's
- * operations of the same ids (routed for the contract tests' and frontends' sake) say the same.
+ * operations of the same ids (routed for the contract tests' and frontends' sake) say the same; this
+ * server's own extras (webhooks) are in no reference.
  */
 const OUTSIDE_THE_CONTRACT: Record<string, 'required' | 'optional' | 'none'> = {
   getAuthenticatedUser: 'none',
@@ -25,6 +26,15 @@ const OUTSIDE_THE_CONTRACT: Record<string, 'required' | 'optional' | 'none'> = {
   listSpacesInOrganizationById: 'none',
   publishSite: 'none',
   unpublishSite: 'none',
+  // Webhooks: REST extras of this server, not in the reference.
+  listWebhooks: 'none',
+  createWebhook: 'required',
+  getWebhook: 'none',
+  updateWebhook: 'required',
+  deleteWebhook: 'none',
+  rotateWebhookSecret: 'none',
+  listWebhookDeliveries: 'none',
+  redeliverWebhookDelivery: 'none',
 };
 
 function referenceRule(operationId: string): 'required' | 'optional' | 'none' {
@@ -56,7 +66,7 @@ describe('which routes take a body', () => {
   it('every route outside the contract says explicitly whether it takes a body', () => {
     const others = routes.filter((route) => !contractOperations.has(route.operationId));
     expect(Object.fromEntries(others.map((route) => [route.operationId, bodyOf(route)]))).toEqual(OUTSIDE_THE_CONTRACT);
-    for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT)) expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
+    for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT).filter(inReference)) expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
   });
 
   it('has an example request for every route that takes a body', () => {
