@@ -109,6 +109,8 @@ async function record(tx: EntityManager, delivery: WebhookDeliveryRow, outcome: 
  */
 export const deliverWebhook: JobHandler = async (em, payload, now, run) => {
   const webhookId = String(payload.webhookId);
+  // Opened once per run (and again if the secret was rotated meanwhile).
+  let signing: { sealed: string; secret: string } | undefined;
   for (let sent = 0; sent < DELIVERIES_PER_RUN; sent++) {
     run.signal.throwIfAborted();
     em.clear();
@@ -127,8 +129,8 @@ export const deliverWebhook: JobHandler = async (em, payload, now, run) => {
       await run.whileClaimed(em, (tx) => tx.nativeUpdate(WebhookDelivery, { id: head.id }, { status: 'expired' }));
       continue;
     }
-    const secret = await openSigningSecret(em, { now: () => now }, webhook.id, webhook.secret);
-    const outcome = await send(webhook, event, secret, now, run);
+    if (signing?.sealed !== webhook.secret) signing = { sealed: webhook.secret, secret: await openSigningSecret(em, { now: () => now }, webhook.id, webhook.secret) };
+    const outcome = await send(webhook, event, signing.secret, now, run);
     const succeeded = await run.whileClaimed(em, (tx) => record(tx, head, outcome, now, run));
     if (!succeeded) return;
   }
