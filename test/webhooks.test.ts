@@ -10,6 +10,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/clock.js';
+import { fanOutEvents } from '../src/domain/webhooks/fan-out.js';
 import { FAN_OUT_JOB } from '../src/domain/webhooks/jobs.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
 import { commentsPath, postComment } from './support/comments.js';
@@ -260,6 +261,19 @@ describe('deliveries', () => {
     expect(reactivated.body).not.toHaveProperty('disabledReason');
     await deliverDue();
     expect(hook.received).toHaveLength(4);
+  });
+
+  it('are made once per event and endpoint when several fan-outs run at once (SKIP LOCKED)', async () => {
+    const { admin, edit, organizationId, space } = await world();
+    const webhook = await createWebhook(admin, organizationId, { url: 'https://hooks.example.com/once', eventTypes: ['comment.posted'] });
+    for (const text of ['one', 'two', 'three']) await postComment(edit, commentsPath(space.id), text);
+    const now = server.clock.now();
+    await Promise.all([1, 2, 3].map(() => server.em().transactional((tx) => fanOutEvents(tx as EntityManager, now))));
+    const [row] = await server.em().getConnection().execute<{ deliveries: string; events: string }[]>(
+      `select count(*) as deliveries, count(distinct event_id) as events from webhook_delivery where webhook_id = ?`,
+      [webhook.id],
+    );
+    expect({ deliveries: Number(row!.deliveries), events: Number(row!.events) }).toEqual({ deliveries: 3, events: 3 });
   });
 
   it('refuse a private address unless FETCH_ALLOW_PRIVATE allows it, logging why', async () => {
