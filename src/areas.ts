@@ -23,6 +23,7 @@ import { spacesArea } from './domain/spaces/index.js';
 import { teamsArea } from './domain/teams/index.js';
 import { translationsArea } from './domain/translations/index.js';
 import { usersArea } from './domain/users/index.js';
+import { webhooksArea } from './domain/webhooks/index.js';
 
 /**
  * Every area of the domain (each declared by its folder, see domain/common/area.ts), in the order the
@@ -55,4 +56,5 @@ export const areas = [
   eventsArea,
   auditArea,
   liveArea,
+  webhooksArea,
 ] as const;

@@ -125,6 +125,13 @@ const EnvSchema = z.object({
     .refine((list) => listOf(list).every((entry) => parseAllowEntry(entry) !== null), {
       error: 'must be comma-separated host names, IP addresses or CIDR ranges',
     }),
+  /**
+   * Webhooks: an endpoint is disabled (and an admin told through a webhook.updated event) after this
+   * many consecutive failed delivery attempts.
+   */
+  WEBHOOK_DISABLE_AFTER_FAILURES: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** Webhooks: longest wait for a receiver's answer to one delivery attempt. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   /** Website import: most pages fetched per import. */
   IMPORT_MAX_PAGES: z.coerce.number().int().min(1).max(500).default(25),
   /** Website import: how many links deep from the first page (0: that page only). */
@@ -191,6 +198,7 @@ export type Config = {
   auditRetentionDays: number;
   fetch: FetchConfig;
   websiteImport: { maxPages: number; maxDepth: number; maxBytes: number; timeoutMs: number };
+  webhooks: { disableAfterFailures: number; timeoutMs: number };
   metrics: MetricsConfig;
   rateLimits: RateLimitConfig;
   trustProxy: TrustProxy;
@@ -261,6 +269,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxBytes: e.IMPORT_MAX_BYTES,
       timeoutMs: e.IMPORT_TIMEOUT_MS,
     },
+    webhooks: { disableAfterFailures: e.WEBHOOK_DISABLE_AFTER_FAILURES, timeoutMs: e.WEBHOOK_TIMEOUT_MS },
     metrics: { token: e.METRICS_TOKEN, port: e.METRICS_PORT, host: e.METRICS_HOST },
     rateLimits: { reads: e.RATE_LIMIT_READS, writes: e.RATE_LIMIT_WRITES, insights: e.RATE_LIMIT_INSIGHTS, windowS: e.RATE_LIMIT_WINDOW_S },
     trustProxy: parseTrustProxy(e.TRUST_PROXY)!,

@@ -8,6 +8,7 @@ import { provisionOwner, type Provisioned } from './db/bootstrap.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
 import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/ingest-state.js';
+import { fanOutOnNotice } from './domain/webhooks/wake.js';
 import { EventHub } from './events/hub.js';
 import { createHttpServer } from './http-server.js';
 import { serveSubscriptions } from './graphql/websocket.js';
@@ -59,6 +60,8 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   const { orm } = deps;
   const jobEnv: JobEnv = { config, logger, onOutcome: (kind, outcome) => (outcome === 'completed' ? metrics.jobsCompleted : metrics.jobsFailed).inc({ kind }) };
   const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, jobEnv, config.jobPollMs) : undefined;
+  // Instances that run jobs hand events to webhook endpoints as their notices arrive.
+  const stopFanOut = config.jobPollMs > 0 ? fanOutOnNotice(orm, deps.events, clock, logger) : undefined;
   http.serve(app);
   // GraphQL subscriptions: WebSocket upgrades of /graphql on the same port.
   const live = serveSubscriptions(http.server, deps, schema);
@@ -74,6 +77,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
     // Subscriptions end first (sockets closed with 1001, Going away: clients reconnect elsewhere); an
     // upgraded socket would otherwise hold the drain until its deadline.
     await live.close();
+    stopFanOut?.();
     const [drained] = await Promise.all([http.drain(deadline), worker?.stop(deadline), metricsHttp?.drain(deadline)]);
     if (!drained) logger.warn({ timeoutMs: config.shutdownTimeoutMs }, 'shutdown: connections still busy at the bound were closed');
     await stopApollo();

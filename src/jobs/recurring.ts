@@ -3,6 +3,7 @@ import type { Config } from '../config.js';
 import { scheduleVacuum } from '../db/vacuum.js';
 import { scheduleAuditRetention } from '../domain/audit/retention.js';
 import { scheduleInsightsRetention } from '../domain/insights/retention.js';
+import { scheduleWebhookFanOut } from '../domain/webhooks/jobs.js';
 
 /**
  * Makes sure each recurring job (housekeeping) has its next run scheduled. Every run schedules the next,
@@ -13,4 +14,5 @@ export async function scheduleRecurringJobs(em: EntityManager, config: Config, n
   await scheduleVacuum(em, now);
   await scheduleInsightsRetention(em, config.insightsRetentionDays, now);
   await scheduleAuditRetention(em, config.auditRetentionDays, now);
+  await scheduleWebhookFanOut(em, now);
 }

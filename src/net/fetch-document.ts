@@ -1,5 +1,6 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
+import type { Agent } from 'undici';
 import type { FetchConfig } from '../config.js';
 import { refusalOf } from './addresses.js';
 
@@ -38,7 +39,8 @@ function guardedLookup(allowPrivate: string[]) {
   };
 }
 
-function failureOf(error: unknown, signal: AbortSignal, url: URL, cancel?: AbortSignal): unknown {
+/** The FetchFailure (or `cancel`'s reason) that a failed request of `url` stands for. */
+export function failureOf(error: unknown, signal: AbortSignal, url: URL, cancel?: AbortSignal): unknown {
   // Cancelled by the caller: its reason, not a failure of the document.
   if (cancel?.aborted) return cancel.reason;
   if (error instanceof FetchFailure) return error;
@@ -62,11 +64,21 @@ export function webUrl(address: string): URL {
 }
 
 /** Checks a URL before connecting: http(s) only, and a literal IP address must be one we may reach. */
-function checkUrl(url: URL, config: FetchConfig) {
+export function checkUrl(url: URL, config: Pick<FetchConfig, 'allowPrivate'>) {
   webUrl(url.href);
   const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
   const refused = isIP(host) ? refusalOf(host, host, config.allowPrivate) : null;
   if (refused) throw new FetchFailure('refused', refused);
+}
+
+/** A connection pool whose DNS lookups refuse the addresses `config` does not allow, with its timeouts. */
+export async function guardedAgent(config: Pick<FetchConfig, 'timeoutMs' | 'allowPrivate'>): Promise<Agent> {
+  const { Agent } = await import('undici');
+  return new Agent({
+    connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
+    headersTimeout: config.timeoutMs,
+    bodyTimeout: config.timeoutMs,
+  });
 }
 
 export type FetchedDocument = { url: string; contentType: string; body: string };
@@ -86,13 +98,9 @@ export async function fetchDocument(
   cancel?.throwIfAborted();
   const timeout = AbortSignal.timeout(config.timeoutMs);
   const signal = cancel ? AbortSignal.any([timeout, cancel]) : timeout;
-  // Loaded with the first fetch: ~25 MB a server that fetches nothing need not hold.
-  const { Agent, request } = await import('undici');
-  const dispatcher = new Agent({
-    connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
-    headersTimeout: config.timeoutMs,
-    bodyTimeout: config.timeoutMs,
-  });
+  // undici loads with the first fetch: ~25 MB a server that fetches nothing need not hold.
+  const { request } = await import('undici');
+  const dispatcher = await guardedAgent(config);
   let url = webUrl(target);
   try {
     for (let redirects = 0; ; redirects++) {

@@ -93,6 +93,9 @@ for (const item of Object.values(spec.paths)) {
   }
 }
 
+/** Whether the reference has an operation of that id (the REST extras beyond it have none). */
+export const inReference = (operationId: string): boolean => operations.has(operationId);
+
 /** The reference operation of that id, or throws. */
 export function referenceOperation(operationId: string): Operation {
   const operation = operations.get(operationId);

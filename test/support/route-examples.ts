@@ -34,6 +34,8 @@ async function call(world: ExampleWorld, method: string, path: string, body: unk
   return res.body as { id: string; [key: string]: any };
 }
 
+const webhookBody = { url: 'https://hooks.example.com/events', eventTypes: ['*'] };
+
 const space = (w: ExampleWorld) => call(w, 'POST', `/v1/orgs/${w.organizationId}/spaces`, { title: 'Example space' }, 201);
 const collection = (w: ExampleWorld) => call(w, 'POST', `/v1/orgs/${w.organizationId}/collections`, { title: 'Example collection' }, 201);
 const team = (w: ExampleWorld) => call(w, 'PUT', `/v1/orgs/${w.organizationId}/teams`, { title: 'Example team' }, 201);
@@ -169,6 +171,11 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
     params: { integrationName: `example-${newId().toLowerCase()}` },
     body: { organization: w.organizationId, title: 'Example', description: 'An example', scopes: ['space:content:read'], script: 'export default {}' },
   }),
+  createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),
+  updateWebhook: async (w) => {
+    const webhook = await call(w, 'POST', `/v1/orgs/${w.organizationId}/webhooks`, webhookBody, 201);
+    return { params: { organizationId: w.organizationId, webhookId: webhook.id }, body: {} };
+  },
 };
 
 /** The route's path with its parameters filled in. */

@@ -1,0 +1,190 @@
+import { z } from 'zod';
+import sql, { raw } from 'sql-template-tag';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Context } from '../../graphql/context.js';
+import { readPage } from '../../db/pages.js';
+import { recordEvent } from '../../events/record.js';
+import { AUDIT_ONLY_EVENT_TYPES, isEventType } from '../../events/types.js';
+import { newId } from '../../ids.js';
+import { FetchFailure, webUrl } from '../../net/fetch-document.js';
+import { notFound } from '../common/errors.js';
+import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
+import type { PageArgs } from '../common/pagination.js';
+import { describeInputs, parseInput, text } from '../common/validation.js';
+import { scheduleDelivery } from './delivery-queue.js';
+import { WebhookDelivery, WebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointEntity, type WebhookEndpointRow } from './entities.js';
+import { webhookPayload, webhookTarget } from './events.js';
+import { newSigningSecret, sealSigningSecret } from './secrets.js';
+
+/** An endpoint as a mutation answers it: with its signing secret in clear when the mutation made it. */
+export type WebhookAnswer = WebhookEndpointRow & { revealedSecret?: string };
+
+const url = text({ min: 1, max: 2000 }).refine(
+  (value) => {
+    try {
+      webUrl(value);
+      return true;
+    } catch (error) {
+      if (error instanceof FetchFailure) return false;
+      throw error;
+    }
+  },
+  { error: 'must be an http or https URL' },
+);
+
+const eventTypes = z
+  .array(z.string({ error: 'must be a string' }), { error: 'must be a list of event types' })
+  .min(1, { error: 'must name at least one event type (or "*")' })
+  .max(100, { error: 'must name at most 100 event types' })
+  .superRefine((names, check) => {
+    const unknown = names.find((name) => name !== '*' && !isEventType(name));
+    const auditOnly = names.find((name) => isEventType(name) && AUDIT_ONLY_EVENT_TYPES.has(name));
+    if (unknown !== undefined) check.addIssue({ code: 'custom', message: `"${unknown}" is not an event type` });
+    else if (auditOnly !== undefined) check.addIssue({ code: 'custom', message: `"${auditOnly}" is kept in the audit log only: it is never delivered` });
+    else if (names.includes('*') && names.length > 1) check.addIssue({ code: 'custom', message: '"*" stands for every type: give it alone' });
+    else if (new Set(names).size !== names.length) check.addIssue({ code: 'custom', message: 'must not name a type twice' });
+  });
+
+const description = text({ max: 500 });
+
+const CreateWebhookInput = z.object({
+  url,
+  eventTypes,
+  active: z.boolean({ error: 'must be a boolean' }).optional(),
+  description: description.nullable().optional(),
+});
+
+const UpdateWebhookInput = z.object({
+  url: url.optional(),
+  eventTypes: eventTypes.optional(),
+  active: z.boolean({ error: 'must be a boolean' }).optional(),
+  description: description.nullable().optional(),
+});
+
+describeInputs({ CreateWebhookInput, UpdateWebhookInput });
+
+/** The endpoint `id` of the organization; 404 when it belongs to another organization or none. */
+export function webhookOf(ctx: Context, organizationId: string, id: string): Promise<WebhookEndpointEntity> {
+  return rowOfOrganization(ctx.em, WebhookEndpoint, organizationId, { id }, 'Webhook');
+}
+
+/** The organization's endpoints, oldest first; one page read in SQL. */
+export function listWebhooks(ctx: Context, organizationId: string, args: PageArgs) {
+  return pageOfOrganization(ctx.em, WebhookEndpoint, 'w', organizationId, args);
+}
+
+export async function createWebhook(ctx: Context, organizationId: string, input: unknown): Promise<WebhookAnswer> {
+  const fields = parseInput(CreateWebhookInput, input);
+  const id = newId();
+  const secret = newSigningSecret();
+  const sealed = await sealSigningSecret(ctx.em, ctx.clock, id, secret);
+  const now = ctx.clock.now();
+  const webhook = ctx.em.create(WebhookEndpoint, {
+    id,
+    organization: organizationId,
+    url: fields.url,
+    eventTypes: fields.eventTypes,
+    active: fields.active ?? true,
+    description: fields.description ?? null,
+    secret: sealed,
+    failureStreak: 0,
+    disabledAt: null,
+    disabledReason: null,
+    createdAt: now,
+    updatedAt: now,
+  });
+  recordEvent(ctx, ctx.em, { type: 'webhook.created', organizationId, target: webhookTarget(webhook), payload: webhookPayload(webhook) });
+  await ctx.em.flush();
+  return { ...webhook, revealedSecret: secret };
+}
+
+/**
+ * Changes the fields given. Activating an endpoint clears its failure streak and the record of its
+ * disabling, and resumes its pending deliveries at once; deactivating it holds them.
+ */
+export async function updateWebhook(ctx: Context, organizationId: string, id: string, input: unknown): Promise<WebhookEndpointRow> {
+  const fields = parseInput(UpdateWebhookInput, input);
+  const webhook = await webhookOf(ctx, organizationId, id);
+  const before = webhookPayload(webhook);
+  const now = ctx.clock.now();
+  if (fields.url !== undefined) webhook.url = fields.url;
+  if (fields.eventTypes !== undefined) webhook.eventTypes = fields.eventTypes;
+  if (fields.description !== undefined) webhook.description = fields.description;
+  const activated = fields.active === true && !webhook.active;
+  if (fields.active !== undefined && fields.active !== webhook.active) {
+    webhook.active = fields.active;
+    webhook.failureStreak = 0;
+    webhook.disabledAt = fields.active ? null : now;
+    webhook.disabledReason = fields.active ? null : 'disabled by an administrator';
+  }
+  webhook.updatedAt = now;
+  const after = webhookPayload(webhook);
+  const changes = Object.keys(after).filter((key) => key !== 'updatedAt' && JSON.stringify(after[key as keyof typeof after]) !== JSON.stringify(before[key as keyof typeof before]));
+  await ctx.em.transactional(async (tx) => {
+    recordEvent(ctx, tx as EntityManager, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...after, changes } });
+    if (activated) await scheduleDelivery(tx as EntityManager, webhook.id, now, { earlier: true });
+  });
+  return webhook;
+}
+
+/** Deletes the endpoint with its pending deliveries and its log. */
+export async function deleteWebhook(ctx: Context, organizationId: string, id: string): Promise<void> {
+  const webhook = await webhookOf(ctx, organizationId, id);
+  recordEvent(ctx, ctx.em, { type: 'webhook.deleted', organizationId, target: webhookTarget(webhook), payload: webhookPayload(webhook) });
+  ctx.em.remove(webhook);
+  await ctx.em.flush();
+}
+
+/** Replaces the signing secret: deliveries from now on are signed with the new one, shown in this answer only. */
+export async function rotateWebhookSecret(ctx: Context, organizationId: string, id: string): Promise<WebhookAnswer> {
+  const webhook = await webhookOf(ctx, organizationId, id);
+  const secret = newSigningSecret();
+  webhook.secret = await sealSigningSecret(ctx.em, ctx.clock, webhook.id, secret);
+  webhook.updatedAt = ctx.clock.now();
+  recordEvent(ctx, ctx.em, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...webhookPayload(webhook), changes: ['secret'] } });
+  await ctx.em.flush();
+  return { ...webhook, revealedSecret: secret };
+}
+
+/** The endpoint's deliveries, newest first; one page read in SQL. */
+export async function listWebhookDeliveries(ctx: Context, organizationId: string, webhookId: string, args: PageArgs) {
+  await webhookOf(ctx, organizationId, webhookId);
+  return readPage(
+    ctx.em,
+    {
+      entity: WebhookDelivery,
+      alias: 'd',
+      where: sql`${raw('d')}.webhook_id = ${webhookId}`,
+      order: [{ sql: 'd.seq', desc: true, integer: true, of: (row: WebhookDeliveryRow) => row.seq }],
+    },
+    args,
+  );
+}
+
+/**
+ * Delivers a delivery's event again: a new delivery of the same event (the same `webhook-id`, so a
+ * receiver can tell it has seen it), queued after the endpoint's pending ones.
+ */
+export async function redeliverWebhookDelivery(ctx: Context, organizationId: string, webhookId: string, deliveryId: string): Promise<WebhookDeliveryRow> {
+  const webhook = await webhookOf(ctx, organizationId, webhookId);
+  const original = await ctx.em.findOne(WebhookDelivery, { id: deliveryId, webhook: webhook.id });
+  if (!original) throw notFound('Webhook delivery');
+  const now = ctx.clock.now();
+  return ctx.em.transactional(async (tx) => {
+    const delivery = tx.create(WebhookDelivery, {
+      id: newId(),
+      webhook: webhook.id,
+      organizationId,
+      eventId: original.eventId,
+      eventType: original.eventType,
+      status: 'pending',
+      attempts: 0,
+      nextAttemptAt: now,
+      deliveredAt: null,
+      createdAt: now,
+    } as WebhookDeliveryRow);
+    await tx.flush();
+    if (webhook.active) await scheduleDelivery(tx as EntityManager, webhook.id, now);
+    return delivery;
+  });
+}
