@@ -3,10 +3,13 @@ import { DomainEvent, type DomainEventRow } from '../../src/events/entities.js';
 import type { EventNotice } from '../../src/events/hub.js';
 import type { TestServer } from './server.js';
 
-/** The domain events recorded for `organizationId` after `afterSeq` (default: all), oldest first. */
+/**
+ * The changes announced for `organizationId` after `afterSeq` (default: all), oldest first: the events
+ * that succeeded (refused mutations, which the audit log keeps in the same table, are left out).
+ */
 export async function eventsOf(server: TestServer, organizationId: string, afterSeq = 0): Promise<DomainEventRow[]> {
   const em = server.deps.orm.em.fork() as EntityManager;
-  return (await em.find(DomainEvent, { organizationId, seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } })) as DomainEventRow[];
+  return (await em.find(DomainEvent, { organizationId, outcome: 'succeeded', seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } })) as DomainEventRow[];
 }
 
 /** The highest event sequence number so far (0 with none): what came after it is what a test did. */
