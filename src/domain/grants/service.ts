@@ -3,6 +3,7 @@ import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
+import { columnOf, executeReturning, tableOf } from '../../db/statements.js';
 import { ROLES, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
@@ -97,8 +98,15 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
 export async function revokeRole(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
   const grantee = await granteeOf(ctx, target.organization, parseInput(Grantee, input));
   const removed = await ctx.em.transactional(async (tx) => {
-    const deleted = await tx.createQueryBuilder(ContentGrant).delete({ ...targetWhere(target), ...grantee }).returning(['role']).execute('all');
-    for (const { role } of deleted as { role: string }[]) {
+    const em = tx as EntityManager;
+    const on = target.space ? columnOf(em, ContentGrant, 'space') : columnOf(em, ContentGrant, 'collection');
+    const to = grantee.team ? columnOf(em, ContentGrant, 'team') : columnOf(em, ContentGrant, 'user');
+    // RETURNING: the role taken back is the event's, without reading the grant first.
+    const deleted = await executeReturning<{ role: string }>(em, `delete from ${tableOf(em, ContentGrant)} where ${on} = ? and ${to} = ? returning role`, [
+      target.space ?? target.collection,
+      grantee.team ?? grantee.user,
+    ]);
+    for (const { role } of deleted) {
       const revoked = { ...targetWhere(target), ...grantee, role };
       recordEvent(ctx, tx as EntityManager, { type: 'permission.revoked', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(revoked) });
     }
