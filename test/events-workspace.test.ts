@@ -253,7 +253,9 @@ describe('refused and concurrent changes', () => {
     const moves = await Promise.all([1, 2].map(() => admin.rest('POST', `/v1/spaces/${space.id}/move`, { parent: collection.id })));
     expect(moves.map((r) => r.status)).toEqual([200, 200]);
     const deletions = await Promise.all([1, 2].map(() => admin.rest('DELETE', teamPath)));
-    expect(deletions.map((r) => r.status).sort()).toEqual([204, 404]);
+    // The second deletion either found the team gone (404) or lost the race inside (204, nothing deleted).
+    expect(deletions.map((r) => r.status)).toContain(204);
+    for (const res of deletions) expect([204, 404]).toContain(res.status);
 
     const events = await eventsSince(organization.id, since);
     // Three identical adds: one added the member, the others changed nothing.
