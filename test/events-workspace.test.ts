@@ -214,6 +214,20 @@ describe('events of change requests and content', () => {
     expect(mergedEvent).toMatchObject({ payload: { status: 'merged', revisionMerged: merged.body.revision } });
   });
 
+  it('records content.edited for the revision an update from main writes', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const space = await createSpace(admin, organization.id);
+    const first = await openChangeRequest(admin, space.id, 'First');
+    const second = await openChangeRequest(admin, space.id, 'Second');
+    await createPage(admin, space.id, first.id, { title: 'One' });
+    expect((await merge(admin, space.id, first.id)).status).toBe(200);
+    const since = await lastEventSeq(server);
+    const updated = await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${second.id}/update`);
+    expect(updated.status).toBe(200);
+    const event = only(await eventsSince(organization.id, since), 'content.edited');
+    expect(event).toMatchObject({ operation: 'updateChangeRequest', target: { changeRequestId: second.id, revisionId: updated.body.revision }, payload: { type: 'update', changeRequest: second.id } });
+  });
+
   it('records saml.updated when a provider is created, changed and deleted', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const path = `/v1/orgs/${organization.id}/saml`;
@@ -241,7 +255,7 @@ describe('refused and concurrent changes', () => {
   });
 
   it('of identical concurrent changes records one event per committed change, none for the loser', async () => {
-    const { organization, admin, edit } = await newOrganizationWithRoles(server);
+    const { organization, admin, edit, read } = await newOrganizationWithRoles(server);
     const team = (await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Writers' })).body;
     const teamPath = `/v1/orgs/${organization.id}/teams/${team.id}`;
     const space = await createSpace(admin, organization.id);
@@ -250,6 +264,8 @@ describe('refused and concurrent changes', () => {
 
     const adds = await Promise.all([1, 2, 3].map(() => admin.rest('PUT', `${teamPath}/members/${edit.user.id}`, {})));
     expect(adds.map((r) => r.status)).toEqual([204, 204, 204]);
+    const bulkAdds = await Promise.all([1, 2].map(() => admin.rest('PUT', `${teamPath}/members`, { add: [read.user.id] })));
+    expect(bulkAdds.map((r) => r.status)).toEqual([204, 204]);
     const moves = await Promise.all([1, 2].map(() => admin.rest('POST', `/v1/spaces/${space.id}/move`, { parent: collection.id })));
     expect(moves.map((r) => r.status)).toEqual([200, 200]);
     const deletions = await Promise.all([1, 2].map(() => admin.rest('DELETE', teamPath)));
@@ -258,8 +274,8 @@ describe('refused and concurrent changes', () => {
     for (const res of deletions) expect([204, 404]).toContain(res.status);
 
     const events = await eventsSince(organization.id, since);
-    // Three identical adds: one added the member, the others changed nothing.
-    expect(events.filter((e) => e.type === 'team.members_changed').map((e) => e.payload.added)).toEqual([[edit.user.id]]);
+    // Three identical adds, then two identical bulk adds: one of each added the member, the others changed nothing.
+    expect(events.filter((e) => e.type === 'team.members_changed').map((e) => e.payload.added)).toEqual([[edit.user.id], [read.user.id]]);
     // Two moves both committed (the second to the same parent, at its end): each has its event.
     expect(events.filter((e) => e.type === 'space.moved')).toHaveLength(2);
     expect(events.filter((e) => e.type === 'team.deleted')).toHaveLength(1);

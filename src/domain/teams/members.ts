@@ -97,17 +97,20 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
     const now = ctx.clock.now();
     // Sorted: concurrent updates take the keys' locks in the same order, so they queue instead of deadlocking.
     const added = [...new Set(add.map((ref) => userOf.get(ref)!))].filter((userId) => !removed.has(userId) && !current.has(userId)).sort();
+    let inserted: string[] = [];
     if (added.length) {
-      // ON CONFLICT DO NOTHING: a user added by a concurrent request is in the team either way.
-      await tx
+      // ON CONFLICT DO NOTHING: a user added by a concurrent request is in the team either way (its event says so).
+      const rows = await tx
         .createQueryBuilder(TeamMember)
         .insert(added.map((userId) => ({ team: team.id, user: userId, organization: team.organization, role: roles.get(userId) ?? 'member', addedAt: now })))
         .onConflict(['team', 'user'])
         .ignore()
-        .execute();
+        .returning(['user'])
+        .execute('all');
+      inserted = (rows as unknown as { user: string }[]).map((row) => row.user).sort();
     }
     const change: TeamMembersChange = {
-      added,
+      added: inserted,
       removed: [...removed].filter((userId) => current.has(userId)).sort(),
       roles: Object.fromEntries([...roles].filter(([userId, role]) => current.get(userId)?.role !== role && !added.includes(userId))),
     };
