@@ -1,5 +1,3 @@
-import type { GrantTarget } from './service.js';
-
 /** The payload of a permission event: what it is on, who holds it, the role; related resources as ids. */
 type Grant = { space?: string | null; collection?: string | null; team?: string | null; user?: string | null; role: string };
 
@@ -12,7 +10,7 @@ export const grantPayload = (grant: Grant) => ({
   role: grant.role,
 });
 
-export const grantTarget = (target: GrantTarget, grantee: { team: string | null; user: string | null }) => ({
+export const grantTarget = (target: { space?: string; collection?: string }, grantee: { team: string | null; user: string | null }) => ({
   spaceId: target.space,
   collectionId: target.collection,
   teamId: grantee.team,
