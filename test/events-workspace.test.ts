@@ -14,7 +14,7 @@ import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
 
-/** What the test did since `since`, of the organization: [type, event] in order. */
+/** The events of the organization after `since`, oldest first: what the test did. */
 async function eventsSince(organizationId: string, since: number): Promise<DomainEventRow[]> {
   return eventsOf(server, organizationId, since);
 }
