@@ -48,7 +48,10 @@ export function recordEvent(ctx: Context, em: EntityManager, event: EventInput):
   return eventRow(em, ctx.clock, actor, event);
 }
 
-/** Records a change the server made on its own (a job, retention): no actor, no door. */
-export function recordServerEvent(em: EntityManager, clock: Clock, event: EventInput): DomainEventRow {
-  return eventRow(em, clock, { userId: null, tokenId: null, origin: {} }, event);
+/**
+ * Records a change the server made on its own (a job, retention): no door, no actor, unless the server
+ * acts for a user it identified otherwise (`actorUserId`: a SAML sign-in).
+ */
+export function recordServerEvent(em: EntityManager, clock: Clock, event: EventInput, actorUserId: string | null = null): DomainEventRow {
+  return eventRow(em, clock, { userId: actorUserId, tokenId: null, origin: {} }, event);
 }

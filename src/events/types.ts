@@ -10,8 +10,9 @@ export const EVENT_TYPES = {
   'member.joined': 'A user joined the organization (an invite or SSO).',
   'member.updated': "A member's role changed.",
   'member.removed': 'A member left or was removed from the organization.',
-  'invite.created': 'People were invited to the organization.',
-  'invite.deleted': 'An invite was withdrawn.',
+  'invite.created': 'An invite link to the organization, a space or a collection was created.',
+  'invite.updated': "An invite link's role (or level on its content) changed.",
+  'invite.deleted': 'An invite link was withdrawn.',
 
   'team.created': 'A team was created.',
   'team.updated': 'A team was renamed.',

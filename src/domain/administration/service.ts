@@ -7,7 +7,9 @@ import { conflict, notFound } from '../common/errors.js';
 import { oneOf, parseInput, text } from '../common/validation.js';
 import { assertAnotherAdmin } from '../members/service.js';
 import { addMember, createOrganization } from '../organizations/service.js';
+import { recordEvent } from '../../events/record.js';
 import { Member, Organization, type MemberRow } from '../organizations/entities.js';
+import { memberPayload, memberTarget } from '../organizations/events.js';
 import { User, type UserRow } from '../users/entities.js';
 import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../users/service.js';
 
@@ -62,7 +64,7 @@ export async function adminRevokeApiToken(ctx: Context, reference: string, token
 
 export async function adminCreateOrganization(ctx: Context, input: { title: string; owner: string }) {
   const owner = await userByReference(ctx.em, input.owner);
-  return createOrganization(ctx.em, ctx.clock, owner.id, { title: input.title });
+  return createOrganization(ctx.em, ctx.clock, owner.id, { title: input.title }, ctx);
 }
 
 const MembershipInput = z.object({
@@ -80,6 +82,13 @@ export async function setMembership(ctx: Context, organizationId: string, input:
     const current = await tx.findOne(Member, { organization: organizationId, user: user.id });
     if (current?.role === 'admin' && role !== 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, user.id, 'demoted');
     await addMember(tx as EntityManager, ctx.clock, organizationId, user.id, role as Role | null);
+    const target = memberTarget(organizationId, user.id);
+    if (!current) {
+      const joined = { user: user.id, role, disabled: false, joinedAt: ctx.clock.now(), sso: false };
+      recordEvent(ctx, tx as EntityManager, { type: 'member.joined', organizationId, target, payload: memberPayload(joined) });
+    } else if (current.role !== role) {
+      recordEvent(ctx, tx as EntityManager, { type: 'member.updated', organizationId, target, payload: { ...memberPayload({ ...current, role }), changes: ['role'] } });
+    }
   });
   ctx.policy.forget();
   return ctx.em.findOneOrFail(Member, { organization: organizationId, user: user.id }, { refresh: true });

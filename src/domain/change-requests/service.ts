@@ -15,7 +15,11 @@ import { readRevisions, storeTree, type StoredObjects } from '../content/store.j
 import { mergeManifests, type ConflictChoice } from '../content/merge.js';
 import { scheduleIndexing } from '../search/indexing.js';
 import { Space, type SpaceEntity, type SpaceRow } from '../spaces/entities.js';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import { revisionPayload, revisionTarget } from '../content/events.js';
 import { ChangeRequest, type ChangeRequestEntity, type ChangeRequestRow } from './entities.js';
+import { changeRequestPayload, changeRequestTarget } from './events.js';
 import { numberKey } from './loaders.js';
 
 export const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
@@ -101,7 +105,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
     const space = await lockSpace(tx as EntityManager, spaceId);
     const [last] = await tx.find(ChangeRequest, { space: spaceId }, { orderBy: { number: 'desc' }, limit: 1 });
     const now = ctx.clock.now();
-    return tx.create(ChangeRequest, {
+    const changeRequest = tx.create(ChangeRequest, {
       id: newId(),
       organization: space.organization,
       space: spaceId,
@@ -117,6 +121,8 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       createdAt: now,
       updatedAt: now,
     });
+    recordEvent(ctx, tx as EntityManager, { type: 'change_request.opened', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
+    return changeRequest;
   });
   forgetChangeRequest(ctx, created);
   return created;
@@ -130,7 +136,16 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
   if (changes.status && changes.status !== changeRequest.status && !ALLOWED_MOVES[changeRequest.status]!.includes(changes.status)) {
     throw conflict(`status: a ${changeRequest.status} change request cannot become ${changes.status}`);
   }
+  const changed = changedFields(changeRequest, changes);
+  const from = changeRequest.status;
   ctx.em.assign(changeRequest, { ...changes, updatedAt: ctx.clock.now() });
+  const event = { organizationId: changeRequest.organization, target: changeRequestTarget(changeRequest) };
+  // A subject and a status changed by one request are two kinds of change: each has its event.
+  const edited = changed.filter((field) => field !== 'status');
+  if (edited.length) recordEvent(ctx, ctx.em, { ...event, type: 'change_request.updated', payload: { ...changeRequestPayload(changeRequest), changes: edited } });
+  if (changed.includes('status')) {
+    recordEvent(ctx, ctx.em, { ...event, type: 'change_request.status_changed', payload: { ...changeRequestPayload(changeRequest), changes: ['status'], from, to: changeRequest.status } });
+  }
   await ctx.em.flush();
   forgetChangeRequest(ctx, changeRequest);
   return changeRequest;
@@ -198,6 +213,8 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
     Object.assign(space, { revision: merged.id, updatedAt: now });
     await scheduleIndexing(tx, ctx.clock, space);
     Object.assign(changeRequest, { status: 'merged', revisionMerged: merged.id, updatedAt: now });
+    recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(merged), payload: revisionPayload(merged) });
+    recordEvent(ctx, tx, { type: 'change_request.merged', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
     return merged.id;
   });
   forgetChangeRequest(ctx, found);
@@ -222,6 +239,7 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot update');
     const updated = await newRevision(tx, ctx, space, { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
     Object.assign(changeRequest, { revision: updated.id, revisionMergedAncestor: space.revision, updatedAt: ctx.clock.now() });
+    recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(updated), payload: revisionPayload(updated) });
     return updated.id;
   });
   forgetChangeRequest(ctx, found);

@@ -9,7 +9,10 @@ import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
 import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
 import { Collection, type CollectionRow } from './entities.js';
+import { collectionPayload, collectionTarget, placementOf } from './events.js';
 import { collectionInOrganization } from './placement.js';
 import { MoveContentInput, positionIn } from './positions.js';
 import { isInSubtree, subtreeIds } from './tree.js';
@@ -34,7 +37,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
   // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
   return ctx.em.transactional(async (tx) => {
     const em = tx as EntityManager;
-    return em.create(Collection, {
+    const collection = em.create(Collection, {
       id: newId(),
       organization: organizationId,
       parent: parent?.id ?? null,
@@ -45,13 +48,19 @@ export async function createCollection(ctx: Context, organizationId: string, inp
       createdAt: now,
       updatedAt: now,
     });
+    recordEvent(ctx, em, { type: 'collection.created', organizationId, target: collectionTarget(collection), payload: collectionPayload(collection) });
+    return collection;
   });
 }
 
 export async function updateCollection(ctx: Context, id: string, input: unknown): Promise<CollectionRow> {
   const changes = parseInput(UpdateCollectionInput, input);
   const collection = (await ctx.loaders.collection.load(id))!;
+  const changed = changedFields(collection, changes);
   ctx.em.assign(collection, { ...changes, updatedAt: ctx.clock.now() });
+  if (changed.length) {
+    recordEvent(ctx, ctx.em, { type: 'collection.updated', organizationId: collection.organization, target: collectionTarget(collection), payload: { ...collectionPayload(collection), changes: changed } });
+  }
   await ctx.em.flush();
   return collection;
 }
@@ -61,10 +70,14 @@ export async function updateCollection(ctx: Context, id: string, input: unknown)
  * space (restorable for 7 days, then purged); a restored space comes back at the top level.
  */
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
+  const collection = (await ctx.loaders.collection.load(id))!;
   await ctx.em.transactional(async (tx) => {
     const ids = await subtreeIds(tx as EntityManager, id);
     const spaces = await tx.find(Space, { parent: { $in: ids }, deletedAt: null });
     softDeleteSpaces(tx as EntityManager, ctx.clock, spaces);
+    // One event for the subtree: what went with the collection is named in it.
+    const payload = { ...collectionPayload(collection), collections: ids.filter((c) => c !== id), spaces: spaces.map((s) => s.id) };
+    recordEvent(ctx, tx as EntityManager, { type: 'collection.deleted', organizationId: collection.organization, target: collectionTarget(collection), payload });
     await tx.flush();
     await tx.nativeDelete(Collection, { id }); // sub-collections follow through ON DELETE CASCADE
   });
@@ -84,9 +97,12 @@ export async function moveCollection(ctx: Context, id: string, move: unknown): P
     }
   }
   await ctx.em.transactional(async (tx) => {
+    const from = placementOf(collection);
     collection.position = await positionIn(tx as EntityManager, collection.organization, parentId, input.position, id);
     collection.parent = parentId;
     collection.updatedAt = ctx.clock.now();
+    const payload = { ...collectionPayload(collection), from, to: placementOf(collection) };
+    recordEvent(ctx, tx as EntityManager, { type: 'collection.moved', organizationId: collection.organization, target: collectionTarget(collection), payload });
   });
   return collection;
 }
@@ -109,9 +125,14 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
   await ctx.em.transactional(async (tx) => {
     const ids = await subtreeIds(tx as EntityManager, id);
     const spaceIds = (await tx.find(Space, { parent: { $in: ids } }, { fields: ['id'] })).map((s) => s.id);
+    const from = placementOf(collection);
     collection.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
     collection.parent = parent?.id ?? null;
     collection.updatedAt = ctx.clock.now();
+    // Recorded in the organization it leaves, naming the one it joins (a target, so both find it).
+    const to = { ...placementOf(collection), organization: target };
+    const payload = { ...collectionPayload({ ...collection, organization: target }), from, to, collections: ids.filter((c) => c !== id), spaces: spaceIds };
+    recordEvent(ctx, tx as EntityManager, { type: 'collection.transferred', organizationId: from.organization, target: { ...collectionTarget(collection), toOrganizationId: target }, payload });
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
     await removeAccessTo(tx as EntityManager, { collections: ids });

@@ -6,7 +6,9 @@ import { parseInput, text, oneOf, describeInputs } from '../common/validation.js
 import { newId } from '../../ids.js';
 import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/service.js';
 import { emoji } from '../spaces/service.js';
+import { recordEvent } from '../../events/record.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
+import { revisionPayload, revisionTarget } from './events.js';
 import { blobId } from './git.js';
 import { readRevision, storeTree, withContent } from './store.js';
 import { arrange, assertDepth, heightOf, positionFor, slugOf, subtree, type FileEntry, type PagePlacement } from './manifest.js';
@@ -60,6 +62,7 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
       tree: written.tree,
       createdAt: now,
     });
+    recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(row), payload: revisionPayload(row) });
     const revision = withContent(row, written.manifest);
     Object.assign(changeRequest, {
       revision: revision.id,

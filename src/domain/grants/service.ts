@@ -3,6 +3,7 @@ import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
+import { columnOf, executeReturning, tableOf } from '../../db/statements.js';
 import { ROLES, type Role } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest } from '../common/errors.js';
@@ -11,7 +12,9 @@ import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { newId } from '../../ids.js';
 import { InviteLink } from '../invites/entities.js';
 import { memberKey } from '../members/keys.js';
+import { recordEvent } from '../../events/record.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
+import { grantPayload, grantTarget } from './events.js';
 
 /** What a grant is on: one space or one collection of an organization. */
 export type GrantTarget = { organization: string } & ({ space: string; collection?: undefined } | { collection: string; space?: undefined });
@@ -81,7 +84,12 @@ export async function putGrant(
 /** Gives a team or a member a role on a space or collection, replacing the role they were given there before. */
 export async function grantRole(ctx: Context, target: GrantTarget, input: unknown): Promise<ContentGrantRow> {
   const { role, ...named } = parseInput(GrantInput, input);
-  const grant = await putGrant(ctx.em, target, await granteeOf(ctx, target.organization, named), role, ctx.clock.now());
+  const grantee = await granteeOf(ctx, target.organization, named);
+  const grant = await ctx.em.transactional(async (tx) => {
+    const stored = await putGrant(tx as EntityManager, target, grantee, role, ctx.clock.now());
+    recordEvent(ctx, tx as EntityManager, { type: 'permission.granted', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(stored) });
+    return stored;
+  });
   ctx.policy.forget();
   return grant;
 }
@@ -89,9 +97,23 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
 /** Takes back the role given to a team or a member on a space or collection; true when there was one. */
 export async function revokeRole(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
   const grantee = await granteeOf(ctx, target.organization, parseInput(Grantee, input));
-  const removed = await ctx.em.nativeDelete(ContentGrant, { ...targetWhere(target), ...grantee });
+  const removed = await ctx.em.transactional(async (tx) => {
+    const em = tx as EntityManager;
+    const on = target.space ? columnOf(em, ContentGrant, 'space') : columnOf(em, ContentGrant, 'collection');
+    const to = grantee.team ? columnOf(em, ContentGrant, 'team') : columnOf(em, ContentGrant, 'user');
+    // RETURNING: the role taken back is the event's, without reading the grant first.
+    const deleted = await executeReturning<{ role: string }>(em, `delete from ${tableOf(em, ContentGrant)} where ${on} = ? and ${to} = ? returning role`, [
+      target.space ?? target.collection,
+      grantee.team ?? grantee.user,
+    ]);
+    for (const { role } of deleted) {
+      const revoked = { ...targetWhere(target), ...grantee, role };
+      recordEvent(ctx, tx as EntityManager, { type: 'permission.revoked', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(revoked) });
+    }
+    return deleted.length > 0;
+  });
   ctx.policy.forget();
-  return removed > 0;
+  return removed;
 }
 
 /** Grants on a space or collection, oldest first; one page read in SQL. */

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -11,7 +12,12 @@ import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { collectionInOrganization } from '../collections/placement.js';
 import { putGrant } from '../grants/service.js';
 import { Member, type MemberRow } from '../organizations/entities.js';
+import { recordEvent } from '../../events/record.js';
+import { ContentGrant } from '../grants/entities.js';
+import { grantPayload, grantTarget } from '../grants/events.js';
+import { memberPayload, memberTarget } from '../organizations/events.js';
 import { InviteLink, type InviteLinkRow, type InviteLinkEntity } from './entities.js';
+import { inviteFingerprint, invitePayload, inviteTarget } from './events.js';
 
 const role = oneOf(ROLES);
 
@@ -77,6 +83,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
     collection: fields.collection ?? null,
     createdAt: ctx.clock.now(),
   });
+  recordEvent(ctx, ctx.em, { type: 'invite.created', organizationId, target: inviteTarget(link), payload: invitePayload(link) });
   await ctx.em.flush();
   return link;
 }
@@ -94,14 +101,19 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
     if (changes.role === undefined) throw badRequest('role: is required (null invites guests)');
     link.role = changes.role;
   }
+  recordEvent(ctx, ctx.em, { type: 'invite.updated', organizationId, target: inviteTarget(link), payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] } });
   await ctx.em.flush();
   return link;
 }
 
 /** Deletes an invite link: it stops letting anyone join at once. */
 export async function deleteInviteLink(ctx: Context, organizationId: string, inviteId: string): Promise<void> {
-  await inviteLinkOf(ctx, organizationId, inviteId);
-  await ctx.em.nativeDelete(InviteLink, { id: inviteId });
+  const link = await inviteLinkOf(ctx, organizationId, inviteId);
+  await ctx.em.transactional(async (tx) => {
+    // Of two deletions at once, only the one that removed the row announces it.
+    if (!(await tx.nativeDelete(InviteLink, { id: inviteId }))) return;
+    recordEvent(ctx, tx as EntityManager, { type: 'invite.deleted', organizationId, target: inviteTarget(link), payload: invitePayload(link) });
+  });
   ctx.loaders.inviteLink.clear(inviteId);
 }
 
@@ -134,16 +146,23 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   if (!organization.inviteLinks) throw forbidden('Invite links are turned off in this organization');
   const userId = ctx.viewer!.user.id;
   const content = isContentLink(link);
-  await ctx.em
-    .createQueryBuilder(Member)
-    .insert({ organization: organizationId, user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), lastSeenAt: null, disabled: false, sso: false })
-    .onConflict(['organization', 'user'])
-    .ignore()
-    .execute();
-  if (content) {
-    const target = link.space ? { organization: organizationId, space: link.space } : { organization: organizationId, collection: link.collection! };
-    await putGrant(ctx.em, target, { team: null, user: userId }, link.role as Role, ctx.clock.now(), true);
-  }
+  const joined = { user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), disabled: false, sso: false };
+  await ctx.em.transactional(async (em) => {
+    const tx = em as EntityManager;
+    const inserted = await tx.createQueryBuilder(Member).insert({ organization: organizationId, lastSeenAt: null, ...joined }).onConflict(['organization', 'user']).ignore().execute('run');
+    // An existing member (or one a concurrent join added first) did not join now.
+    if (inserted.affectedRows) {
+      recordEvent(ctx, tx, { type: 'member.joined', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload(joined), invite: inviteFingerprint(link.id) } });
+    }
+    if (content) {
+      const target = link.space ? { organization: organizationId, space: link.space } : { organization: organizationId, collection: link.collection! };
+      const before = await tx.findOne(ContentGrant, { ...(link.space ? { space: link.space } : { collection: link.collection! }), user: userId }, { fields: ['role'] });
+      const grant = await putGrant(tx, target, { team: null, user: userId }, link.role as Role, ctx.clock.now(), true);
+      if (before?.role !== grant.role) {
+        recordEvent(ctx, tx, { type: 'permission.granted', organizationId, target: grantTarget(target, { team: null, user: userId }), payload: grantPayload(grant) });
+      }
+    }
+  });
   ctx.policy.forget();
   return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;
 }

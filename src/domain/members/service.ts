@@ -10,8 +10,10 @@ import type { Context } from '../../graphql/context.js';
 import { conflict, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
+import { recordEvent } from '../../events/record.js';
 import { ContentGrant } from '../grants/entities.js';
 import { Member, type MemberRow, type MemberEntity } from '../organizations/entities.js';
+import { memberPayload, memberTarget } from '../organizations/events.js';
 import { Space, type SpaceRow } from '../spaces/entities.js';
 import { spacesByCreation } from '../spaces/lists.js';
 import { TeamMember } from '../teams/entities.js';
@@ -87,6 +89,7 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   await ctx.em.transactional(async (tx) => {
     if (member.role === 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, userId, 'demoted');
     await tx.nativeUpdate(Member, { organization: organizationId, user: userId }, { role });
+    recordEvent(ctx, tx as EntityManager, { type: 'member.updated', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload({ ...member, role }), changes: ['role'] } });
   });
   await ctx.em.refresh(member);
   ctx.policy.forget();
@@ -104,6 +107,7 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
     await tx.nativeDelete(TeamMember, { organization: organizationId, user: userId });
     await tx.nativeDelete(ContentGrant, { organization: organizationId, user: userId });
     await tx.nativeDelete(Member, { organization: organizationId, user: userId });
+    recordEvent(ctx, tx as EntityManager, { type: 'member.removed', organizationId, target: memberTarget(organizationId, userId), payload: memberPayload(member) });
   });
   ctx.policy.forget();
 }

@@ -24,7 +24,7 @@ export const organizationResolvers: Resolvers = {
   },
   Mutation: {
     createOrganization: (_: unknown, { input }: { input: { title: string } }, ctx: Context) =>
-      createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input),
+      createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input, ctx),
     updateOrganization: updateById(updateOrganization),
     pingOrganization: (_: unknown, { id }: Id, ctx: Context) => ping(ctx, id),
   },

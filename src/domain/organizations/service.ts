@@ -13,7 +13,10 @@ import { alreadyTaken } from '../common/database-errors.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
 import { Member, Organization, type OrganizationRow } from './entities.js';
+import { organizationPayload, recordBy } from './events.js';
 
 const domainName = z
   .string()
@@ -71,12 +74,16 @@ async function assertHostnameFree(em: EntityManager, hostname: string, except?: 
   if (taken) throw alreadyTaken('organization_hostname_unique', hostname);
 }
 
-/** Creates an organization whose first member, `ownerId`, is its admin. */
+/**
+ * Creates an organization whose first member, `ownerId`, is its admin; `ctx` is the request that asks
+ * (the event's actor), null when the server creates it (bootstrap).
+ */
 export async function createOrganization(
   em: EntityManager,
   clock: Clock,
   ownerId: string,
   input: z.input<typeof CreateOrganizationInput>,
+  ctx: Context | null = null,
 ): Promise<OrganizationRow> {
   const fields = parseInput(CreateOrganizationInput, input);
   if (fields.hostname) await assertHostnameFree(em, fields.hostname);
@@ -99,6 +106,7 @@ export async function createOrganization(
     plan: 'free',
   });
   em.create(Member, { organization: organization.id, user: ownerId, role: 'admin', joinedAt: now, lastSeenAt: null, disabled: false, sso: false });
+  recordBy(ctx, em, clock, { type: 'organization.created', organizationId: organization.id, target: { organizationId: organization.id }, payload: organizationPayload(organization) });
   await em.flush();
   return organization;
 }
@@ -123,7 +131,11 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
     throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
   }
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
+  const changed = changedFields(organization, changes);
   ctx.em.assign(organization, changes);
+  if (changed.length) {
+    recordEvent(ctx, ctx.em, { type: 'organization.updated', organizationId: id, target: { organizationId: id }, payload: { ...organizationPayload(organization), changes: changed } });
+  }
   await ctx.em.flush();
   return organization;
 }

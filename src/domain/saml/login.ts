@@ -3,6 +3,8 @@ import type { Profile } from '@node-saml/node-saml';
 import { z } from 'zod';
 import type { AppDeps } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../common/errors.js';
+import { recordServerEvent } from '../../events/record.js';
+import { memberPayload, memberTarget } from '../organizations/events.js';
 import { Member } from '../organizations/entities.js';
 import { TeamMember } from '../teams/entities.js';
 import { createApiToken, userWithEmail } from '../users/service.js';
@@ -139,6 +141,9 @@ async function joinThroughProvider(em: EntityManager, deps: AppDeps, provider: A
     .ignore()
     .execute('run');
   if (joined.affectedRows) {
+    // The server records it (no request context here), with the user who signed in as the actor.
+    const member = { user: userId, role: provider.defaultRole, disabled: false, joinedAt: now, sso: true };
+    recordServerEvent(em, deps.clock, { type: 'member.joined', organizationId: organization, target: memberTarget(organization, userId), payload: { ...memberPayload(member), samlProvider: provider.id } }, userId);
     if (provider.defaultTeam) {
       await em
         .createQueryBuilder(TeamMember)

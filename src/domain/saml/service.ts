@@ -1,4 +1,7 @@
 import { z } from 'zod';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import { samlProviderPayload, samlProviderTarget } from './events.js';
 import { ROLES } from '../../auth/roles.js';
 import type { Context } from '../../graphql/context.js';
 import { badRequest, notFound } from '../common/errors.js';
@@ -84,6 +87,7 @@ export async function createSamlProvider(ctx: Context, organizationId: string, i
     defaultRole: fields.defaultRole === undefined ? organization.defaultRole : fields.defaultRole,
     createdAt: ctx.clock.now(),
   });
+  recordEvent(ctx, ctx.em, { type: 'saml.updated', organizationId, target: samlProviderTarget(provider), payload: samlProviderPayload(provider, 'created') });
   await ctx.em.flush();
   return provider;
 }
@@ -93,14 +97,18 @@ export async function updateSamlProvider(ctx: Context, organizationId: string, i
   const changes = parseInput(UpdateSamlProviderInput, input);
   const provider = await samlProviderOf(ctx, organizationId, id);
   if (changes.defaultTeam !== undefined) await teamOfOrganization(ctx, organizationId, changes.defaultTeam);
+  const changed = changedFields(provider, changes);
   ctx.em.assign(provider, changes);
+  if (changed.length) recordEvent(ctx, ctx.em, { type: 'saml.updated', organizationId, target: samlProviderTarget(provider), payload: samlProviderPayload(provider, 'updated', changed) });
   await ctx.em.flush();
   return provider;
 }
 
 /** Deletes a provider; logins through it stop at once (its pending requests go with it). */
 export async function deleteSamlProvider(ctx: Context, organizationId: string, id: string): Promise<void> {
-  ctx.em.remove(await samlProviderOf(ctx, organizationId, id));
+  const provider = await samlProviderOf(ctx, organizationId, id);
+  ctx.em.remove(provider);
+  recordEvent(ctx, ctx.em, { type: 'saml.updated', organizationId, target: samlProviderTarget(provider), payload: samlProviderPayload(provider, 'deleted') });
   await ctx.em.flush();
 }
 

@@ -22,7 +22,11 @@ import { removeAccessTo } from '../grants/service.js';
 import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { collectionInOrganization } from '../collections/placement.js';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import { placementOf } from '../collections/events.js';
 import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
+import { spacePayload, spaceTarget } from './events.js';
 import { isPastRetention, purgeDate } from './retention.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
@@ -131,7 +135,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: u
     const em = tx as EntityManager;
     const position = await positionIn(em, organizationId, parent?.id ?? null, null);
     const revision = newRevision(em, ctx.clock, { id, organization: organizationId });
-    return em.create(Space, {
+    const space = em.create(Space, {
       id,
       organization: organizationId,
       parent: parent?.id ?? null,
@@ -146,6 +150,8 @@ export async function createSpace(ctx: Context, organizationId: string, input: u
       updatedAt: now,
       deletedAt: null,
     });
+    recordEvent(ctx, em, { type: 'space.created', organizationId, target: spaceTarget(space), payload: spacePayload(space) });
+    return space;
   });
 }
 
@@ -153,7 +159,9 @@ export async function updateSpace(ctx: Context, id: string, input: unknown): Pro
   const changes = parseInput(UpdateSpaceInput, input);
   const space = await liveSpace(ctx, id);
   if (changes.visibility) assertVisibilityFits(changes.visibility, space.parent);
+  const changed = changedFields(space, changes);
   ctx.em.assign(space, { ...changes, updatedAt: ctx.clock.now() });
+  if (changed.length) recordEvent(ctx, ctx.em, { type: 'space.updated', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), changes: changed } });
   await ctx.em.flush();
   return space;
 }
@@ -161,6 +169,7 @@ export async function updateSpace(ctx: Context, id: string, input: unknown): Pro
 export async function deleteSpace(ctx: Context, id: string): Promise<void> {
   const space = await liveSpace(ctx, id);
   softDeleteSpaces(ctx.em, ctx.clock, [space]);
+  recordEvent(ctx, ctx.em, { type: 'space.deleted', organizationId: space.organization, target: spaceTarget(space), payload: spacePayload(space) });
   await ctx.em.flush();
 }
 
@@ -173,6 +182,7 @@ export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> 
     space.deletedAt = null;
     if (!space.parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
+    recordEvent(ctx, tx as EntityManager, { type: 'space.restored', organizationId: space.organization, target: spaceTarget(space), payload: spacePayload(space) });
   });
   return space;
 }
@@ -217,6 +227,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
       deletedAt: null,
     });
     await scheduleIndexing(em, ctx.clock, copy, true);
+    recordEvent(ctx, em, { type: 'space.created', organizationId: copy.organization, target: { ...spaceTarget(copy), duplicatedFromSpaceId: source.id }, payload: { ...spacePayload(copy), duplicatedFrom: source.id } });
     return copy;
   });
 }
@@ -229,10 +240,12 @@ export async function moveSpace(ctx: Context, id: string, move: unknown): Promis
   const parentId = input.parent === undefined ? (space.parent ?? null) : input.parent;
   if (parentId) await collectionInOrganization(ctx, parentId, space.organization, 'parent');
   await ctx.em.transactional(async (tx) => {
+    const from = placementOf(space);
     space.position = await positionIn(tx as EntityManager, space.organization, parentId, input.position, id);
     space.parent = parentId;
     if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
+    recordEvent(ctx, tx as EntityManager, { type: 'space.moved', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), from, to: placementOf(space) } });
   });
   return space;
 }
@@ -244,10 +257,17 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
   const parent = input.collection ? await collectionInOrganization(ctx, input.collection, target, 'collection') : null;
   const leaving = target !== space.organization;
   await ctx.em.transactional(async (tx) => {
+    const from = placementOf(space);
     space.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
     space.parent = parent?.id ?? null;
     if (!parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
+    const to = { ...placementOf(space), organization: target };
+    const payload = { ...spacePayload({ ...space, organization: target }), from, to };
+    // Within its organization a transfer is a move; else recorded in the organization it leaves, naming the one it joins.
+    recordEvent(ctx, tx as EntityManager, leaving
+      ? { type: 'space.transferred', organizationId: from.organization, target: { ...spaceTarget(space), toOrganizationId: target }, payload }
+      : { type: 'space.moved', organizationId: from.organization, target: spaceTarget(space), payload });
     await tx.flush();
     if (leaving) await moveTenantRows(tx as EntityManager, ctx.clock, [id], target);
   });

@@ -9,7 +9,9 @@ import { oneOf, parseInput, describeInputs } from '../common/validation.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
 import { User } from '../users/entities.js';
+import { recordEvent } from '../../events/record.js';
 import { TEAM_ROLES, TeamMember, type TeamMemberRow, type TeamRole, type TeamRow } from './entities.js';
+import { isEmptyChange, teamMembersPayload, teamTarget, type TeamMembersChange } from './events.js';
 
 /** A user id or an e-mail address, as the bulk update names users. */
 const userReference = z.string({ error: 'must be a user id or an e-mail address' }).min(1, { error: 'must not be empty' });
@@ -95,14 +97,25 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
     const now = ctx.clock.now();
     // Sorted: concurrent updates take the keys' locks in the same order, so they queue instead of deadlocking.
     const added = [...new Set(add.map((ref) => userOf.get(ref)!))].filter((userId) => !removed.has(userId) && !current.has(userId)).sort();
+    let inserted: string[] = [];
     if (added.length) {
-      // ON CONFLICT DO NOTHING: a user added by a concurrent request is in the team either way.
-      await tx
+      // ON CONFLICT DO NOTHING: a user added by a concurrent request is in the team either way (its event says so).
+      const rows = await tx
         .createQueryBuilder(TeamMember)
         .insert(added.map((userId) => ({ team: team.id, user: userId, organization: team.organization, role: roles.get(userId) ?? 'member', addedAt: now })))
         .onConflict(['team', 'user'])
         .ignore()
-        .execute();
+        .returning(['user'])
+        .execute('all');
+      inserted = (rows as unknown as { user: string }[]).map((row) => row.user).sort();
+    }
+    const change: TeamMembersChange = {
+      added: inserted,
+      removed: [...removed].filter((userId) => current.has(userId)).sort(),
+      roles: Object.fromEntries([...roles].filter(([userId, role]) => current.get(userId)?.role !== role && !added.includes(userId))),
+    };
+    if (!isEmptyChange(change)) {
+      recordEvent(ctx, tx as EntityManager, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
     }
     // Also for users just added: a concurrent request may have added them first, with another role.
     for (const role of TEAM_ROLES) {
@@ -118,27 +131,42 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
 export async function addTeamMember(ctx: Context, team: TeamRow, userId: string, input: unknown): Promise<TeamMemberRow> {
   const { role } = parseInput(TeamRoleInput, input);
   await memberOf(ctx, team.organization, userId);
-  // INSERT … ON CONFLICT DO NOTHING: two requests adding the same user at the same moment both succeed.
-  await ctx.em
-    .createQueryBuilder(TeamMember)
-    .insert({ team: team.id, user: userId, organization: team.organization, role: role ?? 'member', addedAt: ctx.clock.now() })
-    .onConflict(['team', 'user'])
-    .ignore()
-    .execute();
-  const membership = await ctx.em.findOneOrFail(TeamMember, { team: team.id, user: userId }, { refresh: true });
-  if (role && membership.role !== role) {
-    membership.role = role;
-    await ctx.em.flush();
-  }
+  const membership = await ctx.em.transactional(async (em) => {
+    const tx = em as EntityManager;
+    // INSERT … ON CONFLICT DO NOTHING: two requests adding the same user at the same moment both succeed (one adds them).
+    const inserted = await tx
+      .createQueryBuilder(TeamMember)
+      .insert({ team: team.id, user: userId, organization: team.organization, role: role ?? 'member', addedAt: ctx.clock.now() })
+      .onConflict(['team', 'user'])
+      .ignore()
+      .execute('run');
+    const row = await tx.findOneOrFail(TeamMember, { team: team.id, user: userId }, { refresh: true });
+    const change: TeamMembersChange = { added: inserted.affectedRows ? [userId] : [], removed: [], roles: {} };
+    if (role && row.role !== role) {
+      row.role = role;
+      change.roles[userId] = role;
+    }
+    if (!isEmptyChange(change)) {
+      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+    }
+    return row;
+  });
   ctx.policy.forget();
   return membership;
 }
 
 /** Removes a user from the team; true when they were in it. */
 export async function removeTeamMember(ctx: Context, team: TeamRow, userId: string): Promise<boolean> {
-  const removed = await ctx.em.nativeDelete(TeamMember, { team: team.id, user: userId });
+  const removed = await ctx.em.transactional(async (tx) => {
+    const count = await tx.nativeDelete(TeamMember, { team: team.id, user: userId });
+    if (count) {
+      const change = { added: [], removed: [userId], roles: {} };
+      recordEvent(ctx, tx as EntityManager, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+    }
+    return count > 0;
+  });
   ctx.policy.forget();
-  return removed > 0;
+  return removed;
 }
 
 // The GraphQL input types these parse, for the REST reference (rest-facade/openapi).

@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -12,7 +13,10 @@ import { newId } from '../../ids.js';
 import { memberKey } from '../members/keys.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
+import { changedFields } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
 import { Team, TeamMember, type TeamRole, type TeamRow, type TeamEntity } from './entities.js';
+import { teamPayload, teamTarget } from './events.js';
 
 const teamTitle = text({ min: 1, max: 64 });
 
@@ -77,6 +81,7 @@ export async function createTeam(ctx: Context, organizationId: string, input: un
   for (const user of userIds) {
     ctx.em.create(TeamMember, { team: team.id, user, organization: organizationId, role: 'member', addedAt: now });
   }
+  recordEvent(ctx, ctx.em, { type: 'team.created', organizationId, target: teamTarget(team), payload: { ...teamPayload(team), initialMembers: userIds } });
   await ctx.em.flush();
   ctx.policy.forget();
   return team;
@@ -85,15 +90,21 @@ export async function createTeam(ctx: Context, organizationId: string, input: un
 export async function renameTeam(ctx: Context, organizationId: string, teamId: string, input: unknown): Promise<TeamRow> {
   const { title } = parseInput(UpdateTeamInput, input);
   const team = await teamOf(ctx, organizationId, teamId);
+  const changes = changedFields(team, { title });
   team.title = title;
+  if (changes.length) recordEvent(ctx, ctx.em, { type: 'team.updated', organizationId, target: teamTarget(team), payload: { ...teamPayload(team), changes } });
   await ctx.em.flush();
   return team;
 }
 
 /** Deletes a team; its memberships and grants go with it (ON DELETE CASCADE). */
 export async function deleteTeam(ctx: Context, organizationId: string, teamId: string): Promise<void> {
-  await teamOf(ctx, organizationId, teamId);
-  await ctx.em.nativeDelete(Team, { id: teamId });
+  const team = await teamOf(ctx, organizationId, teamId);
+  await ctx.em.transactional(async (tx) => {
+    // Of two deletions at once, only the one that removed the row announces it.
+    if (!(await tx.nativeDelete(Team, { id: teamId }))) return;
+    recordEvent(ctx, tx as EntityManager, { type: 'team.deleted', organizationId, target: teamTarget(team), payload: teamPayload(team) });
+  });
   ctx.policy.forget();
 }
 
