@@ -23,6 +23,8 @@ export const WebhookEndpoint = defineEntity({
     failureStreak: p.integer(),
     disabledAt: p.datetime().nullable(),
     disabledReason: p.text().nullable(),
+    /** The outbox's last sequence number when the endpoint was made: it receives the events recorded after it. */
+    fromSeq: p.bigint('number'),
     createdAt: p.datetime(),
     updatedAt: p.datetime(),
   },

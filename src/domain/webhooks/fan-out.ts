@@ -29,7 +29,7 @@ export async function fanOutEvents(tx: EntityManager, now: Date): Promise<number
     tx,
     `select e."id" as "eventId", e."type" as "eventType", e."organization_id" as "organizationId", w."id" as "webhookId"
      from "domain_event" e join "webhook_endpoint" w on w."organization_id" = e."organization_id"
-     where e."id" in (select jsonb_array_elements_text(?::jsonb)) and e."outcome" = 'succeeded' and w."active"
+     where e."id" in (select jsonb_array_elements_text(?::jsonb)) and e."outcome" = 'succeeded' and w."active" and e."seq" > w."from_seq"
        and (w."event_types" @> jsonb_build_array(e."type") or w."event_types" @> '["*"]'::jsonb)
      order by e."seq", w."id"`,
     [JSON.stringify(ids)],

@@ -3,6 +3,7 @@ import sql, { raw } from 'sql-template-tag';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../graphql/context.js';
 import { readPage } from '../../db/pages.js';
+import { readRows } from '../../db/statements.js';
 import { recordEvent } from '../../events/record.js';
 import { AUDIT_ONLY_EVENT_TYPES, isEventType } from '../../events/types.js';
 import { newId } from '../../ids.js';
@@ -79,6 +80,8 @@ export async function createWebhook(ctx: Context, organizationId: string, input:
   const secret = newSigningSecret();
   const sealed = await sealSigningSecret(ctx.em, ctx.clock, id, secret);
   const now = ctx.clock.now();
+  // Events recorded before the endpoint existed (some perhaps not fanned out yet) are not its to receive.
+  const [last] = await readRows<{ seq: string | null }>(ctx.em, `select max("seq") as "seq" from "domain_event"`);
   const webhook = ctx.em.create(WebhookEndpoint, {
     id,
     organization: organizationId,
@@ -90,6 +93,7 @@ export async function createWebhook(ctx: Context, organizationId: string, input:
     failureStreak: 0,
     disabledAt: null,
     disabledReason: null,
+    fromSeq: Number(last?.seq ?? 0),
     createdAt: now,
     updatedAt: now,
   });
