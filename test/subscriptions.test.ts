@@ -192,4 +192,29 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('subscriptions with several inst
     expect(value?.data?.spaceComments).toMatchObject({ type: 'comment.posted', target: { commentId: posted.id }, actor: { id: team.edit.user.id } });
     await client.dispose();
   });
+  it('hands on the events committed while its listening connection was down, each once', async () => {
+    const team = await newOrganizationWithRoles(first);
+    const space = await createSpace(team.admin, team.organization.id);
+    const client = wsClient(first, team.read.token);
+    const comments = await subscribe(first, client, SPACE_COMMENTS, { spaceId: space.id });
+    await postComment(team.edit, commentsPath(space.id), 'heard');
+    expect((await comments.next()).value?.data?.spaceComments).toMatchObject({ payload: { body: { markdown: 'heard' } } });
+    // Both instances' listening connections are cut; they listen again after a backoff of at least 500 ms.
+    const [cut] = await first.deps.orm.em.getConnection().execute<{ cut: string }[]>(
+      `select count(pg_terminate_backend(pid)) as cut from pg_stat_activity
+       where datname = current_database() and query = 'listen "domain_event_' || current_schema() || '"'`,
+    );
+    expect(Number(cut!.cut)).toBe(2);
+    const missed = await fetch(`${second.url}${commentsPath(space.id)}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${team.edit.token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ body: { markdown: 'committed while nobody listened' } }),
+    });
+    expect(missed.status).toBe(200);
+    expect((await comments.next()).value?.data?.spaceComments).toMatchObject({ payload: { body: { markdown: 'committed while nobody listened' } } });
+    // Listening again: the next event comes through its notice, and the caught-up one is not repeated.
+    await postComment(team.edit, commentsPath(space.id), 'heard again');
+    expect((await comments.next()).value?.data?.spaceComments).toMatchObject({ payload: { body: { markdown: 'heard again' } } });
+    await client.dispose();
+  });
 });

@@ -80,16 +80,26 @@ export class EventStream implements AsyncIterableIterator<DomainEventRow> {
   }
 }
 
+/** At most this many events are read back after listening resumed (streams bound what they hold anyway). */
+const CATCH_UP_LIMIT = 1000;
+/** Ids of the events handed on lately, so that one both caught up and then heard goes out once. */
+const RECENT_IDS = 10_000;
+
 /**
  * The events this process hears (from every instance, through the hub), handed to the live
  * subscriptions that want them. An event's row is read once here whatever the number of its
  * subscribers, and only when one of them wants its type in its organization; rows are read in parallel
- * and handed on in the order the hub heard them.
+ * and handed on in the order the hub heard them. When the hub listens again after losing its
+ * connection, the events committed meanwhile are read back from the outbox and handed on.
  */
 export class LiveFeed {
   private readonly streams = new Set<EventStream>();
   private readonly stopListening: () => void;
+  private readonly stopResuming: () => void;
   private delivered: Promise<void> = Promise.resolve();
+  /** The highest sequence number heard: where a catch-up starts. */
+  private lastSeq = 0;
+  private readonly recent = new Set<string>();
 
   constructor(
     private readonly orm: Orm,
@@ -97,6 +107,7 @@ export class LiveFeed {
     private readonly logger: Logger,
   ) {
     this.stopListening = hub.on((notice) => this.heard(notice));
+    this.stopResuming = hub.onResume(() => this.catchUp());
   }
 
   /** A stream of the events of `interest`, from now on. */
@@ -113,10 +124,12 @@ export class LiveFeed {
   /** Stops hearing events; every open stream completes. */
   close(): void {
     this.stopListening();
+    this.stopResuming();
     for (const stream of [...this.streams]) stream.end();
   }
 
   private heard(notice: EventNotice): void {
+    this.lastSeq = Math.max(this.lastSeq, notice.seq);
     // Refused mutations are the audit log's; only changes that happened go live.
     if (notice.outcome !== 'succeeded' || !notice.organizationId) return;
     const interested = [...this.streams].filter((s) => s.interest.organizationId === notice.organizationId && s.interest.takesType(notice.type));
@@ -124,9 +137,42 @@ export class LiveFeed {
     const row = this.read(notice.id);
     this.delivered = this.delivered.then(async () => {
       const event = await row;
-      if (!event) return;
+      if (!event || !this.firstTime(event.id)) return;
       for (const stream of interested) if (stream.interest.takesEvent(event)) stream.push(event);
     });
+  }
+
+  /** Hands on the events committed after the last one heard, while the hub was not listening. */
+  private catchUp(): void {
+    const from = this.lastSeq;
+    if (!from || !this.streams.size) return;
+    this.delivered = this.delivered.then(async () => {
+      let missed: DomainEventRow[];
+      try {
+        const em = this.orm.em.fork() as EntityManager;
+        const where = { seq: { $gt: from }, outcome: 'succeeded' };
+        missed = (await em.find(DomainEvent, where, { orderBy: { seq: 'asc' }, limit: CATCH_UP_LIMIT, disableIdentityMap: true })) as DomainEventRow[];
+      } catch (err) {
+        this.logger.warn({ err, fromSeq: from }, 'live subscriptions: events committed while not listening could not be read back');
+        return;
+      }
+      for (const event of missed) {
+        this.lastSeq = Math.max(this.lastSeq, event.seq);
+        if (!event.organizationId || !this.firstTime(event.id)) continue;
+        for (const stream of this.streams) {
+          const { interest } = stream;
+          if (interest.organizationId === event.organizationId && interest.takesType(event.type) && interest.takesEvent(event)) stream.push(event);
+        }
+      }
+    });
+  }
+
+  /** Whether the event is handed on for the first time (and remembers it). */
+  private firstTime(id: string): boolean {
+    if (this.recent.has(id)) return false;
+    this.recent.add(id);
+    if (this.recent.size > RECENT_IDS) this.recent.delete(this.recent.values().next().value!);
+    return true;
   }
 
   private async read(id: string): Promise<DomainEventRow | null> {
