@@ -43,14 +43,29 @@ export type ListQuery<T> = {
  * Nothing else of the list is read.
  */
 export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<Plain<T>>> {
-  const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
-  const page = sql`select ${columns} from ${from} where ${list.where} ${after} order by ${orderBy} limit ${limit + 1}`;
+  const { limit, from, page } = pageStatement(em, list, args);
   const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
   const [found, [counted]] = await Promise.all([
     readRows<FoundRow>(em, page.text, page.values),
     readRows<{ count: string | number }>(em, counting.text, counting.values),
   ]);
   return pageOf(list, rowsFound(em, list, found), Number(counted!.count), limit);
+}
+
+/** The statement of one page: the rows after the cursor, one more than the limit (does another page follow?). */
+function pageStatement<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, args: PageArgs) {
+  const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
+  return { limit, from, page: sql`select ${columns} from ${from} where ${list.where} ${after} order by ${orderBy} limit ${limit + 1}` };
+}
+
+/**
+ * One page of a list that answers no size (a log whose count would read its whole history): the page
+ * statement of readPage alone.
+ */
+export async function readUncountedPage<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, args: PageArgs): Promise<Omit<Page<Plain<T>>, 'count'>> {
+  const { limit, page } = pageStatement(em, list, args);
+  const { items, next } = pageOf(list, rowsFound(em, list, await readRows<FoundRow>(em, page.text, page.values)), 0, limit);
+  return { items, next };
 }
 
 /**
