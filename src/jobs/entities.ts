@@ -8,7 +8,11 @@ import type { Plain } from '../db/statements.js';
  */
 export const Job = defineEntity({
   name: 'Job',
-  indexes: [{ properties: ['runAt'] }],
+  indexes: [
+    { properties: ['runAt'] },
+    // A job by kind, and a webhook endpoint's delivery job by its endpoint (at most one each).
+    { name: 'job_kind_webhook_id_index', expression: `create index "job_kind_webhook_id_index" on "job" ("kind", ("payload"->>'webhookId'))` },
+  ],
   properties: {
     id: p.string().primary(),
     kind: p.string(),
