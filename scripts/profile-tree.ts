@@ -2,13 +2,16 @@
  * Profiles the nested site-tree GraphQL query in-process: seeds a 20 × 25 site on DATABASE_URL (or a
  * temporary embedded database), warms up, then runs PROFILE_RUNS sequential requests under the V8
  * profiler, prints the average latency and writes the profile to PROFILE_OUT (default
- * /tmp/tree.cpuprofile; open it in Chrome DevTools; `none` measures without profiling).
+ * /tmp/tree.cpuprofile; open it in Chrome DevTools; `none` measures without profiling), with its top
+ * PROFILE_TOP (25) functions by self time and the time by package.
  */
 import { systemClock } from '../src/clock.js';
 import { startBenchServer } from './bench-server.js';
 import { createOrganization } from '../src/domain/organizations/service.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
+import { STRUCTURE_QUERY } from './bench-tree/structural-tree.js';
+import { printTopEntries } from './profile-summary.js';
 import { Session } from 'node:inspector/promises';
 import http from 'node:http';
 import { rmSync, writeFileSync } from 'node:fs';
@@ -21,7 +24,9 @@ const owner = await createUser(em, systemClock, { email: `p-${Date.now()}@exampl
 const { secret } = await createApiToken(em, systemClock, owner.id, 'p');
 const org = await createOrganization(em, systemClock, owner.id, { title: 'P org' });
 const siteId = await seedSiteTree(em, org.id, 20, 25, 5);
-const body = JSON.stringify({ query: SITE_TREE_QUERY, variables: { id: siteId } });
+// PROFILE_QUERY=structure profiles the structural tree (bench:tree's c) instead of the full tree (b).
+const query = process.env.PROFILE_QUERY === 'structure' ? STRUCTURE_QUERY : SITE_TREE_QUERY;
+const body = JSON.stringify({ query, variables: { id: siteId } });
 // A bare keep-alive HTTP client that drops the body: the client's own cost stays small in the figures.
 const agent = new http.Agent({ keepAlive: true });
 const target = new URL(`${server.url}/graphql`);
@@ -54,6 +59,7 @@ console.log(`site tree query over ${runs} requests: ${connections} in flight, be
 if (profiling) {
   const { profile } = heap ? await session.post('HeapProfiler.stopSampling') : await session.post('Profiler.stop');
   writeFileSync(process.env.PROFILE_OUT ?? (heap ? '/tmp/tree.heapprofile' : '/tmp/tree.cpuprofile'), JSON.stringify(profile));
+  if (!heap) printTopEntries(profile as Parameters<typeof printTopEntries>[0], Number(process.env.PROFILE_TOP ?? 25));
 }
 await server.stop();
 if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });

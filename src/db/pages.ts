@@ -31,6 +31,11 @@ export type ListQuery<T> = {
   order: readonly SortKey<T>[];
   /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps). */
   extra?: Readonly<Record<string, string>>;
+  /**
+   * Values read beside each row, as name → SQL expression of the row (its children as JSON, for a page
+   * that brings them along): `nestedOf(row, name)` hands them back; they are not set on the row.
+   */
+  nested?: Readonly<Record<string, string>>;
   /** The list's exact size when the database keeps it (row-counts.ts): a statement of one row, `count`. */
   count?: Sql;
 };
@@ -38,18 +43,18 @@ export type ListQuery<T> = {
 /**
  * Reads one page of a list in SQL: the rows after the cursor (a keyset condition on the sort key, so a
  * page costs the same wherever it is in the list, and rows added or removed elsewhere never shift a
- * page), `LIMIT limit + 1` to know whether another page follows, and the exact count from a statement of
- * its own: the size the database keeps for the long lists (`count`), else a count through an index.
- * Nothing else of the list is read.
+ * page), `LIMIT limit + 1` to know whether another page follows, and the exact count: the size the
+ * database keeps for the long lists (`count`), else a count through an index. Nothing else of the list
+ * is read. Page and count are one statement: each statement costs the server a round trip.
  */
 export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs): Promise<Page<Plain<T>>> {
   const { limit, from, page } = pageStatement(em, list, args);
   const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
-  const [found, [counted]] = await Promise.all([
-    readRows<FoundRow>(em, page.text, page.values),
-    readRows<{ count: string | number }>(em, counting.text, counting.values),
-  ]);
-  return pageOf(list, rowsFound(em, list, found), Number(counted!.count), limit);
+  // A left join keeps the count's row when the page is empty (its "row" is then null).
+  const statement = sql`select (select page_count.count from (${counting}) page_count) as "count", x.* from (select) as one left join lateral (${page}) x on true`;
+  const found = await readRows<FoundRow & { count: string | number }>(em, statement.text, statement.values);
+  const count = Number(found[0]?.count ?? 0);
+  return pageOf(list, rowsFound(em, list, found.filter((row) => row.row !== null)), count, limit);
 }
 
 /** The statement of one page: the rows after the cursor, one more than the limit (does another page follow?). */
@@ -76,19 +81,23 @@ export type PartitionedList<T> = Omit<ListQuery<T>, 'count'> & { partition: stri
 
 /**
  * The same page of one list for many parents at once (a list field of many items of one GraphQL
- * answer): one statement reads every parent's page (a lateral join over the parents' keys), one counts
+ * answer): one statement reads every parent's page (a lateral join over the parents' keys) and counts
  * them all, whatever the number of parents.
  */
 export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, keys: readonly string[], args: PageArgs): Promise<Page<Plain<T>>[]> {
   const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
   const partition = raw(list.partition);
-  const page = sql`select k.key as "key", x.* from unnest(${keys}::text[]) as k(key) cross join lateral (
-    select ${columns} from ${from} where ${partition} = k.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x`;
   const counting = list.counts?.(keys) ?? sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
-  const [found, counted] = await Promise.all([
-    readRows<FoundRow & { key: string }>(em, page.text, page.values),
-    readRows<{ key: string; count: string | number }>(em, counting.text, counting.values),
-  ]);
+  // Pages and counts in one statement, each page read beside its parent's count: a parent whose list
+  // is empty keeps its row (a null "row"), and a parent the counts do not name has no rows at all.
+  // The parent's alias must differ from any list's alias, which would hide it inside the page.
+  const statement = sql`with counted as (${counting})
+    select parent_count.key as "key", parent_count.count as "count", x.* from counted parent_count left join lateral (
+    select ${columns} from ${from} where ${partition} = parent_count.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x on true`;
+  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, statement.text, statement.values);
+  const counts = new Map<string, number>();
+  for (const row of all) counts.set(row.key, Number(row.count ?? 0));
+  const found = all.filter((row) => row.row !== null);
   const rows = rowsFound(em, list, found);
   const byKey = new Map<string, Plain<T>[]>();
   found.forEach((row, i) => {
@@ -96,7 +105,6 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
     if (!group) byKey.set(row.key, (group = []));
     group.push(rows[i]!);
   });
-  const counts = new Map(counted.map((row) => [row.key, Number(row.count)]));
   return keys.map((key) => pageOf(list, byKey.get(key) ?? [], counts.get(key) ?? 0, limit));
 }
 
@@ -138,11 +146,14 @@ type FoundRow = Record<string, unknown> & { row: unknown[] };
 function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
   const limit = pageSize(args.limit);
   const extra = Object.entries(list.extra ?? {});
+  const nested = Object.entries(list.nested ?? {});
   return {
     limit,
     after: args.page ? afterCursor(list.order, decodeCursor(args.page)) : empty,
     from: raw(`${tableOf(em, list.entity)} ${list.alias}`),
-    columns: raw([`${jsonTupleOf(em, list.entity, list.alias)} as "row"`, ...extra.map(([name, expression]) => `${expression} as "${name}"`)].join(', ')),
+    columns: raw(
+      [`${jsonTupleOf(em, list.entity, list.alias)} as "row"`, ...[...extra, ...nested].map(([name, expression]) => `${expression} as "${name}"`)].join(', '),
+    ),
     orderBy: raw(list.order.map((key) => `${key.sql} ${key.desc ? 'desc' : 'asc'}`).join(', ')),
   };
 }
@@ -151,8 +162,16 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
   const rows = rowsOf<Plain<T>>(em, list.entity, found.map((r) => r.row));
   for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i]![name]));
+  const nested = Object.keys(list.nested ?? {});
+  if (nested.length > 0) rows.forEach((row, i) => nestedValues.set(row as object, Object.fromEntries(nested.map((name) => [name, found[i]![name]]))));
   return rows;
 }
+
+/** What pages read beside their rows (`ListQuery.nested`), by row: gone with the row. */
+const nestedValues = new WeakMap<object, Record<string, unknown>>();
+
+/** A value a page read beside `row` (`ListQuery.nested`), or undefined. */
+export const nestedOf = (row: object, name: string): unknown => nestedValues.get(row)?.[name];
 
 function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: number): Page<Plain<T>> {
   const items = rows.length > limit ? rows.slice(0, limit) : rows;

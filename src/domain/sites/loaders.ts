@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { selectsField } from '../../graphql/selection.js';
+import { selectsField, selectsPath } from '../../graphql/selection.js';
+import type { SectionNesting } from './published/navigation-lists.js';
 import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
@@ -111,6 +112,17 @@ export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: 
  * whatever the site's size.
  */
 export const asksForTree = (info: GraphQLResolveInfo) => selectsField(info, 'structure');
+
+/**
+ * What a page of sections should bring along, from what the request asks below it: its items' site
+ * spaces, and their spaces, are then read in the page's statement instead of a batch per level.
+ */
+export function sectionNestingOf(info: GraphQLResolveInfo): SectionNesting {
+  if (!selectsPath(info, ['items', 'siteSpaces'])) return 'none';
+  // A site space's title is its space's.
+  const spaces = selectsPath(info, ['items', 'siteSpaces', 'space']) || selectsPath(info, ['items', 'siteSpaces', 'title']);
+  return spaces ? 'siteSpacesAndSpaces' : 'siteSpaces';
+}
 
 /**
  * A first page of a list of the site, from its layout when the request reads the layout anyway and the

@@ -18,7 +18,8 @@ import {
   updateSiteSection,
   updateSiteSectionGroup,
 } from './service.js';
-import { partOfSite } from '../loaders.js';
+import { partOfSite, sectionNestingOf } from '../loaders.js';
+import type { GraphQLResolveInfo } from 'graphql';
 import { sectionPublishedUrl } from '../published/urls.js';
 
 type OnSite = { siteId: string };
@@ -38,7 +39,8 @@ const siteSpacesOfSection = (ctx: Context, section: SiteSectionRow) =>
 /** Site sections and section groups (root fields and their types). */
 export const siteSectionResolvers: Resolvers = {
   Query: {
-    siteSections: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSections(ctx, args.siteId, pageOf(args)),
+    siteSections: (_: unknown, args: OnSite & PageArgs, ctx: Context, info: GraphQLResolveInfo) =>
+      listSiteSections(ctx, args.siteId, pageOf(args), sectionNestingOf(info)),
     siteSectionGroups: (_: unknown, args: OnSite & PageArgs, ctx: Context) => listSiteSectionGroups(ctx, args.siteId, pageOf(args)),
   },
   Mutation: {

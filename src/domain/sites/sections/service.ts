@@ -21,7 +21,12 @@ import {
   type SiteSectionGroupEntity,
   type SiteSectionGroupRow,
   type SiteSectionRow,
+  type SiteSpaceRow,
 } from '../entities.js';
+import { nestedOf } from '../../../db/pages.js';
+import { rowsOf, type Plain } from '../../../db/statements.js';
+import { Space, type SpaceRow } from '../../spaces/entities.js';
+import type { SectionNesting } from '../published/navigation-lists.js';
 import { recordStructureChange, type StructureChange } from '../events.js';
 import { forgetSiteStructure, pageOfSite } from '../loaders.js';
 
@@ -153,12 +158,30 @@ function navigationKeyOf(groups: SiteSectionGroupRow[]) {
 // ─── lists ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every section of a site (top-level and grouped) in navigation order. */
-export function listSiteSections(ctx: Context, siteId: string, args: PageArgs) {
+export function listSiteSections(ctx: Context, siteId: string, args: PageArgs, nesting: SectionNesting = 'none') {
   const inLayout = async () => {
     const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(siteId), ctx.loaders.groupsBySite.load(siteId)]);
     return sectionsInNavigationOrder(sections, groups);
   };
-  return pageOfSite(ctx.loaders, siteId, args, inLayout, () => ctx.lists.sectionsOfSite.load({ parent: siteId, args }));
+  const ownPage = async () => {
+    if (nesting === 'none') return ctx.lists.sectionsOfSite.load({ parent: siteId, args });
+    const list = nesting === 'siteSpaces' ? ctx.lists.sectionsWithSiteSpaces : ctx.lists.sectionsWithSpaces;
+    const page = await list.load({ parent: siteId, args });
+    rememberSiteSpacesOfSections(ctx, page.items);
+    return page;
+  };
+  return pageOfSite(ctx.loaders, siteId, args, inLayout, ownPage);
+}
+
+/** What a page of sections brought along of each section (`SectionNesting`), handed to the loaders its items' fields read. */
+function rememberSiteSpacesOfSections(ctx: Context, sections: readonly SiteSectionRow[]) {
+  for (const section of sections) {
+    const tuples = nestedOf(section, 'siteSpaces') as [unknown[], unknown[] | null | undefined][] | undefined;
+    if (!tuples) continue;
+    ctx.loaders.siteSpacesBySection.remember(section.id, rowsOf<Plain<SiteSpaceRow>>(ctx.em, SiteSpace, tuples.map(([siteSpace]) => siteSpace)));
+    const spaces = tuples.flatMap(([, space]) => (space ? [space] : []));
+    for (const space of rowsOf<Plain<SpaceRow>>(ctx.em, Space, spaces)) ctx.loaders.spaceToRead.remember(space.id, space);
+  }
 }
 
 /** The section groups of a site by position. */

@@ -1,7 +1,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Context } from '../../../graphql/context.js';
 import { whenLoaded } from '../../common/loader.js';
-import { asksForTree, partOfSite } from '../loaders.js';
+import { asksForTree, partOfSite, sectionNestingOf } from '../loaders.js';
 import { notFound } from '../../common/errors.js';
 import type { PageArgs } from '../../common/pagination.js';
 import { createInOrganization, succeeded, updateById, type Id } from '../../common/resolvers.js';
@@ -67,7 +67,7 @@ export const siteResolvers: Resolvers = {
     },
     structure: (s: SiteRow, _: unknown, ctx: Context) => siteStructure(ctx, s),
     // The same lists as the root fields siteSections, siteSectionGroups and siteSpaces.
-    sections: (s: SiteRow, args: PageArgs, ctx: Context) => listSiteSections(ctx, s.id, args),
+    sections: (s: SiteRow, args: PageArgs, ctx: Context, info: GraphQLResolveInfo) => listSiteSections(ctx, s.id, args, sectionNestingOf(info)),
     sectionGroups: (s: SiteRow, args: PageArgs, ctx: Context) => listSiteSectionGroups(ctx, s.id, args),
     siteSpaceList: (s: SiteRow, args: PageArgs & { default?: boolean | null }, ctx: Context) => listSiteSpaces(ctx, s.id, args),
     defaultSiteSection: (s: SiteRow, _: unknown, ctx: Context) => defaultSiteSection(ctx, s),
