@@ -10,7 +10,7 @@ import { TeamMember } from '../src/domain/teams/entities.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { addMember } from '../src/domain/organizations/service.js';
 import { createSpace } from './support/content.js';
-import { newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
+import { newMember, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';
 import { useTestServer } from './support/server.js';
 
@@ -327,5 +327,24 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
       user: edit.user.id,
     });
     expect(gql.data.memberTeams.items).toEqual([{ team: { title: 'Reviewers' }, member: { role: 'owner' } }]);
+  });
+});
+
+describe('memberships read with the token', () => {
+  it('decide the role in every organization of a user of many, read with the token or not', async () => {
+    const member = await newUser(server);
+    const organizations = [];
+    // More organizations than the token's statement brings memberships of: the others are read when asked.
+    for (let i = 0; i < 24; i++) organizations.push((await newOrganizationWithMember(server, member, i % 2 ? 'read' : 'admin')).organization);
+    for (const [i, organization] of organizations.entries()) {
+      const res = await member.rest('GET', `/v1/orgs/${organization.id}/members/${member.user.id}`);
+      expect(res.status).toBe(200);
+      expect(res.body.role).toBe(i % 2 ? 'read' : 'admin');
+      // Only admins change roles: the role read decides.
+      const change = await member.rest('PATCH', `/v1/orgs/${organization.id}/members/${member.user.id}`, { role: 'review' });
+      expect(change.status).toBe(i % 2 ? 403 : 200);
+    }
+    const outsider = await newOrganization(server, await newUser(server));
+    expect((await member.rest('GET', `/v1/orgs/${outsider.id}/members/${member.user.id}`)).status).toBe(404);
   });
 });

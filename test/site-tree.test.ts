@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
+import { STRUCTURE_QUERY } from '../scripts/bench-tree/structural-tree.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newMember, newOrganizationWithRoles } from './support/factories.js';
@@ -27,10 +28,27 @@ describe('a whole site tree in one GraphQL request', () => {
       expect(largeResult!.data.site.sections.count).toBe(20);
       expect(largeResult!.data.site.sectionGroups.count).toBe(5);
       expect(largeCount).toBe(smallCount);
-      // An admin's tree: the token, the site, the membership and the layout, which answers the lists too.
-      if (caller === admin) expect(largeCount).toBe(4);
+      // An admin's tree: the token (with the caller's memberships), the site and the layout, which answers the lists too.
+      if (caller === admin) expect(largeCount).toBe(3);
       console.log(`site tree: ${smallCount} SQL statements for 6 and for 500 site spaces`);
     }
+  });
+
+  it('reads a page of sections with their site spaces and spaces in the page\'s statement', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
+    const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
+    let answer: { data: any; errors?: unknown } | undefined;
+    const smallCount = await countStatements(async () => void (answer = await admin.gql(STRUCTURE_QUERY, { id: small })));
+    const largeCount = await countStatements(async () => void (answer = await admin.gql(STRUCTURE_QUERY, { id: large })));
+    expect(answer!.errors).toBeUndefined();
+    const sections = answer!.data.site.sections.items;
+    expect(sections).toHaveLength(20);
+    expect(sections.flatMap((section: any) => section.siteSpaces.map((siteSpace: any) => siteSpace.space.title))).toHaveLength(500);
+    expect(sections.find((section: any) => section.title === 'Section 1').siteSpaces[3]).toMatchObject({ path: 'v3', space: { title: 'Space 1.3', visibility: 'public' } });
+    // The token (with the caller's memberships), the site, and the page with its count, site spaces and spaces.
+    expect(largeCount).toBe(3);
+    expect(smallCount).toBe(largeCount);
   });
 
   it('reads a REST page of sections with their site spaces by the page, in the same statements for 2×3 and for 20×25 site spaces', async () => {
