@@ -7,7 +7,8 @@ import { describe, expect, it } from 'vitest';
  * patches/graphql-jit+0.8.9.patch (applied by `npm install` through patch-package): a resolver that
  * answers synchronously is called without the three closures graphql-jit wraps every call in, and a
  * resolver declared with fewer than four parameters gets no resolve info (which graphql-jit builds
- * per call). These tests hold the patch to graphql-jit's own semantics, and fail if it is not applied.
+ * per call); a leaf whose value a built-in scalar returns unchanged (a string for String and ID, a
+ * boolean, an integer of 32 bits, a finite number) is taken without the checking call. These tests hold the patch to graphql-jit's own semantics, and fail if it is not applied.
  */
 
 function compiled(resolvers: Record<string, Record<string, unknown>>, query: string) {
@@ -64,5 +65,27 @@ describe('graphql-jit, patched', () => {
     expect(result.errors).toBeUndefined();
     // `...rest` after three parameters: length 3, so no info; `(...args)`: length 0, so info as before.
     expect(result.data).toEqual({ items: [{ shown: 'no info', asked: 'asked@asked', tripled: 7 }, { shown: 'no info', asked: 'asked@asked', tripled: 7 }] });
+  });
+
+  it('serializes leaves of built-in scalars as graphql-js does, taking values the scalar keeps as they are', async () => {
+    const schema = makeExecutableSchema({
+      typeDefs: 'type Query { leaves: [Leaf!]! } type Leaf { s: String! id: ID b: Boolean i: Int f: Float need: String! }',
+      resolvers: {},
+    });
+    const query = compileQuery(schema, parse('{ leaves { s id b i f need } }'));
+    if (!isCompiledQuery(query)) throw new Error('did not compile');
+    const run = (leaf: Record<string, unknown>) => query.query({ leaves: [leaf] }, {}, {}) as { data?: any; errors?: readonly { message: string; path?: readonly unknown[] }[] };
+    expect(run({ s: 'a', id: 'x', b: true, i: -3, f: 1.5, need: 'n' }).data).toEqual({ leaves: [{ s: 'a', id: 'x', b: true, i: -3, f: 1.5, need: 'n' }] });
+    // Values the scalar converts or refuses go through graphql-js' serializers, as without the patch.
+    const converted = run({ s: 5, id: 7, b: null, i: 2.0, f: 3, need: 'n' });
+    expect(converted.errors).toBeUndefined();
+    expect(converted.data).toEqual({ leaves: [{ s: '5', id: '7', b: null, i: 2, f: 3, need: 'n' }] });
+    const refused = run({ s: 'a', i: 2 ** 40, f: Infinity, need: null });
+    expect(refused.data).toBeNull();
+    expect(refused.errors?.map((error) => error.message).sort()).toEqual([
+      'Cannot return null for non-nullable field Leaf.need.',
+      'Int cannot represent non 32-bit signed integer value: 1099511627776',
+      'Float cannot represent non numeric value: Infinity',
+    ].sort());
   });
 });
