@@ -61,14 +61,14 @@ export function compiler() {
   }
 }
 
-/** Builds into `outDir` (dist/ by default); throws when tsc fails. */
-export function build({ outDir = distDir, check = true } = {}) {
+/** Builds `project` into `outDir` (dist/ by default); throws when tsc fails. */
+export function build({ outDir = distDir, check = true, project = 'tsconfig.build.json' } = {}) {
   const tsc = compiler();
   if (!tsc) throw new Error('TypeScript is not installed (an install with --omit=dev?): build where the development dependencies are');
   // Read before compiling: a source saved during the build leaves dist/ outdated.
   const sources = newestInput();
   rmSync(outDir, { recursive: true, force: true });
-  execFileSync(process.execPath, [tsc, '-p', 'tsconfig.build.json', '--outDir', outDir, ...(check ? [] : ['--noCheck'])], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [tsc, '-p', project, '--outDir', outDir, ...(check ? [] : ['--noCheck'])], { cwd: root, stdio: 'inherit' });
   copySchemaFiles(outDir);
   writeFileSync(join(outDir, STAMP), JSON.stringify({ newestInput: sources }) + '\n');
 }

@@ -120,8 +120,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   });
   await apollo.start();
   app.use(playgroundRouter('/graphql'));
-  app.use(
-    '/graphql',
+  const graphqlDoor = [
     tokenLimit(deps.config.graphql.maxTokens),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
@@ -142,7 +141,15 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         }
       },
     }),
-  );
+  ];
+  // Express tags every answer it sends with a hash of its body (the ETag), which only a GET or HEAD is
+  // ever revalidated with: POSTs (mutations, and most queries) go through an app that does not tag,
+  // the others on to the same door below it.
+  const untaggedPosts = express();
+  untaggedPosts.disable('etag');
+  untaggedPosts.disable('x-powered-by');
+  untaggedPosts.post('/', ...graphqlDoor);
+  app.use('/graphql', untaggedPosts, ...graphqlDoor);
 
   app.use(apiReferenceRouter(schema, deps.config));
   app.use('/v1', createRestRouter(deps, schema));

@@ -199,6 +199,11 @@ describe('without CORS_ORIGINS', () => {
       expect(json(first).data.viewer.email).toBe(caller.user.email);
       const again = await raw(server, 'GET', path, { ...headers, 'if-none-match': first.headers.etag as string });
       expect(again.status).toBe(304);
+      // A POST's answer is never revalidated: not hashed for a tag.
+      const posted = await raw(server, 'POST', '/graphql', { authorization: headers.authorization, 'content-type': 'application/json' }, JSON.stringify({ query: '{ viewer { email } }' }));
+      expect(posted.status).toBe(200);
+      expect(json(posted).data.viewer.email).toBe(caller.user.email);
+      expect(posted.headers.etag).toBeUndefined();
     });
 
     it('says no-store on every answer of both doors: answers carrying a new API token, reads and errors alike', async () => {

@@ -1,6 +1,7 @@
 import { fork } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
+import { extname } from 'node:path';
 
 /** One HTTP request the bench sends again and again. */
 export type LoadTarget = { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
@@ -15,8 +16,8 @@ export type LoadResult = { requestsPerSecond: number; p50: number; p99: number; 
  * only the servers, so its CPU time per window is theirs. Jobs run one at a time.
  */
 export function startLoadGenerator() {
-  // The child inherits Node's flags, `--import tsx` included.
-  const child = fork(fileURLToPath(new URL('./load-worker.ts', import.meta.url)), { stdio: 'inherit' });
+  // The child inherits Node's flags (`--import tsx` when run from the sources), and runs compiled when this does.
+  const child = fork(fileURLToPath(new URL(`./load-worker${extname(fileURLToPath(import.meta.url))}`, import.meta.url)), { stdio: 'inherit' });
   const exited = once(child, 'exit').then(([code]) => Promise.reject(new Error(`the load generator exited (code ${code})`)));
   exited.catch(() => {}); // reported by the job it cuts short, if any
   return {
