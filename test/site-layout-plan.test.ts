@@ -63,7 +63,8 @@ async function fillOtherTenants(em: EntityManager, organizationIds: string[], sp
 
 /** Runs `work` and returns the statements the server sent meanwhile that read a site's layout. */
 async function layoutStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  return (await statementsDuring(work)).filter((sql) => sql.includes('as "siteSpaces"'));
+  // A page of sections that brings its site spaces has a "siteSpaces" column too, but no "spaces".
+  return (await statementsDuring(work)).filter((sql) => sql.includes('as "siteSpaces"') && sql.includes('as "spaces"'));
 }
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
