@@ -1,6 +1,6 @@
 import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
-import { loadConfig } from './config.js';
+import { ConfigError, loadConfig, type Config } from './config.js';
 import { welcomeMessage } from './db/bootstrap.js';
 import { DataDirectoryUnusable } from './db/data-dir-access.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
@@ -10,7 +10,24 @@ import { InstanceDisagreement } from './instances/agreement.js';
 import { createLogger } from './logger.js';
 import { startServer, type RunningServer } from './server.js';
 
-const config = loadConfig();
+/**
+ * Refusals for the operator (an invalid variable, a port or data directory in use, an unusable data
+ * directory, a database server that cannot be used, the master key, a PUBLIC_URL other instances do not
+ * share): lines that say what to do, printed instead of a stack; exit 1. Anything else is a bug and throws.
+ */
+const REFUSALS = [ConfigError, ListenError, DataDirectoryLocked, DataDirectoryUnusable, DatabaseUnreachable, MasterKeyError, InstanceDisagreement];
+function refuse(error: unknown): never {
+  if (!(error instanceof Error) || !REFUSALS.some((kind) => error instanceof kind)) throw error;
+  for (const line of error.message.split('\n')) process.stderr.write(`error: ${line}\n`);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  refuse(error);
+}
 const logger = createLogger(config.logLevel);
 
 let running: RunningServer | undefined;
@@ -54,12 +71,7 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 try {
   running = await startServer(config, { logger, provision: true });
 } catch (error) {
-  // Refusals for the operator (a port or data directory in use, an unusable data directory, a database
-  // server that cannot be used, the master key, a PUBLIC_URL other instances do not share): one line says what to do.
-  const refusals = [ListenError, DataDirectoryLocked, DataDirectoryUnusable, DatabaseUnreachable, MasterKeyError, InstanceDisagreement];
-  if (!(error instanceof Error) || !refusals.some((kind) => error instanceof kind)) throw error;
-  process.stderr.write(`error: ${error.message}\n`);
-  process.exit(1);
+  refuse(error);
 }
 if (running.provisioned) process.stdout.write(welcomeMessage(config, running.provisioned) + '\n');
 logger.info(

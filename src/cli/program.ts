@@ -160,8 +160,8 @@ export async function runCli(argv: string[], io: CliIo): Promise<number> {
   } catch (error) {
     // Commander has already printed a usage problem (or the help asked for).
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : 2;
-    // A DomainError's message is meant for the caller; configuration and connection errors read well too.
-    io.stderr.write(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    // A DomainError's message is meant for the caller; configuration (a line per variable) and connection errors read well too.
+    for (const line of (error instanceof Error ? error.message : String(error)).split('\n')) io.stderr.write(`error: ${line}\n`);
     if (!(error instanceof DomainError) && io.env.DEBUG) io.stderr.write(`${(error as Error)?.stack ?? ''}\n`);
     return 1;
   }

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TSMigrationGenerator } from '@mikro-orm/migrations';
-import { databaseOf, loadConfig } from '../config.js';
+import { ConfigError, databaseOf, loadConfig, type Config } from '../config.js';
 import { migrate, openOrm, type Orm } from './orm.js';
 
 /**
@@ -29,7 +29,15 @@ async function createMigration(orm: Orm): Promise<string | undefined> {
   return className;
 }
 
-const config = loadConfig();
+let config: Config;
+try {
+  config = loadConfig();
+} catch (error) {
+  // A line per bad variable, as the server's start prints them, not a stack.
+  if (!(error instanceof ConfigError)) throw error;
+  for (const line of error.lines) process.stderr.write(`error: ${line}\n`);
+  process.exit(1);
+}
 const orm = await openOrm(databaseOf(config), { holder: 'migrate' });
 try {
   const applied = await migrate(orm);

@@ -71,11 +71,16 @@ export async function stopProcess(server: ServerProcess, signal: NodeJS.Signals 
   return server.exited;
 }
 
-/** Runs the admin CLI as an executable, as `npm run -s cli --` does. */
-export function runCliProcess(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+/** Runs `node` (this one unless told) with `nodeArgs` in the repository root until it exits. */
+export function runNodeProcess(nodeArgs: string[], env: Record<string, string>, node = process.execPath): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, ['--import', 'tsx', 'src/cli.ts', ...args], { cwd: repoRoot, env: childEnv(env) }, (error, stdout, stderr) => {
+    execFile(node, nodeArgs, { cwd: repoRoot, env: childEnv(env) }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });
     });
   });
+}
+
+/** Runs the admin CLI as an executable, as `npm run -s cli --` does. */
+export function runCliProcess(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
+  return runNodeProcess(['--import', 'tsx', 'src/cli.ts', ...args], env);
 }
