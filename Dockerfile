@@ -4,7 +4,7 @@
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
+COPY package.json package-lock.json .npmrc ./
 # The build script before the install: npm ci's prepare lifecycle runs it (and finds no sources yet).
 COPY scripts/build.mjs scripts/
 # Fixes to dependencies that npm ci applies (patch-package, README names each).

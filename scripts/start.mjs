@@ -3,6 +3,8 @@
  * newer than dist/ (`npm install` builds it already, through the prepare lifecycle). The server runs in
  * this process, not a child, so that `node scripts/start.mjs` under a supervisor gets its signals.
  */
+// First: on a Node.js that package.json's engines does not allow, one line and exit 1 before anything else runs.
+import '../src/supported-node.mjs';
 import { build, buildState, compiler } from './build.mjs';
 
 const state = buildState();

@@ -1,3 +1,5 @@
+// First: on a Node.js that package.json's engines does not allow, one line and exit 1 before any other module runs.
+import './supported-node.mjs';
 import { runCli } from './cli/program.js';
 
 /** The admin command line; see src/cli/program.ts and `npm run -s cli -- --help`. */

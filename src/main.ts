@@ -1,3 +1,5 @@
+// First: on a Node.js that package.json's engines does not allow, one line and exit 1 before any other module runs.
+import './supported-node.mjs';
 import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
 import { ConfigError, loadConfig, type Config } from './config.js';

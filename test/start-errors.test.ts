@@ -1,13 +1,16 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.js';
-import { runNodeProcess } from './support/processes.js';
+import { requiredNodeRange, satisfies, unsupportedNodeMessage } from '../src/supported-node.mjs';
+import { repoRoot, runNodeProcess } from './support/processes.js';
 
 /**
- * What a start that cannot go on prints: an invalid variable gets lines that say what to do, exit 1,
- * no stack trace, from the server (`src/main.ts`), the admin CLI and `npm run migrate` alike.
+ * What a start that cannot go on prints: an invalid variable or an unsupported Node.js gets lines that
+ * say what to do, exit 1, no stack trace, from the server (`src/main.ts`), the admin CLI and
+ * `npm run migrate` alike.
  */
 const scratch = mkdtempSync(join(tmpdir(), 'start-errors-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -160,5 +163,45 @@ describe('an invalid configuration at start', () => {
         lines: ['error: PORT: must be a whole number from 0 to 65535, got "70000"', 'error: OWNER_EMAIL: must be an e-mail address such as owner@example.com, got "nobody"'],
       });
     }
+  });
+});
+
+describe('the Node.js version', () => {
+  const range = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')).engines.node as string;
+
+  it("is checked against package.json's engines", () => {
+    expect(requiredNodeRange()).toBe(range);
+    expect(satisfies(process.versions.node, range)).toBe(true);
+    expect(satisfies('20.20.2', range)).toBe(false);
+    expect(unsupportedNodeMessage('20.20.2', range)).toBe(
+      `error: Node.js v20.20.2 is not supported: this server needs Node.js ${range} (package.json "engines"); install Node.js 24 LTS (.nvmrc)`,
+    );
+    expect(unsupportedNodeMessage(process.versions.node, range)).toBeNull();
+  });
+
+  it('reads the range forms engines fields use, and refuses others', () => {
+    expect(['22.16.9', '22.17.0', '22.18.1', '24.0.0'].map((version) => satisfies(version, '>=22.17'))).toEqual([false, true, true, true]);
+    expect(['20.18.0', '20.19.0', '21.0.0', '22.11.0', '22.12.0', '25.1.0'].map((version) => satisfies(version, '^20.19.0 || >=22.12'))).toEqual([
+      false,
+      true,
+      false,
+      false,
+      true,
+      true,
+    ]);
+    expect(['21.9.0', '22.0.0', '23.0.0'].map((version) => satisfies(version, '>=22 <23'))).toEqual([false, true, false]);
+    expect(() => satisfies('24.0.0', '~22.17')).toThrow(/cannot read the Node\.js range "~22\.17"/);
+  });
+
+  /** The machine's own node when package.json's engines does not allow it (Debian's Node 20), as the user of the issue had. */
+  const oldNode = process.env.OLD_NODE ?? '/usr/bin/node';
+  const oldVersion = existsSync(oldNode) ? execFileSync(oldNode, ['--version'], { encoding: 'utf8' }).trim() : undefined;
+
+  it.runIf(oldVersion && !satisfies(oldVersion, range))(`refuses ${oldVersion} in one line before anything loads: server, npm start's launcher, CLI`, async () => {
+    for (const nodeArgs of [['--import', 'tsx', 'src/main.ts'], ['scripts/start.mjs'], ['--import', 'tsx', 'src/cli.ts', '--help']]) {
+      const { code, stdout, stderr } = await runNodeProcess(nodeArgs, { DATA_DIR: join(scratch, 'old-node') }, oldNode);
+      expect({ nodeArgs, code, stdout, stderr }).toEqual({ nodeArgs, code: 1, stdout: '', stderr: `${unsupportedNodeMessage(oldVersion!, range)}\n` });
+    }
+    expect(existsSync(join(scratch, 'old-node'))).toBe(false);
   });
 });

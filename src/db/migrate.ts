@@ -1,3 +1,5 @@
+// First: on a Node.js that package.json's engines does not allow, one line and exit 1 before any other module runs.
+import '../supported-node.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
