@@ -67,7 +67,7 @@ describe('GET /v1/openapi.json and /v1/openapi.yaml', () => {
   it('names the package version, the server at PUBLIC_URL and the bearer scheme', async () => {
     const doc = await served();
     expect(doc.info.version).toBe(packageVersion);
-    expect(doc.servers[0].url).toBe('http://docs.test/v1');
+    expect(doc.servers.map((entry: { url: string }) => entry.url)).toEqual(['http://docs.test/v1', '/v1']);
     expect(doc.components.securitySchemes.bearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
     expect(doc.security).toEqual([{ bearerAuth: [] }]);
   });
@@ -169,6 +169,13 @@ describe('shapes', () => {
     expect(body.properties.events.maxItems).toBe(server.deps.config.insightsMaxBatch);
     const kinds = (body.properties.events.items.oneOf as { properties: { type: { const: string } } }[]).map((kind) => kind.properties.type.const);
     expect(kinds).toContain('page_view');
+  });
+
+  it('without PUBLIC_URL names only the relative server /v1, not the local default http://localhost:PORT', () => {
+    const schema = makeExecutableSchema({ typeDefs: 'directive @public on FIELD_DEFINITION\ntype Query { ping: String! @public }' });
+    const ping = { operationId: 'ping', method: 'GET', path: '/v1/ping', status: 200, document: 'query { ping }' } as const;
+    const doc = openApiDocument(schema, loadConfig({ PORT: '3000' }), [ping]) as Doc;
+    expect(doc.servers).toEqual([{ url: '/v1', description: expect.any(String) }]);
   });
 
   it('an operation whose root field is @public takes a token but does not need one', () => {

@@ -5,7 +5,8 @@ import { useTestServer } from './support/server.js';
 
 /**
  * The GraphiQL playground at /graphql in Chromium: it loads from this server alone, its Docs show the
- * schema before any token is given, and a query runs with a token set in the headers editor.
+ * schema before any token is given, a query runs with a token set in the headers editor, and the
+ * setup hint at the top of the query editor is whole at every common width.
  */
 const server = useTestServer();
 const browser = useBrowser();
@@ -49,4 +50,53 @@ describe('the GraphQL playground', () => {
 
     expect(browser.foreignRequests).toEqual([]);
   });
+
+  // Widths of desktop screens and windows, a tablet and a phone. On a phone the wrapped hint is taller
+  // than the editor: its setup part (up to the Authorization header) must be in view, the rest may scroll.
+  for (const width of [1920, 1400, 1024, 768, 390]) {
+    it(`shows the whole setup hint, wrapped within the query editor, ${width} px wide`, { timeout: 60_000 }, async () => {
+      const page = await browser.page(server.url);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(`${server.url}/graphql`);
+      const query = editor(page, '.graphiql-query-editor');
+      await page.locator('.graphiql-query-editor .CodeMirror-wrap').waitFor();
+      const hint = (await query.text()).split('\n').filter((line) => line.startsWith('#'));
+      const setupLines = hint.findIndex((line) => line.includes('"Authorization"')) + 1;
+      expect(hint.slice(0, setupLines).map((line) => line.replace(/^#\s*/, '')).join(' ')).toContain('open the Headers tab');
+      const inView = width >= 768 ? hint.length : setupLines;
+
+      const shown = await page.locator('.graphiql-query-editor .CodeMirror:visible').evaluate(
+        (element, { lines, inView }) => {
+          const scroller = element.querySelector('.CodeMirror-scroll')!;
+          const visible = scroller.getBoundingClientRect();
+          const rendered = [...element.querySelectorAll('.CodeMirror-line')].slice(0, lines);
+          // The boxes of each hint line's text, as laid out (one per wrapped row).
+          const boxesOf = (line: Element) => {
+            const range = document.createRange();
+            range.selectNodeContents(line);
+            return [...range.getClientRects()].filter((box) => box.width > 0);
+          };
+          const across = (box: DOMRect) => box.left >= Math.max(visible.left, 0) && box.right <= Math.min(visible.right, window.innerWidth);
+          const down = (box: DOMRect) => box.top >= visible.top && box.bottom <= visible.bottom;
+          return {
+            // CodeMirror lays runs of spaces out as no-break spaces.
+            texts: rendered.map((line) => line.textContent?.replaceAll('\u00a0', ' ')),
+            overflow: scroller.scrollWidth - scroller.clientWidth,
+            boxes: rendered.flatMap(boxesOf).length,
+            cutAcross: rendered.flatMap(boxesOf).filter((box) => !across(box)).length,
+            cutDown: rendered.slice(0, inView).flatMap(boxesOf).filter((box) => !down(box)).length,
+          };
+        },
+        { lines: hint.length, inView },
+      );
+
+      expect(shown.texts).toEqual(hint);
+      expect(shown.overflow).toBe(0);
+      expect(shown.boxes).toBeGreaterThanOrEqual(hint.length);
+      expect(shown.cutAcross).toBe(0);
+      expect(shown.cutDown).toBe(0);
+      if (process.env.SAVE_SCREENSHOTS) await page.screenshot({ path: `/tmp/playground-${width}.png` });
+      expect(browser.foreignRequests).toEqual([]);
+    });
+  }
 });

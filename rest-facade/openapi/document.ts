@@ -24,6 +24,18 @@ const packageJson = serverPackage();
 /** The area that declares each route, as its tag (operations grouped as the domain is). */
 const tagOf = new Map<Route, string>(areas.flatMap((area) => ('routes' in area ? area.routes.map((route) => [route, area.name] as const) : [])));
 
+const SAME_SERVER = { url: '/v1', description: 'The server this document came from' };
+
+/**
+ * PUBLIC_URL's `/v1` first when it is set, for clients that read a saved copy of the document; and
+ * always the relative `/v1`, which resolves against where the document was fetched (OpenAPI 3.1: a
+ * server URL is relative to the document's). Without PUBLIC_URL the relative one only: the local default
+ * (`http://localhost:PORT`) is not where a browser on `127.0.0.1` or another machine reached the server.
+ */
+function serversOf(config: Config): { url: string; description: string }[] {
+  return config.publicUrlConfigured ? [{ url: `${config.publicUrl}/v1`, description: 'PUBLIC_URL' }, SAME_SERVER] : [SAME_SERVER];
+}
+
 /**
  * The OpenAPI 3.1 document of the REST door, made from the route table and the GraphQL schema: each
  * route's path, parameters, body, success and failure answers (see operation.ts). Paths are relative to
@@ -47,10 +59,7 @@ export function openApiDocument(schema: GraphQLSchema, config: Config, routes: r
         'The REST door of the server, generated from its route table and GraphQL schema. Send an API token as `Authorization: Bearer <token>`. ' +
         'Failures answer `{"error": {"code": <status>, "message": "..."}}`. The same operations are GraphQL queries and mutations at `/graphql`.',
     },
-    servers: [
-      { url: `${config.publicUrl}/v1`, description: config.publicUrlConfigured ? 'PUBLIC_URL' : 'This machine (PUBLIC_URL is not set)' },
-      { url: '/v1', description: 'The server this document came from' },
-    ],
+    servers: serversOf(config),
     security: [{ bearerAuth: [] }],
     tags: [...new Set(tagOf.values())].map((name) => ({ name })),
     paths,

@@ -15,11 +15,19 @@ const assets: Record<string, string> = {
   'graphql-ws.js': join(packageDir('graphql-ws'), 'umd', 'graphql-ws.min.js'),
 };
 
-const defaultQuery = `# The schema (Docs) loads without a token. To run queries, open the Headers tab
-# below and add your API token:
-#   { "Authorization": "Bearer dp_..." }
-# Subscriptions run too (over WebSocket), e.g.
-#   subscription { spaceComments(spaceId: "...") { type actor { displayName } payload } }
+const defaultQuery = `# The schema (Docs) loads without a
+# token. To run queries, open the
+# Headers tab below and add your
+# API token:
+# {"Authorization": "Bearer dp_..."}
+#
+# Subscriptions run too (WebSocket):
+# subscription {
+#   spaceComments(spaceId: "...") {
+#     type actor { displayName }
+#     payload
+#   }
+# }
 
 query Overview {
   viewer { id displayName email }
@@ -27,8 +35,16 @@ query Overview {
     items {
       id
       title
-      collections { items { id title } }
-      spaces(limit: 10) { items { id title emoji permissions { admin edit } } count }
+      collections {
+        items { id title }
+      }
+      spaces(limit: 10) {
+        items {
+          id title emoji
+          permissions { admin edit }
+        }
+        count
+      }
     }
   }
 }
@@ -69,7 +85,14 @@ const page = (base: string) => `<!doctype html>
     };
     const fetcher = (params, options = {}) =>
       isSubscription(params) ? socketFor(options.headers).iterate(params) : overHttp(params, options);
-    ReactDOM.createRoot(document.getElementById('playground')).render(
+    // GraphiQL 3 has no option for it: the query editor wraps long lines (the hint's above all) at
+    // any width instead of hiding their ends past its right edge.
+    const playground = document.getElementById('playground');
+    new MutationObserver(() => {
+      const queryEditor = playground.querySelector('.graphiql-query-editor .CodeMirror');
+      if (queryEditor && !queryEditor.CodeMirror.getOption('lineWrapping')) queryEditor.CodeMirror.setOption('lineWrapping', true);
+    }).observe(playground, { childList: true, subtree: true });
+    ReactDOM.createRoot(playground).render(
       React.createElement(GraphiQL, {
         fetcher,
         defaultQuery: ${JSON.stringify(defaultQuery)},

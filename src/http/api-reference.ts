@@ -42,6 +42,12 @@ const page = `<!doctype html>
       docExpansion: 'none',
       filter: true,
       tryItOutEnabled: false,
+      // PUBLIC_URL (the first server) on another origin than this page is a cross-origin call that
+      // CORS_ORIGINS may not allow: "Try it out" calls the server that served the page instead.
+      onComplete() {
+        const first = window.ui.specSelectors.servers().first();
+        if (first && new URL(first.get('url'), location.href).origin !== location.origin) window.ui.oas3Actions.setSelectedServer('/v1');
+      },
     });
   </script>
 </body>
