@@ -2,8 +2,9 @@
  * Webhooks: organization admins manage endpoints through both doors; committed events reach a local
  * receiver signed per Standard Webhooks (verified with the same library), in order per endpoint, again
  * after a failure (each attempt in the log), on request, and not at all once the endpoint is disabled
- * after a run of failures; a private address is refused; a delivery cut off by a killed server arrives
- * after the restart.
+ * after a run of failures; a private address is refused when connecting too (the allow-list or DNS may
+ * have changed since the endpoint was made); failed attempts are logged at warn without the secret or
+ * signature; a delivery cut off by a killed server arrives after the restart.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -18,12 +19,18 @@ import { createSpace } from './support/content.js';
 import { expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { freshDatabase, type FreshDatabase } from './support/database.js';
+import { capturedLogs } from './support/logs.js';
 import { spawnServer, stopProcess, type ServerProcess } from './support/processes.js';
 import { useTestServer } from './support/server.js';
 import { startReceiver } from './support/webhook-receiver.js';
 
+const logs = capturedLogs('warn');
 // The signature's timestamp is the server's clock: near the real time, which the receiver's check uses.
-const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', WEBHOOK_DISABLE_AFTER_FAILURES: '3' }, { clock: new ManualClock(new Date()) });
+const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', WEBHOOK_DISABLE_AFTER_FAILURES: '3' }, { clock: new ManualClock(new Date()), logger: logs.logger });
+
+/** The warnings logged about failed attempts at `webhookId`'s deliveries. */
+const failedAttemptsLogged = (webhookId: string) =>
+  logs.lines.map((line) => JSON.parse(line)).filter((entry) => entry.msg === 'webhook delivery attempt failed' && entry.webhook === webhookId);
 
 const receivers: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -191,6 +198,16 @@ describe('deliveries', () => {
       expect.objectContaining({ attempt: 2, status: 'succeeded', responseStatus: 204 }),
     ]);
     expect((await admin.rest('GET', `${webhooksPath(organizationId)}/${webhook.id}`)).body.failureStreak).toBe(0);
+
+    // The failed attempt was logged at warn, with neither the secret nor the signature.
+    const warned = failedAttemptsLogged(webhook.id);
+    expect(warned).toEqual([
+      expect.objectContaining({ level: 40, delivery: logged.id, event: logged.eventId, attempt: 1, responseStatus: 500, reason: 'the receiver answered 500' }),
+    ]);
+    const secretKey = webhook.secret.slice('whsec_'.length);
+    for (const text of [secretKey, hook.received[0]!.headers['webhook-signature']!.split(',')[1]!]) {
+      expect(logs.lines.some((line) => line.includes(text))).toBe(false);
+    }
   });
 
   it('go out in order per endpoint: a failing delivery holds the later ones', async () => {
@@ -276,15 +293,20 @@ describe('deliveries', () => {
     expect({ deliveries: Number(row!.deliveries), events: Number(row!.events) }).toEqual({ deliveries: 3, events: 3 });
   });
 
-  it('refuse a private address unless FETCH_ALLOW_PRIVATE allows it, logging why', async () => {
+  it('refuse a private address when connecting, saying which setting would allow it, and log why', async () => {
     const { admin, edit, organizationId, space } = await world();
-    const webhook = await createWebhook(admin, organizationId, { url: 'http://10.20.30.40/hook', eventTypes: ['comment.posted'] });
+    const webhook = await createWebhook(admin, organizationId, { url: 'https://hooks.example.com/moved', eventTypes: ['comment.posted'] });
+    // Made while its address was allowed (or resolved to a public one): what is refused at creation
+    // (see webhook-urls.test.ts) can still be met when connecting.
+    await server.em().getConnection().execute(`update webhook_endpoint set url = 'http://10.20.30.40/hook' where id = ?`, [webhook.id]);
     await postComment(edit, commentsPath(space.id));
     await deliverDue();
     const [logged] = await deliveriesOf(admin, organizationId, webhook.id);
     expect(logged).toMatchObject({ status: 'pending', attemptCount: 1 });
-    expect(logged.attempts[0]).toMatchObject({ status: 'failed', error: expect.stringMatching(/10\.20\.30\.40 is a private address/) });
+    const reason = '10.20.30.40 is a private address, which this server does not fetch unless FETCH_ALLOW_PRIVATE allows it';
+    expect(logged.attempts[0]).toMatchObject({ status: 'failed', error: reason });
     expect(logged.attempts[0]).not.toHaveProperty('responseStatus');
+    expect(failedAttemptsLogged(webhook.id)).toEqual([expect.objectContaining({ level: 40, delivery: logged.id, event: logged.eventId, attempt: 1, reason })]);
   });
 
   it('only of the types an endpoint asked for, of its own organization', async () => {

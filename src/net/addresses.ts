@@ -30,6 +30,9 @@ export function isPublicAddress(address: string): boolean {
   return normalized(address).range() === 'unicast';
 }
 
+/** A host name as the allow-list names it: lower case, without the trailing dot of a fully qualified name. */
+const hostKey = (host: string) => host.toLowerCase().replace(/\.$/, '');
+
 /**
  * Whether a fetch may connect to `address` (resolved from `host`): public addresses always, others only
  * when the host or a range holding the address is allow-listed.
@@ -40,14 +43,22 @@ export function mayConnect(host: string, address: string, allowList: string[]): 
   return allowList.some((raw) => {
     const entry = parseAllowEntry(raw);
     if (!entry) return false;
-    if ('host' in entry) return entry.host === host.toLowerCase();
+    if ('host' in entry) return entry.host === hostKey(host);
     const [range, bits] = entry.range;
     return range.kind() === ip.kind() && ip.match(range as never, bits);
   });
 }
 
-/** Why `host` (resolved to `address`) may not be fetched, in words fit for the caller; null when it may. */
+/**
+ * Why `host` (resolved to `address`) may not be fetched, in words fit for the caller and naming the
+ * setting that would allow it; null when it may.
+ */
 export function refusalOf(host: string, address: string, allowList: string[]): string | null {
   if (mayConnect(host, address, allowList)) return null;
-  return `${host} is ${host === address ? '' : `at ${address}, `}a ${normalized(address).range()} address, which this server does not fetch`;
+  const ip = normalized(address);
+  // ipaddr names ranges in camel case (linkLocal, uniqueLocal).
+  const kind = ip.range().replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`);
+  const at = host === ip.toString() ? '' : `at ${ip.toString()}, `;
+  const article = /^(un[^i]|[aeio])/.test(kind) ? 'an' : 'a';
+  return `${host} is ${at}${article} ${kind} address, which this server does not fetch unless FETCH_ALLOW_PRIVATE allows it`;
 }

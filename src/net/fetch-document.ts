@@ -29,6 +29,7 @@ type LookupCallback = (err: NodeJS.ErrnoException | null, address: string | Look
 function guardedLookup(allowPrivate: string[]) {
   return (hostname: string, options: { all?: boolean }, callback: LookupCallback) => {
     dnsLookup(hostname, { ...options, all: true }, (err, addresses) => {
+      if (err?.code === 'ENOTFOUND' || err?.code === 'ENODATA') return callback(new FetchFailure('network', `${hostname} does not resolve`), []);
       if (err) return callback(err, []);
       const refused = addresses.map((a) => refusalOf(hostname, a.address, allowPrivate)).find(Boolean);
       if (refused) return callback(new FetchFailure('refused', refused), []);
@@ -63,10 +64,13 @@ export function webUrl(address: string): URL {
   return url;
 }
 
+/** The URL's host name, or its IP address without an IPv6 address's brackets. */
+export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
+
 /** Checks a URL before connecting: http(s) only, and a literal IP address must be one we may reach. */
 export function checkUrl(url: URL, config: Pick<FetchConfig, 'allowPrivate'>) {
   webUrl(url.href);
-  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  const host = hostOf(url);
   const refused = isIP(host) ? refusalOf(host, host, config.allowPrivate) : null;
   if (refused) throw new FetchFailure('refused', refused);
 }

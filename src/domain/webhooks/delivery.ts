@@ -7,6 +7,7 @@ import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { LeaseLost } from '../../jobs/lease.js';
 import { FetchFailure } from '../../net/fetch-document.js';
 import { postJson } from '../../net/post-json.js';
+import { redactUrlsIn } from '../../url-redaction.js';
 import { DELIVER_JOB } from './delivery-queue.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointEntity } from './entities.js';
 import { webhookPayload, webhookTarget } from './events.js';
@@ -131,8 +132,16 @@ export const deliverWebhook: JobHandler = async (em, payload, now, run) => {
     }
     if (signing?.sealed !== webhook.secret) signing = { sealed: webhook.secret, secret: await openSigningSecret(em, { now: () => now }, webhook.id, webhook.secret) };
     const outcome = await send(webhook, event, signing.secret, now, run);
+    const attempt = head.attempts + 1;
     const succeeded = await run.whileClaimed(em, (tx) => record(tx, head, outcome, now, run));
-    if (!succeeded) return;
+    if (!succeeded) {
+      // The reason may quote the endpoint's URL, whose path or query can hold a receiver's token.
+      run.logger.warn(
+        { webhook: webhook.id, delivery: head.id, event: event.id, attempt, responseStatus: outcome.status, reason: redactUrlsIn(outcome.error ?? '') },
+        'webhook delivery attempt failed',
+      );
+      return;
+    }
   }
   // More may wait: a new job takes them, after the jobs due meanwhile.
   await run.whileClaimed(em, async (tx) => void enqueue(tx, { now: () => now }, DELIVER_JOB, { webhookId }, now));

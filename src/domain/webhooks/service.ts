@@ -8,7 +8,8 @@ import { recordEvent } from '../../events/record.js';
 import { AUDIT_ONLY_EVENT_TYPES, isEventType } from '../../events/types.js';
 import { newId } from '../../ids.js';
 import { FetchFailure, webUrl } from '../../net/fetch-document.js';
-import { notFound } from '../common/errors.js';
+import { refusalOfTarget } from '../../net/target-refusal.js';
+import { badRequest, notFound } from '../common/errors.js';
 import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
 import type { PageArgs } from '../common/pagination.js';
 import { describeInputs, parseInput, text } from '../common/validation.js';
@@ -64,6 +65,16 @@ const UpdateWebhookInput = z.object({
 
 describeInputs({ CreateWebhookInput, UpdateWebhookInput });
 
+/**
+ * Refuses a URL that deliveries would be refused to reach (a private address that FETCH_ALLOW_PRIVATE
+ * does not allow), so an endpoint that can never receive anything is not made. Delivery checks again
+ * when it connects: the allow-list and DNS may change meanwhile.
+ */
+async function refuseUnreachable(ctx: Context, address: string): Promise<void> {
+  const refusal = await refusalOfTarget(webUrl(address), ctx.config.fetch);
+  if (refusal) throw badRequest(`url: ${refusal}`);
+}
+
 /** The endpoint `id` of the organization; 404 when it belongs to another organization or none. */
 export function webhookOf(ctx: Context, organizationId: string, id: string): Promise<WebhookEndpointEntity> {
   return rowOfOrganization(ctx.em, WebhookEndpoint, organizationId, { id }, 'Webhook');
@@ -76,6 +87,7 @@ export function listWebhooks(ctx: Context, organizationId: string, args: PageArg
 
 export async function createWebhook(ctx: Context, organizationId: string, input: unknown): Promise<WebhookAnswer> {
   const fields = parseInput(CreateWebhookInput, input);
+  await refuseUnreachable(ctx, fields.url);
   const id = newId();
   const secret = newSigningSecret();
   const sealed = await sealSigningSecret(ctx.em, ctx.clock, id, secret);
@@ -109,6 +121,7 @@ export async function createWebhook(ctx: Context, organizationId: string, input:
 export async function updateWebhook(ctx: Context, organizationId: string, id: string, input: unknown): Promise<WebhookEndpointRow> {
   const fields = parseInput(UpdateWebhookInput, input);
   const webhook = await webhookOf(ctx, organizationId, id);
+  if (fields.url !== undefined && fields.url !== webhook.url) await refuseUnreachable(ctx, fields.url);
   const before = webhookPayload(webhook);
   const now = ctx.clock.now();
   if (fields.url !== undefined) webhook.url = fields.url;
