@@ -14,7 +14,7 @@ import type { AppDeps, Context } from './graphql/context.js';
 import { createContext } from './graphql/request-context.js';
 import { domainErrorOf } from './domain/common/database-errors.js';
 import { ERROR_STATUS } from './domain/common/errors.js';
-import { logFailure, maskError } from './graphql/errors.js';
+import { logFailure, logRequestFailures, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
@@ -43,7 +43,7 @@ const logFailures: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
       async didEncounterErrors({ errors, contextValue }) {
-        for (const error of errors) logFailure(contextValue.logger, error, { path: error.path });
+        logRequestFailures(contextValue.logger, errors);
       },
     };
   },
@@ -68,7 +68,10 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         res.setHeader('x-request-id', id);
         return id;
       },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      // A 503 (database unavailable, starting, stopping) is no fault of the code and a line of its own says why:
+      // a warning, without the error that pino-http makes up for a 5xx (its own stack, once per request of an outage).
+      customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
+      customErrorObject: (_req, res, error, logged) => (res.statusCode === 503 && error.message === 'failed with status code 503' ? { ...logged, err: undefined } : logged),
       serializers: logSerializers,
       // Read as the request completes: what the door learnt (never a token, only its id).
       customProps: (_req, res) => {

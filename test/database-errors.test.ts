@@ -45,6 +45,30 @@ describe('an internal error', () => {
   });
 });
 
+describe('a statement refused with a SQLSTATE that a closed database also sends', () => {
+  it('is an internal error, not an outage: only what a session start reports counts as the database being unavailable', async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    // 55000 with the very words of ALTER DATABASE … ALLOW_CONNECTIONS false, raised by a statement (a trigger).
+    const connection = server.em().getConnection();
+    await connection.execute(`create function "team_test_closed"() returns trigger language plpgsql as $$
+      begin
+        if new.title = 'Refused like a closed database' then
+          raise exception 'database "docs" is not currently accepting connections' using errcode = '55000';
+        end if;
+        return new;
+      end $$`);
+    await connection.execute(`create trigger "team_test_closed" before insert on "team" for each row execute function "team_test_closed"()`);
+    try {
+      expectError(await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Refused like a closed database' }), 500, 'Internal server error');
+      const answer = await admin.gql(`mutation($o: ID!) { createTeam(organizationId: $o, input: { title: "Refused like a closed database" }) { id } }`, { o: organization.id });
+      expectGqlError(answer, 'INTERNAL_SERVER_ERROR', 'Internal server error');
+    } finally {
+      await connection.execute(`drop trigger "team_test_closed" on "team"`);
+      await connection.execute(`drop function "team_test_closed"()`);
+    }
+  });
+});
+
 describe('a reference to something that does not exist', () => {
   it('is a 400 naming the field', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);

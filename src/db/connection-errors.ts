@@ -1,19 +1,22 @@
 import { setImmediate } from 'node:timers/promises';
 
 /*
- * Which failures mean that the database could not be reached, as opposed to a statement it refused.
- * The driver reports them in several shapes: MikroORM's DriverException (the pg error's fields copied
- * onto it), pg's own errors (plain-row reads, pool clients), Node's socket errors (an AggregateError
- * when every address of the host refused), and pg-pool's timeouts, which carry only a message. Only
- * SQLSTATE classes and messages that speak of the connection count: a constraint, syntax or any other
- * statement error is never one of them.
+ * Which failures mean that the database could not be reached or would not serve this server, as opposed
+ * to a statement it refused. The driver reports them in several shapes: MikroORM's DriverException (the
+ * pg error's fields copied onto it), pg's own errors (plain-row reads, pool clients), Node's socket
+ * errors (an AggregateError when every address of the host refused), and pg-pool's timeouts, which
+ * carry only a message. Only SQLSTATEs and messages that speak of the connection or of starting a
+ * session count: a constraint, syntax or any other statement error is never one of them.
  */
 
 /**
  * `terminated`: a connection that was open went away under a statement (the server ended the session,
- * the socket was reset); a new connection may well work. `unavailable`: no connection could be had.
+ * the socket was reset); a new connection may well work. `unavailable`: no connection could be had,
+ * for now (unreachable, starting or stopping, out of connections, closed to connections).
+ * `refused`: the server answers but will not give this server a session until its operator acts
+ * (authentication, no such database, no right to connect): waiting alone does not mend it.
  */
-export type ConnectionFailure = 'terminated' | 'unavailable';
+export type ConnectionFailure = 'terminated' | 'unavailable' | 'refused';
 
 /** SQLSTATEs of sessions ended by the server: admin_shutdown, crash_shutdown, idle_session_timeout. */
 const TERMINATED_STATES = new Set(['57P01', '57P02', '57P05']);
@@ -23,6 +26,24 @@ const LOST_CONNECTION_STATES = new Set(['08003', '08006']);
 const TERMINATED_SOCKET_CODES = new Set(['ECONNRESET', 'EPIPE']);
 /** Socket and name-resolution errors of a connection attempt. */
 const UNREACHABLE_CODES = new Set(['ECONNREFUSED', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENOTFOUND', 'EAI_AGAIN']);
+/**
+ * SQLSTATEs only a session's start raises: 57P03 cannot_connect_now (starting up, shutting down),
+ * 53300 too_many_connections (the server's, the database's or the role's limit); 57P04
+ * database_dropped ends a session whose database went away.
+ */
+const NO_SESSION_STATES = new Set(['57P03', '57P04', '53300']);
+/**
+ * invalid_authorization_specification, invalid_password, and invalid_catalog_name: no such database
+ * (the statements of this server name no database, so only a session's start raises it).
+ */
+const REFUSED_STATES = new Set(['28000', '28P01', '3D000']);
+
+/**
+ * The server function that checks the database a new session asks for (ALLOW_CONNECTIONS, the CONNECT
+ * privilege). Its SQLSTATEs are also those of statements (55000 object_not_in_prerequisite_state,
+ * 42501 insufficient_privilege): the routine the server reports tells them apart, in any language.
+ */
+const DATABASE_CHECK_ROUTINE = 'CheckMyDatabase';
 
 /** pg's messages for a connection that ended while in use (they carry no code). */
 const TERMINATED_MESSAGES = new Set(['Connection terminated unexpectedly', 'Client has encountered a connection error and is not queryable']);
@@ -34,16 +55,21 @@ const UNAVAILABLE_MESSAGES = new Set([
   'Client was closed and is not queryable',
 ]);
 
-type Reported = { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown };
+type Reported = { code?: unknown; message?: unknown; routine?: unknown; cause?: unknown; errors?: unknown };
 
 function failureOfOne(error: Reported): ConnectionFailure | null {
   const code = typeof error.code === 'string' ? error.code : '';
-  if (TERMINATED_STATES.has(code) || LOST_CONNECTION_STATES.has(code) || TERMINATED_SOCKET_CODES.has(code)) return 'terminated';
-  // Class 08 (connection exception), 57P03 cannot_connect_now (starting up, shutting down), 57P04
-  // database_dropped, 53300 too_many_connections: the server did not give a usable session.
-  if (/^08[0-9A-Z]{3}$/.test(code) || code === '57P03' || code === '57P04' || code === '53300' || UNREACHABLE_CODES.has(code)) return 'unavailable';
   // MikroORM appends " - detail: …" to converted messages; pg's own messages come bare.
   const message = typeof error.message === 'string' ? error.message.split('\n')[0]! : '';
+  if (TERMINATED_STATES.has(code) || LOST_CONNECTION_STATES.has(code) || TERMINATED_SOCKET_CODES.has(code)) return 'terminated';
+  // Class 08 (connection exception): the server did not give a usable session.
+  if (/^08[0-9A-Z]{3}$/.test(code) || NO_SESSION_STATES.has(code) || UNREACHABLE_CODES.has(code)) return 'unavailable';
+  if (REFUSED_STATES.has(code)) return 'refused';
+  if (error.routine === DATABASE_CHECK_ROUTINE) {
+    // ALTER DATABASE … ALLOW_CONNECTIONS false; REVOKE CONNECT ON DATABASE.
+    if (code === '55000') return 'unavailable';
+    if (code === '42501') return 'refused';
+  }
   if (TERMINATED_MESSAGES.has(message)) return 'terminated';
   if (UNAVAILABLE_MESSAGES.has(message)) return 'unavailable';
   return null;
@@ -64,6 +90,38 @@ export function connectionFailureOf(error: unknown): ConnectionFailure | null {
     if (Array.isArray(reported.errors)) pending.push(...reported.errors);
   }
   return null;
+}
+
+/** What the socket errors of a connection attempt mean. */
+const SOCKET_ADVICE: Record<string, string> = {
+  ECONNREFUSED: 'nothing listens there',
+  ENOTFOUND: 'unknown host name',
+  EAI_AGAIN: 'the host name could not be resolved now',
+  ETIMEDOUT: 'no answer',
+  EHOSTUNREACH: 'host unreachable',
+  ENETUNREACH: 'network unreachable',
+};
+
+/**
+ * A connection failure in one line for the logs (its code and first line, without a stack): the first
+ * error of the chain that says something, `55000 database "docs" is not currently accepting connections`.
+ */
+export function describeConnectionFailure(error: unknown): string {
+  const seen = new Set<unknown>();
+  const pending = [error];
+  while (pending.length) {
+    const next = pending.shift();
+    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
+    seen.add(next);
+    const { code: rawCode, message: rawMessage, cause, errors } = next as Reported;
+    const code = typeof rawCode === 'string' ? rawCode : '';
+    const message = typeof rawMessage === 'string' ? rawMessage.split('\n')[0]! : '';
+    if (SOCKET_ADVICE[code]) return `${code} (${SOCKET_ADVICE[code]})`;
+    if (code && message && !message.includes(code)) return `${code} ${message}`;
+    if (code || message) return code || message;
+    pending.push(cause, ...(Array.isArray(errors) ? errors : []));
+  }
+  return String(error);
 }
 
 /**

@@ -1,6 +1,6 @@
 import pRetry from 'p-retry';
 import type { Logger } from '../logger.js';
-import { connectionFailureOf } from './connection-errors.js';
+import { connectionFailureOf, describeConnectionFailure } from './connection-errors.js';
 import type { Orm } from './database.js';
 import { executeReturning } from './statements.js';
 
@@ -27,34 +27,11 @@ export function serverOf(url: string): string {
   return `${hostname || 'localhost'}:${port || 5432}`;
 }
 
-/** What the socket errors of a connection attempt mean. */
-const SOCKET_ADVICE: Record<string, string> = {
-  ECONNREFUSED: 'nothing listens there',
-  ENOTFOUND: 'unknown host name',
-  EAI_AGAIN: 'the host name could not be resolved now',
-  ETIMEDOUT: 'no answer',
-  EHOSTUNREACH: 'host unreachable',
-  ENETUNREACH: 'network unreachable',
+/** Whether waiting may mend the failure: the server is unreachable or not taking sessions for now, not refusing this one. */
+const transient = (error: unknown) => {
+  const failure = connectionFailureOf(error);
+  return failure === 'unavailable' || failure === 'terminated';
 };
-
-/** The first failure in an error's chain that says something: its code and message. */
-function causeOf(error: unknown): string {
-  const seen = new Set<unknown>();
-  const pending = [error];
-  while (pending.length) {
-    const next = pending.shift() as { code?: unknown; message?: unknown; cause?: unknown; errors?: unknown } | null;
-    if (typeof next !== 'object' || next === null || seen.has(next)) continue;
-    seen.add(next);
-    const code = typeof next.code === 'string' ? next.code : '';
-    // MikroORM appends the statement after " - "; the first line of pg's message is what the server said.
-    const message = typeof next.message === 'string' ? next.message.split('\n')[0]!.replace(/^select 1 - /, '') : '';
-    if (SOCKET_ADVICE[code]) return `${code} (${SOCKET_ADVICE[code]})`;
-    if (code && message && !message.includes(code)) return `${code} ${message}`;
-    if (code || message) return code || message;
-    pending.push(next.cause, ...(Array.isArray(next.errors) ? next.errors : []));
-  }
-  return String(error);
-}
 
 /** The SQLSTATE or socket code in an error's chain, if any. */
 function codeOf(error: unknown): string | undefined {
@@ -79,17 +56,17 @@ export async function reachDatabase(orm: Orm, url: string, options: { timeoutMs:
       minTimeout: FIRST_DELAY_MS,
       maxTimeout: LONGEST_DELAY_MS,
       maxRetryTime: options.timeoutMs,
-      shouldRetry: ({ error }) => connectionFailureOf(error) !== null,
+      shouldRetry: ({ error }) => transient(error),
       onFailedAttempt: ({ error, attemptNumber, retryDelay }) => {
-        if (connectionFailureOf(error) && retryDelay > 0) {
-          options.logger.warn({ server, attempt: attemptNumber, retryInMs: retryDelay, cause: causeOf(error) }, 'database unreachable; retrying');
+        if (transient(error) && retryDelay > 0) {
+          options.logger.warn({ server, attempt: attemptNumber, retryInMs: retryDelay, cause: describeConnectionFailure(error) }, 'database unreachable; retrying');
         }
       },
     });
   } catch (error) {
     const refusal = REFUSALS[codeOf(error) ?? ''];
     const waited = Math.round((Date.now() - started) / 1000);
-    const detail = connectionFailureOf(error) ? `${causeOf(error)}; gave up after ${waited} s (DATABASE_CONNECT_TIMEOUT_MS)` : refusal ? `${refusal}: ${causeOf(error)}` : causeOf(error);
+    const detail = transient(error) ? `${describeConnectionFailure(error)}; gave up after ${waited} s (DATABASE_CONNECT_TIMEOUT_MS)` : refusal ? `${refusal}: ${describeConnectionFailure(error)}` : describeConnectionFailure(error);
     throw new DatabaseUnreachable(`Cannot use the database server ${server} (DATABASE_URL): ${detail}`, { cause: error });
   }
 }

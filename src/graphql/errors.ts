@@ -1,5 +1,6 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/common/errors.js';
+import { connectionFailureOf, describeConnectionFailure } from '../db/connection-errors.js';
 import type { Logger } from '../logger.js';
 import { variableErrorMessage } from './variable-errors.js';
 
@@ -57,10 +58,30 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown): Gra
 
 /**
  * Logs what the caller is not told, with the request's logger (so with its request id): an internal
- * error with its stack, or why the database was unavailable. Other failures are the caller's.
+ * error with its stack, or why the database was unavailable, in one line without a stack (an outage
+ * fails every request: a stack each would bury the cause). At `warn` while waiting may mend it, at
+ * `error` when the database refuses this server until its operator acts. Other failures are the caller's.
  */
 export function logFailure(logger: Logger, error: unknown, fields: Record<string, unknown> = {}, internal = isInternal(error)) {
   const domain = domainErrorIn(error);
-  if (domain?.code === 'SERVICE_UNAVAILABLE') logger.warn({ ...fields, err: domain.cause }, 'database unavailable');
-  else if (internal) logger.error({ ...fields, err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
+  if (domain?.code === 'SERVICE_UNAVAILABLE') {
+    const line = { ...fields, cause: domain.cause === undefined ? undefined : describeConnectionFailure(domain.cause) };
+    if (connectionFailureOf(domain.cause) === 'refused') logger.error(line, 'database refuses this server: check DATABASE_URL, the role and the database');
+    else logger.warn(line, 'database unavailable');
+  } else if (internal) logger.error({ ...fields, err: error instanceof GraphQLError ? (error.originalError ?? error) : error }, 'unexpected error');
+}
+
+/**
+ * Logs the failures of one GraphQL request (see logFailure): the database's unavailability once,
+ * however many of its fields it failed.
+ */
+export function logRequestFailures(logger: Logger, errors: readonly GraphQLError[]) {
+  let unavailable = false;
+  for (const error of errors) {
+    if (domainErrorIn(error)?.code === 'SERVICE_UNAVAILABLE') {
+      if (unavailable) continue;
+      unavailable = true;
+    }
+    logFailure(logger, error, { path: error.path });
+  }
 }

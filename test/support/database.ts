@@ -51,3 +51,39 @@ export async function freshDatabase(): Promise<FreshDatabase> {
     dispose: async () => rmSync(dataDir, { recursive: true, force: true }),
   };
 }
+
+/** A database of its own on TEST_DATABASE_URL's server, with a login role of the same name that owns it. */
+export type DedicatedDatabase = { name: string; url: string; dispose(): Promise<void> };
+
+/**
+ * A database and a role of their own on TEST_DATABASE_URL's server, for tests that close, limit,
+ * rename or revoke a database (the run's database and the server's settings are never touched). The
+ * role owns the database and is no superuser, so that connection limits and privileges apply to it.
+ * Named like the test schemas, so that global-setup removes what an interrupted run left behind.
+ */
+export async function dedicatedDatabase(): Promise<DedicatedDatabase> {
+  const adminUrl = process.env.TEST_DATABASE_URL!;
+  const name = `${TEST_SCHEMA_PREFIX}${Math.floor(Date.now() / 1000)}_${newId().toLowerCase()}`;
+  await onServer(adminUrl, async (client) => {
+    await client.query(`create role "${name}" login`);
+    await client.query(`create database "${name}" owner "${name}"`);
+  });
+  const url = new URL(adminUrl);
+  url.username = name;
+  url.password = '';
+  url.pathname = `/${name}`;
+  return {
+    name,
+    url: url.href,
+    dispose: () => onServer(adminUrl, (client) => dropDedicatedDatabase(client, name)),
+  };
+}
+
+/** The name a test gives a dedicated database while it is renamed away (see dropDedicatedDatabase). */
+export const renamedAway = (name: string) => `${name}_away`;
+
+/** Drops a dedicated database (ending its sessions), also where a test renamed it away, and its role. */
+export async function dropDedicatedDatabase(client: pg.Client, name: string): Promise<void> {
+  for (const database of [name, renamedAway(name)]) await client.query(`drop database if exists "${database}" with (force)`);
+  await client.query(`drop role if exists "${name}"`);
+}

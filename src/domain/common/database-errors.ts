@@ -5,7 +5,8 @@ import { badRequest, conflict, DomainError, serviceUnavailable } from './errors.
  * The one place where what the database refused becomes a failure the caller can act on, for both
  * doors: a unique key taken (by a concurrent request, typically) is a 409 naming the field, a reference
  * to a row that does not exist (any more) is a 400 naming the field, a transaction that lost a
- * deadlock or a serialization check is a 409, and a database that cannot be reached is a 503.
+ * deadlock or a serialization check is a 409, and a database that cannot be reached or will not give
+ * this server a session (db/connection-errors.ts) is a 503 with Retry-After.
  */
 
 /**

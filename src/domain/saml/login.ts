@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Profile } from '@node-saml/node-saml';
 import { z } from 'zod';
+import { connectionFailureOf } from '../../db/connection-errors.js';
 import type { AppDeps } from '../../graphql/context.js';
 import { badRequest, conflict, forbidden, notFound, unauthenticated } from '../common/errors.js';
 import { recordServerEvent } from '../../events/record.js';
@@ -101,6 +102,8 @@ export async function finishLogin(deps: AppDeps, providerId: string, samlRespons
       SAMLResponse: samlResponse,
     }));
   } catch (error) {
+    // Checking InResponseTo reads our requests in the database: its failure is none of the response's.
+    if (connectionFailureOf(error)) throw error;
     throw refused(error instanceof Error ? error.message : 'not a valid SAML response');
   }
   if (!profile) throw refused('it carries no assertion');
