@@ -8,7 +8,7 @@ import { pinoHttp } from 'pino-http';
 import { createRestRouter, takesBodyBytes } from '../rest-facade/router.js';
 import { documentLimits, tokenLimit } from './graphql/document-limits.js';
 import { noNulLiterals, refuseNulVariables } from './graphql/nul.js';
-import { jsonBody, requireJsonBody, sendDoorError } from './http/body.js';
+import { jsonBody, requireGraphqlOperation, requireJsonBody, sendDoorError } from './http/body.js';
 import { requestLogger, sendError, sendFailure } from './http/responses.js';
 import type { AppDeps, Context } from './graphql/context.js';
 import { createContext } from './graphql/request-context.js';
@@ -121,6 +121,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   await apollo.start();
   app.use(playgroundRouter('/graphql'));
   const graphqlDoor = [
+    requireGraphqlOperation,
     tokenLimit(deps.config.graphql.maxTokens),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {

@@ -300,6 +300,22 @@ describe('without CORS_ORIGINS', () => {
     });
   });
 
+  describe('GraphQL request bodies', () => {
+    it('answers a POST that carries no request 400, saying what to send, in the door error shape', async () => {
+      const caller = await newUser(server);
+      for (const body of [undefined, '{}']) {
+        const answer = await rest(server, caller.token, 'POST', '/graphql', body);
+        expect({ status: answer.status, body: answer.body }, String(body)).toEqual({
+          status: 400,
+          body: { errors: [{ message: 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}', extensions: { code: 'BAD_REQUEST', status: 400 } }] },
+        });
+      }
+      const noQuery = await rest(server, caller.token, 'POST', '/graphql', { variables: {} });
+      expect(noQuery.status).toBe(400);
+      expect(noQuery.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
+    });
+  });
+
   describe('the index and request ids', () => {
     it('answers / with where the doors are', async () => {
       const index = await rest(server, null, 'GET', '/');
