@@ -104,6 +104,10 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     validationRules: [...limits.validationRules, noNulLiterals],
     // One operation per request: a batch would multiply every limit below.
     allowBatchedHttpRequests: false,
+    // A GET needs a header that a page of another origin cannot send without a CORS preflight: Apollo's
+    // two, or a token (Authorization is no CORS-safelisted header, and browsers never send a Bearer
+    // one on their own; a Basic one they might is refused 401 before anything runs).
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'authorization'] },
     formatError: (formatted, error) => maskError(formatted, error),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.
     plugins: [

@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { routes } from '../rest-facade/routes/index.js';
 import { loadConfig } from '../src/config.js';
+import { ApiToken } from '../src/domain/users/entities.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
@@ -297,6 +299,37 @@ describe('without CORS_ORIGINS', () => {
       const several = await rest(server, caller.token, 'POST', '/graphql', { query: 'query A { viewer { email } } query B { viewer { id } }' });
       expect(several.status).toBe(400);
       expect(several.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    });
+  });
+
+  describe('GraphQL over GET', () => {
+    it("runs README's curl example as curl sends it: the token and nothing else", async () => {
+      const caller = await newUser(server);
+      const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+      const example = /curl -H "Authorization: Bearer \$TOKEN" "http:\/\/localhost:3000(\/graphql\?query=[^"]+)"/.exec(readme);
+      expect(example, 'the GET example of README.md').not.toBeNull();
+      const answer = await raw(server, 'GET', example![1]!, { authorization: `Bearer ${caller.token}`, accept: '*/*', 'user-agent': 'curl/8.14.1' });
+      expect(answer.status).toBe(200);
+      expect(json(answer)).toEqual({ data: { viewer: { id: caller.user.id, email: caller.user.email } } });
+      const badToken = await raw(server, 'GET', example![1]!, { authorization: 'Bearer dp_not-a-token' });
+      expect(badToken.status).toBe(401);
+    });
+
+    it('refuses a GET with neither a token nor a preflighted header as a possible cross-site request, and any mutation over GET', async () => {
+      const path = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
+      const anonymous = await raw(server, 'GET', path);
+      expect(anonymous.status).toBe(400);
+      expect(json(anonymous).errors[0]).toMatchObject({ message: expect.stringContaining('Cross-Site Request Forgery'), extensions: { code: 'BAD_REQUEST', status: 400 } });
+      const preflighted = await raw(server, 'GET', path, { 'apollo-require-preflight': 'true' });
+      expect({ status: preflighted.status, body: json(preflighted) }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+
+      const caller = await newUser(server);
+      const mutation = `/graphql?query=${encodeURIComponent('mutation { createApiToken(label: "over GET") { id } }')}`;
+      const refused = await raw(server, 'GET', mutation, { authorization: `Bearer ${caller.token}` });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.allow).toBe('POST');
+      expect(json(refused).errors[0]).toMatchObject({ message: expect.stringContaining('not mutation'), extensions: { status: 405 } });
+      expect(await server.em().count(ApiToken, { user: caller.user.id })).toBe(1);
     });
   });
 
