@@ -28,6 +28,7 @@ import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 import { recordRefusedMutations } from './http/refused-mutations.js';
+import { requireTokenUnlessPublic } from './graphql/anonymous-requests.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
@@ -120,6 +121,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       refuseNulVariables,
       subscriptionsOverWebSocket,
       rateLimitPlugin(deps.rateLimits),
+      requireTokenUnlessPublic,
     ],
   });
   await apollo.start();

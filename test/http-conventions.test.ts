@@ -333,6 +333,36 @@ describe('without CORS_ORIGINS', () => {
     });
   });
 
+  describe('GraphQL without a token', () => {
+    it('answers 401 for any field that needs one, as a bad token does, before anything runs', async () => {
+      const send = (query: string, headers: Record<string, string> = {}) =>
+        raw(server, 'POST', '/graphql', { 'content-type': 'application/json', ...headers }, JSON.stringify({ query }));
+      const badToken = await send('{ viewer { id } }', { authorization: 'Bearer dp_not-a-token' });
+      expect(badToken.status).toBe(401);
+      for (const query of [
+        '{ viewer { id } }',
+        '{ __typename viewer { id } }',
+        '{ ...Me } fragment Me on Query { ... on Query { viewer { id } } }',
+        'mutation { createApiToken(label: "anonymous") { id } }',
+      ]) {
+        const anonymous = await send(query);
+        expect(anonymous.status, query).toBe(401);
+        expect(json(anonymous), query).toEqual({
+          errors: [{ message: 'Authentication required: send "Authorization: Bearer <token>"', extensions: { code: 'UNAUTHENTICATED', status: 401 } }],
+        });
+        expect(anonymous.headers['www-authenticate'], query).toBe(badToken.headers['www-authenticate']);
+      }
+    });
+
+    it('answers what is public: introspection and __typename, also beside a field the document skips', async () => {
+      const anonymous = await rest(server, null, 'POST', '/graphql', {
+        query: 'query($me: Boolean!) { __typename __type(name: "Space") { name } viewer @include(if: $me) { id } }',
+        variables: { me: false },
+      });
+      expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 200, body: { data: { __typename: 'Query', __type: { name: 'Space' } } } });
+    });
+  });
+
   describe('GraphQL request bodies', () => {
     it('answers a POST that carries no request 400, saying what to send, in the door error shape', async () => {
       const caller = await newUser(server);
