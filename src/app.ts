@@ -28,6 +28,7 @@ import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 import { recordRefusedMutations } from './http/refused-mutations.js';
+import { documentErrorsAs200ForPlainJson } from './http/graphql-status.js';
 import { requireTokenUnlessPublic } from './graphql/anonymous-requests.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
@@ -122,6 +123,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       subscriptionsOverWebSocket,
       rateLimitPlugin(deps.rateLimits),
       requireTokenUnlessPublic,
+      documentErrorsAs200ForPlainJson,
     ],
   });
   await apollo.start();

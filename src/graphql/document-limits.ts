@@ -7,6 +7,7 @@ import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexit
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { DEFAULT_PAGE_SIZE } from '../domain/common/pagination.js';
+import { prefersPlainJson } from '../http/graphql-status.js';
 
 /*
  * Bounds on the documents sent to /graphql, checked before anything runs, each refusal a 400 naming its
@@ -52,7 +53,8 @@ export function tokenLimit(maxTokens: number): RequestHandler {
     } catch (error) {
       // Syntax errors are the parser's to report, as usual; only the limit is refused here.
       if (error instanceof GraphQLError && /Token limit/.test(error.message)) {
-        return res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
+        // A document error like any other: 200 for a client that asked for application/json (graphql-status.ts).
+        return res.status(prefersPlainJson(req) ? 200 : 400).json({ errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
       }
     }
     return next();
