@@ -83,8 +83,19 @@ class DocumentCosts {
   }
 }
 
-/** The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them). */
-export function documentLimits(schema: GraphQLSchema, limits: Config['graphql']): { validationRules: ValidationRule[]; plugins: ApolloServerPlugin[] } {
+/**
+ * The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them),
+ * and the cost check itself for the WebSocket door.
+ */
+export function documentLimits(
+  schema: GraphQLSchema,
+  limits: Config['graphql'],
+): {
+  validationRules: ValidationRule[];
+  plugins: ApolloServerPlugin[];
+  /** Why a valid document is refused for its cost, or undefined (also for variables that do not fit the operation: execution reports them). */
+  costRefusal(document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined): string | undefined;
+} {
   const { validationRules } = new ApolloArmor({
     blockFieldSuggestion: { enabled: false },
     // Both are here, differently: tokens before Apollo (Armor's own throws from a hook that Apollo answers
@@ -97,22 +108,25 @@ export function documentLimits(schema: GraphQLSchema, limits: Config['graphql'])
   }).protect();
 
   const costs = new DocumentCosts(schema);
+  const costRefusal = (document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined) => {
+    let cost: number;
+    try {
+      cost = costs.of(document, variables, operationName);
+    } catch {
+      return undefined;
+    }
+    if (cost <= limits.maxCost) return undefined;
+    return `Query cost limit of ${limits.maxCost} exceeded: the answer could hold ${cost} values; ask for smaller pages (limit) or fewer fields`;
+  };
   const bounded: ApolloServerPlugin = {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operationName }) {
-          let cost: number;
-          try {
-            cost = costs.of(document, request.variables ?? {}, operationName);
-          } catch {
-            return; // variables that do not fit the operation: execution reports them
-          }
-          if (cost > limits.maxCost) {
-            throw refusal(`Query cost limit of ${limits.maxCost} exceeded: the answer could hold ${cost} values; ask for smaller pages (limit) or fewer fields`);
-          }
+          const refused = costRefusal(document, request.variables ?? {}, operationName);
+          if (refused) throw refusal(refused);
         },
       };
     },
   };
-  return { validationRules: validationRules as ValidationRule[], plugins: [bounded] };
+  return { validationRules: validationRules as ValidationRule[], plugins: [bounded], costRefusal };
 }
