@@ -360,6 +360,11 @@ describe('without CORS_ORIGINS', () => {
         variables: { me: false },
       });
       expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 200, body: { data: { __typename: 'Query', __type: { name: 'Space' } } } });
+      const byDefault = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean = false) { __typename viewer @include(if: $me) { id } }' });
+      expect({ status: byDefault.status, body: byDefault.body }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+      // Variables that do not fit are bad input whoever sends them.
+      const badVariable = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean!) { viewer @include(if: $me) { id } }', variables: { me: 'yes' } });
+      expect(badVariable.status).toBe(400);
     });
   });
 

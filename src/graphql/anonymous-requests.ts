@@ -1,6 +1,7 @@
 import { HeaderMap, type ApolloServerPlugin } from '@apollo/server';
 import {
   getDirectiveValues,
+  getVariableValues,
   GraphQLIncludeDirective,
   GraphQLSkipDirective,
   Kind,
@@ -14,14 +15,10 @@ import { ERROR_STATUS, unauthenticated } from '../domain/common/errors.js';
 import type { Context } from './context.js';
 import { guardOf } from './schema.js';
 
-/** Whether a selection stays in the operation under its @skip and @include (kept when they cannot be read: execution reports that). */
+/** Whether a selection stays in the operation under its @skip and @include, given coerced variables. */
 function included(node: FieldNode | FragmentSpreadNode | InlineFragmentNode, variables: Record<string, unknown>): boolean {
-  try {
-    if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
-    return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
-  } catch {
-    return true;
-  }
+  if (getDirectiveValues(GraphQLSkipDirective, node, variables)?.if === true) return false;
+  return getDirectiveValues(GraphQLIncludeDirective, node, variables)?.if !== false;
 }
 
 /** The names of the root fields an operation selects, through its fragments. */
@@ -48,12 +45,15 @@ export const requireTokenUnlessPublic: ApolloServerPlugin<Context> = {
     return {
       async responseForOperation({ contextValue, document, operation, schema, request }) {
         if (contextValue.viewer) return null;
+        // Variables that do not coerce are execution's to report (400), before any field runs.
+        const variables = getVariableValues(schema, operation.variableDefinitions ?? [], request.variables ?? {});
+        if (!variables.coerced) return null;
         const rootType = schema.getRootType(operation.operation);
         const open = (name: string) => {
           const field = rootType?.getFields()[name];
           return name.startsWith('__') || (!!field && guardOf(schema, field)?.kind === 'public');
         };
-        if (rootFieldNames(document, operation.selectionSet, request.variables ?? {}).every(open)) return null;
+        if (rootFieldNames(document, operation.selectionSet, variables.coerced).every(open)) return null;
         const { message, code } = unauthenticated();
         return {
           http: { status: ERROR_STATUS[code], headers: new HeaderMap() },
