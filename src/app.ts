@@ -8,7 +8,7 @@ import { pinoHttp } from 'pino-http';
 import { createRestRouter, takesBodyBytes } from '../rest-facade/router.js';
 import { documentLimits, tokenLimit } from './graphql/document-limits.js';
 import { noNulLiterals, refuseNulVariables } from './graphql/nul.js';
-import { jsonBody, requireJsonBody, sendDoorError } from './http/body.js';
+import { jsonBody, requireGraphqlOperation, requireJsonBody, sendDoorError } from './http/body.js';
 import { requestLogger, sendError, sendFailure } from './http/responses.js';
 import type { AppDeps, Context } from './graphql/context.js';
 import { createContext } from './graphql/request-context.js';
@@ -28,6 +28,8 @@ import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 import { recordRefusedMutations } from './http/refused-mutations.js';
+import { documentErrorsAs200ForPlainJson } from './http/graphql-status.js';
+import { requireTokenUnlessPublic } from './graphql/anonymous-requests.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
 import type { ServerMetrics } from './metrics/registry.js';
 import { measureRequests } from './metrics/requests.js';
@@ -107,6 +109,10 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     validationRules: [...limits.validationRules, noNulLiterals],
     // One operation per request: a batch would multiply every limit below.
     allowBatchedHttpRequests: false,
+    // A GET needs a header that a page of another origin cannot send without a CORS preflight: Apollo's
+    // two, or a token (Authorization is no CORS-safelisted header, and browsers never send a Bearer
+    // one on their own; a Basic one they might is refused 401 before anything runs).
+    csrfPrevention: { requestHeaders: ['x-apollo-operation-name', 'apollo-require-preflight', 'authorization'] },
     formatError: (formatted, error) => maskError(formatted, error),
     // No HTTP caching of GraphQL answers (they depend on the token), so no per-field cache hints either.
     plugins: [
@@ -119,11 +125,14 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       refuseNulVariables,
       subscriptionsOverWebSocket,
       rateLimitPlugin(deps.rateLimits),
+      requireTokenUnlessPublic,
+      documentErrorsAs200ForPlainJson,
     ],
   });
   await apollo.start();
   app.use(playgroundRouter('/graphql'));
   const graphqlDoor = [
+    requireGraphqlOperation,
     tokenLimit(deps.config.graphql.maxTokens),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {

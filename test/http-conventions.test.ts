@@ -1,9 +1,11 @@
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { routes } from '../rest-facade/routes/index.js';
 import { loadConfig } from '../src/config.js';
+import { ApiToken } from '../src/domain/users/entities.js';
 import { createApiToken, createUser } from '../src/domain/users/service.js';
 import { newId } from '../src/ids.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
@@ -297,6 +299,88 @@ describe('without CORS_ORIGINS', () => {
       const several = await rest(server, caller.token, 'POST', '/graphql', { query: 'query A { viewer { email } } query B { viewer { id } }' });
       expect(several.status).toBe(400);
       expect(several.body.errors[0].extensions).toMatchObject({ code: 'BAD_REQUEST', status: 400 });
+    });
+  });
+
+  describe('GraphQL over GET', () => {
+    it("runs README's curl example as curl sends it: the token and nothing else", async () => {
+      const caller = await newUser(server);
+      const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+      const example = /curl -H "Authorization: Bearer \$TOKEN" "http:\/\/localhost:3000(\/graphql\?query=[^"]+)"/.exec(readme);
+      expect(example, 'the GET example of README.md').not.toBeNull();
+      const answer = await raw(server, 'GET', example![1]!, { authorization: `Bearer ${caller.token}`, accept: '*/*', 'user-agent': 'curl/8.14.1' });
+      expect(answer.status).toBe(200);
+      expect(json(answer)).toEqual({ data: { viewer: { id: caller.user.id, email: caller.user.email } } });
+      const badToken = await raw(server, 'GET', example![1]!, { authorization: 'Bearer dp_not-a-token' });
+      expect(badToken.status).toBe(401);
+    });
+
+    it('refuses a GET with neither a token nor a preflighted header as a possible cross-site request, and any mutation over GET', async () => {
+      const path = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
+      const anonymous = await raw(server, 'GET', path);
+      expect(anonymous.status).toBe(400);
+      expect(json(anonymous).errors[0]).toMatchObject({ message: expect.stringContaining('Cross-Site Request Forgery'), extensions: { code: 'BAD_REQUEST', status: 400 } });
+      const preflighted = await raw(server, 'GET', path, { 'apollo-require-preflight': 'true' });
+      expect({ status: preflighted.status, body: json(preflighted) }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+
+      const caller = await newUser(server);
+      const mutation = `/graphql?query=${encodeURIComponent('mutation { createApiToken(label: "over GET") { id } }')}`;
+      const refused = await raw(server, 'GET', mutation, { authorization: `Bearer ${caller.token}` });
+      expect(refused.status).toBe(405);
+      expect(refused.headers.allow).toBe('POST');
+      expect(json(refused).errors[0]).toMatchObject({ message: expect.stringContaining('not mutation'), extensions: { status: 405 } });
+      expect(await server.em().count(ApiToken, { user: caller.user.id })).toBe(1);
+    });
+  });
+
+  describe('GraphQL without a token', () => {
+    it('answers 401 for any field that needs one, as a bad token does, before anything runs', async () => {
+      const send = (query: string, headers: Record<string, string> = {}) =>
+        raw(server, 'POST', '/graphql', { 'content-type': 'application/json', ...headers }, JSON.stringify({ query }));
+      const badToken = await send('{ viewer { id } }', { authorization: 'Bearer dp_not-a-token' });
+      expect(badToken.status).toBe(401);
+      for (const query of [
+        '{ viewer { id } }',
+        '{ __typename viewer { id } }',
+        '{ ...Me } fragment Me on Query { ... on Query { viewer { id } } }',
+        'mutation { createApiToken(label: "anonymous") { id } }',
+      ]) {
+        const anonymous = await send(query);
+        expect(anonymous.status, query).toBe(401);
+        expect(json(anonymous), query).toEqual({
+          errors: [{ message: 'Authentication required: send "Authorization: Bearer <token>"', extensions: { code: 'UNAUTHENTICATED', status: 401 } }],
+        });
+        expect(anonymous.headers['www-authenticate'], query).toBe(badToken.headers['www-authenticate']);
+      }
+    });
+
+    it('answers what is public: introspection and __typename, also beside a field the document skips', async () => {
+      const anonymous = await rest(server, null, 'POST', '/graphql', {
+        query: 'query($me: Boolean!) { __typename __type(name: "Space") { name } viewer @include(if: $me) { id } }',
+        variables: { me: false },
+      });
+      expect({ status: anonymous.status, body: anonymous.body }).toEqual({ status: 200, body: { data: { __typename: 'Query', __type: { name: 'Space' } } } });
+      const byDefault = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean = false) { __typename viewer @include(if: $me) { id } }' });
+      expect({ status: byDefault.status, body: byDefault.body }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
+      // Variables that do not fit are bad input whoever sends them.
+      const badVariable = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean!) { viewer @include(if: $me) { id } }', variables: { me: 'yes' } });
+      expect(badVariable.status).toBe(400);
+    });
+  });
+
+  describe('GraphQL request bodies', () => {
+    it('answers a POST that carries no request 400, saying what to send, in the door error shape', async () => {
+      const caller = await newUser(server);
+      for (const body of [undefined, '{}']) {
+        const answer = await rest(server, caller.token, 'POST', '/graphql', body);
+        expect({ status: answer.status, body: answer.body }, String(body)).toEqual({
+          status: 400,
+          body: { errors: [{ message: 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}', extensions: { code: 'BAD_REQUEST', status: 400 } }] },
+        });
+      }
+      const noQuery = await rest(server, caller.token, 'POST', '/graphql', { variables: {} });
+      expect(noQuery.status).toBe(400);
+      expect(noQuery.body.errors[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
     });
   });
 

@@ -53,8 +53,9 @@ describe('authentication', () => {
     }
   });
 
-  it('answers GraphQL fields without a token with UNAUTHENTICATED', async () => {
+  it('answers GraphQL fields without a token with 401 UNAUTHENTICATED', async () => {
     const res = await gql(server, null, '{ viewer { id } }');
+    expect(res.status).toBe(401);
     expect(res.errors?.[0]?.extensions?.code).toBe('UNAUTHENTICATED');
   });
 

@@ -161,6 +161,31 @@ describe('subscriptions over WebSocket', () => {
   });
 });
 
+describe('subscriptions under a low GRAPHQL_MAX_COST', () => {
+  const cheap = useTestServer({ GRAPHQL_MAX_COST: '100' });
+
+  it('refuses a subscription document above the cost limit with the message of POST /graphql, and serves one below it', async () => {
+    const team = await newOrganizationWithRoles(cheap);
+    const space = await createSpace(team.admin, team.organization.id);
+    // 20 aliased actors of 7 values each: a cost of 141.
+    const actors = Array.from({ length: 20 }, (_, i) => `a${i}: actor { id displayName email photoURL urls { location } }`).join(' ');
+    const costly = `subscription($spaceId: ID!) { spaceComments(spaceId: $spaceId) { ${actors} } }`;
+    const overHttp = await team.admin.gql(costly, { spaceId: space.id });
+    expect(overHttp.status).toBe(400);
+    const message = overHttp.errors![0]!.message;
+    expect(message).toMatch(/^Query cost limit of 100 exceeded: the answer could hold 141 values/);
+
+    const client = wsClient(cheap, team.read.token);
+    const refused = client.iterate({ query: costly, variables: { spaceId: space.id } });
+    await expect(refused.next()).rejects.toEqual([expect.objectContaining({ message, extensions: { code: 'BAD_REQUEST', status: 400 } })]);
+    const served = await subscribe(cheap, client, SPACE_COMMENTS, { spaceId: space.id });
+    expect(served.refused).toBeUndefined();
+    await postComment(team.edit, commentsPath(space.id), 'within the limit');
+    expect((await served.next()).value?.data?.spaceComments).toMatchObject({ payload: { body: { markdown: 'within the limit' } } });
+    await client.dispose();
+  });
+});
+
 describe.skipIf(!process.env.TEST_DATABASE_URL)('subscriptions with several instances on one PostgreSQL', () => {
   let database: FreshDatabase;
   let first: TestServer;

@@ -7,6 +7,7 @@ import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexit
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
 import { DEFAULT_PAGE_SIZE } from '../domain/common/pagination.js';
+import { prefersPlainJson } from '../http/graphql-status.js';
 
 /*
  * Bounds on the documents sent to /graphql, checked before anything runs, each refusal a 400 naming its
@@ -52,7 +53,8 @@ export function tokenLimit(maxTokens: number): RequestHandler {
     } catch (error) {
       // Syntax errors are the parser's to report, as usual; only the limit is refused here.
       if (error instanceof GraphQLError && /Token limit/.test(error.message)) {
-        return res.status(400).json({ errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
+        // A document error like any other: 200 for a client that asked for application/json (graphql-status.ts).
+        return res.status(prefersPlainJson(req) ? 200 : 400).json({ errors: [{ message: error.message, extensions: { code: 'BAD_REQUEST', status: 400 } }] });
       }
     }
     return next();
@@ -81,8 +83,19 @@ class DocumentCosts {
   }
 }
 
-/** The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them). */
-export function documentLimits(schema: GraphQLSchema, limits: Config['graphql']): { validationRules: ValidationRule[]; plugins: ApolloServerPlugin[] } {
+/**
+ * The validation rules and plugins that bound /graphql's documents (tokens: `tokenLimit`, before them),
+ * and the cost check itself for the WebSocket door.
+ */
+export function documentLimits(
+  schema: GraphQLSchema,
+  limits: Config['graphql'],
+): {
+  validationRules: ValidationRule[];
+  plugins: ApolloServerPlugin[];
+  /** Why a valid document is refused for its cost, or undefined (also for variables that do not fit the operation: execution reports them). */
+  costRefusal(document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined): string | undefined;
+} {
   const { validationRules } = new ApolloArmor({
     blockFieldSuggestion: { enabled: false },
     // Both are here, differently: tokens before Apollo (Armor's own throws from a hook that Apollo answers
@@ -95,22 +108,25 @@ export function documentLimits(schema: GraphQLSchema, limits: Config['graphql'])
   }).protect();
 
   const costs = new DocumentCosts(schema);
+  const costRefusal = (document: DocumentNode, variables: Record<string, unknown>, operationName: string | null | undefined) => {
+    let cost: number;
+    try {
+      cost = costs.of(document, variables, operationName);
+    } catch {
+      return undefined;
+    }
+    if (cost <= limits.maxCost) return undefined;
+    return `Query cost limit of ${limits.maxCost} exceeded: the answer could hold ${cost} values; ask for smaller pages (limit) or fewer fields`;
+  };
   const bounded: ApolloServerPlugin = {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, operationName }) {
-          let cost: number;
-          try {
-            cost = costs.of(document, request.variables ?? {}, operationName);
-          } catch {
-            return; // variables that do not fit the operation: execution reports them
-          }
-          if (cost > limits.maxCost) {
-            throw refusal(`Query cost limit of ${limits.maxCost} exceeded: the answer could hold ${cost} values; ask for smaller pages (limit) or fewer fields`);
-          }
+          const refused = costRefusal(document, request.variables ?? {}, operationName);
+          if (refused) throw refusal(refused);
         },
       };
     },
   };
-  return { validationRules: validationRules as ValidationRule[], plugins: [bounded] };
+  return { validationRules: validationRules as ValidationRule[], plugins: [bounded], costRefusal };
 }

@@ -44,6 +44,12 @@ export function isInternal(error: unknown): boolean {
   return true;
 }
 
+/** The HTTP status an error sets for the whole answer (`extensions.http.status`), if any. */
+function httpStatusOf(error: unknown): number | undefined {
+  const status = error instanceof GraphQLError ? (error.extensions?.http as { status?: unknown } | undefined)?.status : undefined;
+  return typeof status === 'number' ? status : undefined;
+}
+
 /** Keeps domain and GraphQL input errors as they are; masks everything else as a 500 without internals. */
 export function maskError(formatted: GraphQLFormattedError, error: unknown): GraphQLFormattedError {
   const domain = domainErrorIn(error);
@@ -52,7 +58,9 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown): Gra
     return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
   }
   const code = formatted.extensions?.code as string | undefined;
-  if (code && code in ERROR_STATUS) return formatted;
+  // Apollo's refusals of the request (BAD_REQUEST) and the limits' come with a code but no status; a
+  // status set for the answer (405 for a mutation over GET) is theirs.
+  if (code && code in ERROR_STATUS) return { ...formatted, extensions: { ...formatted.extensions, status: httpStatusOf(error) ?? ERROR_STATUS[code as ErrorCode] } };
   return { ...formatted, message: variableErrorMessage(formatted.message), extensions: { code: 'BAD_REQUEST', status: 400 } };
 }
 

@@ -61,7 +61,8 @@ const refusal = (code: 'BAD_REQUEST' | 'RATE_LIMITED', message: string) => [new 
  */
 export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQLSchema) {
   const feed = new LiveFeed(deps.orm, deps.events, deps.logger);
-  const rules = [...specifiedRules, ...documentLimits(schema, deps.config.graphql).validationRules, noNulLiterals];
+  const limits = documentLimits(schema, deps.config.graphql);
+  const rules = [...specifiedRules, ...limits.validationRules, noNulLiterals];
   const sockets = new WebSocketServer({ server, path: '/graphql', maxPayload: MAX_MESSAGE_BYTES });
 
   const sessionFor = (authorization: string | undefined): LiveSession => {
@@ -119,6 +120,8 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
           return refusal('BAD_REQUEST', 'Only subscriptions run over WebSocket: send queries and mutations with POST /graphql');
         }
+        const costRefusal = limits.costRefusal(document, payload.variables ?? {}, payload.operationName);
+        if (costRefusal) return refusal('BAD_REQUEST', costRefusal);
         const nul = nulAt(payload.variables ?? {});
         if (nul) return refusal('BAD_REQUEST', `${nul.join('.')}: ${NUL_MESSAGE}`);
         let contextValue: Context;

@@ -56,3 +56,15 @@ export function verifyUtf8(_req: IncomingMessage, _res: unknown, bytes: Buffer) 
 
 /** The JSON body parser of both doors (the REST routes that take their body as bytes have their own). */
 export const jsonBody = (limit: string) => express.json({ limit, verify: verifyUtf8, type: ['application/json', '+json'] });
+
+/**
+ * Refuses a POST to /graphql that carries no request (no body, or an object without a field) with a
+ * message saying what to send: Apollo's own names Content-Types and keys.
+ */
+export const requireGraphqlOperation: RequestHandler = (req, res, next) => {
+  if (req.method !== 'POST') return next();
+  const body: unknown = req.body;
+  const empty = body === undefined || body === null || (typeof body === 'object' && !Array.isArray(body) && Object.keys(body).length === 0);
+  if (!empty) return next();
+  return sendDoorError(req, res, 'BAD_REQUEST', 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}');
+};

@@ -43,9 +43,10 @@ export async function expectAuthRequired(server: TestServer, calls: RestCall[], 
   }
 }
 
-/** Asserts that a GraphQL request without a token fails with UNAUTHENTICATED; answers the response body. */
+/** Asserts that a GraphQL request without a token fails with 401 UNAUTHENTICATED; answers the response body. */
 export async function expectGqlAuthRequired(server: TestServer, query: string, variables?: Record<string, unknown>) {
   const res = await rest(server, null, 'POST', '/graphql', { query, variables });
+  expect(res.status).toBe(401);
   expect(res.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
   return res.body;
 }
