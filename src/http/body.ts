@@ -56,3 +56,15 @@ export function verifyUtf8(_req: IncomingMessage, _res: unknown, bytes: Buffer) 
 
 /** The JSON body parser of both doors (the REST routes that take their body as bytes have their own). */
 export const jsonBody = (limit: string) => express.json({ limit, verify: verifyUtf8, type: ['application/json', '+json'] });
+
+/** What a body is told when it did not parse as the door's JSON: valid JSON that is no object (`null`, `5`, `"a"`) is not malformed. */
+export const NOT_AN_OBJECT = 'body: expected a JSON object';
+export function unparsedBodyMessage(error: { body?: unknown }): string {
+  if (typeof error.body !== 'string') return 'Malformed JSON body';
+  try {
+    JSON.parse(error.body);
+    return NOT_AN_OBJECT;
+  } catch {
+    return 'Malformed JSON body';
+  }
+}
