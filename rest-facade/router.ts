@@ -155,9 +155,13 @@ function bodyAbsent(req: Request): boolean {
   return Buffer.isBuffer(req.body) && req.body.length === 0;
 }
 
+const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+
 function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
   // The one rule of both doors, here in REST's names: path and query parameters, body fields.
-  const problem = inputProblemAt(req.params) ?? inputProblemAt(req.query) ?? (route.body === 'bytes' ? null : inputProblemAt(req.body));
+  // A body that is no object is refused below for that.
+  const walkBody = route.body !== 'bytes' && isJsonObject(req.body);
+  const problem = inputProblemAt(req.params) ?? inputProblemAt(req.query) ?? (walkBody ? inputProblemAt(req.body) : null);
   if (problem) throw new DomainError('BAD_REQUEST', problemMessage(problem));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(req.params)) variables[name] = value;
@@ -177,9 +181,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     return variables;
   }
   const body: unknown = req.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new DomainError('BAD_REQUEST', NOT_AN_OBJECT);
-  }
+  if (!isJsonObject(body)) throw new DomainError('BAD_REQUEST', NOT_AN_OBJECT);
   if (route.body === 'input') {
     variables.input = body;
     return variables;

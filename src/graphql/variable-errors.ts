@@ -9,13 +9,15 @@ export type VariableError = { variable: string; path: string | null; detail: str
  * Splits graphql-js's variable-coercion message (`Variable "$input" got invalid value <value> at
  * "input.title"; <detail>`). That message echoes the value given, which may hold secrets (an
  * integration's) or be large, so both doors rebuild their messages from the parts without it. The
- * detail is taken after the last "; " that starts a sentence, as the echoed value comes before it.
+ * detail is taken after the last "; " that starts a sentence (else after the last "; "), as the echoed
+ * value comes before it.
  */
 export function parseVariableError(message: string): VariableError | null {
   const prefix = PREFIX.exec(message);
   if (!prefix) return null;
   const rest = message.slice(prefix[0].length);
-  const split = [...rest.matchAll(/; (?=[A-Z])/g)].pop();
+  // A scalar of this server may word its detail in lower case (`must be an ISO 8601 date-time`).
+  const split = [...rest.matchAll(/; (?=[A-Z])/g)].pop() ?? [...rest.matchAll(/; /g)].pop();
   if (split?.index === undefined) return null;
   const at = / at "([^"]+)"$/.exec(rest.slice(0, split.index));
   return { variable: prefix[1]!, path: at?.[1] ?? null, detail: rest.slice(split.index + 2) };
