@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { changedFields } from '../../events/changes.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { z } from 'zod';
@@ -92,6 +93,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: unknown): Promise<InviteLinkRow> {
   const changes = parseInput(UpdateInviteLinkInput, input);
   const link = await inviteLinkOf(ctx, organizationId, inviteId);
+  const before = { role: link.role };
   if (isContentLink(link)) {
     if (changes.role !== undefined) throw badRequest('role: this link is to a space or collection; change its level');
     if (!changes.level) throw badRequest('level: is required');
@@ -101,6 +103,8 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
     if (changes.role === undefined) throw badRequest('role: is required (null invites guests)');
     link.role = changes.role;
   }
+  // The role it had: a no-op, which records nothing.
+  if (!changedFields(before, { role: link.role }).length) return link;
   recordEvent(ctx, ctx.em, { type: 'invite.updated', organizationId, target: inviteTarget(link), payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] } });
   await ctx.em.flush();
   return link;
