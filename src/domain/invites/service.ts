@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import { changedFields } from '../../events/changes.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { z } from 'zod';
@@ -93,7 +92,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: unknown): Promise<InviteLinkRow> {
   const changes = parseInput(UpdateInviteLinkInput, input);
   const link = await inviteLinkOf(ctx, organizationId, inviteId);
-  const before = { role: link.role };
+  const roleBefore = link.role;
   if (isContentLink(link)) {
     if (changes.role !== undefined) throw badRequest('role: this link is to a space or collection; change its level');
     if (!changes.level) throw badRequest('level: is required');
@@ -104,7 +103,7 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
     link.role = changes.role;
   }
   // The role it had: a no-op, which records nothing.
-  if (!changedFields(before, { role: link.role }).length) return link;
+  if (link.role === roleBefore) return link;
   recordEvent(ctx, ctx.em, { type: 'invite.updated', organizationId, target: inviteTarget(link), payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] } });
   await ctx.em.flush();
   return link;
