@@ -22,10 +22,10 @@ import { DomainError, ERROR_STATUS } from '../src/domain/common/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
-import { parseVariableError } from '../src/graphql/variable-errors.js';
+import { hasPlainWording, inputTypeAt, parseVariableError, plainType } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
-import { NUL_MESSAGE, nulAt } from '../src/domain/common/nul.js';
-import { verifyUtf8 } from '../src/http/body.js';
+import { inputProblemAt, problemMessage } from '../src/domain/common/nul.js';
+import { NOT_AN_OBJECT, verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { factsOf, noteContext } from '../src/http/request-facts.js';
 import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
@@ -118,8 +118,11 @@ function coerceParameter(name: string, raw: unknown, type: GraphQLInputType): un
   }
 }
 
-/** Rewrites GraphQL's variable-coercion messages so that they name the REST field. */
-export function restMessage(message: string): string {
+/**
+ * Rewrites GraphQL's variable-coercion messages so that they name the REST field and say what it
+ * expects in plain words (`title: expected a string`), given the route's variable types.
+ */
+export function restMessage(message: string, variables?: ReadonlyMap<string, GraphQLInputType>): string {
   const invalid = parseVariableError(message);
   if (invalid) {
     const { variable, path, detail } = invalid;
@@ -129,7 +132,14 @@ export function restMessage(message: string): string {
     if (unknown) return `${prefix}${unknown[1]}: unknown field`;
     const missing = /^Field "(\w+)" of required type "[^"]+" was not provided\./.exec(detail);
     if (missing) return `${prefix}${missing[1]}: is required`;
-    return field ? `${field}: ${detail}` : `body: ${detail}`;
+    const name = field || 'body';
+    const variableType = variables?.get(variable);
+    const type = variableType ? inputTypeAt(variableType, path ?? variable) : null;
+    const isNull = /^Expected non-nullable type "[^"]+" not to be null\./.test(detail);
+    if (type && hasPlainWording(type)) return `${name}: expected ${plainType(type)}${isNull ? ', not null' : ''}`;
+    if (isNull) return `${name}: must not be null`;
+    // Other scalars (DateTime, ...) word what they expect themselves.
+    return `${name}: ${type ? detail.replace(/^Expected type "\w+"\. /, '') : detail}`;
   }
   const required = /^Variable "\$(\w+)" of (?:required|non-null) type "[^"]+" (?:was not provided|must not be null)\.$/.exec(message);
   if (required) return required[1] === 'input' ? 'body: a JSON object is required' : `${required[1]}: is required`;
@@ -145,10 +155,14 @@ function bodyAbsent(req: Request): boolean {
   return Buffer.isBuffer(req.body) && req.body.length === 0;
 }
 
+const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+
 function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
   // The one rule of both doors, here in REST's names: path and query parameters, body fields.
-  const nul = nulAt(req.params) ?? nulAt(req.query) ?? (route.body === 'bytes' ? null : nulAt(req.body));
-  if (nul) throw new DomainError('BAD_REQUEST', `${nul.join('.')}: ${NUL_MESSAGE}`);
+  // A body that is no object is refused below for that.
+  const walkBody = route.body !== 'bytes' && isJsonObject(req.body);
+  const problem = inputProblemAt(req.params) ?? inputProblemAt(req.query) ?? (walkBody ? inputProblemAt(req.body) : null);
+  if (problem) throw new DomainError('BAD_REQUEST', problemMessage(problem));
   const variables: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(req.params)) variables[name] = value;
   for (const [name, value] of Object.entries(req.query)) {
@@ -167,9 +181,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     return variables;
   }
   const body: unknown = req.body;
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) {
-    throw new DomainError('BAD_REQUEST', 'body: must be a JSON object');
-  }
+  if (!isJsonObject(body)) throw new DomainError('BAD_REQUEST', NOT_AN_OBJECT);
   if (route.body === 'input') {
     variables.input = body;
     return variables;
@@ -209,7 +221,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
           const error = result.errors[0]!;
           const status = statusOf(error);
           logFailure(ctx.logger, error, { operation: route.operationId }, status === 500);
-          const message = status === 500 ? 'Internal server error' : restMessage(error.message);
+          const message = status === 500 ? 'Internal server error' : restMessage(error.message, route.variables);
           await noteRefusal(status, message);
           return sendError(res, status, message, domainErrorIn(error)?.headers);
         }
@@ -242,10 +254,10 @@ function bytesParser(limit: string): RequestHandler {
     raw(req, res, (error?: { type?: string }) => (error?.type === 'entity.too.large' ? sendError(res, 413, `Request body larger than ${limit}`) : next(error)));
 }
 
-/** Operations whose body goes to their document as bytes (`body: 'bytes'`): the JSON parser leaves them alone. */
+/** Operations whose body goes to their document as bytes (`body: 'bytes'`): the JSON parser leaves them alone (matched regardless of case, as express routes). */
 const bytesRoutes = routes
   .filter((route) => route.body === 'bytes')
-  .map((route) => ({ method: route.method, path: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`) }));
+  .map((route) => ({ method: route.method, path: new RegExp(`^${route.path.replace(/\{\w+\}/g, '[^/]+')}/?$`, 'i') }));
 export const takesBodyBytes = (req: { method: string; path: string }) => bytesRoutes.some((route) => route.method === req.method && route.path.test(req.path));
 
 export { routes };

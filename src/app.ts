@@ -8,7 +8,7 @@ import { pinoHttp } from 'pino-http';
 import { createRestRouter, takesBodyBytes } from '../rest-facade/router.js';
 import { documentLimits, tokenLimit } from './graphql/document-limits.js';
 import { noNulLiterals, refuseNulVariables } from './graphql/nul.js';
-import { jsonBody, requireGraphqlOperation, requireJsonBody, sendDoorError } from './http/body.js';
+import { jsonBody, requireGraphqlOperation, requireJsonBody, sendDoorError, unparsedBodyMessage } from './http/body.js';
 import { requestLogger, sendError, sendFailure } from './http/responses.js';
 import type { AppDeps, Context } from './graphql/context.js';
 import { createContext } from './graphql/request-context.js';
@@ -174,7 +174,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   const bodyErrors: ErrorRequestHandler = (error, req, res, next) => {
     if (res.headersSent) return next(error);
     if (error?.type === 'entity.too.large') return sendDoorError(req, res, 'PAYLOAD_TOO_LARGE', `Request body larger than ${deps.config.bodyLimit}`);
-    if (error?.type === 'entity.parse.failed') return sendDoorError(req, res, 'BAD_REQUEST', 'Malformed JSON body');
+    if (error?.type === 'entity.parse.failed') return sendDoorError(req, res, 'BAD_REQUEST', unparsedBodyMessage(error));
     if (typeof error?.status === 'number' && error.status >= 400 && error.status < 500) {
       return sendError(res, error.status, error.expose ? String(error.message) : 'Bad request');
     }

@@ -206,9 +206,9 @@ describe('refusals', () => {
     const bad: [Record<string, string | number>, string | RegExp][] = [
       [{ type: 'comment.exploded' }, 'type: not an event type: "comment.exploded"'],
       [{ outcome: 'maybe' }, 'outcome: must be one of succeeded, denied, rejected'],
-      // The facade's message for a query parameter GraphQL refuses: it names the variable.
-      [{ from: 'yesterday' }, /"\$from" got invalid value "yesterday"; must be an ISO 8601 date-time/],
-      [{ to: '2026-13-45T00:00:00Z' }, /"\$to" got invalid value/],
+      // The facade's message for a query parameter GraphQL refuses: it names the parameter, not the value.
+      [{ from: 'yesterday' }, 'from: must be an ISO 8601 date-time'],
+      [{ to: '2026-13-45T00:00:00Z' }, 'to: must be an ISO 8601 date-time'],
       [{ from: times[3]!.toISOString(), to: times[1]!.toISOString() }, 'to: must be later than from'],
       [{ page: 'not-a-page' }, 'page: not a page identifier returned by this list'],
       [{ page: Buffer.from(JSON.stringify(['x'])).toString('base64url') }, 'page: not a page identifier returned by this list'],
@@ -268,5 +268,44 @@ describe('retention', () => {
     const left = await server.em().fork().find(DomainEvent, { organizationId: other.organization.id }, { orderBy: { seq: 'asc' } });
     expect(left.flatMap((row) => row.target.teamId ?? [])).toEqual(['old-undispatched', 'recent-dispatched']);
     expect(await pendingRuns()).toEqual([server.clock.now().getTime() + AUDIT_RETENTION_INTERVAL_MS]);
+  });
+});
+
+describe('refusals whatever their input', () => {
+  it('are recorded with the ids as sent, and a message that can be stored (they used to be lost)', async () => {
+    const other = await newOrganizationWithRoles(server);
+    const refusals = async () =>
+      (await server.em().find(DomainEvent, { type: 'mutation.refused', organizationId: other.organization.id }, { orderBy: { seq: 'asc' } })).map((event) => ({
+        operation: event.operation,
+        target: event.target,
+        targetIds: event.targetIds,
+        message: (event.payload as { message: string }).message,
+      }));
+    // Ids PostgreSQL's array syntax treats specially: blanks, commas, braces, quotes, backslashes, NULL.
+    const ids = [' ', ' ,4𠡯ò', 'NULL', 'a\\b', '"{}"'];
+    for (const id of ids) {
+      expectError(await other.admin.rest('PATCH', `/v1/orgs/${other.organization.id}/teams/${encodeURIComponent(id)}`, { title: 'Team' }), 404);
+    }
+    const recorded = await refusals();
+    expect(recorded.map((row) => row.target)).toEqual(ids.map((teamId) => ({ organizationId: other.organization.id, teamId })));
+    expect(recorded.map((row) => row.targetIds)).toEqual(ids.map((teamId) => [other.organization.id, teamId]));
+
+    // Refused for a lone surrogate or NUL (in a value, a key, an id): recorded, the odd id left out of the target.
+    const surrogate = await other.admin.gql('mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, input: { title: "T" }) { id } }', {
+      org: other.organization.id,
+      team: 'x\ud800',
+    });
+    expect(surrogate.status).toBe(400);
+    const key = await fetch(`${server.url}/v1/orgs/${other.organization.id}/teams/x`, {
+      method: 'PATCH',
+      headers: { authorization: `Bearer ${other.admin.token}`, 'content-type': 'application/json' },
+      body: '{"title\\u0000\\ud800":"T"}',
+    });
+    expect(key.status).toBe(400);
+    const [graphql, rest] = (await refusals()).slice(ids.length);
+    expect(graphql).toMatchObject({ operation: 'updateTeam', target: { organizationId: other.organization.id }, targetIds: [other.organization.id] });
+    expect(graphql!.message).toMatch(/^team: must not contain a lone surrogate/);
+    expect(rest).toMatchObject({ operation: 'updateTeamInOrganizationById', target: { organizationId: other.organization.id, teamId: 'x' } });
+    expect(rest!.message).toBe('"title\\u0000\\ud800": must not contain the NUL character (U+0000)');
   });
 });

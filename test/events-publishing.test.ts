@@ -288,14 +288,16 @@ describe('translation, OpenAPI spec and integration events', () => {
     const created = await team.admin.rest('POST', `/v1/orgs/${org}/openapi`, { slug: 'pets', source: { text } });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     expect((await team.admin.rest('POST', `/v1/orgs/${org}/openapi`, { slug: 'pets', source: { text } })).status).toBe(409);
+    // The same text again is a no-op (no event); a new text is an update, processed again.
     expect((await team.admin.rest('PUT', `/v1/orgs/${org}/openapi/pets`, { source: { text } })).status).toBe(200);
+    expect((await team.admin.rest('PUT', `/v1/orgs/${org}/openapi/pets`, { source: { text: text.replace('1.2.3', '1.2.4') } })).status).toBe(200);
     for (let i = 0; i < 20 && (await server.runDueJobs()) > 0; i++);
     expect((await team.admin.rest('DELETE', `/v1/orgs/${org}/openapi/pets`)).status).toBe(204);
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['openapi_spec.created', 'openapi_spec.updated', 'openapi_spec.processed', 'openapi_spec.deleted']);
     expect(events[0]).toMatchObject({ actorUserId: team.admin.user.id, target: { openAPISpecId: created.body.id }, payload: { object: 'openapi-spec', slug: 'pets', processingState: 'pending' } });
     // The first revision's job finds its source replaced: it records nothing; the second's announces the outcome.
-    expect(events[2]).toMatchObject({ actorUserId: null, door: null, payload: { slug: 'pets', processingState: 'complete', lastVersion: '1.2.3', title: 'Pets' } });
+    expect(events[2]).toMatchObject({ actorUserId: null, door: null, payload: { slug: 'pets', processingState: 'complete', lastVersion: '1.2.4', title: 'Pets' } });
     expect(JSON.stringify(events)).not.toContain('"paths"');
   });
 
@@ -325,7 +327,8 @@ describe('translation, OpenAPI spec and integration events', () => {
     const installationId = installed.data.installIntegration.id;
     expect(events[1]).toMatchObject({ door: 'graphql', operation: 'installIntegration', target: { integrationName: name, installationId }, payload: { object: 'integration-installation', id: installationId } });
     expect(events[2]!.payload).toMatchObject({ space_selection: 'selected', spaces: [space.id], changes: ['space_selection', 'spaces'] });
-    expect(events[3]!.payload).toMatchObject({ space_selection: 'all', changes: ['space_selection'] });
+    // Every space again: the selection changes, and the list of selected spaces empties.
+    expect(events[3]!.payload).toMatchObject({ space_selection: 'all', changes: ['space_selection', 'spaces'] });
     expect(events[4]).toMatchObject({ target: { installationId }, payload: { id: installationId } });
     expect(JSON.stringify(events)).not.toMatch(/sealed-secret-value|export default/);
   });

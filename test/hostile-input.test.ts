@@ -74,6 +74,111 @@ describe('the NUL character', () => {
   });
 });
 
+const SURROGATE = 'must not contain a lone surrogate (U+D800 to U+DFFF without its pair): send well-formed Unicode';
+const TOO_DEEP = 'must not nest objects and arrays more than 64 levels deep';
+const json = { 'content-type': 'application/json' };
+
+describe('lone surrogates', () => {
+  it('are refused in a body value, a body key, a query parameter and a JSON value, naming the field, creating nothing', async () => {
+    const before = await collectionsOf(team.organization.id);
+    const collections = `/v1/orgs/${team.organization.id}/collections`;
+    const value = await send(collections, { method: 'POST', headers: json, body: '{"title":"a\\ud800b"}' });
+    expect(value).toEqual({ status: 400, body: { error: { code: 400, message: `title: ${SURROGATE}` } } });
+    const low = await send(collections, { method: 'POST', headers: json, body: '{"title":"ok","description":"\\udc00"}' });
+    expect(low.body.error.message).toBe(`description: ${SURROGATE}`);
+    // The key is named as JSON writes it, so that the message itself stays well-formed.
+    const key = await send(collections, { method: 'POST', headers: json, body: '{"title":"ok","x\\ud800":1}' });
+    expect(key.body.error.message).toBe(`"x\\ud800": ${SURROGATE}`);
+    expect(await collectionsOf(team.organization.id)).toBe(before);
+    // A pair is a character like any other.
+    const pair = await send(collections, { method: 'POST', headers: json, body: '{"title":"\\ud83d\\ude00 ok"}' });
+    expect(pair.status).toBe(201);
+
+    const site = await insertSite(server, team.organization.id);
+    const schema = { type: 'object', properties: { unsigned: { type: 'object', description: 'x\ud800', properties: {} } } };
+    const nested = await admin.rest('PUT', `/v1/orgs/${team.organization.id}/sites/${site.id}/adaptive-schema`, { jsonSchema: schema });
+    expect(nested.body.error.message).toBe(`jsonSchema.properties.unsigned.description: ${SURROGATE}`);
+  });
+
+  it('are refused in GraphQL variables and literals', async () => {
+    const variables = await admin.gql('mutation($org: ID!, $input: CreateCollectionInput!) { createCollection(organizationId: $org, input: $input) { id } }', {
+      org: team.organization.id,
+      input: { title: 'a\ud800' },
+    });
+    expect(variables.status).toBe(400);
+    expect(variables.errors?.[0]).toMatchObject({ message: `input.title: ${SURROGATE}`, extensions: { code: 'BAD_REQUEST' } });
+    const literal = await admin.gql(`{ organization(id: "a\\ud800") { id } }`);
+    expect(literal.status).toBe(400);
+    expect(literal.errors?.[0]?.message).toMatch(/^Syntax Error: Invalid Unicode escape sequence/);
+  });
+
+  it('are refused in insights events through both doors, where they used to reach the database (500)', async () => {
+    const site = await insertSite(server, team.organization.id);
+    const claims = siteEvent({ session: { visitorAuthClaims: { plan: 'pro\ud800' } } } as never);
+    const viaRest = await track(admin, site, [claims]);
+    expect(viaRest.body).toEqual({ error: { code: 400, message: `events.0.session.visitorAuthClaims.plan: ${SURROGATE}` } });
+    const link = siteEvent({ type: 'link_click', link: { target: { kind: 'url', url: 'https://a.example/\ud800' }, position: 'header' } } as never);
+    const viaGraphql = await admin.gql('mutation($site: ID!, $events: [JSON!]) { trackSiteEvents(siteId: $site, events: $events) }', { site: site.id, events: [link] });
+    expect(viaGraphql.errors?.[0]).toMatchObject({ message: `events.0.link.target.url: ${SURROGATE}`, extensions: { code: 'BAD_REQUEST' } });
+    const asBatch = await admin.gql('mutation($site: ID!, $batch: InsightsEventBatch) { trackSiteEvents(siteId: $site, batch: $batch) }', { site: site.id, batch: JSON.stringify({ events: [link] }) });
+    expect(asBatch.errors?.[0]?.message).toBe(`events.0.link.target.url: ${SURROGATE}`);
+  });
+});
+
+describe('nesting', () => {
+  const deep = (levels: number, inner = '1') => '{"a":'.repeat(levels) + inner + '}'.repeat(levels);
+
+  it('deeper than 64 levels is refused with 400 on both doors, creating nothing', async () => {
+    const before = await collectionsOf(team.organization.id);
+    const collections = `/v1/orgs/${team.organization.id}/collections`;
+    const arrays = await send(collections, { method: 'POST', headers: json, body: '['.repeat(100_000) + ']'.repeat(100_000) });
+    expect(arrays).toEqual({ status: 400, body: { error: { code: 400, message: 'body: expected a JSON object' } } });
+    const objects = await send(collections, { method: 'POST', headers: json, body: deep(100_000) });
+    expect(objects).toEqual({ status: 400, body: { error: { code: 400, message: `a: ${TOO_DEEP}` } } });
+    // A title that is an object 20,000 levels deep: named by its field, refused before anything walks it.
+    const title = await send(collections, { method: 'POST', headers: json, body: `{"title":${deep(20_000)}}` });
+    expect(title).toEqual({ status: 400, body: { error: { code: 400, message: `title: ${TOO_DEEP}` } } });
+    expect(await collectionsOf(team.organization.id)).toBe(before);
+
+    const graphql = await send('/graphql', {
+      method: 'POST',
+      headers: json,
+      body: `{"query":"mutation($org: ID!, $input: CreateCollectionInput!) { createCollection(organizationId: $org, input: $input) { id } }","variables":{"org":"${team.organization.id}","input":{"title":${deep(20_000)}}}}`,
+    });
+    expect(graphql.status).toBe(400);
+    expect(graphql.body.errors[0]).toMatchObject({ message: `input: ${TOO_DEEP}`, extensions: { code: 'BAD_REQUEST' } });
+    expect(await collectionsOf(team.organization.id)).toBe(before);
+
+    const site = await insertSite(server, team.organization.id);
+    const events = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/insights/events`, { method: 'POST', headers: json, body: `{"events":[${deep(1000)}]}` });
+    expect(events).toEqual({ status: 400, body: { error: { code: 400, message: `body: ${TOO_DEEP}` } } });
+  });
+
+  it('up to 64 levels goes on to the operation, which answers for itself', async () => {
+    const collections = `/v1/orgs/${team.organization.id}/collections`;
+    // The body is level 1, the title's object level 2: 63 more fit.
+    const fits = await send(collections, { method: 'POST', headers: json, body: `{"title":${deep(63)}}` });
+    expect(fits.body).toEqual({ error: { code: 400, message: 'title: expected a string' } });
+    const over = await send(collections, { method: 'POST', headers: json, body: `{"title":${deep(64)}}` });
+    expect(over.body).toEqual({ error: { code: 400, message: `title: ${TOO_DEEP}` } });
+  });
+});
+
+describe('insights batches given as a GraphQL literal', () => {
+  it('are taken as the JSON text they are (they used to fail with 500)', async () => {
+    const site = await insertSite(server, team.organization.id);
+    const batch = JSON.stringify(JSON.stringify({ events: [siteEvent()] }));
+    const res = await admin.gql(`mutation { trackSiteEvents(siteId: "${site.id}", batch: ${batch}) }`);
+    expect(res.errors).toBeUndefined();
+    expect(res.data).toEqual({ trackSiteEvents: true });
+    // The REST door reads its path regardless of case, as express routes it: the body still goes over as bytes.
+    const upper = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/INSIGHTS/Events`, { method: 'POST', headers: json, body: JSON.stringify({ events: [siteEvent()] }) });
+    expect(upper.status).toBe(204);
+    const bad = await admin.gql(`mutation { trackSiteEvents(siteId: "${site.id}", batch: "[]") }`);
+    expect(bad.errors?.[0]).toMatchObject({ message: 'body: expected a JSON object', extensions: { code: 'BAD_REQUEST' } });
+  });
+});
+
 describe('bodies', () => {
   const path = () => `/v1/orgs/${team.organization.id}/collections`;
 

@@ -235,7 +235,7 @@ describe('whole-batch validation', () => {
   it('answers bodies that are no JSON object, or carry other fields, with 400 like every operation, storing nothing', async () => {
     const { admin, site } = await newOrganizationWithSite(server);
     expectError(await admin.rest('POST', eventsPath(site), '{"events": ['), 400, 'Malformed JSON body');
-    expectError(await admin.rest('POST', eventsPath(site), '[]'), 400, 'body: must be a JSON object');
+    expectError(await admin.rest('POST', eventsPath(site), '[]'), 400, 'body: expected a JSON object');
     expectError(await admin.rest('POST', eventsPath(site), { events: [siteEvent()], extra: 1 }), 400, 'extra: unknown field');
     expectError(await admin.rest('POST', eventsPath(site), { events: null }), 400, 'events: is required');
     const tooLarge = await admin.rest('POST', eventsPath(site), { events: [siteEvent({ session: { visitorId: 'x'.repeat(1_100_000) } })] });

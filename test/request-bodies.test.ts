@@ -105,7 +105,40 @@ describe('a missing body', () => {
   it('is still a body for a route that requires one when it is an empty JSON object', async () => {
     const route = routes.find((r) => r.operationId === 'updateSpaceById')!;
     const { params } = await examples.updateSpaceById!(world);
+    const before = await world.admin.rest('GET', pathOf(route, params));
+    world.server.clock.advance(60_000);
     const res = await world.admin.rest(route.method, pathOf(route, params), {});
     expect(res.status, JSON.stringify(res.body)).toBe(200);
+    // Nothing to change: nothing changed (updatedAt used to move).
+    expect(res.body.updatedAt).toBe(before.body.updatedAt);
   });
+});
+
+describe('an update that changes nothing', () => {
+  // Every update of the API: PATCH, PUT, and publishing an integration (a POST that replaces its definition).
+  const updates = routes.filter(
+    (route) => (route.method === 'PATCH' || route.method === 'PUT' || route.operationId === 'publishIntegration') && route.operationId !== 'createOrganizationTeam',
+  );
+  // Their examples' bodies are empty (which these refuse): a field set to the value it has.
+  const SAME_VALUES: Record<string, Record<string, unknown>> = { updateSiteShareLinkById: { name: 'Partners' }, updateOrganizationSAMLProvider: { label: 'Example IdP' } };
+
+  it.each(updates.map((route) => [route.operationId, route] as const))(
+    'changes nothing for %s, given its values again or {}: no updatedAt moved, no event, no audit row',
+    async (_, route) => {
+      const example = await examples[route.operationId]!(world);
+      const body = SAME_VALUES[route.operationId] ?? example.body;
+      const path = pathOf(route, example.params);
+      const first = await world.admin.rest(route.method, path, body);
+      expect(first.status, JSON.stringify(first.body)).toBeLessThan(300);
+      const before = await databaseDigest(world.server.em());
+      // Later, so that a moved updatedAt would show.
+      world.server.clock.advance(60_000);
+      const again = await world.admin.rest(route.method, path, body);
+      expect(again.status, JSON.stringify(again.body)).toBeLessThan(300);
+      expect(again.status).not.toBe(201);
+      const empty = await world.admin.rest(route.method, path, {});
+      expect(empty.status, JSON.stringify(empty.body)).toBeLessThan(500);
+      expect(await databaseDigest(world.server.em())).toEqual(before);
+    },
+  );
 });

@@ -544,7 +544,7 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
     // Lengths count characters (code points), not UTF-16 units.
     expectError(await admin.rest('POST', path, { emoji: '🎉'.repeat(51) }), 400, 'emoji: must be at most 50 characters');
     expectError(await admin.rest('POST', path, { title: '📘'.repeat(51) }), 400, 'title: must be at most 50 characters');
-    expectError(await admin.rest('POST', path, { editMode: 'frozen' }), 400, /^editMode: .*frozen/);
+    expectError(await admin.rest('POST', path, { editMode: 'frozen' }), 400, 'editMode: expected one of: live, locked');
     expectError(
       await admin.rest('POST', path, { visibility: 'secret' }),
       400,
@@ -755,7 +755,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
     const cases: [unknown, string | RegExp][] = [
       [{ title: 'x'.repeat(51) }, 'title: must be at most 50 characters'],
       [{ title: null }, 'title: must be a string'],
-      [{ title: 7 }, /^title: String cannot represent a non string value/],
+      [{ title: 7 }, 'title: expected a string'],
       [{ title: ['a'] }, /^title: /],
       [{ emoji: 'x' }, 'emoji: must be a single emoji or its hex code point'],
       [{ emoji: '🎉🎉' }, 'emoji: must be a single emoji or its hex code point'],
@@ -770,10 +770,10 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       [{ emoji: '110000' }, 'emoji: must be a single emoji or its hex code point'],
       [{ emoji: '1f389-1f389' }, 'emoji: must be a single emoji or its hex code point'],
       [{ emoji: '1f389-'.repeat(9) + '1f389' }, 'emoji: must be at most 50 characters'],
-      [{ editMode: 'frozen' }, /^editMode: Value "frozen" does not exist in "SpaceEditMode" enum/],
+      [{ editMode: 'frozen' }, 'editMode: expected one of: live, locked'],
       [{ editMode: null }, 'editMode: must be one of: live, locked'],
       [{ editMode: true }, /^editMode: /],
-      [{ defaultLevel: 'owner' }, /^defaultLevel: Value "owner" does not exist in "DefaultLevel" enum/],
+      [{ defaultLevel: 'owner' }, /^defaultLevel: expected one of: .*\bread\b/],
       [{ visibility: 'hidden' }, 'visibility: must be one of: public, unlisted, share-link, visitor-auth, in-collection, private'],
       [{ visibility: null }, /^visibility: /],
       [{ visibility: 1 }, /^visibility: /],
@@ -781,7 +781,7 @@ describe('PATCH /v1/spaces/{spaceId}', () => {
       [{ organization: 'x' }, 'organization: unknown field'],
       [{ title: 'ok', extra: 1 }, 'extra: unknown field'],
       [['title'], /^body: /],
-      ['"a string"', 'Malformed JSON body'],
+      ['"a string"', 'body: expected a JSON object'],
       ['{"title": "broken"', 'Malformed JSON body'],
       ['{title: "unquoted"}', 'Malformed JSON body'],
     ];

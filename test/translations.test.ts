@@ -104,7 +104,7 @@ describe('bad input', () => {
       [{}, 'title: is required'],
       [{ title: '' }, 'title: must be at least 1 character'],
       [{ title: 'x'.repeat(101) }, 'title: must be at most 100 characters'],
-      [{ title: 'ok', languages: ['xx'] }, /^languages\[0\]: Value "xx" does not exist in "TranslationLanguage" enum/],
+      [{ title: 'ok', languages: ['xx'] }, /^languages\[0\]: expected one of: .*\bfr\b/],
       [{ title: 'ok', languages: ['fr', 'fr'] }, 'languages: must not name a language twice'],
       [{ title: 'ok', color: 'red' }, 'color: unknown field'],
     ];

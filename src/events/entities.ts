@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../db/statements.js';
+import { TextArrayType } from '../db/text-array.js';
 
 /**
  * The outbox: one row per state change of the domain, written in the transaction of the change (so a
@@ -45,7 +46,7 @@ export const DomainEvent = defineEntity({
     /** The ids the event is about, by name (`spaceId`, `commentId`, ...). */
     target: p.json<Record<string, string>>(),
     /** The same ids as a list, for the target filter. */
-    targetIds: p.array<string>().columnType('text[]'),
+    targetIds: p.type(TextArrayType).columnType('text[]'),
     /** The changed object in the contract's shape (and, for updates, what changed). */
     payload: p.json<Record<string, unknown>>(),
     occurredAt: p.datetime(),

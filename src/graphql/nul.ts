@@ -1,21 +1,25 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
-import { NUL_MESSAGE, nulAt } from '../domain/common/nul.js';
+import { inputProblemAt, problemMessage, unstorable } from '../domain/common/nul.js';
 
-/** String literals of a GraphQL document must not hold U+0000 (variables are checked by `refuseNulVariables`). */
+/** String literals of a GraphQL document must hold what PostgreSQL can store (variables are checked by `refuseUnstorableVariables`). */
 export const noNulLiterals: ValidationRule = (context) => ({
   StringValue(node) {
-    if (node.value.includes('\u0000')) context.reportError(new GraphQLError(`String literal: ${NUL_MESSAGE}`, { nodes: [node] }));
+    const problem = unstorable(node.value);
+    if (problem) context.reportError(new GraphQLError(`String literal: ${problem}`, { nodes: [node] }));
   },
 });
 
-/** Refuses a GraphQL request whose variables hold U+0000 anywhere: 400 naming the variable's path. */
+/**
+ * Refuses a GraphQL request whose variables hold a string PostgreSQL cannot store (U+0000, a lone
+ * surrogate) or nest too deep: 400 naming the variable's path. Runs before the variables are coerced.
+ */
 export const refuseNulVariables: ApolloServerPlugin = {
   async requestDidStart() {
     return {
       async didResolveOperation({ request }) {
-        const path = nulAt(request.variables ?? {});
-        if (path) throw new GraphQLError(`${path.join('.')}: ${NUL_MESSAGE}`, { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
+        const problem = inputProblemAt(request.variables ?? {});
+        if (problem) throw new GraphQLError(problemMessage(problem), { extensions: { code: 'BAD_REQUEST', http: { status: 400 } } });
       },
     };
   },

@@ -45,9 +45,11 @@ export const JSONScalar = new GraphQLScalarType({
 
 /**
  * A batch of insights events as JSON text: a string from a GraphQL client, or the bytes of a REST
- * request body as the facade hands them over in-process. Kept as bytes: parsing happens elsewhere.
+ * request body as the facade hands them over in-process. Kept as bytes: parsing happens elsewhere. A
+ * literal stays a string: graphql-jit writes literal arguments into its compiled code as JSON, which
+ * would turn bytes into `{"type": "Buffer", ...}` (the resolver makes bytes of it).
  */
-export const InsightsEventBatch = new GraphQLScalarType<Uint8Array, never>({
+export const InsightsEventBatch = new GraphQLScalarType<Uint8Array | string, never>({
   name: 'InsightsEventBatch',
   serialize: () => {
     throw new TypeError('InsightsEventBatch is an input type');
@@ -59,7 +61,7 @@ export const InsightsEventBatch = new GraphQLScalarType<Uint8Array, never>({
   },
   parseLiteral: (ast) => {
     if (ast.kind !== Kind.STRING) throw new TypeError('must be the JSON text of {"events": [...]}');
-    return Buffer.from(ast.value);
+    return ast.value;
   },
 });
 

@@ -4,7 +4,7 @@ import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type Gr
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { NUL_MESSAGE, nulAt } from '../domain/common/nul.js';
+import { inputProblemAt, problemMessage } from '../domain/common/nul.js';
 import { DomainError } from '../domain/common/errors.js';
 import { LiveFeed } from '../domain/live/feed.js';
 import { OVER_WEBSOCKET } from '../domain/live/resolvers.js';
@@ -122,8 +122,8 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
         }
         const costRefusal = limits.costRefusal(document, payload.variables ?? {}, payload.operationName);
         if (costRefusal) return refusal('BAD_REQUEST', costRefusal);
-        const nul = nulAt(payload.variables ?? {});
-        if (nul) return refusal('BAD_REQUEST', `${nul.join('.')}: ${NUL_MESSAGE}`);
+        const problem = inputProblemAt(payload.variables ?? {});
+        if (problem) return refusal('BAD_REQUEST', problemMessage(problem));
         let contextValue: Context;
         try {
           contextValue = await createContext(deps, { authorization: ctx.extra.authorization });

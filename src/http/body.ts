@@ -68,3 +68,15 @@ export const requireGraphqlOperation: RequestHandler = (req, res, next) => {
   if (!empty) return next();
   return sendDoorError(req, res, 'BAD_REQUEST', 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}');
 };
+
+/** What a body is told when it did not parse as the door's JSON: valid JSON that is no object (`null`, `5`, `"a"`) is not malformed. */
+export const NOT_AN_OBJECT = 'body: expected a JSON object';
+export function unparsedBodyMessage(error: { body?: unknown }): string {
+  if (typeof error.body !== 'string') return 'Malformed JSON body';
+  try {
+    JSON.parse(error.body);
+    return NOT_AN_OBJECT;
+  } catch {
+    return 'Malformed JSON body';
+  }
+}

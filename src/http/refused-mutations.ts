@@ -1,5 +1,5 @@
 import type { ApolloServerPlugin } from '@apollo/server';
-import { getArgumentValues, GraphQLError, Kind, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
+import { getArgumentValues, getOperationAST, GraphQLError, Kind, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../graphql/context.js';
 import { domainErrorIn, statusOf } from '../graphql/errors.js';
 import { variableErrorMessage } from '../graphql/variable-errors.js';
@@ -37,12 +37,15 @@ function argumentsOf(schema: GraphQLSchema, field: FieldNode, variables: Record<
 /**
  * The GraphQL door's hook of the audit log: each root field of a mutation that failed with a refusal
  * (a 4xx: see refusals.ts) is recorded once, under its own name. A failure raised before any field ran
- * (variables that do not coerce) refuses every root field. Queries are never recorded.
+ * (a document that does not validate, variables that do not coerce) refuses every root field. Queries
+ * are never recorded.
  */
 export const recordRefusedMutations: ApolloServerPlugin<Context> = {
   async requestDidStart() {
     return {
-      async didEncounterErrors({ contextValue, operation, errors, schema, request }) {
+      async didEncounterErrors({ contextValue, operation: resolved, document, errors, schema, request }) {
+        // A document that read but did not validate (a literal of the wrong type, ...) has no resolved operation yet.
+        const operation = resolved ?? (document ? getOperationAST(document, request.operationName) : null);
         if (operation?.operation !== 'mutation' || !contextValue.viewer) return;
         const fields = rootFields(operation);
         const refused = new Map<string, GraphQLError>();

@@ -9,6 +9,7 @@ import { recordEvent } from '../../events/record.js';
 import type { RefusedOutcome } from '../../events/types.js';
 import type { Context } from '../../graphql/context.js';
 import { ERROR_STATUS } from '../common/errors.js';
+import { storable, unstorable } from '../common/nul.js';
 
 /**
  * Refused mutations in the audit log: a mutation an authenticated caller was not allowed to make
@@ -32,8 +33,8 @@ const OWNED_BY_ORGANIZATION = [
   ['teamId', Team],
 ] as const;
 
-/** An argument kept as a target id: short, without NUL (a hostile value is not worth storing). */
-const isIdLike = (value: string) => value.length > 0 && value.length <= 128 && !value.includes('\u0000');
+/** An argument kept as a target id: short, and storable (a hostile value is not worth storing). */
+const isIdLike = (value: string) => value.length > 0 && value.length <= 128 && unstorable(value) === null;
 
 /** The argument name a guard's target goes by in the audit log's target (GraphQL's guards may call it `id`). */
 const TARGET_NAME_OF_GUARD: Readonly<Record<string, string>> = {
@@ -103,7 +104,8 @@ export async function recordRefusal(ctx: Context, refusal: Refusal): Promise<voi
       type: 'mutation.refused',
       organizationId: await organizationNamed(em, target),
       target,
-      payload: { status: refusal.status, message: refusal.message },
+      // The message may quote what the caller sent: the record must be written whatever that was.
+      payload: { status: refusal.status, message: storable(refusal.message) },
     });
     em.assign(event, { outcome });
     await em.flush();

@@ -15,7 +15,7 @@ import { readRevisions, storeTree, type StoredObjects } from '../content/store.j
 import { mergeManifests, type ConflictChoice } from '../content/merge.js';
 import { scheduleIndexing } from '../search/indexing.js';
 import { Space, type SpaceEntity, type SpaceRow } from '../spaces/entities.js';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { revisionPayload, revisionTarget } from '../content/events.js';
 import { ChangeRequest, type ChangeRequestEntity, type ChangeRequestRow } from './entities.js';
@@ -136,9 +136,8 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
   if (changes.status && changes.status !== changeRequest.status && !ALLOWED_MOVES[changeRequest.status]!.includes(changes.status)) {
     throw conflict(`status: a ${changeRequest.status} change request cannot become ${changes.status}`);
   }
-  const changed = changedFields(changeRequest, changes);
   const from = changeRequest.status;
-  ctx.em.assign(changeRequest, { ...changes, updatedAt: ctx.clock.now() });
+  const changed = applyChanges(changeRequest, changes, ctx.clock.now());
   const event = { organizationId: changeRequest.organization, target: changeRequestTarget(changeRequest) };
   // A subject and a status changed by one request are two kinds of change: each has its event.
   const edited = changed.filter((field) => field !== 'status');

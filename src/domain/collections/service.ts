@@ -9,7 +9,7 @@ import { newId } from '../../ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/service.js';
 import { removeAccessTo } from '../grants/service.js';
 import { Space } from '../spaces/entities.js';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { collectionPayload, collectionTarget, placementOf } from './events.js';
@@ -56,8 +56,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
 export async function updateCollection(ctx: Context, id: string, input: unknown): Promise<CollectionRow> {
   const changes = parseInput(UpdateCollectionInput, input);
   const collection = (await ctx.loaders.collection.load(id))!;
-  const changed = changedFields(collection, changes);
-  ctx.em.assign(collection, { ...changes, updatedAt: ctx.clock.now() });
+  const changed = applyChanges(collection, changes, ctx.clock.now());
   if (changed.length) {
     recordEvent(ctx, ctx.em, { type: 'collection.updated', organizationId: collection.organization, target: collectionTarget(collection), payload: { ...collectionPayload(collection), changes: changed } });
   }

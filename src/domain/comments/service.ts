@@ -157,7 +157,8 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
   await ctx.em.transactional(async (em) => {
     const tx = em as EntityManager;
     const events = commentEvents(ctx, tx, comment, reply);
-    if (changes.body) {
+    // The body it has already is no edit (nor is a resolution or reaction it has: those record nothing either).
+    if (changes.body && changes.body.markdown !== (reply ?? comment).markdown) {
       const edited = { markdown: changes.body.markdown, editedAt: now };
       const written = reply ? await tx.nativeUpdate(CommentReply, { id: reply.id }, edited) : await tx.nativeUpdate(Comment, { id: comment.id }, edited);
       // Nothing written: deleted meanwhile, nothing to announce.

@@ -1,4 +1,4 @@
-import { NUL_MESSAGE, nulAt } from '../common/nul.js';
+import { inputProblemAt, mayHoldUnstorable, nestsTooDeep, problemMessage, DEPTH_MESSAGE } from '../common/nul.js';
 import { badRequest, DomainError } from '../common/errors.js';
 import { BatchEncoder, RollupDeltas, type EncodedBatch } from './encode.js';
 import { validateEvent, type ValidEvent } from './events.js';
@@ -48,10 +48,12 @@ export function eventsOfBody(body: Uint8Array): unknown[] {
   } catch {
     throw badRequest('Malformed JSON body');
   }
-  // JSON can carry U+0000 only as an escape: looking for it costs one scan of the text, not a walk of every value.
-  const nul = text.includes('\\u0000') ? nulAt(parsed) : null;
-  if (nul) throw badRequest(`${nul.join('.')}: ${NUL_MESSAGE}`);
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('body: must be a JSON object');
+  // No walk follows the parse: the depth is read from the text, and U+0000 and lone surrogates, which
+  // JSON carries only as escapes, are looked for only in a text that holds such an escape.
+  if (nestsTooDeep(text)) throw badRequest(`body: ${DEPTH_MESSAGE}`);
+  const problem = mayHoldUnstorable(text) ? inputProblemAt(parsed) : null;
+  if (problem) throw badRequest(problemMessage(problem));
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw badRequest('body: expected a JSON object');
   for (const name of Object.keys(parsed)) if (name !== 'events') throw badRequest(`${name}: unknown field`);
   const { events } = parsed as { events?: unknown };
   if (events === undefined || events === null) throw badRequest('events: is required');

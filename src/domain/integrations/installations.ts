@@ -121,7 +121,13 @@ export async function installIntegration(ctx: Context, organizationId: string, i
       { integration: integrationName, organization: organizationId },
       { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
     );
-    const changes = inserted.affectedRows > 0 ? undefined : changedFields(row, state, fields);
+    const selectedBefore = {
+      spaces: (await tx.find(IntegrationSpaceInstallation, { installation: row.id })).map((selected) => selected.space),
+      sites: (await tx.find(IntegrationSiteInstallation, { installation: row.id })).map((selected) => selected.site),
+    };
+    const changes = inserted.affectedRows > 0 ? undefined : changedFields(row, state, selectedBefore, { spaces: spaces.ids, sites: sites.ids });
+    // The installation as it is: a no-op changes nothing, not even updatedAt.
+    if (changes && !changes.length) return row;
     tx.assign(row, state);
     await tx.flush();
     await tx.nativeDelete(IntegrationSpaceInstallation, { installation: row.id });
@@ -135,17 +141,17 @@ export async function installIntegration(ctx: Context, organizationId: string, i
   });
 }
 
-/**
- * The fields of an installation that an install request changes: those whose stored value differs,
- * and the space and site lists whenever given (they are replaced).
- */
-function changedFields(row: IntegrationInstallationRow, state: Partial<IntegrationInstallationRow>, input: z.infer<typeof InstallInput>): string[] {
+type Selected = { spaces: string[]; sites: string[] };
+
+/** The fields of an installation that an install request changes: those whose stored value differs, the space and site lists included. */
+function changedFields(row: IntegrationInstallationRow, state: Partial<IntegrationInstallationRow>, before: Selected, after: Selected): string[] {
   const changes: string[] = [];
+  const sameIds = (a: string[], b: string[]) => a.length === b.length && new Set([...a, ...b]).size === a.length;
   if (state.status !== row.status) changes.push('status');
   if (state.spaceSelection !== row.spaceSelection) changes.push('space_selection');
   if (state.siteSelection !== row.siteSelection) changes.push('site_selection');
-  if (input.spaces) changes.push('spaces');
-  if (input.sites) changes.push('sites');
+  if (!sameIds(before.spaces, after.spaces)) changes.push('spaces');
+  if (!sameIds(before.sites, after.sites)) changes.push('sites');
   if (JSON.stringify(state.configuration) !== JSON.stringify(row.configuration)) changes.push('configuration');
   if (state.externalIds && JSON.stringify(state.externalIds) !== JSON.stringify(row.externalIds)) changes.push('externalIds');
   return changes;

@@ -1,4 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import { changedFields } from '../../events/changes.js';
 import sql, { empty, raw } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
@@ -121,9 +122,15 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
       .onConflict(['name'])
       .ignore()
       .execute('run');
-    const integration = await tx.findOneOrFail(Integration, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    // With its script (lazy elsewhere): a publish compares it.
+    const integration = await tx.findOneOrFail(Integration, { name }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true, populate: ['script'] });
     if (integration.organization !== organization.id) throw conflict(`integrationName: "${name}" is published by another organization`);
-    if (!inserted.affectedRows) tx.assign(integration, { ...definition, version: integration.version + 1, ...(secrets === undefined ? {} : { secrets }) });
+    if (!inserted.affectedRows) {
+      const { updatedAt: _, ...published } = definition;
+      // The same definition again (and no new secrets) is a no-op: no new version, no event.
+      if (secrets === undefined && !changedFields(integration, published).length) return integration;
+      tx.assign(integration, { ...definition, version: integration.version + 1, ...(secrets === undefined ? {} : { secrets }) });
+    }
     recordIntegrationEvent(ctx, tx, 'integration.published', integration);
     return integration;
   });

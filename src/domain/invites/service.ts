@@ -92,6 +92,7 @@ export async function createInviteLink(ctx: Context, organizationId: string, inp
 export async function updateInviteLink(ctx: Context, organizationId: string, inviteId: string, input: unknown): Promise<InviteLinkRow> {
   const changes = parseInput(UpdateInviteLinkInput, input);
   const link = await inviteLinkOf(ctx, organizationId, inviteId);
+  const roleBefore = link.role;
   if (isContentLink(link)) {
     if (changes.role !== undefined) throw badRequest('role: this link is to a space or collection; change its level');
     if (!changes.level) throw badRequest('level: is required');
@@ -101,6 +102,8 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
     if (changes.role === undefined) throw badRequest('role: is required (null invites guests)');
     link.role = changes.role;
   }
+  // The role it had: a no-op, which records nothing.
+  if (link.role === roleBefore) return link;
   recordEvent(ctx, ctx.em, { type: 'invite.updated', organizationId, target: inviteTarget(link), payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] } });
   await ctx.em.flush();
   return link;

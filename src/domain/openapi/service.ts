@@ -95,7 +95,8 @@ export async function createOpenAPISpec(ctx: Context, organizationId: string, in
 }
 
 /**
- * Creates the specification of that slug or replaces its source; either way it is processed again.
+ * Creates the specification of that slug or replaces its source; either way it is processed again,
+ * unless the source is the text the specification has already (a no-op).
  * INSERT … ON CONFLICT DO NOTHING, then the row locked: of concurrent requests for a new slug exactly
  * one creates it, and each gives it its source in turn.
  */
@@ -111,8 +112,10 @@ export async function putOpenAPISpec(ctx: Context, organizationId: string, specS
       .ignore()
       .execute('run');
     const spec = await tx.findOneOrFail(OpenAPISpec, { organization: organizationId, slug: validSlug }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-    setSource(ctx, tx as EntityManager, spec, source);
     const created = inserted.affectedRows > 0;
+    // The text it has already is a no-op (processing it again would read the same); a URL is fetched again, as it may serve something new.
+    if (!created && source.text != null && spec.sourceURL === null && spec.sourceText === source.text) return { created, spec };
+    setSource(ctx, tx as EntityManager, spec, source);
     if (created) recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.created', spec);
     else recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.updated', spec, ['sourceURL', 'processingState']);
     return { created, spec };

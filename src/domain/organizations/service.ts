@@ -13,7 +13,7 @@ import { alreadyTaken } from '../common/database-errors.js';
 import { badRequest, notFound } from '../common/errors.js';
 import type { PageArgs } from '../common/pagination.js';
 import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { Member, Organization, type OrganizationRow } from './entities.js';
 import { organizationPayload, recordBy } from './events.js';
@@ -131,8 +131,7 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
     throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
   }
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
-  const changed = changedFields(organization, changes);
-  ctx.em.assign(organization, changes);
+  const changed = applyChanges(organization, changes);
   if (changed.length) {
     recordEvent(ctx, ctx.em, { type: 'organization.updated', organizationId: id, target: { organizationId: id }, payload: { ...organizationPayload(organization), changes: changed } });
   }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { samlProviderPayload, samlProviderTarget } from './events.js';
 import { ROLES } from '../../auth/roles.js';
@@ -97,8 +97,7 @@ export async function updateSamlProvider(ctx: Context, organizationId: string, i
   const changes = parseInput(UpdateSamlProviderInput, input);
   const provider = await samlProviderOf(ctx, organizationId, id);
   if (changes.defaultTeam !== undefined) await teamOfOrganization(ctx, organizationId, changes.defaultTeam);
-  const changed = changedFields(provider, changes);
-  ctx.em.assign(provider, changes);
+  const changed = applyChanges(provider, changes);
   if (changed.length) recordEvent(ctx, ctx.em, { type: 'saml.updated', organizationId, target: samlProviderTarget(provider), payload: samlProviderPayload(provider, 'updated', changed) });
   await ctx.em.flush();
   return provider;

@@ -22,7 +22,7 @@ import { removeAccessTo } from '../grants/service.js';
 import { MoveContentInput, positionIn } from '../collections/positions.js';
 import type { CollectionRow } from '../collections/entities.js';
 import { collectionInOrganization } from '../collections/placement.js';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { placementOf } from '../collections/events.js';
 import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
@@ -159,8 +159,7 @@ export async function updateSpace(ctx: Context, id: string, input: unknown): Pro
   const changes = parseInput(UpdateSpaceInput, input);
   const space = await liveSpace(ctx, id);
   if (changes.visibility) assertVisibilityFits(changes.visibility, space.parent);
-  const changed = changedFields(space, changes);
-  ctx.em.assign(space, { ...changes, updatedAt: ctx.clock.now() });
+  const changed = applyChanges(space, changes, ctx.clock.now());
   if (changed.length) recordEvent(ctx, ctx.em, { type: 'space.updated', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), changes: changed } });
   await ctx.em.flush();
   return space;

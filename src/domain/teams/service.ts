@@ -13,7 +13,7 @@ import { newId } from '../../ids.js';
 import { memberKey } from '../members/keys.js';
 import { memberOf } from '../members/service.js';
 import { Member } from '../organizations/entities.js';
-import { changedFields } from '../../events/changes.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { Team, TeamMember, type TeamRole, type TeamRow, type TeamEntity } from './entities.js';
 import { teamPayload, teamTarget } from './events.js';
@@ -90,8 +90,7 @@ export async function createTeam(ctx: Context, organizationId: string, input: un
 export async function renameTeam(ctx: Context, organizationId: string, teamId: string, input: unknown): Promise<TeamRow> {
   const { title } = parseInput(UpdateTeamInput, input);
   const team = await teamOf(ctx, organizationId, teamId);
-  const changes = changedFields(team, { title });
-  team.title = title;
+  const changes = applyChanges(team, { title });
   if (changes.length) recordEvent(ctx, ctx.em, { type: 'team.updated', organizationId, target: teamTarget(team), payload: { ...teamPayload(team), changes } });
   await ctx.em.flush();
   return team;

@@ -4,6 +4,7 @@ import { pageOfOrganization, rowOfOrganization } from '../common/organization-ro
 import type { PageArgs } from '../common/pagination.js';
 import { parseInput, text } from '../common/validation.js';
 import { newId } from '../../ids.js';
+import { applyChanges } from '../../events/changes.js';
 import { recordTranslationEvent } from './events.js';
 import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';
 
@@ -49,10 +50,8 @@ export async function createTranslationSettings(ctx: Context, organizationId: st
 export async function updateTranslationSettings(ctx: Context, organizationId: string, id: string, input: unknown): Promise<TranslationSettingsRow> {
   const fields = parseInput(TranslationSettingsInput, input);
   const settings = await translationSettingsOf(ctx, organizationId, id);
-  settings.title = fields.title;
-  if (fields.languages) settings.languages = fields.languages;
-  settings.updatedAt = ctx.clock.now();
-  recordTranslationEvent(ctx, ctx.em, 'translation.updated', settings, fields.languages ? ['title', 'languages'] : ['title']);
+  const changed = applyChanges(settings, { title: fields.title, languages: fields.languages ?? undefined }, ctx.clock.now());
+  if (changed.length) recordTranslationEvent(ctx, ctx.em, 'translation.updated', settings, changed);
   await ctx.em.flush();
   return settings;
 }

@@ -134,9 +134,12 @@ export async function updateWebhook(ctx: Context, organizationId: string, id: st
     webhook.disabledAt = fields.active ? null : now;
     webhook.disabledReason = fields.active ? null : 'disabled by an administrator';
   }
+  const changed = webhookPayload(webhook);
+  const changes = Object.keys(changed).filter((key) => JSON.stringify(changed[key as keyof typeof changed]) !== JSON.stringify(before[key as keyof typeof before]));
+  // Every field as it was: a no-op, which moves nothing and records nothing.
+  if (!changes.length) return webhook;
   webhook.updatedAt = now;
   const after = webhookPayload(webhook);
-  const changes = Object.keys(after).filter((key) => key !== 'updatedAt' && JSON.stringify(after[key as keyof typeof after]) !== JSON.stringify(before[key as keyof typeof before]));
   await ctx.em.transactional(async (tx) => {
     recordEvent(ctx, tx as EntityManager, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...after, changes } });
     if (activated) await scheduleDelivery(tx as EntityManager, webhook.id, now, { earlier: true });

@@ -27,6 +27,7 @@ import { nestedOf } from '../../../db/pages.js';
 import { rowsOf, type Plain } from '../../../db/statements.js';
 import { Space, type SpaceRow } from '../../spaces/entities.js';
 import type { SectionNesting } from '../published/navigation-lists.js';
+import { applyChanges } from '../../../events/changes.js';
 import { recordStructureChange, type StructureChange } from '../events.js';
 import { forgetSiteStructure, pageOfSite } from '../loaders.js';
 
@@ -276,8 +277,8 @@ export async function updateSiteSection(ctx: Context, siteId: string, sectionId:
       const siteSpace = await em.findOne(SiteSpace, { id: changes.defaultSiteSpace, site: siteId, section: section.id }, { refresh: true });
       if (!siteSpace) throw badRequest(`defaultSiteSpace: no site space "${changes.defaultSiteSpace}" in this section`);
     }
-    em.assign(section, changes);
-    changed({ object: 'site-section', id: section.id, change: 'updated', changes: Object.keys(changes) });
+    const fields = applyChanges(section, changes);
+    if (fields.length) changed({ object: 'site-section', id: section.id, change: 'updated', changes: fields });
     return section;
   });
 }
@@ -399,8 +400,8 @@ export async function updateSiteSectionGroup(ctx: Context, siteId: string, group
   const changes = parseInput(UpdateSiteSectionGroupInput, input);
   return changeSite(ctx, siteId, ({ em, groups }, changed) => {
     const group = groupIn(groups, groupId);
-    em.assign(group, changes);
-    changed({ object: 'site-section-group', id: group.id, change: 'updated', changes: Object.keys(changes) });
+    const fields = applyChanges(group, changes);
+    if (fields.length) changed({ object: 'site-section-group', id: group.id, change: 'updated', changes: fields });
     return group;
   });
 }

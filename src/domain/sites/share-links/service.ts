@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { applyChanges } from '../../../events/changes.js';
 import { z } from 'zod';
 import type { Context } from '../../../graphql/context.js';
 import { notFound } from '../../common/errors.js';
@@ -65,9 +66,9 @@ export async function createShareLink(ctx: Context, siteId: string, input: unkno
 export async function updateShareLink(ctx: Context, siteId: string, id: string, input: unknown): Promise<ShareLinkRow> {
   const changes = parseInput(UpdateShareLinkInput, input);
   const link = await shareLinkOfSite(ctx, siteId, id);
-  if (changes.active !== undefined) link.active = changes.active;
-  if (changes.name !== undefined) link.name = changes.name;
-  recordShareLinkEvent(ctx, ctx.em, 'share_link.updated', link, Object.keys(changes));
+  const changed = applyChanges(link, changes);
+  if (!changed.length) return link;
+  recordShareLinkEvent(ctx, ctx.em, 'share_link.updated', link, changed);
   await ctx.em.flush();
   return link;
 }

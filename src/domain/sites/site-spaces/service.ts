@@ -208,6 +208,7 @@ export async function updateSiteSpace(ctx: Context, siteId: string, id: string, 
   }
   return withSiteLocked(ctx, siteId, async (em, lockedSite) => {
     const row = await lockedSiteSpace(em, siteId, id);
+    const before = { ...row };
     const needSiblings = (changes.path !== undefined && changes.path !== row.path) || (space && space.id !== row.space);
     const siblings = needSiblings ? (await siteSpacesIn(em, siteId, row.section ?? null)).filter((s) => s.id !== row.id) : [];
     const place = placeName(row.section);
@@ -221,8 +222,13 @@ export async function updateSiteSpace(ctx: Context, siteId: string, id: string, 
       if (siblings.some((s) => s.space === space.id)) throw conflict(`spaceId: space "${space.id}" is already published in this ${place}`);
       row.space = space.id;
     }
-    if (changes.condition !== undefined) row.condition = changes.condition;
-    recordStructureChange(ctx, em, lockedSite, { object: 'site-space', id: row.id, change: 'updated', changes: Object.keys(changes).map((name) => (name === 'spaceId' ? 'space' : name)) });
+    if (changes.condition !== undefined && changes.condition !== row.condition) row.condition = changes.condition;
+    const changed = [
+      ...(changes.path !== undefined && changes.path !== before.path ? ['path'] : []),
+      ...(space && space.id !== before.space ? ['space'] : []),
+      ...(changes.condition !== undefined && changes.condition !== before.condition ? ['condition'] : []),
+    ];
+    if (changed.length) recordStructureChange(ctx, em, lockedSite, { object: 'site-space', id: row.id, change: 'updated', changes: changed });
     return row;
   });
 }

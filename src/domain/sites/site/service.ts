@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
 import sql, { empty } from 'sql-template-tag';
@@ -28,6 +29,7 @@ import {
   type SiteSectionRow,
   type SiteSpaceRow,
 } from '../entities.js';
+import { applyChanges } from '../../../events/changes.js';
 import { recordSiteEvent } from '../events.js';
 import { forgetSiteStructure } from '../loaders.js';
 
@@ -239,44 +241,56 @@ export async function createSite(ctx: Context, organizationId: string, input: un
 export async function updateSite(ctx: Context, id: string, input: unknown): Promise<SiteRow> {
   const changes = parseInput(UpdateSiteInput, input);
   const site = await siteToChange(ctx, id);
-  if (changes.title !== undefined) site.title = changes.title;
-  if (changes.visibility !== undefined) site.visibility = changes.visibility;
-  if (changes.basename !== undefined) site.basename = changes.basename;
-  if (changes.adaptiveContent !== undefined) site.adaptiveContentEnabled = changes.adaptiveContent.enabled;
-  if (changes.agentsContext !== undefined) site.agentsContext = changes.agentsContext;
   if (changes.defaultSiteSection !== undefined) {
     const section = await ctx.loaders.siteSection.load(changes.defaultSiteSection);
     if (section?.site !== site.id) throw badRequest(`defaultSiteSection: no section "${changes.defaultSiteSection}" in this site`);
-    site.defaultSection = section.id;
   }
-  if (changes.defaultSiteSpace !== undefined) await setDefaultSiteSpace(ctx, site, changes.defaultSiteSpace);
-  if (changes.proxy !== undefined) {
-    if (changes.proxy !== null && (await ctx.em.count(Site, { proxyOrigin: changes.proxy, id: { $ne: site.id } })) > 0) {
-      throw conflict(`proxy: "${changes.proxy}" is already the proxy of another site`);
-    }
-    site.proxyOrigin = changes.proxy;
+  if (changes.proxy != null && changes.proxy !== site.proxyOrigin && (await ctx.em.count(Site, { proxyOrigin: changes.proxy, id: { $ne: site.id } })) > 0) {
+    throw conflict(`proxy: "${changes.proxy}" is already the proxy of another site`);
   }
-  site.updatedAt = ctx.clock.now();
-  recordSiteEvent(ctx, ctx.em, 'site.updated', site, Object.keys(changes));
+  const now = ctx.clock.now();
+  const changed = applyChanges(
+    site,
+    {
+      title: changes.title,
+      visibility: changes.visibility,
+      basename: changes.basename,
+      adaptiveContentEnabled: changes.adaptiveContent?.enabled,
+      agentsContext: changes.agentsContext,
+      defaultSection: changes.defaultSiteSection,
+      proxyOrigin: changes.proxy,
+    },
+    now,
+  ).map((field) => API_NAME_OF_FIELD[field] ?? field);
+  if (changes.defaultSiteSpace !== undefined && (await setDefaultSiteSpace(ctx, site, changes.defaultSiteSpace))) {
+    changed.push('defaultSiteSpace');
+    site.updatedAt = now;
+  }
+  if (!changed.length) return site;
+  recordSiteEvent(ctx, ctx.em, 'site.updated', site, changed);
   await ctx.em.flush();
   return site;
 }
 
-async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: string) {
+/** The site's fields that the API names otherwise (an update event's `changes` lists the API's names). */
+const API_NAME_OF_FIELD: Readonly<Record<string, string>> = { adaptiveContentEnabled: 'adaptiveContent', defaultSection: 'defaultSiteSection', proxyOrigin: 'proxy' };
+
+/** Makes a site space the default of the site (or of its default section); false when it already was. */
+async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: string): Promise<boolean> {
   const siteSpace = await ctx.loaders.siteSpace.load(siteSpaceId);
   if (siteSpace?.site !== site.id) throw badRequest(`defaultSiteSpace: no site space "${siteSpaceId}" in this site`);
   const section = await defaultSiteSection(ctx, site);
   if (!section) {
     if (siteSpace.section) throw badRequest(`defaultSiteSpace: site space "${siteSpaceId}" is not at the site's root level`);
-    site.defaultSiteSpace = siteSpace.id;
-    return;
+    return applyChanges(site, { defaultSiteSpace: siteSpace.id }).length > 0;
   }
   if (siteSpace.section !== section.id) throw badRequest(`defaultSiteSpace: site space "${siteSpaceId}" is not in the site's default section`);
   // The site's list of sections holds plain rows: the change goes to the section's entity, and the
   // list is read afresh by whatever the request selects next.
   const managed = (await ctx.loaders.siteSection.load(section.id))!;
-  managed.defaultSiteSpace = siteSpace.id;
+  if (!applyChanges(managed, { defaultSiteSpace: siteSpace.id }).length) return false;
   forgetSiteStructure(ctx.loaders, site.id);
+  return true;
 }
 
 /**
@@ -431,6 +445,9 @@ async function assertConditionsFit(ctx: Context, siteId: string, jsonSchema: Rec
 export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSchema: unknown): Promise<SiteAdaptiveSchemaRow> {
   const site = await guardedSite(ctx, siteId);
   const schema = validateAdaptiveSchema(jsonSchema);
+  const current = await ctx.loaders.adaptiveSchema.load(site.id);
+  // The same schema again changes nothing.
+  if (current && isDeepStrictEqual(current.jsonSchema, schema)) return current;
   await assertConditionsFit(ctx, site.id, schema);
   // One INSERT … ON CONFLICT: two concurrent first writes cannot collide on the primary key.
   const row = await ctx.em.transactional(async (tx) => {
