@@ -1,5 +1,5 @@
 import { getOperationAST, parse, type DocumentNode } from 'graphql';
-import type { Route } from '../src/domain/common/rest-route.js';
+import type { Route } from '../src/kernel/rest-route.js';
 
 /** The Route type is data the areas declare (src/domain/<area>/routes.ts); what serves routes is here. */
 export type { Route };

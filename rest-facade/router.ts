@@ -14,17 +14,17 @@ import {
   type GraphQLInputType,
   type GraphQLSchema,
 } from 'graphql';
-import { recordRefusal } from '../src/domain/audit/refusals.js';
-import type { AppDeps, Context } from '../src/graphql/context.js';
+import { recordRefusal } from '../src/domain/audit/index.js';
+import type { AppDeps, Context } from '../src/kernel/context.js';
 import { createContext } from '../src/graphql/request-context.js';
-import { domainErrorOf } from '../src/domain/common/database-errors.js';
-import { DomainError, ERROR_STATUS } from '../src/domain/common/errors.js';
+import { domainErrorOf } from '../src/db/database-errors.js';
+import { DomainError, ERROR_STATUS } from '../src/kernel/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/graphql/errors.js';
 import { compile, run } from '../src/graphql/jit.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { hasPlainWording, inputTypeAt, parseVariableError, plainType } from '../src/graphql/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
-import { inputProblemAt, problemMessage } from '../src/domain/common/nul.js';
+import { inputProblemAt, problemMessage } from '../src/kernel/nul.js';
 import { NOT_AN_OBJECT, verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { factsOf, noteContext } from '../src/http/request-facts.js';

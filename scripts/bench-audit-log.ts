@@ -8,7 +8,7 @@
 import { rmSync } from 'node:fs';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
-import { auditLogQuery, type AuditLogFilter } from '../src/domain/audit/log.js';
+import { auditLogQuery, type AuditLogFilter } from '../src/domain/audit/index.js';
 import { execute, executeReturning, readRows } from '../src/db/statements.js';
 import { EVENT_TYPES } from '../src/events/types.js';
 import { startBenchServer } from './bench-server.js';

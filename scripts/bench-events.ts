@@ -20,12 +20,12 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { execute } from '../src/db/statements.js';
-import { createOrganization } from '../src/domain/organizations/service.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { FAN_OUT_JOB } from '../src/domain/webhooks/jobs.js';
-import { newId } from '../src/ids.js';
+import { createOrganization } from '../src/domain/organizations/index.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
+import { FAN_OUT_JOB } from '../src/domain/webhooks/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
 import { startBenchServer } from './bench-server.js';
 

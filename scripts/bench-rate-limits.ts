@@ -8,9 +8,9 @@
  */
 import { rmSync } from 'node:fs';
 import autocannon from 'autocannon';
-import { systemClock } from '../src/clock.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { newId } from '../src/ids.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { startBenchServer } from './bench-server.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);

@@ -18,10 +18,10 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { systemClock } from '../src/clock.js';
-import { addMember, createOrganization } from '../src/domain/organizations/service.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { newId } from '../src/ids.js';
+import { systemClock } from '../src/kernel/clock.js';
+import { addMember, createOrganization } from '../src/domain/organizations/index.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { startBenchServer } from './bench-server.js';
 import { Seeder } from './scale-seed.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';

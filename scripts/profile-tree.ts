@@ -5,10 +5,10 @@
  * /tmp/tree.cpuprofile; open it in Chrome DevTools; `none` measures without profiling), with its top
  * PROFILE_TOP (25) functions by self time and the time by package.
  */
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { startBenchServer } from './bench-server.js';
-import { createOrganization } from '../src/domain/organizations/service.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
+import { createOrganization } from '../src/domain/organizations/index.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 import { STRUCTURE_QUERY } from './bench-tree/structural-tree.js';
 import { printTopEntries } from './profile-summary.js';

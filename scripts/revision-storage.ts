@@ -5,11 +5,11 @@
  * page lists) and to the page versions, per edit. Runs on DATABASE_URL, or on a fresh embedded database.
  */
 import { rmSync } from 'node:fs';
-import { systemClock } from '../src/clock.js';
+import { systemClock } from '../src/kernel/clock.js';
 import { readRows } from '../src/db/statements.js';
-import { createOrganization } from '../src/domain/organizations/service.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { newId } from '../src/ids.js';
+import { createOrganization } from '../src/domain/organizations/index.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { startBenchServer } from './bench-server.js';
 
 const pages = Number(process.env.PAGES ?? 100);

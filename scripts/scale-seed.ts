@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 
 /*
  * Seeding at scale for `bench:scale`: a few rows are made through the API (so they are what the product

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Revision } from '../src/domain/content/entities.js';
-import { Site, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { Space } from '../src/domain/spaces/entities.js';
-import { newId } from '../src/ids.js';
+import { Revision } from '../src/domain/content/index.js';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/index.js';
+import { Space } from '../src/domain/spaces/index.js';
+import { newId } from '../src/kernel/ids.js';
 
 /** The query a frontend sends for a whole site: structure, sections, site spaces and their spaces. */
 export const SITE_TREE_QUERY = `query SiteTree($id: ID!) {

@@ -1,4 +1,4 @@
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './kernel/clock.js';
 import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
 import { loadKeyring } from './auth/master-key.js';
@@ -7,8 +7,8 @@ import { writeAdminToken } from './cli/admin-token.js';
 import { provisionOwner, type Provisioned } from './db/bootstrap.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
 import { reachDatabase } from './db/reach-database.js';
-import { IngestState } from './domain/insights/ingest-state.js';
-import { fanOutOnNotice } from './domain/webhooks/wake.js';
+import { IngestState } from './domain/insights/index.js';
+import { fanOutOnNotice } from './domain/webhooks/index.js';
 import { EventHub } from './events/hub.js';
 import { createHttpServer } from './http-server.js';
 import { serveSubscriptions } from './graphql/websocket.js';

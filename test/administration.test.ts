@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { User } from '../src/domain/users/entities.js';
-import { newId } from '../src/ids.js';
+import { User } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { callerFor, gql, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 

@@ -5,7 +5,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AUDIT_RETENTION_INTERVAL_MS, AUDIT_RETENTION_JOB, scheduleAuditRetention } from '../src/domain/audit/retention.js';
+import { AUDIT_RETENTION_INTERVAL_MS, AUDIT_RETENTION_JOB, scheduleAuditRetention } from '../src/domain/audit/index.js';
 import { DomainEvent, type DomainEventRow } from '../src/events/entities.js';
 import { recordServerEvent } from '../src/events/record.js';
 import { Job } from '../src/jobs/entities.js';

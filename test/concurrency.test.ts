@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { ContentGrant } from '../src/domain/grants/entities.js';
-import { OpenAPISpec } from '../src/domain/openapi/entities.js';
-import { Organization } from '../src/domain/organizations/entities.js';
-import { TeamMember } from '../src/domain/teams/entities.js';
+import { ContentGrant } from '../src/domain/grants/index.js';
+import { OpenAPISpec } from '../src/domain/openapi/index.js';
+import { Organization } from '../src/domain/organizations/index.js';
+import { TeamMember } from '../src/domain/teams/index.js';
 import { newOrganizationWithSpace } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { createTeam } from './support/people.js';

@@ -8,7 +8,7 @@ import { GitBookAPI, GitBookAPIError } from '@gitbook/api';
 // dist/client, hence this path to the declaration file (a type-only import, erased at run time).
 import type { Api, MemberRole, PublishIntegration, SiteAdaptiveJSONSchema, SiteVisibility, TeamMemberRole } from '../node_modules/@gitbook/api/dist/client.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { contractOperations } from './support/contract-operations.js';
 import { createInviteLink } from './support/people.js';

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { LOCK_FILE, lockDataDir, readHolder } from '../src/db/data-dir-lock.js';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 import { freshDatabase } from './support/database.js';
 import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
 

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { searchPathStatement } from '../src/db/search-path.js';
-import { TeamMember } from '../src/domain/teams/entities.js';
+import { TeamMember } from '../src/domain/teams/index.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles } from './support/factories.js';
 import { capturedLogs } from './support/logs.js';

@@ -4,7 +4,7 @@
  * refused change records nothing; of concurrent identical changes, each committed one has its event.
  */
 import { describe, expect, it } from 'vitest';
-import { User } from '../src/domain/users/entities.js';
+import { User } from '../src/domain/users/index.js';
 import type { DomainEventRow } from '../src/events/entities.js';
 import { createCollection, createPage, createSpace, merge, openChangeRequest } from './support/content.js';
 import { eventsOf, lastEventSeq } from './support/events.js';

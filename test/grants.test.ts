@@ -4,7 +4,7 @@
  * policy joins them with membership roles and `defaultLevel`s.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ContentGrant } from '../src/domain/grants/entities.js';
+import { ContentGrant } from '../src/domain/grants/index.js';
 import { createCollection, createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganization, newOrganizationWithRoles, type Caller } from './support/factories.js';

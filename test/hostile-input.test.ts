@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { routes } from '../rest-facade/routes/index.js';
 import { loadConfig } from '../src/config.js';
-import { Collection } from '../src/domain/collections/entities.js';
+import { Collection } from '../src/domain/collections/index.js';
 import { documentCost } from '../src/graphql/document-limits.js';
 import { buildSchema } from '../src/graphql/schema.js';
 import { newOrganizationWithRoles, rest, type Caller, type OrganizationWithRoles } from './support/factories.js';

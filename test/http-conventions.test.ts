@@ -5,9 +5,9 @@ import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { routes } from '../rest-facade/routes/index.js';
 import { loadConfig } from '../src/config.js';
-import { ApiToken } from '../src/domain/users/entities.js';
-import { createApiToken, createUser } from '../src/domain/users/service.js';
-import { newId } from '../src/ids.js';
+import { ApiToken } from '../src/domain/users/index.js';
+import { createApiToken, createUser } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';
 import { useTestServer, type TestServer } from './support/server.js';
 

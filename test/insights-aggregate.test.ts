@@ -4,11 +4,11 @@
  * real database; and the rollups, which must answer exactly as raw rows do.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/aggregate.js';
-import { rollUpSite } from '../src/domain/insights/rollup.js';
+import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/index.js';
+import { rollUpSite } from '../src/domain/insights/index.js';
 import { executeOn as execute, kyselyOf } from '../src/db/statements.js';
-import { watermarkOf, watermarkQuery } from '../src/domain/insights/storage.js';
-import { ROLLUP_TABLES } from '../src/domain/insights/tables.js';
+import { watermarkOf, watermarkQuery } from '../src/domain/insights/index.js';
+import { ROLLUP_TABLES } from '../src/domain/insights/index.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';

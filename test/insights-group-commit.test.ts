@@ -4,7 +4,7 @@
  * tests check the same through the REST door on the real database.
  */
 import { describe, expect, it } from 'vitest';
-import { GroupCommit } from '../src/domain/insights/group-commit.js';
+import { GroupCommit } from '../src/domain/insights/index.js';
 
 /** A writer whose writes wait until the test lets them finish, or fail. */
 function controlledWriter(fails: (items: string[]) => boolean = () => false) {

@@ -5,7 +5,7 @@
  * another type, empty, too long, unknown fields beside it), plus the edge cases of their leaf checks.
  */
 import { describe, expect, it } from 'vitest';
-import { passesCheck, validateEvent, zodVerdict } from '../src/domain/insights/events.js';
+import { passesCheck, validateEvent, zodVerdict } from '../src/domain/insights/index.js';
 import { siteEvent } from './support/insights.js';
 
 const VALID: Record<string, unknown>[] = [

@@ -4,9 +4,9 @@
  * unpublishing, installations with selections and configurations, and their listing.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Integration } from '../src/domain/integrations/entities.js';
-import { openSecrets } from '../src/domain/integrations/secrets.js';
-import { Organization } from '../src/domain/organizations/entities.js';
+import { Integration } from '../src/domain/integrations/index.js';
+import { openSecrets } from '../src/domain/integrations/index.js';
+import { Organization } from '../src/domain/organizations/index.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { useTestServer } from './support/server.js';

@@ -5,7 +5,7 @@
  * organization that turned invite links off, lets nobody in.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Member } from '../src/domain/organizations/entities.js';
+import { Member } from '../src/domain/organizations/index.js';
 import { createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, rest } from './support/factories.js';

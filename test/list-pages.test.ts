@@ -5,7 +5,7 @@
  * The expected lists are computed here, in JavaScript, from the rows as stored.
  */
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 import { newOrganizationWithSpace, openChangeRequest } from './support/content.js';
 import { expectError, expectGqlError } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';

@@ -4,11 +4,11 @@
  * last-admin rule, SSO members, and a member's spaces and teams.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ContentGrant } from '../src/domain/grants/entities.js';
-import { Member } from '../src/domain/organizations/entities.js';
-import { TeamMember } from '../src/domain/teams/entities.js';
+import { ContentGrant } from '../src/domain/grants/index.js';
+import { Member } from '../src/domain/organizations/index.js';
+import { TeamMember } from '../src/domain/teams/index.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
-import { addMember } from '../src/domain/organizations/service.js';
+import { addMember } from '../src/domain/organizations/index.js';
 import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { createTeam, grant, setTeamRole } from './support/people.js';

@@ -5,7 +5,7 @@
  */
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueue } from '../src/jobs/queue.js';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';

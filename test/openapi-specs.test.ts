@@ -5,8 +5,8 @@
  * in the middle of processing).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../src/clock.js';
-import { OpenAPISpec } from '../src/domain/openapi/entities.js';
+import { ManualClock } from '../src/kernel/clock.js';
+import { OpenAPISpec } from '../src/domain/openapi/index.js';
 import { Job } from '../src/jobs/entities.js';
 import { freshDatabase } from './support/database.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';

@@ -1,6 +1,6 @@
 import { decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { Member } from '../src/domain/organizations/entities.js';
+import { Member } from '../src/domain/organizations/index.js';
 import { newMember, newOrganization, newOrganizationWithRoles, newUser } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 

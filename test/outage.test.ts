@@ -1,10 +1,10 @@
 import type pg from 'pg';
 import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { signedQuery } from '../src/domain/content/signing.js';
-import { serviceUnavailable } from '../src/domain/common/errors.js';
+import { signedQuery } from '../src/domain/content/index.js';
+import { serviceUnavailable } from '../src/kernel/errors.js';
 import { logRequestFailures } from '../src/graphql/errors.js';
-import { Team } from '../src/domain/teams/entities.js';
+import { Team } from '../src/domain/teams/index.js';
 import { dedicatedDatabase, freshDatabase, onServer, renamedAway, type DedicatedDatabase } from './support/database.js';
 import { expectError } from './support/expectations.js';
 import { newOrganizationWithRoles, rest, type Caller } from './support/factories.js';

@@ -1,12 +1,12 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROLES, type Role } from '../src/auth/roles.js';
-import { Collection } from '../src/domain/collections/entities.js';
-import { ContentGrant } from '../src/domain/grants/entities.js';
-import { Member, Organization } from '../src/domain/organizations/entities.js';
-import { Space, type SpaceRow } from '../src/domain/spaces/entities.js';
-import { Team, TeamMember } from '../src/domain/teams/entities.js';
-import { newId } from '../src/ids.js';
+import { Collection } from '../src/domain/collections/index.js';
+import { ContentGrant } from '../src/domain/grants/index.js';
+import { Member, Organization } from '../src/domain/organizations/index.js';
+import { Space, type SpaceRow } from '../src/domain/spaces/index.js';
+import { Team, TeamMember } from '../src/domain/teams/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 

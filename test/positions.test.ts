@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Collection } from '../src/domain/collections/entities.js';
-import { byPosition, type Ordered } from '../src/domain/ordering.js';
-import { Space } from '../src/domain/spaces/entities.js';
+import { Collection } from '../src/domain/collections/index.js';
+import { byPosition, type Ordered } from '../src/kernel/ordering.js';
+import { Space } from '../src/domain/spaces/index.js';
 import { freshDatabase } from './support/database.js';
 import { callerFor, newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { insertSection, insertSite, insertSiteSpace, siteBase } from './support/sites.js';

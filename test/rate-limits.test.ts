@@ -5,7 +5,7 @@
  * shared by two instances and requests still served when the counters' database goes away.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiToken } from '../src/domain/users/service.js';
+import { createApiToken } from '../src/domain/users/index.js';
 import { freshDatabase } from './support/database.js';
 import { callerFor, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { aggregate, siteEvent, track } from './support/insights.js';

@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
-import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/editing.js';
+import { createPage as createPageIn, editChangeRequest } from '../src/domain/content/index.js';
 import { createPage, createSpace, merge, openChangeRequest, updatePage } from './support/content.js';
 import { runMigration } from './support/migrations.js';
 import { useTestServer } from './support/server.js';

@@ -7,11 +7,11 @@
 import { verify, X509Certificate } from 'node:crypto';
 import { inflateRawSync } from 'node:zlib';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Member } from '../src/domain/organizations/entities.js';
-import { SamlConsumedAssertion, SamlRequest } from '../src/domain/saml/entities.js';
-import { TeamMember } from '../src/domain/teams/entities.js';
-import { ApiToken, User } from '../src/domain/users/entities.js';
-import { newId } from '../src/ids.js';
+import { Member } from '../src/domain/organizations/index.js';
+import { SamlConsumedAssertion, SamlRequest } from '../src/domain/saml/index.js';
+import { TeamMember } from '../src/domain/teams/index.js';
+import { ApiToken, User } from '../src/domain/users/index.js';
+import { newId } from '../src/kernel/ids.js';
 import { callerFor, newMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { expectError } from './support/expectations.js';
 import {

@@ -4,8 +4,8 @@
  */
 import { X509Certificate } from 'node:crypto';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { SamlProvider } from '../src/domain/saml/entities.js';
-import { Team } from '../src/domain/teams/entities.js';
+import { SamlProvider } from '../src/domain/saml/index.js';
+import { Team } from '../src/domain/teams/index.js';
 import { newOrganization, newOrganizationWithRoles, newUser, rest, type Caller } from './support/factories.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
 import { identityProviderKeys, insertTeam } from './support/saml.js';

@@ -13,7 +13,7 @@ import { useTestServer } from './support/server.js';
 import { rest } from './support/factories.js';
 import { countStatements } from './support/sql.js';
 import { readRows } from '../src/db/statements.js';
-import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/ranking.js';
+import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/index.js';
 
 const server = useTestServer();
 

@@ -7,7 +7,7 @@
  * the site-space operations.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ShareLink, Site, type SiteRow } from '../src/domain/sites/entities.js';
+import { ShareLink, Site, type SiteRow } from '../src/domain/sites/index.js';
 import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
 import { newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';

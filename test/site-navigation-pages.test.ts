@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
-import { sectionsInNavigationOrder } from '../src/domain/sites/sections/service.js';
+import { SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/index.js';
+import { sectionsInNavigationOrder } from '../src/domain/sites/sections/index.js';
 import { createSpace } from './support/content.js';
 import { newOrganizationWithRoles } from './support/factories.js';
 import { useTestServer } from './support/server.js';

@@ -7,8 +7,8 @@
  * that this file depends only on the operations it tests.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
-import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
+import { newId } from '../src/kernel/ids.js';
+import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow } from '../src/domain/sites/index.js';
 import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectError, expectGqlAuthRequired, expectGqlError } from './support/expectations.js';
 import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';

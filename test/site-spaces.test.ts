@@ -6,8 +6,8 @@
  * tests depend only on the site-space operations and on spaces.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Site, SiteSpace, type SiteRow } from '../src/domain/sites/entities.js';
-import { slugOf } from '../src/domain/sites/published/paths.js';
+import { Site, SiteSpace, type SiteRow } from '../src/domain/sites/index.js';
+import { slugOf } from '../src/domain/sites/index.js';
 import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';

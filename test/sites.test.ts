@@ -6,8 +6,8 @@
  * database with their entities, so that these tests depend only on the site operations themselves.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { Space } from '../src/domain/spaces/entities.js';
-import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/entities.js';
+import { Space } from '../src/domain/spaces/index.js';
+import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from '../src/domain/sites/index.js';
 import { createSpace, newOrganizationWithSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlError, expectLimitsRefused } from './support/expectations.js';
 import { gql, newMember, newOrganization, newOrganizationWithRoles, newUser, rest, type Caller, type Response } from './support/factories.js';

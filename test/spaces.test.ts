@@ -8,10 +8,10 @@
  */
 import { expectAuthRequired, expectError, expectGqlError, expectLimitsRefused } from './support/expectations.js';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { Collection } from '../src/domain/collections/entities.js';
-import { Revision } from '../src/domain/content/entities.js';
-import { Space } from '../src/domain/spaces/entities.js';
-import { purgeSpace } from '../src/domain/spaces/service.js';
+import { Collection } from '../src/domain/collections/index.js';
+import { Revision } from '../src/domain/content/index.js';
+import { Space } from '../src/domain/spaces/index.js';
+import { purgeSpace } from '../src/domain/spaces/index.js';
 import { Job } from '../src/jobs/entities.js';
 import { createCollection, createSpace, newOrganizationWithSpace } from './support/content.js';
 import { gql, newOrganization, newOrganizationWithMember, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';

@@ -6,8 +6,8 @@
  * ends with the refusal's error.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { MAX_PENDING_EVENTS } from '../src/domain/live/feed.js';
-import { ApiToken } from '../src/domain/users/entities.js';
+import { MAX_PENDING_EVENTS } from '../src/domain/live/index.js';
+import { ApiToken } from '../src/domain/users/index.js';
 import type { DomainEventRow } from '../src/events/entities.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace } from './support/content.js';

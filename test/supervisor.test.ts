@@ -9,7 +9,7 @@ import { Agent, request } from 'node:http';
 import { join, relative } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../src/ids.js';
+import { newId } from '../src/kernel/ids.js';
 import { freshDatabase } from './support/database.js';
 import { siteEvent } from './support/insights.js';
 import { repoRoot, spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';

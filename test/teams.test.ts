@@ -5,8 +5,8 @@
  * organization admins.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import { ContentGrant } from '../src/domain/grants/entities.js';
-import { Team, TeamMember } from '../src/domain/teams/entities.js';
+import { ContentGrant } from '../src/domain/grants/index.js';
+import { Team, TeamMember } from '../src/domain/teams/index.js';
 import { createSpace } from './support/content.js';
 import { expectContract, expectError, expectGqlError } from './support/expectations.js';
 import { newMember, newOrganization, newOrganizationWithRoles, rest, type Caller } from './support/factories.js';

@@ -1,7 +1,7 @@
 /** GraphQL's variable-coercion messages echo the values given; both doors rebuild them without. */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { restMessage } from '../rest-facade/router.js';
-import { Organization } from '../src/domain/organizations/entities.js';
+import { Organization } from '../src/domain/organizations/index.js';
 import { parseVariableError, variableErrorMessage } from '../src/graphql/variable-errors.js';
 import { newOrganizationWithRoles, type OrganizationWithRoles } from './support/factories.js';
 import { aggregatePath } from './support/insights.js';

@@ -6,8 +6,8 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ManualClock } from '../src/clock.js';
-import { FAN_OUT_JOB } from '../src/domain/webhooks/jobs.js';
+import { ManualClock } from '../src/kernel/clock.js';
+import { FAN_OUT_JOB } from '../src/domain/webhooks/index.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';
 import { commentsPath, postComment } from './support/comments.js';
 import { createSpace } from './support/content.js';

@@ -10,14 +10,14 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { z } from 'zod';
-import { describedInputs } from '../../src/domain/common/validation.js';
+import { describedInputs } from '../../src/kernel/validation.js';
 import { Components, orNull, type JsonSchema } from './components.js';
 import { scalarSchema } from './scalars.js';
 
 /**
  * GraphQL input types as JSON schemas: the structure from the GraphQL type (lists, enums, input objects,
  * which fields are non-null), the bounds from the zod schema the domain parses an input type with, where
- * it declares one (`describeInputs` in src/domain/common/validation.ts): lengths, ranges, allowed values,
+ * it declares one (`describeInputs` in src/kernel/validation.ts): lengths, ranges, allowed values,
  * whether null is taken, which fields are required.
  */
 export function inputSchema(type: GraphQLInputType, components: Components): JsonSchema {

@@ -14,9 +14,9 @@ import {
   type GraphQLSchema,
   type OperationDefinitionNode,
 } from 'graphql';
-import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../src/domain/common/pagination.js';
+import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../src/kernel/pagination.js';
 import type { Config } from '../../src/config.js';
-import { describedArguments } from '../../src/domain/common/validation.js';
+import { describedArguments } from '../../src/kernel/validation.js';
 import { guardOf } from '../../src/graphql/schema.js';
 import { bodyOf, type Route } from '../route.js';
 import { type Components, type JsonSchema } from './components.js';
@@ -24,7 +24,7 @@ import { errorResponse } from './errors.js';
 import { defaultOf, inputSchema } from './inputs.js';
 import type { SelectionSchemas } from './selection.js';
 
-/** The bounds of a paged list's `limit` (`pageSize` of src/domain/common/pagination.ts). */
+/** The bounds of a paged list's `limit` (`pageSize` of src/kernel/pagination.ts). */
 const PAGE_LIMIT: JsonSchema = { minimum: 1, maximum: MAX_PAGE_SIZE, default: DEFAULT_PAGE_SIZE };
 
 /** What the generator needs of the world beyond one route. */

@@ -1,9 +1,9 @@
-import type { Context } from '../graphql/context.js';
-import { forbidden, notFound } from '../domain/common/errors.js';
-import { assertEditable } from '../domain/change-requests/service.js';
-import { commentIn, replyIn, threadIn, type Thread } from '../domain/comments/threads.js';
-import { noReadableSpace } from '../domain/sites/published/paths.js';
-import type { SpaceRow } from '../domain/spaces/entities.js';
+import type { Context } from '../kernel/context.js';
+import { forbidden, notFound } from '../kernel/errors.js';
+import { assertEditable } from '../domain/change-requests/index.js';
+import { commentIn, replyIn, threadIn, type Thread } from '../domain/comments/index.js';
+import { noReadableSpace } from '../domain/sites/index.js';
+import type { SpaceRow } from '../domain/spaces/index.js';
 import type { GuardTarget } from './policy.js';
 import { atLeast } from './roles.js';
 

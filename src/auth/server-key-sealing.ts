@@ -1,6 +1,6 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { serverSecret } from './secrets.js';
 
 /** A text encrypted with AES-256-GCM: its nonce, authentication tag and cipher text, in base64. */

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ApiToken, User, type UserRow } from '../domain/users/entities.js';
-import { Member, type MemberRow } from '../domain/organizations/entities.js';
+import { ApiToken, User, type UserRow } from '../domain/users/index.js';
+import { Member, type MemberRow } from '../domain/organizations/index.js';
 import { jsonTupleOf, plainColumns, readRows, rowsOf, tableOf, type Plain } from '../db/statements.js';
-import { unauthenticated } from '../domain/common/errors.js';
+import { unauthenticated } from '../kernel/errors.js';
 import { bearerSecret, hashTokenSecret } from './tokens.js';
 
 /**

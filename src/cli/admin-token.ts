@@ -1,9 +1,9 @@
 import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
-import { ApiToken, User } from '../domain/users/entities.js';
-import { createApiToken } from '../domain/users/service.js';
+import type { Clock } from '../kernel/clock.js';
+import { ApiToken, User } from '../domain/users/index.js';
+import { createApiToken } from '../domain/users/index.js';
 
 /** The file in an embedded server's data directory that holds the admin CLI's token while it runs. */
 export const ADMIN_TOKEN_FILE = 'admin-token';

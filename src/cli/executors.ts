@@ -1,10 +1,10 @@
 import { execute, parse, type ExecutionResult } from 'graphql';
 import pino from 'pino';
 import type { Viewer } from '../auth/viewer.js';
-import { systemClock } from '../clock.js';
+import { systemClock } from '../kernel/clock.js';
 import { databaseOf, type Config } from '../config.js';
 import { migrate, openOrm } from '../db/orm.js';
-import { IngestState } from '../domain/insights/ingest-state.js';
+import { IngestState } from '../domain/insights/index.js';
 import { contextFor } from '../graphql/request-context.js';
 import { buildSchema } from '../graphql/schema.js';
 import { createLogger } from '../logger.js';

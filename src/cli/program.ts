@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander';
 import { ROLES } from '../auth/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
-import { DomainError } from '../domain/common/errors.js';
+import { DomainError } from '../kernel/errors.js';
 import type { Executor } from './executors.js';
 import type { CliIo } from './io.js';
 import { serverAccess, serverHolding } from './server-access.js';

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Config } from '../config.js';
 import { executeReturning } from './statements.js';
-import { User } from '../domain/users/entities.js';
-import { createApiToken, createUser } from '../domain/users/service.js';
-import { createOrganization } from '../domain/organizations/service.js';
+import { User } from '../domain/users/index.js';
+import { createApiToken, createUser } from '../domain/users/index.js';
+import { createOrganization } from '../domain/organizations/index.js';
 import { recordOwnerToken } from '../instances/agreement.js';
 
 export type Provisioned = { email: string; organizationId: string; token: string; tokenFromEnv: boolean };

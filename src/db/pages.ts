@@ -2,8 +2,8 @@ import type { EntityName } from '@mikro-orm/core';
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
-import { badRequest } from '../domain/common/errors.js';
-import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../domain/common/pagination.js';
+import { badRequest } from '../kernel/errors.js';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../kernel/pagination.js';
 import { jsonTupleOf, readRows, rowsOf, tableOf, type Plain } from './statements.js';
 
 /** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../jobs/queue.js';
 import { embeddedDatabaseOf } from './embedded-databases.js';
 import { execute, executeReturning } from './statements.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
-import type { Context } from '../graphql/context.js';
-import { newId } from '../ids.js';
+import type { Clock } from '../kernel/clock.js';
+import type { Context } from '../kernel/context.js';
+import { newId } from '../kernel/ids.js';
 import { DomainEvent, type DomainEventRow } from './entities.js';
 import type { RequestOrigin } from './origin.js';
 import type { EventType } from './types.js';

@@ -11,8 +11,8 @@ import {
   type InlineFragmentNode,
   type SelectionSetNode,
 } from 'graphql';
-import { ERROR_STATUS, unauthenticated } from '../domain/common/errors.js';
-import type { Context } from './context.js';
+import { ERROR_STATUS, unauthenticated } from '../kernel/errors.js';
+import type { Context } from '../kernel/context.js';
 import { guardOf } from './schema.js';
 
 /** Whether a selection stays in the operation under its @skip and @include, given coerced variables. */

@@ -6,7 +6,7 @@ import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRul
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { LRUCache } from 'lru-cache';
 import type { Config } from '../config.js';
-import { DEFAULT_PAGE_SIZE } from '../domain/common/pagination.js';
+import { DEFAULT_PAGE_SIZE } from '../kernel/pagination.js';
 import { prefersPlainJson } from '../http/graphql-status.js';
 
 /*

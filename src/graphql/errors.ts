@@ -1,12 +1,12 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { DomainError, ERROR_STATUS, type ErrorCode } from '../domain/common/errors.js';
+import { DomainError, ERROR_STATUS, type ErrorCode } from '../kernel/errors.js';
 import { connectionFailureOf, describeConnectionFailure } from '../db/connection-errors.js';
 import type { Logger } from '../logger.js';
 import { variableErrorMessage } from './variable-errors.js';
 
 /*
  * How the doors answer and log failures: the HTTP status of a GraphQL error, masking what is internal.
- * The failures themselves (DomainError and its catalogue) are the domain's: src/domain/common/errors.ts.
+ * The failures themselves (DomainError and its catalogue) are the domain's: src/kernel/errors.ts.
  */
 
 /** GraphQL's own codes (parse, validation, variable coercion) that mean bad input. */

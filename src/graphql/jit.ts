@@ -3,9 +3,9 @@ import { compileQuery, isCompiledQuery, type CompiledQuery } from 'graphql-jit';
 import { LRUCache } from 'lru-cache';
 import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server';
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
-import type { Context } from './context.js';
+import type { Context } from '../kernel/context.js';
 import { renewContext } from './request-context.js';
-import { domainErrorOf } from '../domain/common/database-errors.js';
+import { domainErrorOf } from '../db/database-errors.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 

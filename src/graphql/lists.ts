@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Policy } from '../auth/policy.js';
-import type { Lists } from '../domain/common/request-lists.js';
+import type { Lists } from '../kernel/request-lists.js';
 import { areas } from '../areas.js';
 
 type Area = (typeof areas)[number];

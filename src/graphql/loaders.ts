@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../auth/viewer.js';
-import type { Loaders } from '../domain/common/request-loaders.js';
+import type { Loaders } from '../kernel/request-loaders.js';
 import { areas } from '../areas.js';
 
 type Area = (typeof areas)[number];

@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { GraphQLError, type ValidationRule } from 'graphql';
-import { inputProblemAt, problemMessage, unstorable } from '../domain/common/nul.js';
+import { inputProblemAt, problemMessage, unstorable } from '../kernel/nul.js';
 
 /** String literals of a GraphQL document must hold what PostgreSQL can store (variables are checked by `refuseUnstorableVariables`). */
 export const noNulLiterals: ValidationRule = (context) => ({

@@ -4,7 +4,7 @@ import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connect
 import { Policy } from '../auth/policy.js';
 import type { RequestOrigin } from '../events/origin.js';
 import { authenticate, type Viewer } from '../auth/viewer.js';
-import type { AppDeps, Context } from './context.js';
+import type { AppDeps, Context } from '../kernel/context.js';
 import { createLists } from './lists.js';
 import { createLoaders } from './loaders.js';
 

@@ -18,8 +18,8 @@ import { ROLES } from '../auth/roles.js';
 import { declaredAlternative, declaredCheck, runsInGuard, type GuardedRequest } from '../auth/checks.js';
 import type { GuardTarget, Need } from '../auth/policy.js';
 import { areas } from '../areas.js';
-import type { Context } from './context.js';
-import { forbidden, unauthenticated } from '../domain/common/errors.js';
+import type { Context } from '../kernel/context.js';
+import { forbidden, unauthenticated } from '../kernel/errors.js';
 import { scalarResolvers } from './scalars.js';
 
 /** The SDL every area builds on: directives, scalars, shared shapes and the root types. */

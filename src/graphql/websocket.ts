@@ -4,13 +4,13 @@ import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type Gr
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { inputProblemAt, problemMessage } from '../domain/common/nul.js';
-import { DomainError } from '../domain/common/errors.js';
-import { LiveFeed } from '../domain/live/feed.js';
-import { OVER_WEBSOCKET } from '../domain/live/resolvers.js';
+import { inputProblemAt, problemMessage } from '../kernel/nul.js';
+import { DomainError } from '../kernel/errors.js';
+import { LiveFeed } from '../domain/live/index.js';
+import { OVER_WEBSOCKET } from '../domain/live/index.js';
 import { costOf } from '../rate-limits/cost.js';
 import { subjectOf } from '../rate-limits/subject.js';
-import type { AppDeps, Context, LiveSession } from './context.js';
+import type { AppDeps, Context, LiveSession } from '../kernel/context.js';
 import { documentLimits } from './document-limits.js';
 import { domainErrorIn, logFailure, maskError } from './errors.js';
 import { noNulLiterals } from './nul.js';

@@ -5,8 +5,8 @@ import { sendFailure } from './responses.js';
 import { authenticate } from '../auth/viewer.js';
 import { dataDirLockOf } from '../db/orm.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
-import type { AppDeps } from '../graphql/context.js';
-import { DomainError, forbidden, unauthenticated } from '../domain/common/errors.js';
+import type { AppDeps } from '../kernel/context.js';
+import { DomainError, forbidden, unauthenticated } from '../kernel/errors.js';
 import { BACKUP_PATH, packBackup } from '../backup/archive.js';
 import { snapshotDatabase } from '../backup/snapshot.js';
 

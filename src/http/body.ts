@@ -2,7 +2,7 @@ import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import { parse as parseContentType } from 'content-type';
 import express, { type Request, type RequestHandler, type Response } from 'express';
-import { ERROR_STATUS, type ErrorCode } from '../domain/common/errors.js';
+import { ERROR_STATUS, type ErrorCode } from '../kernel/errors.js';
 
 /*
  * Request bodies of both doors are JSON in UTF-8: anything else is refused before it is parsed, so

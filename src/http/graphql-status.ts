@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request } from 'express';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../kernel/context.js';
 import { responseOfContext } from './request-facts.js';
 
 /*

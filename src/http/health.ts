@@ -1,6 +1,6 @@
 import type { RequestHandler } from 'express';
 import { executeReturning } from '../db/statements.js';
-import type { AppDeps } from '../graphql/context.js';
+import type { AppDeps } from '../kernel/context.js';
 import { answerNotReady } from '../http-server.js';
 
 /**

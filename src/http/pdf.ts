@@ -1,8 +1,8 @@
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { renderPdf, subjectOf, type PdfSubject } from '../domain/content/pdf.js';
-import { signatureProblem } from '../domain/content/signing.js';
-import type { AppDeps } from '../graphql/context.js';
+import { renderPdf, subjectOf, type PdfSubject } from '../domain/content/index.js';
+import { signatureProblem } from '../domain/content/index.js';
+import type { AppDeps } from '../kernel/context.js';
 import { sendError, sendFailure } from './responses.js';
 import { sendSignedBytes } from './signed-bytes.js';
 

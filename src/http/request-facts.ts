@@ -1,7 +1,7 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Response } from 'express';
 import { Kind } from 'graphql';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../kernel/context.js';
 
 /**
  * What a request turned out to be, learnt by the door that serves it: the REST router knows its route,

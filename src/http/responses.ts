@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express';
-import { domainErrorOf } from '../domain/common/database-errors.js';
-import { DomainError, ERROR_STATUS } from '../domain/common/errors.js';
+import { domainErrorOf } from '../db/database-errors.js';
+import { DomainError, ERROR_STATUS } from '../kernel/errors.js';
 import { logFailure } from '../graphql/errors.js';
 import type { Logger } from '../logger.js';
 

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type Request, type Response, type Router } from 'express';
 import { sendError, sendFailure } from './responses.js';
-import type { AppDeps } from '../graphql/context.js';
-import { SamlProvider } from '../domain/saml/entities.js';
-import { finishLogin, startLogin } from '../domain/saml/login.js';
-import { signingKey } from '../domain/saml/service-provider.js';
+import type { AppDeps } from '../kernel/context.js';
+import { SamlProvider } from '../domain/saml/index.js';
+import { finishLogin, startLogin } from '../domain/saml/index.js';
+import { signingKey } from '../domain/saml/index.js';
 
 /**
  * The browser-facing SAML endpoints of each provider (its `service` URLs), outside the /v1 contract:

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { hashTokenSecret } from '../auth/tokens.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Config } from '../config.js';
-import { ApiToken } from '../domain/users/entities.js';
+import { ApiToken } from '../domain/users/index.js';
 import type { Logger } from '../logger.js';
 import { InstanceSetting } from './entities.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';

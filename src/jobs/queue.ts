@@ -1,12 +1,12 @@
 import { once } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Config } from '../config.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../logger.js';
-import { newId } from '../ids.js';
+import { newId } from '../kernel/ids.js';
 import { Job, type JobRow } from './entities.js';
 import { JobLease, releaseClaimsOfDeadProcess } from './lease.js';
 

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.js';
 import { scheduleVacuum } from '../db/vacuum.js';
-import { scheduleAuditRetention } from '../domain/audit/retention.js';
-import { scheduleInsightsRetention } from '../domain/insights/retention.js';
-import { scheduleWebhookFanOut } from '../domain/webhooks/jobs.js';
+import { scheduleAuditRetention } from '../domain/audit/index.js';
+import { scheduleInsightsRetention } from '../domain/insights/index.js';
+import { scheduleWebhookFanOut } from '../domain/webhooks/index.js';
 
 /**
  * Makes sure each recurring job (housekeeping) has its next run scheduled. Every run schedules the next,

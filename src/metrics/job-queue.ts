@@ -1,5 +1,5 @@
 import { Gauge } from 'prom-client';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../db/database.js';
 import { readRows } from '../db/statements.js';
 import type { Logger } from '../logger.js';

@@ -1,5 +1,5 @@
 import type { Response } from 'express';
-import { DomainError } from '../domain/common/errors.js';
+import { DomainError } from '../kernel/errors.js';
 import { factsOf } from '../http/request-facts.js';
 import type { Cost } from './cost.js';
 import type { RateLimits } from './rate-limits.js';

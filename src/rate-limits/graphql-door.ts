@@ -1,6 +1,6 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import type { Request, Response } from 'express';
-import type { Context } from '../graphql/context.js';
+import type { Context } from '../kernel/context.js';
 import { responseOfContext } from '../http/request-facts.js';
 import { chargeFailedAuthentication, chargeRequest } from './charge.js';
 import { costOf, costOfGraphqlRequest } from './cost.js';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { inject } from 'vitest';
 import type { Database } from '../../src/db/orm.js';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 
 /**
  * The master key (SECRET_KEY) of test servers on PostgreSQL, which require one; an embedded test

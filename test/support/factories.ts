@@ -1,9 +1,9 @@
 import type { Role } from '../../src/auth/roles.js';
-import { newId } from '../../src/ids.js';
-import { addMember, createOrganization } from '../../src/domain/organizations/service.js';
-import type { OrganizationRow } from '../../src/domain/organizations/entities.js';
-import { createApiToken, createUser } from '../../src/domain/users/service.js';
-import type { UserRow } from '../../src/domain/users/entities.js';
+import { newId } from '../../src/kernel/ids.js';
+import { addMember, createOrganization } from '../../src/domain/organizations/index.js';
+import type { OrganizationRow } from '../../src/domain/organizations/index.js';
+import { createApiToken, createUser } from '../../src/domain/users/index.js';
+import type { UserRow } from '../../src/domain/users/index.js';
 import type { TestServer } from './server.js';
 
 export type Response<T = any> = { status: number; body: T; headers: Headers };

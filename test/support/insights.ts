@@ -1,4 +1,4 @@
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import type { Caller } from './factories.js';
 import { siteBase, type SiteRef } from './sites.js';
 

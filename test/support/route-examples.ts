@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { newId } from '../../src/ids.js';
+import { newId } from '../../src/kernel/ids.js';
 import type { Route } from '../../rest-facade/route.js';
 import { newMember, newOrganization, newUser, type Caller } from './factories.js';
 import { siteEvent } from './insights.js';

@@ -1,8 +1,8 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { SignedXml } from 'xml-crypto';
-import { selfSignedCertificate } from '../../src/domain/saml/certificates.js';
-import { Team, type TeamRow } from '../../src/domain/teams/entities.js';
-import { newId } from '../../src/ids.js';
+import { selfSignedCertificate } from '../../src/domain/saml/index.js';
+import { Team, type TeamRow } from '../../src/domain/teams/index.js';
+import { newId } from '../../src/kernel/ids.js';
 import type { TestServer } from './server.js';
 
 /** A team row of the organization (teams have their own operations in another area). */

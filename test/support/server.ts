@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { ManualClock } from '../../src/clock.js';
+import { ManualClock } from '../../src/kernel/clock.js';
 import { loadConfig } from '../../src/config.js';
-import type { Context } from '../../src/graphql/context.js';
+import type { Context } from '../../src/kernel/context.js';
 import { contextFor } from '../../src/graphql/request-context.js';
 import type { Viewer } from '../../src/auth/viewer.js';
 import { createLogger, type Logger } from '../../src/logger.js';

@@ -12,8 +12,8 @@ import {
   type SiteSectionGroupRow,
   type SiteSectionRow,
   type SiteSpaceRow,
-} from '../../src/domain/sites/entities.js';
-import { newId } from '../../src/ids.js';
+} from '../../src/domain/sites/index.js';
+import { newId } from '../../src/kernel/ids.js';
 import { newOrganizationWithRoles } from './factories.js';
 import type { TestServer } from './server.js';
 

@@ -1,9 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Migration } from '@mikro-orm/migrations';
-import { arrange, type FileEntry, type PageEntry } from '../../domain/content/manifest.js';
-import { entriesByRevision, storeObjects, WALK_TREES, WALKED_ENTRIES, type EntryTuple, type Owner } from '../../domain/content/store.js';
-import { manifestOf, treeOf, type TreeEntry, type TreeNode } from '../../domain/content/tree.js';
+import { arrange, type FileEntry, type PageEntry } from '../../domain/content/index.js';
+import { entriesByRevision, storeObjects, WALK_TREES, WALKED_ENTRIES, type EntryTuple, type Owner } from '../../domain/content/index.js';
+import { manifestOf, treeOf, type TreeEntry, type TreeNode } from '../../domain/content/index.js';
 import { queryIn } from '../statements.js';
 
 /** Revisions converted per statement. */

@@ -2,16 +2,16 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { ROLES, type Role } from '../../auth/roles.js';
-import type { Context } from '../../graphql/context.js';
-import { conflict, notFound } from '../common/errors.js';
-import { oneOf, parseInput, text } from '../common/validation.js';
-import { assertAnotherAdmin } from '../members/service.js';
-import { addMember, createOrganization } from '../organizations/service.js';
+import type { Context } from '../../kernel/context.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import { oneOf, parseInput, text } from '../../kernel/validation.js';
+import { assertAnotherAdmin } from '../members/index.js';
+import { addMember, createOrganization } from '../organizations/index.js';
 import { recordEvent } from '../../events/record.js';
-import { Member, Organization, type MemberRow } from '../organizations/entities.js';
-import { memberPayload, memberTarget } from '../organizations/events.js';
-import { User, type UserRow } from '../users/entities.js';
-import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../users/service.js';
+import { Member, Organization, type MemberRow } from '../organizations/index.js';
+import { memberPayload, memberTarget } from '../organizations/index.js';
+import { User, type UserRow } from '../users/index.js';
+import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../users/index.js';
 
 /**
  * What instance administrators do to the whole server: users, their tokens, organizations and

@@ -1,16 +1,6 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { auditResolvers } from './resolvers.js';
-import { auditRetentionJobHandlers } from './retention.js';
-import { auditRoutes } from './routes.js';
-
-/**
- * The audit log: the outbox's events of an organization as its admins read them, with the refused
- * mutations the doors record (refusals.ts; the GraphQL door's plugin is src/http/refused-mutations.ts) and the job that ages events out.
- */
-export const auditArea = {
-  name: 'audit',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: auditResolvers,
-  routes: auditRoutes,
-  jobs: auditRetentionJobHandlers,
-} satisfies Area;
+/** The public face of the audit area: what other areas and the wiring may use of it. */
+export { auditLogQuery } from './log.js';
+export type { AuditLogFilter } from './log.js';
+export { recordRefusal } from './refusals.js';
+export type { Refusal } from './refusals.js';
+export { AUDIT_RETENTION_INTERVAL_MS, AUDIT_RETENTION_JOB, scheduleAuditRetention } from './retention.js';

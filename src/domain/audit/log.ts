@@ -4,8 +4,8 @@ import { readUncountedPage, type ListQuery } from '../../db/pages.js';
 import type { Plain } from '../../db/statements.js';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import { isEventType } from '../../events/types.js';
-import { badRequest } from '../common/errors.js';
-import { decodeCursor, type Page, type PageArgs } from '../common/pagination.js';
+import { badRequest } from '../../kernel/errors.js';
+import { decodeCursor, type Page, type PageArgs } from '../../kernel/pagination.js';
 
 export const OUTCOMES = ['succeeded', 'denied', 'rejected'] as const;
 

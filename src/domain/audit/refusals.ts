@@ -1,15 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Collection } from '../collections/entities.js';
-import { Organization } from '../organizations/entities.js';
-import { Site } from '../sites/entities.js';
-import { Space } from '../spaces/entities.js';
-import { Team } from '../teams/entities.js';
+import { Collection } from '../collections/index.js';
+import { Organization } from '../organizations/index.js';
+import { Site } from '../sites/index.js';
+import { Space } from '../spaces/index.js';
+import { Team } from '../teams/index.js';
 import { executeReturning, tableOf } from '../../db/statements.js';
 import { recordEvent } from '../../events/record.js';
 import type { RefusedOutcome } from '../../events/types.js';
-import type { Context } from '../../graphql/context.js';
-import { ERROR_STATUS } from '../common/errors.js';
-import { storable, unstorable } from '../common/nul.js';
+import type { Context } from '../../kernel/context.js';
+import { ERROR_STATUS } from '../../kernel/errors.js';
+import { storable, unstorable } from '../../kernel/nul.js';
 
 /**
  * Refused mutations in the audit log: a mutation an authenticated caller was not allowed to make

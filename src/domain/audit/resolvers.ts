@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DomainEventRow } from '../../events/entities.js';
-import type { Context } from '../../graphql/context.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import { readAuditLog, type AuditLogFilter } from './log.js';
 
 type AuditLogArgs = AuditLogFilter & { page?: string | null; limit?: number | null };

@@ -1,5 +1,5 @@
-import type { Route } from '../common/rest-route.js';
-import { USER } from '../users/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { USER } from '../users/index.js';
 
 /** The audit log's REST extra (not in the contract): the auditLog query's filters as query parameters. */
 export const auditRoutes: Route[] = [

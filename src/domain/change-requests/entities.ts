@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 
 /** Proposed edits to a space, on revisions of their own, merged into the space's main content. */
 export const ChangeRequest = defineEntity({

@@ -1,15 +1,5 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { ChangeRequest } from './entities.js';
-import { changeRequestLoaders } from './loaders.js';
-import { changeRequestResolvers } from './resolvers.js';
-import { changeRequestRoutes } from './routes.js';
-
-/** Change requests of spaces: opening, merging, bringing up to date. */
-export const changeRequestsArea = {
-  name: 'change-requests',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: changeRequestResolvers,
-  loaders: changeRequestLoaders,
-  entities: [ChangeRequest],
-  routes: changeRequestRoutes,
-} satisfies Area;
+/** The public face of the change-requests area: what other areas and the wiring may use of it. */
+export { ChangeRequest } from './entities.js';
+export type { ChangeRequestRow } from './entities.js';
+export { CHANGE_REQUEST } from './fragments.js';
+export { assertEditable, changeRequestIn, editableSpace, forgetChangeRequest, lockChangeRequest } from './service.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readRows, tableOf } from '../../db/statements.js';
-import { Loader, rowLoader } from '../common/loader.js';
-import type { SpaceFacts } from '../sites/published/layout.js';
+import { Loader, rowLoader } from '../../kernel/loader.js';
+import type { SpaceFacts } from '../sites/index.js';
 import { ChangeRequest } from './entities.js';
 
 export type ChangeRequestCounts = { total: number; open: number; draft: number };
@@ -63,6 +63,6 @@ export function changeRequestLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof changeRequestLoaders> {}
 }

@@ -1,9 +1,9 @@
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import type { ConflictChoice } from '../content/merge.js';
-import { readOptions } from '../content/service.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import type { ConflictChoice } from '../content/index.js';
+import { readOptions } from '../content/index.js';
 import type { ChangeRequestRow } from './entities.js';
 import {
   changeRequestIn,

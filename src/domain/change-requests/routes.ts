@@ -1,7 +1,7 @@
-import type { Route } from '../common/rest-route.js';
-import { FILE, LINKS, PAGE, REVISION } from '../content/fragments.js';
-import { ORGANIZATION } from '../organizations/fragments.js';
-import { SPACE } from '../spaces/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { FILE, LINKS, PAGE, REVISION } from '../content/index.js';
+import { ORGANIZATION } from '../organizations/index.js';
+import { SPACE } from '../spaces/index.js';
 import { CHANGE_REQUEST } from './fragments.js';
 
 const CR = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';

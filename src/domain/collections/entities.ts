@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
+import { Organization } from '../organizations/index.js';
 
 export const Collection = defineEntity({
   name: 'Collection',

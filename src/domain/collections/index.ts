@@ -1,17 +1,8 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Collection } from './entities.js';
-import { collectionLoaders } from './loaders.js';
-import { collectionResolvers } from './resolvers.js';
-import { collectionRoutes } from './routes.js';
-import { collectionLists } from './lists.js';
-
-/** Collections of spaces and collections. */
-export const collectionsArea = {
-  name: 'collections',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: collectionResolvers,
-  loaders: collectionLoaders,
-  lists: collectionLists,
-  entities: [Collection],
-  routes: collectionRoutes,
-} satisfies Area;
+/** The public face of the collections area: what other areas and the wiring may use of it. */
+export { Collection } from './entities.js';
+export type { CollectionRow } from './entities.js';
+export { placementOf } from './events.js';
+export { COLLECTION } from './fragments.js';
+export { collectionInOrganization } from './placement.js';
+export { MoveContentInput, positionIn } from './positions.js';
+export { listCollections } from './service.js';

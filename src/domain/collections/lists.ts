@@ -69,6 +69,6 @@ export function collectionLists(em: EntityManager, policy: Policy) {
   };
 }
 
-declare module '../common/request-lists.js' {
+declare module '../../kernel/request-lists.js' {
   interface Lists extends ReturnType<typeof collectionLists> {}
 }

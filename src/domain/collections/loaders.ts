@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowLoader } from '../common/loader.js';
+import { rowLoader } from '../../kernel/loader.js';
 import { Collection } from './entities.js';
 
 export function collectionLoaders(em: EntityManager) {
@@ -8,6 +8,6 @@ export function collectionLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof collectionLoaders> {}
 }

@@ -1,5 +1,5 @@
-import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../common/errors.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest } from '../../kernel/errors.js';
 import type { CollectionRow } from './entities.js';
 
 /** A collection of `organizationId` named in a request body (visible to the viewer), or a 400 naming the field. */

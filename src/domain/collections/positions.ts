@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { execute, executeReturning, tableOf } from '../../db/statements.js';
-import { badRequest } from '../common/errors.js';
-import { movePosition, describeInputs } from '../common/validation.js';
-import { byPosition, keyBetween, keysBetween, type Ordered } from '../ordering.js';
-import { Organization } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { badRequest } from '../../kernel/errors.js';
+import { movePosition, describeInputs } from '../../kernel/validation.js';
+import { byPosition, keyBetween, keysBetween, type Ordered } from '../../kernel/ordering.js';
+import { Organization } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 import { Collection } from './entities.js';
 
 /*

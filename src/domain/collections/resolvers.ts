@@ -1,8 +1,8 @@
-import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
-import { createInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { listCollectionSpaces } from '../spaces/service.js';
+import type { Context } from '../../kernel/context.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { listCollectionSpaces } from '../spaces/index.js';
 import type { CollectionRow } from './entities.js';
 import {
   createCollection,

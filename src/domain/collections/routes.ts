@@ -1,5 +1,5 @@
-import type { Route } from '../common/rest-route.js';
-import { SPACE } from '../spaces/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { SPACE } from '../spaces/index.js';
 import { COLLECTION } from './fragments.js';
 
 export const collectionRoutes: Route[] = [

@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { ChangeRequest } from '../change-requests/entities.js';
-import { Organization } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { ChangeRequest } from '../change-requests/index.js';
+import { Organization } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 
 /**
  * A discussion thread on a space's main content, or on a change request's content when

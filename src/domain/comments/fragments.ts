@@ -1,4 +1,4 @@
-import { USER } from '../users/fragments.js';
+import { USER } from '../users/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

@@ -1,15 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Comment, CommentReaction, CommentReply } from './entities.js';
-import { commentLoaders } from './loaders.js';
-import { commentResolvers } from './resolvers.js';
-import { commentRoutes } from './routes.js';
-
-/** Comments of spaces and change requests, their replies and reactions. */
-export const commentsArea = {
-  name: 'comments',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: commentResolvers,
-  loaders: commentLoaders,
-  entities: [Comment, CommentReply, CommentReaction],
-  routes: commentRoutes,
-} satisfies Area;
+/** The public face of the comments area: what other areas and the wiring may use of it. */
+export { Comment, CommentReaction, CommentReply } from './entities.js';
+export { commentIn, replyIn, threadIn } from './threads.js';
+export type { Thread } from './threads.js';

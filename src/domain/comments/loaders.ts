@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
-import { batchLoader, partOf, rowLoader } from '../common/loader.js';
-import { groupRows } from '../common/row-index.js';
-import type { SpaceFacts } from '../sites/published/layout.js';
+import { batchLoader, partOf, rowLoader } from '../../kernel/loader.js';
+import { groupRows } from '../../kernel/row-index.js';
+import type { SpaceFacts } from '../sites/index.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -72,6 +72,6 @@ export function commentLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof commentLoaders> {}
 }

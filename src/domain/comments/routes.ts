@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { COMMENT, COMMENT_REPLY } from './fragments.js';
 
 type OperationIds = Record<'list' | 'post' | 'get' | 'update' | 'delete', string>;

@@ -1,9 +1,9 @@
-import type { Context } from '../../graphql/context.js';
-import { notFound } from '../common/errors.js';
-import { changeRequestIn } from '../change-requests/service.js';
-import type { ChangeRequestRow } from '../change-requests/entities.js';
-import { DEFAULT_READ, type RevisionView } from '../content/views.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import { notFound } from '../../kernel/errors.js';
+import { changeRequestIn } from '../change-requests/index.js';
+import type { ChangeRequestRow } from '../change-requests/index.js';
+import { DEFAULT_READ, type RevisionView } from '../content/index.js';
+import type { SpaceRow } from '../spaces/index.js';
 import type { CommentReplyRow, CommentRow } from './entities.js';
 import { threadKey, threadOf } from './loaders.js';
 

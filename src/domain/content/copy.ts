@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 import { ContentFile, FileBlob, PageVersion, Revision, type RevisionRow } from './entities.js';
 import { createTree, readRevision } from './store.js';
 

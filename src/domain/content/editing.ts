@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../common/errors.js';
-import { parseInput, text, oneOf, describeInputs } from '../common/validation.js';
-import { newId } from '../../ids.js';
-import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/service.js';
-import { emoji } from '../spaces/service.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest, conflict, notFound } from '../../kernel/errors.js';
+import { parseInput, text, oneOf, describeInputs } from '../../kernel/validation.js';
+import { newId } from '../../kernel/ids.js';
+import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/index.js';
+import { emoji } from '../spaces/index.js';
 import { recordEvent } from '../../events/record.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
 import { revisionPayload, revisionTarget } from './events.js';

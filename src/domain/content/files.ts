@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { imageSize } from 'image-size';
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { notFound, payloadTooLarge } from '../common/errors.js';
-import { parseInput, text, describeInputs } from '../common/validation.js';
-import { newId } from '../../ids.js';
+import type { Context } from '../../kernel/context.js';
+import { notFound, payloadTooLarge } from '../../kernel/errors.js';
+import { parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { newId } from '../../kernel/ids.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
 import { blobId } from './git.js';

@@ -1,4 +1,4 @@
-import { CHANGE_REQUEST } from '../change-requests/fragments.js';
+import { CHANGE_REQUEST } from '../change-requests/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

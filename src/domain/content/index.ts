@@ -1,13 +1,23 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from './entities.js';
-import { contentLoaders } from './loaders.js';
-import { contentResolvers } from './resolvers.js';
-
-/** Content of spaces and change requests: revisions, pages, files, links, exports and imports. */
-export const contentArea = {
-  name: 'content',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: contentResolvers,
-  loaders: contentLoaders,
-  entities: [Revision, PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode],
-} satisfies Area;
+/** The public face of the content area: what other areas and the wiring may use of it. */
+export { copyContent } from './copy.js';
+export { createPage, editChangeRequest } from './editing.js';
+export { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from './entities.js';
+export type { PageVersionRow, RevisionRow } from './entities.js';
+export { revisionPayload, revisionTarget } from './events.js';
+export { readStoredFile } from './files.js';
+export { FILE, LINKS, PAGE, REVISION } from './fragments.js';
+export { arrange, slugOf } from './manifest.js';
+export type { FileEntry, Manifest, PageEntry } from './manifest.js';
+export { markdownToDocument, pageNodes, plainText } from './markdown.js';
+export { mergeManifests } from './merge.js';
+export type { ConflictChoice } from './merge.js';
+export { renderPdf, subjectOf } from './pdf.js';
+export type { PdfSubject } from './pdf.js';
+export { readOptions } from './service.js';
+export { signatureProblem, signedQuery } from './signing.js';
+export { WALKED_ENTRIES, WALK_TREES, entriesByRevision, readRevisions, storeObjects, storeTree } from './store.js';
+export type { EntryTuple, Owner, StoredObjects } from './store.js';
+export { manifestOf, treeOf } from './tree.js';
+export type { TreeEntry, TreeNode } from './tree.js';
+export { DEFAULT_READ, pageAppUrl, pageTree } from './views.js';
+export type { PageTree, RevisionView } from './views.js';

@@ -1,9 +1,9 @@
 import { posix } from 'node:path';
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { paginateRows, type PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput } from '../common/validation.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import { paginateRows, type PageArgs } from '../../kernel/pagination.js';
+import { oneOf, parseInput } from '../../kernel/validation.js';
+import type { SpaceRow } from '../spaces/index.js';
 import { linkTargets } from './markdown.js';
 import { pageIn, spaceContent } from './service.js';
 import { DEFAULT_READ, fileViews, gitPathOf, pageTree, type FileView, type PageView, type RevisionView } from './views.js';

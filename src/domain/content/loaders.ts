@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhereIn } from '../../db/statements.js';
-import { rowLoader } from '../common/loader.js';
+import { rowLoader } from '../../kernel/loader.js';
 import { ContentFile, PageVersion } from './entities.js';
 import { readRevisions } from './store.js';
 
@@ -13,6 +13,6 @@ export function contentLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof contentLoaders> {}
 }

@@ -1,6 +1,6 @@
 import slugify from '@sindresorhus/slugify';
-import { badRequest } from '../common/errors.js';
-import { byPosition, placeAmong } from '../ordering.js';
+import { badRequest } from '../../kernel/errors.js';
+import { byPosition, placeAmong } from '../../kernel/ordering.js';
 
 /**
  * A revision's manifest: which version of each page and file it holds, and where each page sits.

@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import type { SpaceRow } from '../spaces/index.js';
 import { createPage, deletePage, editChangeRequest, movePage, updatePage, type Draft } from './editing.js';
 import { downloadUrl, removeFile, uploadFile } from './files.js';
 import { changeRequestPageLinks, spaceLinks, type LinkUsage } from './links.js';

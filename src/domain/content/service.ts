@@ -1,8 +1,8 @@
-import type { Context } from '../../graphql/context.js';
-import { notFound } from '../common/errors.js';
-import { paginateRows, type PageArgs } from '../common/pagination.js';
-import { changeRequestIn } from '../change-requests/service.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import { notFound } from '../../kernel/errors.js';
+import { paginateRows, type PageArgs } from '../../kernel/pagination.js';
+import { changeRequestIn } from '../change-requests/index.js';
+import type { SpaceRow } from '../spaces/index.js';
 import { linkTargets } from './markdown.js';
 import { fileViews, gitPathOfFile, pageTree, type FileView, type PageView, type ReadOptions, type RevisionView } from './views.js';
 

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { serverSecret } from '../../auth/secrets.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 
 /*
  * Expiring signed URLs of this server (file downloads, PDF exports; src/http/ serves them): whoever holds one may fetch what

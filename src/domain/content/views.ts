@@ -1,6 +1,6 @@
-import type { Context } from '../../graphql/context.js';
-import type { ChangeRequestRow } from '../change-requests/entities.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import type { ChangeRequestRow } from '../change-requests/index.js';
+import type { SpaceRow } from '../spaces/index.js';
 import type { ContentFileRow, PageVersionRow, RevisionContent } from './entities.js';
 import type { FileEntry, PageEntry } from './manifest.js';
 

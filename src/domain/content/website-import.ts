@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../common/errors.js';
-import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
-import { changeRequestIn } from '../change-requests/service.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest } from '../../kernel/errors.js';
+import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { changeRequestIn } from '../change-requests/index.js';
 import { createPage, editChangeRequest } from './editing.js';
 import { FetchFailure, fetchDocument, webUrl } from '../../net/fetch-document.js';
 

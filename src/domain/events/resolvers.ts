@@ -1,5 +1,5 @@
-import type { Context } from '../../graphql/context.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { DomainEventRow } from '../../events/entities.js';
 
 export const eventResolvers: Resolvers = {

@@ -1,10 +1,10 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Collection } from '../collections/entities.js';
-import { Space } from '../spaces/entities.js';
-import { Team } from '../teams/entities.js';
-import { User } from '../users/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Collection } from '../collections/index.js';
+import { Space } from '../spaces/index.js';
+import { Team } from '../teams/index.js';
+import { User } from '../users/index.js';
 
 /**
  * A content role given explicitly on one space or one collection (and through it to its contents), to

@@ -1,13 +1,5 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { ContentGrant } from './entities.js';
-import { grantLoaders } from './loaders.js';
-import { grantResolvers } from './resolvers.js';
-
-/** Roles given on spaces and collections to teams and members. */
-export const grantsArea = {
-  name: 'grants',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: grantResolvers,
-  loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
-  entities: [ContentGrant],
-} satisfies Area;
+/** The public face of the grants area: what other areas and the wiring may use of it. */
+export { ContentGrant } from './entities.js';
+export type { ContentGrantRow } from './entities.js';
+export { grantPayload, grantTarget } from './events.js';
+export { putGrant, removeAccessTo } from './service.js';

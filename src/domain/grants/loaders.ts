@@ -1,9 +1,9 @@
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhere } from '../../db/statements.js';
-import { batchLoader, groupLoader } from '../common/loader.js';
-import { memberKey, splitMemberKeys } from '../members/keys.js';
-import { TeamMember, type TeamMemberRow } from '../teams/entities.js';
+import { batchLoader, groupLoader } from '../../kernel/loader.js';
+import { memberKey, splitMemberKeys } from '../members/index.js';
+import { TeamMember, type TeamMemberRow } from '../teams/index.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 
 export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<string, TeamMemberRow[]>) {
@@ -33,6 +33,6 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof grantLoaders> {}
 }

@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import { conflict } from '../common/errors.js';
-import type { PageArgs } from '../common/pagination.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { conflict } from '../../kernel/errors.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
 import { grantRole, listGrants, revokeRole, type GrantTarget } from './service.js';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../common/errors.js';
-import { describeArgument, parseInput } from '../common/validation.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest } from '../../kernel/errors.js';
+import { describeArgument, parseInput } from '../../kernel/validation.js';
 import { COLUMNS, COLUMN_NAMES, INTERVALS, type Aggregate, type ColumnDefinition, type Dimension, type Interval, type ValueType } from './columns.js';
 import { isIsoTime, queryRange, type TimeRange } from './ranges.js';
 import type { EntityManager } from '@mikro-orm/postgresql';

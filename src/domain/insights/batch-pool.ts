@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { DomainError, type ErrorCode } from '../common/errors.js';
+import { DomainError, type ErrorCode } from '../../kernel/errors.js';
 import type { BatchSite } from './batch.js';
 import type { EncodedBatch } from './encode.js';
 

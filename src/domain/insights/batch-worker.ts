@@ -4,7 +4,7 @@
  * the main thread) or with the error the request must answer.
  */
 import { parentPort } from 'node:worker_threads';
-import { DomainError } from '../common/errors.js';
+import { DomainError } from '../../kernel/errors.js';
 import { prepareBatchBody } from './batch.js';
 import type { BatchTask, BatchAnswer } from './batch-pool.js';
 

@@ -1,5 +1,5 @@
-import { inputProblemAt, mayHoldUnstorable, nestsTooDeep, problemMessage, DEPTH_MESSAGE } from '../common/nul.js';
-import { badRequest, DomainError } from '../common/errors.js';
+import { inputProblemAt, mayHoldUnstorable, nestsTooDeep, problemMessage, DEPTH_MESSAGE } from '../../kernel/nul.js';
+import { badRequest, DomainError } from '../../kernel/errors.js';
 import { BatchEncoder, RollupDeltas, type EncodedBatch } from './encode.js';
 import { validateEvent, type ValidEvent } from './events.js';
 

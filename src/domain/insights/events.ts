@@ -1,7 +1,7 @@
 import { Ajv } from 'ajv';
 import { z } from 'zod';
-import { badRequest } from '../common/errors.js';
-import { oneOf } from '../common/validation.js';
+import { badRequest } from '../../kernel/errors.js';
+import { oneOf } from '../../kernel/validation.js';
 import { bounded } from './cache.js';
 
 /*

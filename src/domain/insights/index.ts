@@ -1,14 +1,12 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { insightsJobHandlers } from './purge.js';
-import { insightsResolvers } from './resolvers.js';
-import { retentionJobHandlers } from './retention.js';
-import { insightsRoutes } from './routes.js';
-
-/** Visitor events of sites and their aggregates, with the jobs that roll them up, purge and age them out. */
-export const insightsArea = {
-  name: 'insights',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: insightsResolvers,
-  routes: insightsRoutes,
-  jobs: { ...insightsJobHandlers, ...retentionJobHandlers },
-} satisfies Area;
+/** The public face of the insights area: what other areas and the wiring may use of it. */
+export { MAX_LIMIT, piecesOf, planAggregate, runAggregatePlan, sliceRanges } from './aggregate.js';
+export type { AggregateRequest, PlanOptions } from './aggregate.js';
+export { BatchEncoder, EVENT_COLUMN_LIST } from './encode.js';
+export { passesCheck, validateEvent, zodVerdict } from './events.js';
+export { GroupCommit } from './group-commit.js';
+export { IngestState } from './ingest-state.js';
+export { forgetSiteInsights } from './purge.js';
+export { RETENTION_INTERVAL_MS, RETENTION_JOB, scheduleInsightsRetention } from './retention.js';
+export { rollUpSite } from './rollup.js';
+export { rollupLock, watermarkOf, watermarkQuery } from './storage.js';
+export { ROLLUP_TABLES } from './tables.js';

@@ -1,5 +1,5 @@
-import type { Context } from '../../graphql/context.js';
-import type { SiteRow } from '../sites/entities.js';
+import type { Context } from '../../kernel/context.js';
+import type { SiteRow } from '../sites/index.js';
 import { checkBatchSize, checkEvent, eventsOfBody, lateCountsOf, prepareBatchBody, type BatchSite } from './batch.js';
 import { BatchEncoder, type EncodedBatch } from './encode.js';
 import type { ValidEvent } from './events.js';

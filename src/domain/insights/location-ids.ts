@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, readRows, tableOf } from '../../db/statements.js';
-import { ShareLink, SiteSection, SiteSpace } from '../sites/entities.js';
+import { ShareLink, SiteSection, SiteSpace } from '../sites/index.js';
 import type { LocationIds } from './batch.js';
 
 /** The statement text per ORM metadata (a cache that can be lost: it is built again from the metadata). */

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { requestVacuum } from '../../db/vacuum.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { rollupJobHandlers } from './rollup.js';

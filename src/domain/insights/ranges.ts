@@ -1,4 +1,4 @@
-import { badRequest } from '../common/errors.js';
+import { badRequest } from '../../kernel/errors.js';
 
 /** A half-open interval of time [from, to). */
 export type TimeRange = { from: Date; to: Date };

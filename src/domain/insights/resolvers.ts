@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../common/errors.js';
-import type { PageArgs } from '../common/pagination.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest } from '../../kernel/errors.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import { aggregateSiteEvents, type AggregateRequest } from './aggregate.js';
 import { trackSiteEvents, trackSiteEventsBody } from './ingest.js';
 import { listVisitorSegments } from './segments.js';

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
 import { execute, executeReturning } from '../../db/statements.js';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollupLock, watermarkOf, watermarkQuery, type Writer } from './storage.js';
 import { GRAINS, ROLLUP_STATE, ROLLUPS, rollupName, rollupTable, type Rollup } from './tables.js';

@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { eventBatchJsonSchema } from './events.js';
 
 const INSIGHTS_PATH = '/v1/orgs/{organizationId}/sites/{siteId}/insights';

@@ -1,5 +1,5 @@
-import type { Context } from '../../graphql/context.js';
-import { paginateRows, type Page, type PageArgs } from '../common/pagination.js';
+import type { Context } from '../../kernel/context.js';
+import { paginateRows, type Page, type PageArgs } from '../../kernel/pagination.js';
 import { executeOn, kyselyOf } from '../../db/statements.js';
 
 export type VisitorSegment = { title: string; claims: Record<string, unknown>; events: number; visitors: number; sessions: number };

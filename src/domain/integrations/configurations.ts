@@ -1,6 +1,6 @@
 import { Ajv, type ValidateFunction } from 'ajv';
 import { z } from 'zod';
-import { text } from '../common/validation.js';
+import { text } from '../../kernel/validation.js';
 
 /** One property of a configuration form, as the reference defines it (`button`s hold no value). */
 const Property = z.discriminatedUnion(

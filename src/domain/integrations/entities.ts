@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Site } from '../sites/entities.js';
-import { Space } from '../spaces/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Site } from '../sites/index.js';
+import { Space } from '../spaces/index.js';
 
 /**
  * An integration published by an organization, under a name unique on the server. Each publish

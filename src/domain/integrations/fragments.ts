@@ -1,4 +1,4 @@
-import { ORGANIZATION } from '../organizations/fragments.js';
+import { ORGANIZATION } from '../organizations/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

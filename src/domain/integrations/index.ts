@@ -1,15 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Integration, IntegrationInstallation, IntegrationSiteInstallation, IntegrationSpaceInstallation } from './entities.js';
-import { integrationLoaders } from './loaders.js';
-import { integrationResolvers } from './resolvers.js';
-import { integrationRoutes } from './routes.js';
-
-/** Integrations: publishing and installing them. */
-export const integrationsArea = {
-  name: 'integrations',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: integrationResolvers,
-  loaders: integrationLoaders,
-  entities: [Integration, IntegrationInstallation, IntegrationSpaceInstallation, IntegrationSiteInstallation],
-  routes: integrationRoutes,
-} satisfies Area;
+/** The public face of the integrations area: what other areas and the wiring may use of it. */
+export { Integration } from './entities.js';
+export type { IntegrationRow } from './entities.js';
+export { openSecrets } from './secrets.js';

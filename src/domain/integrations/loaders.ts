@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, countsByKey, tableOf } from '../../db/statements.js';
-import { batchLoader, groupLoader, Loader, rowLoader } from '../common/loader.js';
-import { Organization, type OrganizationRow } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { batchLoader, groupLoader, Loader, rowLoader } from '../../kernel/loader.js';
+import { Organization, type OrganizationRow } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 import { Integration, IntegrationInstallation, IntegrationSiteInstallation, IntegrationSpaceInstallation, type IntegrationRow } from './entities.js';
 
 export function integrationLoaders(em: EntityManager) {
@@ -56,6 +56,6 @@ export function integrationLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof integrationLoaders> {}
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { oneOf, text, describeInputs } from '../common/validation.js';
+import { oneOf, text, describeInputs } from '../../kernel/validation.js';
 import { Configurations } from './configurations.js';
 import { imageDataUrl } from './images.js';
 

@@ -1,8 +1,8 @@
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
-import { succeeded } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { succeeded } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { IntegrationInstallationRow, IntegrationRow } from './entities.js';
 import { installationOf, installIntegration, listInstallations, uninstallIntegration } from './installations.js';
 import { integrationOf, listIntegrations, publishIntegration, unpublishIntegration, type IntegrationFilters } from './service.js';

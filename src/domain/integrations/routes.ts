@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { INTEGRATION, INTEGRATION_INSTALLATION } from './fragments.js';
 
 const ONE_PATH = '/v1/integrations/{integrationName}';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { openWithServerKey, sealWithServerKey, type SealedText } from '../../auth/server-key-sealing.js';
 
 /** Name of the server secret (256 bits, made on first use) that integration secrets are encrypted with. */

@@ -1,8 +1,8 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Collection } from '../collections/entities.js';
-import { Organization } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { Collection } from '../collections/index.js';
+import { Organization } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 
 /**
  * A link that lets whoever holds it join an organization: as a member with `role` (null: guest), or,

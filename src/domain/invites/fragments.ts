@@ -1,5 +1,5 @@
-import { COLLECTION } from '../collections/fragments.js';
-import { SPACE } from '../spaces/fragments.js';
+import { COLLECTION } from '../collections/index.js';
+import { SPACE } from '../spaces/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

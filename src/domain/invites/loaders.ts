@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowLoader } from '../common/loader.js';
+import { rowLoader } from '../../kernel/loader.js';
 import { InviteLink } from './entities.js';
 
 export function inviteLoaders(em: EntityManager) {
@@ -8,6 +8,6 @@ export function inviteLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof inviteLoaders> {}
 }

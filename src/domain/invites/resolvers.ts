@@ -1,6 +1,6 @@
-import type { Context } from '../../graphql/context.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { InviteLinkRow } from './entities.js';
 import {
   createInviteLink,

@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { INVITE_LINK } from './fragments.js';
 
 const INVITE_PATH = '/v1/orgs/{organizationId}/link-invites/{inviteId}';

@@ -3,7 +3,7 @@ import type { Orm } from '../../db/database.js';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import type { EventHub, EventNotice } from '../../events/hub.js';
 import type { Logger } from '../../logger.js';
-import { DomainError } from '../common/errors.js';
+import { DomainError } from '../../kernel/errors.js';
 
 /** What a subscription wants of the events: one organization's, of some types, about some target. */
 export type Interest = {

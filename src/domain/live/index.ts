@@ -1,12 +1,3 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { liveResolvers } from './resolvers.js';
-
-/**
- * Live GraphQL subscriptions to domain events (comments, change requests, sites, an organization's
- * events), served over WebSocket by src/graphql/websocket.ts from the process's LiveFeed.
- */
-export const liveArea = {
-  name: 'live',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: liveResolvers,
-} satisfies Area;
+/** The public face of the live area: what other areas and the wiring may use of it. */
+export { LiveFeed, MAX_PENDING_EVENTS } from './feed.js';
+export { OVER_WEBSOCKET } from './resolvers.js';

@@ -1,10 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { DomainEventRow } from '../../events/entities.js';
 import { isEventType } from '../../events/types.js';
-import type { Context } from '../../graphql/context.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { changeRequestIn } from '../change-requests/service.js';
-import { badRequest, notFound } from '../common/errors.js';
+import type { Context } from '../../kernel/context.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { changeRequestIn } from '../change-requests/index.js';
+import { badRequest, notFound } from '../../kernel/errors.js';
 import type { EventStream, Interest } from './feed.js';
 
 /** Where subscriptions run (the answer to one sent elsewhere). */

@@ -1,15 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { memberLoaders } from './loaders.js';
-import { memberResolvers } from './resolvers.js';
-import { memberRoutes } from './routes.js';
-import { memberSpaceCounts } from './space-counts.js';
-
-/** Members of organizations (their rows are the organizations area's Member). */
-export const membersArea = {
-  name: 'members',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: memberResolvers,
-  loaders: memberLoaders,
-  lists: (em, policy) => ({ memberSpaceCounts: memberSpaceCounts(em, policy) }),
-  routes: memberRoutes,
-} satisfies Area;
+/** The public face of the members area: what other areas and the wiring may use of it. */
+export { MEMBER } from './fragments.js';
+export { byMemberKeys, memberKey, splitMemberKeys } from './keys.js';
+export { assertAnotherAdmin, memberOf } from './service.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowLoader } from '../common/loader.js';
-import { Member } from '../organizations/entities.js';
+import { rowLoader } from '../../kernel/loader.js';
+import { Member } from '../organizations/index.js';
 import { byMemberKeys } from './keys.js';
 
 export function memberLoaders(em: EntityManager) {
@@ -10,6 +10,6 @@ export function memberLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof memberLoaders> {}
 }

@@ -1,8 +1,8 @@
-import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
-import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import type { MemberRow } from '../organizations/entities.js';
+import type { Context } from '../../kernel/context.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import type { MemberRow } from '../organizations/index.js';
 import { memberKey } from './keys.js';
 import { listMembers, listMemberSpaces, markMemberAsSSO, memberOf, removeMember, updateMember } from './service.js';
 

@@ -1,6 +1,6 @@
-import type { Route } from '../common/rest-route.js';
-import { SPACE } from '../spaces/fragments.js';
-import { TEAM } from '../teams/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { SPACE } from '../spaces/index.js';
+import { TEAM } from '../teams/index.js';
 import { MEMBER } from './fragments.js';
 
 const MEMBER_PATH = '/v1/orgs/{organizationId}/members/{userId}';

@@ -6,17 +6,17 @@ import { ROLES, type Role } from '../../auth/roles.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readPage, type SortKey } from '../../db/pages.js';
 import { countStatement } from '../../db/row-counts.js';
-import type { Context } from '../../graphql/context.js';
-import { conflict, notFound } from '../common/errors.js';
-import type { PageArgs } from '../common/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../common/validation.js';
+import type { Context } from '../../kernel/context.js';
+import { conflict, notFound } from '../../kernel/errors.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
 import { recordEvent } from '../../events/record.js';
-import { ContentGrant } from '../grants/entities.js';
-import { Member, type MemberRow, type MemberEntity } from '../organizations/entities.js';
-import { memberPayload, memberTarget } from '../organizations/events.js';
-import { Space, type SpaceRow } from '../spaces/entities.js';
-import { spacesByCreation } from '../spaces/lists.js';
-import { TeamMember } from '../teams/entities.js';
+import { ContentGrant } from '../grants/index.js';
+import { Member, type MemberRow, type MemberEntity } from '../organizations/index.js';
+import { memberPayload, memberTarget } from '../organizations/index.js';
+import { Space, type SpaceRow } from '../spaces/index.js';
+import { spacesByCreation } from '../spaces/index.js';
+import { TeamMember } from '../teams/index.js';
 import { memberKey } from './keys.js';
 
 const MemberFilters = z.object({

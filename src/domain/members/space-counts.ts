@@ -3,8 +3,8 @@ import sql, { raw } from 'sql-template-tag';
 import type { ContentReach, Policy } from '../../auth/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readRows, tableOf } from '../../db/statements.js';
-import { batchLoader } from '../common/loader.js';
-import { Space } from '../spaces/entities.js';
+import { batchLoader } from '../../kernel/loader.js';
+import { Space } from '../spaces/index.js';
 import { splitMemberKey } from './keys.js';
 
 /**
@@ -63,7 +63,7 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
 
 const hasGrants = (reach: ContentReach) => reach.spaces.length > 0 || reach.collections.length > 0;
 
-declare module '../common/request-lists.js' {
+declare module '../../kernel/request-lists.js' {
   interface Lists {
     memberSpaceCounts: ReturnType<typeof memberSpaceCounts>;
   }

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
+import { Organization } from '../organizations/index.js';
 
 /** One operation of a processed specification, as an API reference shows it. */
 export type SpecOperation = {

@@ -1,15 +1,2 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { OpenAPISpec } from './entities.js';
-import { openAPIResolvers } from './resolvers.js';
-import { openAPIRoutes } from './routes.js';
-import { openAPIJobHandlers } from './service.js';
-
-/** OpenAPI specifications of organizations, processed by a job. */
-export const openAPIArea = {
-  name: 'openapi',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: openAPIResolvers,
-  entities: [OpenAPISpec],
-  routes: openAPIRoutes,
-  jobs: { ...openAPIJobHandlers },
-} satisfies Area;
+/** The public face of the openapi area: what other areas and the wiring may use of it. */
+export { OpenAPISpec } from './entities.js';

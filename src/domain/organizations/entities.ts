@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { User } from '../users/entities.js';
+import { User } from '../users/index.js';
 
 export const Organization = defineEntity({
   name: 'Organization',

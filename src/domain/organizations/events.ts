@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { recordEvent, recordServerEvent, type EventInput } from '../../events/record.js';
-import type { Context } from '../../graphql/context.js';
+import type { Context } from '../../kernel/context.js';
 import type { MemberRow, OrganizationRow } from './entities.js';
 
 /*

@@ -1,15 +1,6 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Member, Organization } from './entities.js';
-import { organizationLoaders } from './loaders.js';
-import { organizationResolvers } from './resolvers.js';
-import { organizationRoutes } from './routes.js';
-
-/** Organizations, and the memberships that tie users to them. */
-export const organizationsArea = {
-  name: 'organizations',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: organizationResolvers,
-  loaders: organizationLoaders,
-  entities: [Organization, Member],
-  routes: organizationRoutes,
-} satisfies Area;
+/** The public face of the organizations area: what other areas and the wiring may use of it. */
+export { Member, Organization } from './entities.js';
+export type { MemberEntity, MemberRow, OrganizationRow } from './entities.js';
+export { memberPayload, memberTarget } from './events.js';
+export { ORGANIZATION } from './fragments.js';
+export { addMember, createOrganization } from './service.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Viewer } from '../../auth/viewer.js';
-import { rowLoader } from '../common/loader.js';
+import { rowLoader } from '../../kernel/loader.js';
 import { columnOf, plainColumns, readRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';
 
@@ -27,6 +27,6 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof organizationLoaders> {}
 }

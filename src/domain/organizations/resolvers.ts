@@ -1,10 +1,10 @@
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
-import type { PageArgs } from '../common/pagination.js';
-import { updateById, type Id } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { listCollections } from '../collections/service.js';
-import { listOrganizationSpaces } from '../spaces/service.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { updateById, type Id } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { listCollections } from '../collections/index.js';
+import { listOrganizationSpaces } from '../spaces/index.js';
 import type { OrganizationRow } from './entities.js';
 import {
   createOrganization,

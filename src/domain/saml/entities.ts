@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Team } from '../teams/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Team } from '../teams/index.js';
 
 /**
  * A SAML identity provider through which people sign in to an organization. It can start logins once

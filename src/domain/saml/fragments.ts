@@ -1,4 +1,4 @@
-import { TEAM } from '../teams/fragments.js';
+import { TEAM } from '../teams/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

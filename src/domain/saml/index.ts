@@ -1,15 +1,5 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { SamlConsumedAssertion, SamlProvider, SamlRequest } from './entities.js';
-import { samlLoaders } from './loaders.js';
-import { samlResolvers } from './resolvers.js';
-import { samlRoutes } from './routes.js';
-
-/** SAML single sign-on providers of organizations. */
-export const samlArea = {
-  name: 'saml',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: samlResolvers,
-  loaders: samlLoaders,
-  entities: [SamlProvider, SamlRequest, SamlConsumedAssertion],
-  routes: samlRoutes,
-} satisfies Area;
+/** The public face of the saml area: what other areas and the wiring may use of it. */
+export { selfSignedCertificate } from './certificates.js';
+export { SamlConsumedAssertion, SamlProvider, SamlRequest } from './entities.js';
+export { finishLogin, startLogin } from './login.js';
+export { signingKey } from './service-provider.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { groupLoader } from '../common/loader.js';
+import { groupLoader } from '../../kernel/loader.js';
 import { SamlProvider } from './entities.js';
 
 export function samlLoaders(em: EntityManager) {
@@ -12,6 +12,6 @@ export function samlLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof samlLoaders> {}
 }

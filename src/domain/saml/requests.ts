@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CacheItem, CacheProvider } from '@node-saml/node-saml';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { SamlConsumedAssertion, SamlRequest, type SamlRequestRow } from './entities.js';
 import { REQUEST_LIFETIME_MS } from './service-provider.js';
 

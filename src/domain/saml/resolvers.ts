@@ -1,6 +1,6 @@
-import type { Context } from '../../graphql/context.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationId } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationId } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
 import {

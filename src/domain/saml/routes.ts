@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { SAML_PROVIDER } from './fragments.js';
 
 const PROVIDERS_PATH = '/v1/orgs/{organizationId}/saml';

@@ -2,7 +2,7 @@ import { generateKeyPair } from 'node:crypto';
 import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedSecret } from '../../auth/secrets.js';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Config } from '../../config.js';
 import { selfSignedCertificate } from './certificates.js';
 import type { SamlProviderRow } from './entities.js';

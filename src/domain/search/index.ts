@@ -1,15 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { SearchIndexedSpace, SearchSection } from './entities.js';
-import { searchJobHandlers } from './indexing.js';
-import { searchResolvers } from './resolvers.js';
-import { searchRoutes } from './routes.js';
-
-/** Full-text search over the main content of an organization's spaces, kept by an indexing job. */
-export const searchArea = {
-  name: 'search',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: searchResolvers,
-  entities: [SearchIndexedSpace, SearchSection],
-  routes: searchRoutes,
-  jobs: { ...searchJobHandlers },
-} satisfies Area;
+/** The public face of the search area: what other areas and the wiring may use of it. */
+export { SearchIndexedSpace, SearchSection } from './entities.js';
+export { scheduleIndexing } from './indexing.js';
+export { MAX_SEARCH_SECTIONS, SEARCH_CANDIDATES, rankingStatementOf } from './ranking.js';

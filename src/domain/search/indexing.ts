@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { rowsWhereIn, queryIn } from '../../db/statements.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
-import { PageVersion, type PageVersionRow } from '../content/entities.js';
-import { readRevisions } from '../content/store.js';
+import { PageVersion, type PageVersionRow } from '../content/index.js';
+import { readRevisions } from '../content/index.js';
 import { SearchIndexedSpace, SearchSection, type SearchSectionRow } from './entities.js';
 import { sectionsOf } from './sections.js';
 

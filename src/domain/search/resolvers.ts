@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { pageAppUrl } from '../content/views.js';
+import type { Context } from '../../kernel/context.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { pageAppUrl } from '../content/index.js';
 import { searchOrganization, type PageHit, type SectionHit, type SpaceHit } from './service.js';
 
 const sectionPath = (s: SectionHit) => (s.anchor ? `${s.pagePath}#${s.anchor}` : s.pagePath);

@@ -1,6 +1,6 @@
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import { plainText } from '../content/markdown.js';
-import { slugOf } from '../content/manifest.js';
+import { plainText } from '../content/index.js';
+import { slugOf } from '../content/index.js';
 
 /** A part of a page: the text before the first heading (no anchor), or a heading and the text under it. */
 export type Section = { anchor: string; title: string; body: string };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { visibleContent } from '../../auth/visibility.js';
-import type { Context } from '../../graphql/context.js';
-import { badRequest } from '../common/errors.js';
-import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../common/pagination.js';
-import { parseInput, text } from '../common/validation.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import type { Context } from '../../kernel/context.js';
+import { badRequest } from '../../kernel/errors.js';
+import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../../kernel/pagination.js';
+import { parseInput, text } from '../../kernel/validation.js';
+import type { SpaceRow } from '../spaces/index.js';
 import { refreshStaleSpaces } from './indexing.js';
 import { rankedPage, type SectionHit } from './ranking.js';
 

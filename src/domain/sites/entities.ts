@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Space } from '../spaces/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Space } from '../spaces/index.js';
 
 /** A published docs site of an organization. */
 export const Site = defineEntity({

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../events/record.js';
-import type { Context } from '../../graphql/context.js';
+import type { Context } from '../../kernel/context.js';
 import type { ShareLinkRow, SiteRow } from './entities.js';
 
 /*

@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import { selectsField, selectsPath } from '../../graphql/selection.js';
+import { selectsField, selectsPath } from '../../kernel/selection.js';
 import type { SectionNesting } from './published/navigation-lists.js';
 import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
-import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../common/loader.js';
-import { pageSize, type Page, type PageArgs } from '../common/pagination.js';
-import { groupRows } from '../common/row-index.js';
-import type { SpaceRow } from '../spaces/entities.js';
+import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../../kernel/loader.js';
+import { pageSize, type Page, type PageArgs } from '../../kernel/pagination.js';
+import { groupRows } from '../../kernel/row-index.js';
+import type { SpaceRow } from '../spaces/index.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
 import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './published/layout.js';
 
@@ -156,6 +156,6 @@ export function forgetSiteStructure(loaders: SiteLoaders, siteId: string): void 
   loaders.sectionsByGroup.clearAll();
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof siteLoaders> {}
 }

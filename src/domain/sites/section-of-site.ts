@@ -1,5 +1,5 @@
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
 import type { SiteSectionRow } from './entities.js';
 import { partOfSite } from './loaders.js';
 

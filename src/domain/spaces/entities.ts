@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { Collection } from '../collections/entities.js';
+import { Organization } from '../organizations/index.js';
+import { Collection } from '../collections/index.js';
 
 export const Space = defineEntity({
   name: 'Space',

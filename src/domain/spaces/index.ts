@@ -1,19 +1,7 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Space } from './entities.js';
-import { spaceLoaders } from './loaders.js';
-import { spaceResolvers } from './resolvers.js';
-import { spaceRoutes } from './routes.js';
-import { spaceJobHandlers } from './service.js';
-import { spaceLists } from './lists.js';
-
-/** Spaces: their lifecycle (deleted spaces are purged by a job), places and transfers. */
-export const spacesArea = {
-  name: 'spaces',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: spaceResolvers,
-  loaders: spaceLoaders,
-  lists: spaceLists,
-  entities: [Space],
-  routes: spaceRoutes,
-  jobs: { ...spaceJobHandlers },
-} satisfies Area;
+/** The public face of the spaces area: what other areas and the wiring may use of it. */
+export { Space } from './entities.js';
+export type { SpaceEntity, SpaceRow } from './entities.js';
+export { SPACE } from './fragments.js';
+export { spacesByCreation } from './lists.js';
+export { isPastRetention } from './retention.js';
+export { createSpace, emoji, emojiOfCodePoints, listCollectionSpaces, listOrganizationSpaces, moveTenantRows, purgeSpace, softDeleteSpaces } from './service.js';

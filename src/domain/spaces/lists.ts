@@ -6,7 +6,7 @@ import { creationOrder } from '../../db/creation-order.js';
 import { pageLoader, type PartitionedList, type SortKey } from '../../db/pages.js';
 import { tableOf } from '../../db/statements.js';
 import type { Counter } from '../../db/row-counts.js';
-import type { CollectionRow } from '../collections/entities.js';
+import type { CollectionRow } from '../collections/index.js';
 import { Space, type SpaceRow } from './entities.js';
 
 export const spacesByCreation = creationOrder<SpaceRow>('s');
@@ -58,6 +58,6 @@ export function spaceLists(em: EntityManager, policy: Policy) {
   };
 }
 
-declare module '../common/request-lists.js' {
+declare module '../../kernel/request-lists.js' {
   interface Lists extends ReturnType<typeof spaceLists> {}
 }

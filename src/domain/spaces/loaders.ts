@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhereIn } from '../../db/statements.js';
-import { groupLoader, rowLoader } from '../common/loader.js';
+import { groupLoader, rowLoader } from '../../kernel/loader.js';
 import { Space } from './entities.js';
 
 export function spaceLoaders(em: EntityManager) {
@@ -21,6 +21,6 @@ export function spaceLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof spaceLoaders> {}
 }

@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
-import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
+import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import {
   createSpace,

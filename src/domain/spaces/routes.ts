@@ -1,7 +1,7 @@
-import type { Route } from '../common/rest-route.js';
-import { CHANGE_REQUEST } from '../change-requests/fragments.js';
-import { FILE, LINKS, PAGE } from '../content/fragments.js';
-import { ORGANIZATION } from '../organizations/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { CHANGE_REQUEST } from '../change-requests/index.js';
+import { FILE, LINKS, PAGE } from '../content/index.js';
+import { ORGANIZATION } from '../organizations/index.js';
 import { SPACE } from './fragments.js';
 
 /** A mutation on one space by id that answers the space. */

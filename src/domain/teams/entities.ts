@@ -1,7 +1,7 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
-import { User } from '../users/entities.js';
+import { Organization } from '../organizations/index.js';
+import { User } from '../users/index.js';
 
 /** A named group of an organization's members, granted access to content as a whole. */
 export const Team = defineEntity({

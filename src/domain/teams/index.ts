@@ -1,15 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { Team, TeamMember } from './entities.js';
-import { teamLoaders } from './loaders.js';
-import { teamResolvers } from './resolvers.js';
-import { teamRoutes } from './routes.js';
-
-/** Teams and their members. */
-export const teamsArea = {
-  name: 'teams',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: teamResolvers,
-  loaders: teamLoaders,
-  entities: [Team, TeamMember],
-  routes: teamRoutes,
-} satisfies Area;
+/** The public face of the teams area: what other areas and the wiring may use of it. */
+export { Team, TeamMember } from './entities.js';
+export type { TeamMemberRow, TeamRow } from './entities.js';
+export { TEAM } from './fragments.js';

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, countsByKey, readRows, tableOf } from '../../db/statements.js';
-import { batchLoader, groupLoader, rowLoader } from '../common/loader.js';
-import { ContentGrant } from '../grants/entities.js';
-import { Space } from '../spaces/entities.js';
-import { byMemberKeys } from '../members/keys.js';
+import { batchLoader, groupLoader, rowLoader } from '../../kernel/loader.js';
+import { ContentGrant } from '../grants/index.js';
+import { Space } from '../spaces/index.js';
+import { byMemberKeys } from '../members/index.js';
 import { Team, TeamMember } from './entities.js';
 
 export function teamLoaders(em: EntityManager) {
@@ -37,6 +37,6 @@ export function teamLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof teamLoaders> {}
 }

@@ -1,8 +1,8 @@
-import type { Context } from '../../graphql/context.js';
-import type { PageArgs } from '../common/pagination.js';
-import { createInOrganization, deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { memberKey } from '../members/keys.js';
+import type { Context } from '../../kernel/context.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { createInOrganization, deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { memberKey } from '../members/index.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
 import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';
 import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf } from './service.js';

@@ -1,5 +1,5 @@
-import type { Route } from '../common/rest-route.js';
-import { MEMBER } from '../members/fragments.js';
+import type { Route } from '../../kernel/rest-route.js';
+import { MEMBER } from '../members/index.js';
 import { TEAM } from './fragments.js';
 
 const TEAMS_PATH = '/v1/orgs/{organizationId}/teams';

@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
+import { Organization } from '../organizations/index.js';
 
 /** Settings of an organization's translations: a title and the languages content is translated into. */
 export const TranslationSettings = defineEntity({

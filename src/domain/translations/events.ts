@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordEvent } from '../../events/record.js';
-import type { Context } from '../../graphql/context.js';
+import type { Context } from '../../kernel/context.js';
 import type { TranslationSettingsRow } from './entities.js';
 
 /** The payload of translation events: the settings as the contract names their fields (no permissions or urls). */

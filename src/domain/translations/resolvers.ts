@@ -1,8 +1,8 @@
 import { atLeast } from '../../auth/roles.js';
-import type { Context } from '../../graphql/context.js';
-import { whenLoaded } from '../common/loader.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../common/resolvers.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { whenLoaded } from '../../kernel/loader.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { TranslationSettingsRow } from './entities.js';
 import {
   createTranslationSettings,

@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { TRANSLATION_SETTINGS } from './fragments.js';
 
 const LIST_PATH = '/v1/orgs/{organizationId}/translations';

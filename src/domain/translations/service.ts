@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import type { Context } from '../../graphql/context.js';
-import { pageOfOrganization, rowOfOrganization } from '../common/organization-rows.js';
-import type { PageArgs } from '../common/pagination.js';
-import { parseInput, text } from '../common/validation.js';
-import { newId } from '../../ids.js';
+import type { Context } from '../../kernel/context.js';
+import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';
+import type { PageArgs } from '../../kernel/pagination.js';
+import { parseInput, text } from '../../kernel/validation.js';
+import { newId } from '../../kernel/ids.js';
 import { applyChanges } from '../../events/changes.js';
 import { recordTranslationEvent } from './events.js';
 import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';

@@ -1,15 +1,5 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { ApiToken, User } from './entities.js';
-import { userLoaders } from './loaders.js';
-import { userResolvers } from './resolvers.js';
-import { userRoutes } from './routes.js';
-
-/** Users and their API tokens. */
-export const usersArea = {
-  name: 'users',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: userResolvers,
-  loaders: userLoaders,
-  entities: [User, ApiToken],
-  routes: userRoutes,
-} satisfies Area;
+/** The public face of the users area: what other areas and the wiring may use of it. */
+export { ApiToken, User } from './entities.js';
+export type { UserRow } from './entities.js';
+export { USER } from './fragments.js';
+export { createApiToken, createUser, findUserByEmail, revokeApiToken, userWithEmail } from './service.js';

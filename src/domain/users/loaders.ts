@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhereIn } from '../../db/statements.js';
-import { rowLoader } from '../common/loader.js';
+import { rowLoader } from '../../kernel/loader.js';
 import { User } from './entities.js';
 
 export function userLoaders(em: EntityManager) {
@@ -10,6 +10,6 @@ export function userLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof userLoaders> {}
 }

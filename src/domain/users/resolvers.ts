@@ -1,6 +1,6 @@
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import type { Context } from '../../graphql/context.js';
-import { succeeded } from '../common/resolvers.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import type { Context } from '../../kernel/context.js';
+import { succeeded } from '../../kernel/resolvers.js';
 import type { UserRow } from './entities.js';
 import { createApiToken, listApiTokens, revokeApiToken } from './service.js';
 

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Clock } from '../../clock.js';
-import { newId } from '../../ids.js';
+import type { Clock } from '../../kernel/clock.js';
+import { newId } from '../../kernel/ids.js';
 import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
-import { alreadyTaken } from '../common/database-errors.js';
-import { notFound } from '../common/errors.js';
-import { parseInput, text } from '../common/validation.js';
+import { alreadyTaken } from '../../db/database-errors.js';
+import { notFound } from '../../kernel/errors.js';
+import { parseInput, text } from '../../kernel/validation.js';
 import { ApiToken, User, type UserRow } from './entities.js';
 
 const CreateUserInput = z.object({

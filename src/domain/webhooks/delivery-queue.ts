@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute, executeReturning } from '../../db/statements.js';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 
 /** The job that delivers an endpoint's pending deliveries, oldest first (delivery.ts). */
 export const DELIVER_JOB = 'webhooks.deliver';

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import { recordServerEvent } from '../../events/record.js';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { LeaseLost } from '../../jobs/lease.js';
 import { FetchFailure } from '../../net/fetch-document.js';

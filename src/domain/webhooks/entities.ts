@@ -1,6 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
-import { Organization } from '../organizations/entities.js';
+import { Organization } from '../organizations/index.js';
 
 /**
  * An organization's webhook endpoint: where the events of the types it names are delivered, signed with

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { execute, executeReturning } from '../../db/statements.js';
-import { newId } from '../../ids.js';
+import { newId } from '../../kernel/ids.js';
 import { scheduleDelivery } from './delivery-queue.js';
 
 /** Most events handed out by one fan-out transaction: a backlog is worked off in bounded steps. */

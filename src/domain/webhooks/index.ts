@@ -1,20 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
-import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
-import { webhookJobs } from './jobs.js';
-import { webhookLoaders } from './loaders.js';
-import { webhookResolvers } from './resolvers.js';
-import { webhookRoutes } from './routes.js';
-
-/**
- * Webhook endpoints of organizations and the delivery of domain events to them (Standard Webhooks):
- * the fan-out turns committed events into deliveries, a durable job per endpoint sends them in order.
- */
-export const webhooksArea = {
-  name: 'webhooks',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: webhookResolvers,
-  loaders: webhookLoaders,
-  entities: [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
-  routes: webhookRoutes,
-  jobs: webhookJobs,
-} satisfies Area;
+/** The public face of the webhooks area: what other areas and the wiring may use of it. */
+export { fanOutEvents } from './fan-out.js';
+export { FAN_OUT_JOB, scheduleWebhookFanOut } from './jobs.js';
+export { fanOutOnNotice } from './wake.js';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhereIn } from '../../db/statements.js';
-import { groupLoader } from '../common/loader.js';
+import { groupLoader } from '../../kernel/loader.js';
 import { WebhookDeliveryAttempt } from './entities.js';
 
 export function webhookLoaders(em: EntityManager) {
@@ -13,6 +13,6 @@ export function webhookLoaders(em: EntityManager) {
   };
 }
 
-declare module '../common/request-loaders.js' {
+declare module '../../kernel/request-loaders.js' {
   interface Loaders extends ReturnType<typeof webhookLoaders> {}
 }

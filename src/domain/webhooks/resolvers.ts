@@ -1,7 +1,7 @@
-import type { Context } from '../../graphql/context.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationItem } from '../common/resolvers.js';
-import type { PageArgs } from '../common/pagination.js';
+import type { Context } from '../../kernel/context.js';
+import type { Resolvers } from '../../kernel/resolver-types.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationItem } from '../../kernel/resolvers.js';
+import type { PageArgs } from '../../kernel/pagination.js';
 import type { WebhookDeliveryRow } from './entities.js';
 import {
   createWebhook,

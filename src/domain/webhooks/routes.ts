@@ -1,4 +1,4 @@
-import type { Route } from '../common/rest-route.js';
+import type { Route } from '../../kernel/rest-route.js';
 import { WEBHOOK, WEBHOOK_DELIVERY } from './fragments.js';
 
 /*

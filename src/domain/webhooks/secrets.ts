@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import { openWithServerKey, sealWithServerKey, type SealedText } from '../../auth/server-key-sealing.js';
 
 /** Name of the server secret that webhook signing secrets are sealed with. */

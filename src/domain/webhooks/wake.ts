@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../../clock.js';
+import type { Clock } from '../../kernel/clock.js';
 import type { Orm } from '../../db/database.js';
 import type { EventHub } from '../../events/hub.js';
 import type { Logger } from '../../logger.js';

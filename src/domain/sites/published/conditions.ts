@@ -1,5 +1,5 @@
 import jsep, { type Expression } from 'jsep';
-import { badRequest } from '../../common/errors.js';
+import { badRequest } from '../../../kernel/errors.js';
 
 /**
  * Conditions of sections and site spaces are JavaScript-like boolean expressions over the visitor's

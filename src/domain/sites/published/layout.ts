@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonListOf, readRows, rowsOf, tableOf, type Plain } from '../../../db/statements.js';
-import { Space, type SpaceRow } from '../../spaces/entities.js';
+import { Space, type SpaceRow } from '../../spaces/index.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
 /** Everything a site's navigation is made of, each list in position order, and the spaces it publishes. */

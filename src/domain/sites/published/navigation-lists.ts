@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../../db/pages.js';
 import { jsonTupleOf, tableOf } from '../../../db/statements.js';
-import { Space } from '../../spaces/entities.js';
+import { Space } from '../../spaces/index.js';
 import { countsStatement } from '../../../db/row-counts.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
@@ -71,6 +71,6 @@ export function siteNavigationLists(em: EntityManager) {
   };
 }
 
-declare module '../../common/request-lists.js' {
+declare module '../../../kernel/request-lists.js' {
   interface Lists extends ReturnType<typeof siteNavigationLists> {}
 }

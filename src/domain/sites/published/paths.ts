@@ -1,6 +1,6 @@
-import type { Context } from '../../../graphql/context.js';
-import { badRequest } from '../../common/errors.js';
-import type { SpaceRow } from '../../spaces/entities.js';
+import type { Context } from '../../../kernel/context.js';
+import { badRequest } from '../../../kernel/errors.js';
+import type { SpaceRow } from '../../spaces/index.js';
 
 /** Longest path of a section or a site space (contract §8). */
 export const PATH_MAX = 100;

@@ -1,4 +1,4 @@
-import { SITE_SPACE } from '../site-spaces/fragments.js';
+import { SITE_SPACE } from '../site-spaces/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

@@ -1,13 +1,3 @@
-import { schemaBeside, type Area } from '../../common/area.js';
-import { SiteSection, SiteSectionGroup } from '../entities.js';
-import { siteSectionResolvers } from './resolvers.js';
-import { siteSectionsRoutes } from './routes.js';
-
-/** Sections of sites and the groups that gather them. */
-export const siteSectionsArea = {
-  name: 'sites/sections',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: siteSectionResolvers,
-  entities: [SiteSectionGroup, SiteSection],
-  routes: siteSectionsRoutes,
-} satisfies Area;
+/** The public face of the sites/sections area: what other areas and the wiring may use of it. */
+export { SITE_SECTION_GROUP } from './fragments.js';
+export { listSiteSectionGroups, listSiteSections, sectionsInNavigationOrder, topLevelRows } from './service.js';

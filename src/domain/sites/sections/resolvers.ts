@@ -1,9 +1,9 @@
-import type { Context } from '../../../graphql/context.js';
-import { whenLoaded } from '../../common/loader.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { succeeded } from '../../common/resolvers.js';
-import type { Resolvers } from '../../../graphql/resolver-types.js';
-import type { SiteSectionGroupRow, SiteSectionRow } from '../entities.js';
+import type { Context } from '../../../kernel/context.js';
+import { whenLoaded } from '../../../kernel/loader.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { succeeded } from '../../../kernel/resolvers.js';
+import type { Resolvers } from '../../../kernel/resolver-types.js';
+import type { SiteSectionGroupRow, SiteSectionRow } from '../index.js';
 import {
   addSectionToGroup,
   addSiteSection,
@@ -18,9 +18,9 @@ import {
   updateSiteSection,
   updateSiteSectionGroup,
 } from './service.js';
-import { partOfSite, sectionNestingOf } from '../loaders.js';
+import { partOfSite, sectionNestingOf } from '../index.js';
 import type { GraphQLResolveInfo } from 'graphql';
-import { sectionPublishedUrl } from '../published/urls.js';
+import { sectionPublishedUrl } from '../index.js';
 
 type OnSite = { siteId: string };
 type OnItem = OnSite & { id: string };

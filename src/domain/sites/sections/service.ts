@@ -1,16 +1,16 @@
-import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../published/paths.js';
+import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Context } from '../../../graphql/context.js';
-import { alreadyTaken } from '../../common/database-errors.js';
-import { badRequest, notFound } from '../../common/errors.js';
-import { sortByKey, type PageArgs } from '../../common/pagination.js';
-import { movePosition, parseInput, text, describeInputs } from '../../common/validation.js';
-import { newId } from '../../../ids.js';
-import { byPosition, placeAmong, type Ordered } from '../../ordering.js';
-import { validateCondition } from '../published/conditions.js';
-import { attachSpace } from '../site-spaces/service.js';
+import type { Context } from '../../../kernel/context.js';
+import { alreadyTaken } from '../../../db/database-errors.js';
+import { badRequest, notFound } from '../../../kernel/errors.js';
+import { sortByKey, type PageArgs } from '../../../kernel/pagination.js';
+import { movePosition, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { byPosition, placeAmong, type Ordered } from '../../../kernel/ordering.js';
+import { validateCondition } from '../index.js';
+import { attachSpace } from '../site-spaces/index.js';
 import {
   Site,
   SiteSection,
@@ -22,14 +22,14 @@ import {
   type SiteSectionGroupRow,
   type SiteSectionRow,
   type SiteSpaceRow,
-} from '../entities.js';
+} from '../index.js';
 import { nestedOf } from '../../../db/pages.js';
 import { rowsOf, type Plain } from '../../../db/statements.js';
-import { Space, type SpaceRow } from '../../spaces/entities.js';
-import type { SectionNesting } from '../published/navigation-lists.js';
+import { Space, type SpaceRow } from '../../spaces/index.js';
+import type { SectionNesting } from '../index.js';
 import { applyChanges } from '../../../events/changes.js';
-import { recordStructureChange, type StructureChange } from '../events.js';
-import { forgetSiteStructure, pageOfSite } from '../loaders.js';
+import { recordStructureChange, type StructureChange } from '../index.js';
+import { forgetSiteStructure, pageOfSite } from '../index.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { creationOrder } from '../../../db/creation-order.js';
 import { pageLoader } from '../../../db/pages.js';
-import { ShareLink, type ShareLinkRow } from '../entities.js';
+import { ShareLink, type ShareLinkRow } from '../index.js';
 
 /** The lists of share links: one page of each site's, oldest first, read in SQL for many sites at once. */
 export function shareLinkLists(em: EntityManager) {
@@ -17,6 +17,6 @@ export function shareLinkLists(em: EntityManager) {
   };
 }
 
-declare module '../../common/request-lists.js' {
+declare module '../../../kernel/request-lists.js' {
   interface Lists extends ReturnType<typeof shareLinkLists> {}
 }

@@ -1,8 +1,8 @@
-import type { Context } from '../../../graphql/context.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { succeeded } from '../../common/resolvers.js';
-import type { Resolvers } from '../../../graphql/resolver-types.js';
-import type { ShareLinkRow } from '../entities.js';
+import type { Context } from '../../../kernel/context.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { succeeded } from '../../../kernel/resolvers.js';
+import type { Resolvers } from '../../../kernel/resolver-types.js';
+import type { ShareLinkRow } from '../index.js';
 import { createShareLink, deleteShareLink, listShareLinks, shareLinkUrl, updateShareLink } from './service.js';
 
 type SiteArgs = { siteId: string; organizationId?: string | null };

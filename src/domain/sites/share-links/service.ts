@@ -1,14 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { applyChanges } from '../../../events/changes.js';
 import { z } from 'zod';
-import type { Context } from '../../../graphql/context.js';
-import { notFound } from '../../common/errors.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { parseInput, text, describeInputs } from '../../common/validation.js';
-import { newId } from '../../../ids.js';
-import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../entities.js';
-import { recordShareLinkEvent } from '../events.js';
-import { shareLinkPublishedUrl } from '../published/urls.js';
+import type { Context } from '../../../kernel/context.js';
+import { notFound } from '../../../kernel/errors.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../index.js';
+import { recordShareLinkEvent } from '../index.js';
+import { shareLinkPublishedUrl } from '../index.js';
 
 const CreateShareLinkInput = z.object({
   /** A label for the people the link is given to; at most 50 characters (empty allowed, as in the reference). */

@@ -1,4 +1,4 @@
-import { SPACE } from '../../spaces/fragments.js';
+import { SPACE } from '../../spaces/index.js';
 
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 

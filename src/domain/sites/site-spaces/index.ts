@@ -1,13 +1,3 @@
-import { schemaBeside, type Area } from '../../common/area.js';
-import { SiteSpace } from '../entities.js';
-import { siteSpaceResolvers } from './resolvers.js';
-import { siteSpacesRoutes } from './routes.js';
-
-/** Site spaces: the spaces a site publishes, at its top level or in a section. */
-export const siteSpacesArea = {
-  name: 'sites/site-spaces',
-  typeDefs: schemaBeside(import.meta.url),
-  resolvers: siteSpaceResolvers,
-  entities: [SiteSpace],
-  routes: siteSpacesRoutes,
-} satisfies Area;
+/** The public face of the sites/site-spaces area: what other areas and the wiring may use of it. */
+export { SITE_SPACE } from './fragments.js';
+export { attachSpace, listSiteSpaces, unpublishSpaces } from './service.js';

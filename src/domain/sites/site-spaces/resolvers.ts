@@ -1,9 +1,9 @@
-import type { Context } from '../../../graphql/context.js';
-import { whenLoaded } from '../../common/loader.js';
-import { succeeded } from '../../common/resolvers.js';
-import type { Resolvers } from '../../../graphql/resolver-types.js';
-import type { SiteSpaceRow } from '../entities.js';
-import { sectionOfSite } from '../section-of-site.js';
+import type { Context } from '../../../kernel/context.js';
+import { whenLoaded } from '../../../kernel/loader.js';
+import { succeeded } from '../../../kernel/resolvers.js';
+import type { Resolvers } from '../../../kernel/resolver-types.js';
+import type { SiteSpaceRow } from '../index.js';
+import { sectionOfSite } from '../index.js';
 import {
   addSiteSpace,
   deleteSiteSpace,

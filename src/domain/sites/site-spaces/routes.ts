@@ -1,4 +1,4 @@
-import type { Route } from '../../common/rest-route.js';
+import type { Route } from '../../../kernel/rest-route.js';
 import { SITE_SPACE } from './fragments.js';
 
 const SITE = '/v1/orgs/{organizationId}/sites/{siteId}';

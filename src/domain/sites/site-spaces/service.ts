@@ -1,17 +1,17 @@
-import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../published/paths.js';
+import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Clock } from '../../../clock.js';
-import type { Context } from '../../../graphql/context.js';
-import { badRequest, conflict, notFound } from '../../common/errors.js';
-import { whenLoaded } from '../../common/loader.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { movePosition, parseInput, text, describeInputs } from '../../common/validation.js';
-import { newId } from '../../../ids.js';
-import { byPosition, placeAmong } from '../../ordering.js';
-import type { SpaceRow } from '../../spaces/entities.js';
-import { validateCondition } from '../published/conditions.js';
+import type { Clock } from '../../../kernel/clock.js';
+import type { Context } from '../../../kernel/context.js';
+import { badRequest, conflict, notFound } from '../../../kernel/errors.js';
+import { whenLoaded } from '../../../kernel/loader.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { movePosition, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { byPosition, placeAmong } from '../../../kernel/ordering.js';
+import type { SpaceRow } from '../../spaces/index.js';
+import { validateCondition } from '../index.js';
 import {
   Site,
   SiteSection,
@@ -21,11 +21,11 @@ import {
   type SiteSectionEntity,
   type SiteSpaceEntity,
   type SiteSpaceRow,
-} from '../entities.js';
-import { sectionOfSite } from '../section-of-site.js';
-import { siteSpacePublishedUrl } from '../published/urls.js';
-import { recordStructureChange } from '../events.js';
-import { forgetSiteStructure } from '../loaders.js';
+} from '../index.js';
+import { sectionOfSite } from '../index.js';
+import { siteSpacePublishedUrl } from '../index.js';
+import { recordStructureChange } from '../index.js';
+import { forgetSiteStructure } from '../index.js';
 
 
 /** A site space's path is one segment of its published URL. */

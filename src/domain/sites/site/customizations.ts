@@ -1,4 +1,4 @@
-import type { SiteRow } from '../entities.js';
+import type { SiteRow } from '../index.js';
 
 /**
  * The customization tree of a site as its published view reports it: every key of the reference's

@@ -1,12 +1,12 @@
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Context } from '../../../graphql/context.js';
-import { whenLoaded } from '../../common/loader.js';
-import { asksForTree, partOfSite, sectionNestingOf } from '../loaders.js';
-import { notFound } from '../../common/errors.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { createInOrganization, succeeded, updateById, type Id } from '../../common/resolvers.js';
-import type { Resolvers } from '../../../graphql/resolver-types.js';
-import type { SiteRow } from '../entities.js';
+import type { Context } from '../../../kernel/context.js';
+import { whenLoaded } from '../../../kernel/loader.js';
+import { asksForTree, partOfSite, sectionNestingOf } from '../index.js';
+import { notFound } from '../../../kernel/errors.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { createInOrganization, succeeded, updateById, type Id } from '../../../kernel/resolvers.js';
+import type { Resolvers } from '../../../kernel/resolver-types.js';
+import type { SiteRow } from '../index.js';
 import {
   createSite,
   defaultSiteSection,
@@ -22,9 +22,9 @@ import {
   updateSite,
   type SiteFilters,
 } from './service.js';
-import { listSiteSectionGroups, listSiteSections } from '../sections/service.js';
-import { listSiteSpaces } from '../site-spaces/service.js';
-import { siteBaseUrl, siteUrls } from '../published/urls.js';
+import { listSiteSectionGroups, listSiteSections } from '../sections/index.js';
+import { listSiteSpaces } from '../site-spaces/index.js';
+import { siteBaseUrl, siteUrls } from '../index.js';
 
 type SiteId = { siteId: string };
 

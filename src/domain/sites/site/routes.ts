@@ -1,5 +1,5 @@
-import type { Route } from '../../common/rest-route.js';
-import { SITE_SECTION_GROUP } from '../sections/fragments.js';
+import type { Route } from '../../../kernel/rest-route.js';
+import { SITE_SECTION_GROUP } from '../sections/index.js';
 import { SITE } from './fragments.js';
 
 const SITE_PATH = '/v1/orgs/{organizationId}/sites/{siteId}';

@@ -7,19 +7,19 @@ import { creationOrder } from '../../../db/creation-order.js';
 import { readPage } from '../../../db/pages.js';
 import { containsIgnoringCase } from '../../../db/text-match.js';
 import { atLeast } from '../../../auth/roles.js';
-import type { Context } from '../../../graphql/context.js';
-import { badRequest, conflict, DomainError, notFound } from '../../common/errors.js';
-import type { PageArgs } from '../../common/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../common/validation.js';
-import { newId } from '../../../ids.js';
-import { byPosition } from '../../ordering.js';
-import type { SpaceRow } from '../../spaces/entities.js';
-import { createSpace } from '../../spaces/service.js';
-import { forgetSiteInsights } from '../../insights/purge.js';
-import { validateCondition } from '../published/conditions.js';
+import type { Context } from '../../../kernel/context.js';
+import { badRequest, conflict, DomainError, notFound } from '../../../kernel/errors.js';
+import type { PageArgs } from '../../../kernel/pagination.js';
+import { oneOf, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { newId } from '../../../kernel/ids.js';
+import { byPosition } from '../../../kernel/ordering.js';
+import type { SpaceRow } from '../../spaces/index.js';
+import { createSpace } from '../../spaces/index.js';
+import { forgetSiteInsights } from '../../insights/index.js';
+import { validateCondition } from '../index.js';
 import { defaultSiteCustomization } from './customizations.js';
-import { sectionsInNavigationOrder, topLevelRows } from '../sections/service.js';
-import { attachSpace } from '../site-spaces/service.js';
+import { sectionsInNavigationOrder, topLevelRows } from '../sections/index.js';
+import { attachSpace } from '../site-spaces/index.js';
 import {
   Site,
   SiteAdaptiveSchema,
@@ -28,10 +28,10 @@ import {
   type SiteRow,
   type SiteSectionRow,
   type SiteSpaceRow,
-} from '../entities.js';
+} from '../index.js';
 import { applyChanges } from '../../../events/changes.js';
-import { recordSiteEvent } from '../events.js';
-import { forgetSiteStructure } from '../loaders.js';
+import { recordSiteEvent } from '../index.js';
+import { forgetSiteStructure } from '../index.js';
 
 /** The reference's site types; `basic` is the default. */
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;

@@ -1,4 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
+import { schemaBeside, type Area } from '../../kernel/area.js';
 import { TranslationSettings } from './entities.js';
 import { translationResolvers } from './resolvers.js';
 import { translationRoutes } from './routes.js';

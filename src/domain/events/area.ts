@@ -1,4 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
+import { schemaBeside, type Area } from '../../kernel/area.js';
 import { eventResolvers } from './resolvers.js';
 
 /**

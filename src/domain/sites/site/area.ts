@@ -1,7 +1,7 @@
-import { schemaBeside, type Area } from '../../common/area.js';
-import { Site, SiteAdaptiveSchema } from '../entities.js';
-import { siteLoaders } from '../loaders.js';
-import { siteNavigationLists } from '../published/navigation-lists.js';
+import { schemaBeside, type Area } from '../../../kernel/area.js';
+import { Site, SiteAdaptiveSchema } from '../index.js';
+import { siteLoaders } from '../index.js';
+import { siteNavigationLists } from '../index.js';
 import { siteResolvers } from './resolvers.js';
 import { sitesRoutes } from './routes.js';
 

@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs';
 import type { EntityManager, Options } from '@mikro-orm/postgresql';
-import type { Policy } from '../../auth/policy.js';
-import type { Viewer } from '../../auth/viewer.js';
-import type { Resolvers } from '../../graphql/resolver-types.js';
-import type { JobHandler } from '../../jobs/queue.js';
+import type { Policy } from '../auth/policy.js';
+import type { Viewer } from '../auth/viewer.js';
+import type { Resolvers } from './resolver-types.js';
+import type { JobHandler } from '../jobs/queue.js';
 import type { Loaders } from './request-loaders.js';
 import type { Route } from './rest-route.js';
 

@@ -1,10 +1,10 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
-import { creationOrder } from '../../db/creation-order.js';
-import { readPage } from '../../db/pages.js';
-import { notFound } from './errors.js';
-import type { PageArgs } from './pagination.js';
+import { creationOrder } from './creation-order.js';
+import { readPage } from './pages.js';
+import { notFound } from '../kernel/errors.js';
+import type { PageArgs } from '../kernel/pagination.js';
 
 type OrganizationRow = { organization: string; createdAt: Date; id: string };
 

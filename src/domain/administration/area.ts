@@ -1,4 +1,4 @@
-import { schemaBeside, type Area } from '../common/area.js';
+import { schemaBeside, type Area } from '../../kernel/area.js';
 import { administrationResolvers } from './resolvers.js';
 
 /** Instance administration: the admin CLI's operations while a server runs (not in the contract). */

@@ -1,4 +1,4 @@
-import type { Context } from '../../graphql/context.js';
+import type { Context } from './context.js';
 import type { PageArgs } from './pagination.js';
 
 /** Arguments of a root field that names a resource by its id. */

@@ -1,5 +1,5 @@
 import { generateNKeysBetween } from 'fractional-indexing';
-import { badRequest, conflict } from './common/errors.js';
+import { badRequest, conflict } from './errors.js';
 
 /** An item with a fractional ordering key among its siblings. */
 export type Ordered = { id: string; position: string };

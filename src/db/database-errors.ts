@@ -1,5 +1,5 @@
-import { connectionFailureOf } from '../../db/connection-errors.js';
-import { badRequest, conflict, DomainError, serviceUnavailable } from './errors.js';
+import { connectionFailureOf } from './connection-errors.js';
+import { badRequest, conflict, DomainError, serviceUnavailable } from '../kernel/errors.js';
 
 /*
  * The one place where what the database refused becomes a failure the caller can act on, for both

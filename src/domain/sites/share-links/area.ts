@@ -1,5 +1,5 @@
-import { schemaBeside, type Area } from '../../common/area.js';
-import { ShareLink } from '../entities.js';
+import { schemaBeside, type Area } from '../../../kernel/area.js';
+import { ShareLink } from '../index.js';
 import { shareLinkResolvers } from './resolvers.js';
 import { shareLinksRoutes } from './routes.js';
 import { shareLinkLists } from './lists.js';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Clock } from '../clock.js';
+import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/database.js';
 import type { Logger } from '../logger.js';
@@ -7,10 +7,10 @@ import type { Policy } from '../auth/policy.js';
 import type { Viewer } from '../auth/viewer.js';
 import type { EventHub } from '../events/hub.js';
 import type { RequestOrigin } from '../events/origin.js';
-import type { IngestState } from '../domain/insights/ingest-state.js';
-import type { Loaders } from '../domain/common/request-loaders.js';
-import type { Lists } from '../domain/common/request-lists.js';
-import type { LiveFeed } from '../domain/live/feed.js';
+import type { IngestState } from '../domain/insights/index.js';
+import type { Loaders } from './request-loaders.js';
+import type { Lists } from './request-lists.js';
+import type { LiveFeed } from '../domain/live/index.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
 

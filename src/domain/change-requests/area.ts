@@ -1,0 +1,15 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { ChangeRequest } from './entities.js';
+import { changeRequestLoaders } from './loaders.js';
+import { changeRequestResolvers } from './resolvers.js';
+import { changeRequestRoutes } from './routes.js';
+
+/** Change requests of spaces: opening, merging, bringing up to date. */
+export const changeRequestsArea = {
+  name: 'change-requests',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: changeRequestResolvers,
+  loaders: changeRequestLoaders,
+  entities: [ChangeRequest],
+  routes: changeRequestRoutes,
+} satisfies Area;

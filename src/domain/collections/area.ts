@@ -1,0 +1,17 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { Collection } from './entities.js';
+import { collectionLoaders } from './loaders.js';
+import { collectionResolvers } from './resolvers.js';
+import { collectionRoutes } from './routes.js';
+import { collectionLists } from './lists.js';
+
+/** Collections of spaces and collections. */
+export const collectionsArea = {
+  name: 'collections',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: collectionResolvers,
+  loaders: collectionLoaders,
+  lists: collectionLists,
+  entities: [Collection],
+  routes: collectionRoutes,
+} satisfies Area;

@@ -1,0 +1,15 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { Comment, CommentReaction, CommentReply } from './entities.js';
+import { commentLoaders } from './loaders.js';
+import { commentResolvers } from './resolvers.js';
+import { commentRoutes } from './routes.js';
+
+/** Comments of spaces and change requests, their replies and reactions. */
+export const commentsArea = {
+  name: 'comments',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: commentResolvers,
+  loaders: commentLoaders,
+  entities: [Comment, CommentReply, CommentReaction],
+  routes: commentRoutes,
+} satisfies Area;

@@ -1,0 +1,13 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { ContentGrant } from './entities.js';
+import { grantLoaders } from './loaders.js';
+import { grantResolvers } from './resolvers.js';
+
+/** Roles given on spaces and collections to teams and members. */
+export const grantsArea = {
+  name: 'grants',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: grantResolvers,
+  loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
+  entities: [ContentGrant],
+} satisfies Area;

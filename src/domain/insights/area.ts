@@ -1,0 +1,14 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { insightsJobHandlers } from './purge.js';
+import { insightsResolvers } from './resolvers.js';
+import { retentionJobHandlers } from './retention.js';
+import { insightsRoutes } from './routes.js';
+
+/** Visitor events of sites and their aggregates, with the jobs that roll them up, purge and age them out. */
+export const insightsArea = {
+  name: 'insights',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: insightsResolvers,
+  routes: insightsRoutes,
+  jobs: { ...insightsJobHandlers, ...retentionJobHandlers },
+} satisfies Area;

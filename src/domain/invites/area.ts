@@ -1,0 +1,15 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { InviteLink } from './entities.js';
+import { inviteLoaders } from './loaders.js';
+import { inviteResolvers } from './resolvers.js';
+import { inviteRoutes } from './routes.js';
+
+/** Invite links to organizations, spaces and collections. */
+export const invitesArea = {
+  name: 'invites',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: inviteResolvers,
+  loaders: inviteLoaders,
+  entities: [InviteLink],
+  routes: inviteRoutes,
+} satisfies Area;

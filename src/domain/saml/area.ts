@@ -1,0 +1,15 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { SamlConsumedAssertion, SamlProvider, SamlRequest } from './entities.js';
+import { samlLoaders } from './loaders.js';
+import { samlResolvers } from './resolvers.js';
+import { samlRoutes } from './routes.js';
+
+/** SAML single sign-on providers of organizations. */
+export const samlArea = {
+  name: 'saml',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: samlResolvers,
+  loaders: samlLoaders,
+  entities: [SamlProvider, SamlRequest, SamlConsumedAssertion],
+  routes: samlRoutes,
+} satisfies Area;

@@ -1,0 +1,13 @@
+import { schemaBeside, type Area } from '../../../kernel/area.js';
+import { SiteSpace } from '../index.js';
+import { siteSpaceResolvers } from './resolvers.js';
+import { siteSpacesRoutes } from './routes.js';
+
+/** Site spaces: the spaces a site publishes, at its top level or in a section. */
+export const siteSpacesArea = {
+  name: 'sites/site-spaces',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: siteSpaceResolvers,
+  entities: [SiteSpace],
+  routes: siteSpacesRoutes,
+} satisfies Area;

@@ -1,0 +1,20 @@
+import { schemaBeside, type Area } from '../../kernel/area.js';
+import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
+import { webhookJobs } from './jobs.js';
+import { webhookLoaders } from './loaders.js';
+import { webhookResolvers } from './resolvers.js';
+import { webhookRoutes } from './routes.js';
+
+/**
+ * Webhook endpoints of organizations and the delivery of domain events to them (Standard Webhooks):
+ * the fan-out turns committed events into deliveries, a durable job per endpoint sends them in order.
+ */
+export const webhooksArea = {
+  name: 'webhooks',
+  typeDefs: schemaBeside(import.meta.url),
+  resolvers: webhookResolvers,
+  loaders: webhookLoaders,
+  entities: [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
+  routes: webhookRoutes,
+  jobs: webhookJobs,
+} satisfies Area;
