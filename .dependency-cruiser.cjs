@@ -54,11 +54,11 @@ module.exports = {
       to: { path: ['^src/domain/', '^src/areas\\.ts$'] },
     },
     {
-      name: 'domain-not-to-doors',
-      comment: 'Areas use the kernel and the infrastructure, never the doors or the process wiring.',
+      name: 'domain-not-to-wiring',
+      comment: 'Areas stand on the kernel and the infrastructure (HTTP and GraphQL helpers included), never on the REST facade, the command line or the process wiring that assembles them.',
       severity: 'error',
       from: { path: '^src/domain/' },
-      to: { path: ['^rest-facade/', '^src/http/', '^src/cli/', '^src/graphql/', '^src/(app|server|main|http-server|areas|cli)\\.ts$'] },
+      to: { path: ['^rest-facade/', '^src/cli/', '^src/(app|server|main|http-server|areas|cli|cli-database|provision|migrate)\\.ts$'] },
     },
     {
       name: 'frozen-migrations',

@@ -19,7 +19,7 @@ import { performance } from 'node:perf_hooks';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../src/config.js';
 import { LOCK_FILE, readHolder } from '../src/db/data-dir-lock.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { startServer } from '../src/server.js';
 import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } from '../test/support/processes.js';
 import { Seeder } from './scale-seed.js';

@@ -20,6 +20,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openOrm } from '../src/db/orm.js';
+import { areaEntities } from '../src/areas.js';
 import type { Database } from '../src/db/database.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { MS_PER_TICK, processTicks } from './process-cpu.js';
@@ -193,7 +194,7 @@ try {
     const organizations = (await (await fetch(`${first.running.url}/v1/orgs`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).json()) as { items: { id: string }[] };
     await stop(first.running);
     // Seeded while the server is down: an embedded data directory belongs to one process.
-    const orm = await openOrm(database);
+    const orm = await openOrm(database, { entities: areaEntities });
     let siteId: string;
     try {
       siteId = await seedSiteTree(orm.em.fork(), organizations.items[0]!.id, 20, 25, 5);

@@ -18,16 +18,15 @@ import { logFailure, logRequestFailures, maskError } from './graphql/errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';
-import { subscriptionsOverWebSocket } from './graphql/websocket.js';
-import { samlRouter } from './http/saml.js';
-import { fileDownloadRouter } from './http/files.js';
-import { logSerializers } from './logger.js';
-import { pdfRouter } from './http/pdf.js';
+import { subscriptionsOverWebSocket } from './domain/live/index.js';
+import { samlRouter } from './domain/saml/index.js';
+import { fileDownloadRouter, pdfRouter } from './domain/content/index.js';
+import { logSerializers } from './kernel/logger.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
 import { apiReferenceRouter } from './http/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
-import { recordRefusedMutations } from './http/refused-mutations.js';
+import { recordRefusedMutations } from './domain/audit/index.js';
 import { documentErrorsAs200ForPlainJson } from './http/graphql-status.js';
 import { requireTokenUnlessPublic } from './graphql/anonymous-requests.js';
 import { metricsEndpoint, METRICS_PATH, servesOnMainPort } from './metrics/endpoint.js';
@@ -57,7 +56,7 @@ const logFailures: ApolloServerPlugin<Context> = {
  * 405s for all of them.
  */
 export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }, metrics?: ServerMetrics) {
-  const schema = buildSchema();
+  const schema = buildSchema(deps.areas);
   const app = express();
   app.disable('x-powered-by');
   app.set('trust proxy', deps.config.trustProxy);

@@ -24,6 +24,9 @@ import { teamsArea } from './domain/teams/area.js';
 import { translationsArea } from './domain/translations/area.js';
 import { usersArea } from './domain/users/area.js';
 import { webhooksArea } from './domain/webhooks/area.js';
+import type { Entities } from './db/entities.js';
+import type { Loaders } from './kernel/request-loaders.js';
+import type { Lists } from './kernel/request-lists.js';
 
 /**
  * Every area of the domain (each declared by its folder, see kernel/area.ts), in the order the
@@ -58,3 +61,11 @@ export const areas = [
   liveArea,
   webhooksArea,
 ] as const;
+
+/** The areas' entities, which the ORM is opened with (`openOrm`). */
+export const areaEntities: Entities = areas.flatMap((area): Entities => ('entities' in area ? area.entities : []));
+
+type Made<Key extends 'loaders' | 'lists'> = Intersection<(typeof areas)[number] extends infer A ? (A extends { [K in Key]: (...args: never[]) => infer L } ? L : never) : never>;
+type Intersection<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
+/** Checked by the compiler: the areas' factories together make every loader and list their types name. */
+export const everyLoaderAndListIsMade: [Made<'loaders'> extends Loaders ? true : never, Made<'lists'> extends Lists ? true : never] = [true, true];

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { isMasterKeyText, KEY_FORMAT } from './auth/key-text.js';
 import { parseAllowEntry } from './net/addresses.js';
 import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './net/trust-proxy.js';
-import { REDACTED } from './url-redaction.js';
+import { REDACTED } from './kernel/url-redaction.js';
 
 const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
 const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);

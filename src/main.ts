@@ -3,13 +3,13 @@ import './supported-node.mjs';
 import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
-import { welcomeMessage } from './db/bootstrap.js';
+import { welcomeMessage } from './provision.js';
 import { DataDirectoryUnusable } from './db/data-dir-access.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
 import { DatabaseUnreachable } from './db/reach-database.js';
 import { ListenError } from './http-server.js';
 import { InstanceDisagreement } from './instances/agreement.js';
-import { createLogger } from './logger.js';
+import { createLogger } from './kernel/logger.js';
 import { startServer, type RunningServer } from './server.js';
 
 /**

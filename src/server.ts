@@ -3,20 +3,20 @@ import { databaseOf, type Config } from './config.js';
 import { createApp } from './app.js';
 import { loadKeyring } from './auth/master-key.js';
 import { sealStoredSecrets } from './auth/secrets.js';
-import { writeAdminToken } from './cli/admin-token.js';
-import { provisionOwner, type Provisioned } from './db/bootstrap.js';
+import { checkOwnerToken, provisionOwner, writeAdminToken, type Provisioned } from './provision.js';
 import { dataDirLockOf, migrate, openOrm, type Database } from './db/orm.js';
 import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/index.js';
 import { fanOutOnNotice } from './domain/webhooks/index.js';
 import { EventHub } from './events/hub.js';
 import { createHttpServer } from './http-server.js';
-import { serveSubscriptions } from './graphql/websocket.js';
-import { agreeOnPublicUrl, checkOwnerToken } from './instances/agreement.js';
-import { jobHandlers } from './jobs/handlers.js';
+import { serveSubscriptions } from './domain/live/index.js';
+import { agreeOnPublicUrl } from './instances/agreement.js';
+import { jobHandlersOf } from './jobs/handlers.js';
+import { areaEntities, areas } from './areas.js';
 import { runDueJobs, startWorker, type JobEnv } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
-import { createLogger, type Logger } from './logger.js';
+import { createLogger, type Logger } from './kernel/logger.js';
 import { watchDatabase } from './metrics/database.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { watchJobQueue } from './metrics/job-queue.js';
@@ -58,6 +58,7 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   });
   const { deps, app, schema, stopApollo, provisioned } = opened;
   const { orm } = deps;
+  const jobHandlers = jobHandlersOf(areas);
   const jobEnv: JobEnv = { config, logger, onOutcome: (kind, outcome) => (outcome === 'completed' ? metrics.jobsCompleted : metrics.jobsFailed).inc({ kind }) };
   const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, jobEnv, config.jobPollMs) : undefined;
   // Instances that run jobs hand events to webhook endpoints as their notices arrive.
@@ -113,7 +114,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
   const { clock, logger, metrics } = options;
   const database = options.database ?? databaseOf(config);
   // The data directory first: the key file beside the database is read or made by its holder only.
-  const orm = await openOrm(database);
+  const orm = await openOrm(database, { entities: areaEntities });
   let events: EventHub | undefined;
   try {
     const keyring = loadKeyring(config, database, logger);
@@ -127,11 +128,12 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     // The admin CLI comes through this server while it holds an embedded data directory, with this token.
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.
-    if (config.jobPollMs > 0) await scheduleRecurringJobs(orm.em.fork(), config, clock.now());
+    if (config.jobPollMs > 0) await scheduleRecurringJobs(areas, orm.em.fork(), config, clock.now());
     await watchDatabase(metrics, orm);
-    watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
+    watchJobQueue(metrics, orm, clock, Object.keys(jobHandlersOf(areas)), logger);
     events = await EventHub.open(orm, logger);
     const deps = {
+      areas,
       orm,
       config,
       clock,

@@ -2,7 +2,7 @@
 /*
  * Refuses a Node.js that package.json's `engines.node` does not allow: one line on stderr naming the
  * version found and the one needed, exit 1. Importing it does the check. Each entry point (src/main.ts,
- * src/cli.ts, src/db/migrate.ts, scripts/start.mjs) imports it first: ES modules run in import order,
+ * src/cli.ts, src/migrate.ts, scripts/start.mjs) imports it first: ES modules run in import order,
  * so no other module's code runs before it. Plain JavaScript without newer syntax (no `?.`, `??`,
  * class fields), as it must run where the rest of the server would not.
  *

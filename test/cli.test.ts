@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config.js';
 import type { Database } from '../src/db/orm.js';
 import { Member } from '../src/domain/organizations/index.js';
 import { newId } from '../src/kernel/ids.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { startServer } from '../src/server.js';
 import { runCliInProcess } from './support/cli.js';
 import { freshDatabase, TEST_SECRET_KEY } from './support/database.js';

@@ -6,6 +6,7 @@ import { loadConfig } from '../src/config.js';
 import { Collection } from '../src/domain/collections/index.js';
 import { documentCost } from '../src/graphql/document-limits.js';
 import { buildSchema } from '../src/graphql/schema.js';
+import { areas } from '../src/areas.js';
 import { newOrganizationWithRoles, rest, type Caller, type OrganizationWithRoles } from './support/factories.js';
 import { siteEvent, track } from './support/insights.js';
 import { insertSite } from './support/sites.js';
@@ -254,7 +255,7 @@ describe('GraphQL documents', () => {
   });
 
   it('keeps every REST document far below the limits', () => {
-    const schema = buildSchema();
+    const schema = buildSchema(areas);
     const { graphql: limits } = loadConfig({});
     const { validationRules } = new ApolloArmor({
       costLimit: { enabled: false },

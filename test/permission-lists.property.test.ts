@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ROLES, type Role } from '../src/auth/roles.js';
+import { ROLES, type Role } from '../src/kernel/roles.js';
 import { Collection } from '../src/domain/collections/index.js';
 import { ContentGrant } from '../src/domain/grants/index.js';
 import { Member, Organization } from '../src/domain/organizations/index.js';

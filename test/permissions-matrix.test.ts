@@ -6,8 +6,8 @@
  * `permissions` objects and the member's-spaces listing must tell the same story.
  */
 import { beforeAll, describe, expect, it } from 'vitest';
-import { atLeast, type Role } from '../src/auth/roles.js';
-import type { Need } from '../src/auth/policy.js';
+import { atLeast, type Role } from '../src/kernel/roles.js';
+import type { Need } from '../src/kernel/policy.js';
 import { createSpace } from './support/content.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { createInviteLink, createTeam, grant, setTeamRole } from './support/people.js';

@@ -4,7 +4,8 @@ import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS_DOCUMENT, permissionsDocument } from '../scripts/permission-table.js';
 import { printedSchema, SCHEMA_DOCUMENT } from '../scripts/print-schema.js';
-import { buildSchema, guardOf, withGuards } from '../src/graphql/schema.js';
+import { buildSchema, guardOf, registryOf, withGuards } from '../src/graphql/schema.js';
+import { areas } from '../src/areas.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
@@ -195,7 +196,7 @@ describe('playground', () => {
 
 describe('permission declarations', () => {
   it('guards every root field', () => {
-    const schema = buildSchema();
+    const schema = buildSchema(areas);
     for (const root of [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!]) {
       for (const field of Object.values(root.getFields())) {
         expect(guardOf(schema, field as never), `${root.name}.${field.name}`).toBeDefined();
@@ -204,15 +205,15 @@ describe('permission declarations', () => {
   });
 
   it('refuses to start on a check that is not declared, does not judge the target, or reads an argument the field lacks', () => {
-    const real = buildSchema();
+    const real = buildSchema(areas);
     const declarations = [print(real.getDirective('requires')!.astNode!), print(real.getType('GuardTarget')!.astNode!)].join('\n');
-    const guarded = (field: string) => () => withGuards(makeExecutableSchema({ typeDefs: `${declarations}\ninput MoveInput { position: Int }\ntype Mutation { ${field} }\ntype Query { ok: Boolean @public }\ndirective @public on FIELD_DEFINITION` }));
+    const guarded = (field: string) => () => withGuards(makeExecutableSchema({ typeDefs: `${declarations}\ninput MoveInput { position: Int }\ntype Mutation { ${field} }\ntype Query { ok: Boolean @public }\ndirective @public on FIELD_DEFINITION` }), registryOf(real));
 
     expect(guarded('move(id: ID!, input: MoveInput!): Boolean @requires(role: "admin", on: SPACE, arg: "id", check: "adminOfBoth")')).toThrow(
       'Field Mutation.move: @requires names the check "adminOfBoth", which reads a missing argument "input.organization"',
     );
     expect(guarded('move(id: ID!): Boolean @requires(role: "admin", on: SPACE, arg: "id", check: "mayDoAnything")')).toThrow(
-      'Field Mutation.move: @requires names the check "mayDoAnything", which src/auth/checks.ts does not declare',
+      'Field Mutation.move: @requires names the check "mayDoAnything", which neither kernel/checks.ts nor an area declares',
     );
     expect(guarded('move(id: ID!): Boolean @requires(role: "admin", on: TEAM, arg: "id", check: "liveSpace")')).toThrow(
       'Field Mutation.move: @requires names the check "liveSpace", which does not judge a TEAM',

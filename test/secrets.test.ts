@@ -17,7 +17,7 @@ import { loadConfig } from '../src/config.js';
 import { Integration } from '../src/domain/integrations/index.js';
 import { openSecrets } from '../src/domain/integrations/index.js';
 import { signingKey } from '../src/domain/saml/index.js';
-import { createLogger } from '../src/logger.js';
+import { createLogger } from '../src/kernel/logger.js';
 import { startServer } from '../src/server.js';
 import { createPage, createSpace, openChangeRequest } from './support/content.js';
 import { useCleanups } from './support/cleanups.js';

@@ -153,7 +153,7 @@ describe('an invalid configuration at start', () => {
   it('admin CLI and migrate: the same lines, exit 1, no stack trace', async () => {
     for (const nodeArgs of [
       ['--import', 'tsx', 'src/cli.ts', 'user:create', '--email', 'someone@example.com', '--name', 'Someone'],
-      ['--import', 'tsx', 'src/db/migrate.ts'],
+      ['--import', 'tsx', 'src/migrate.ts'],
     ]) {
       const { code, stdout, stderr } = await runNodeProcess(nodeArgs, { ...env, PORT: '70000', OWNER_EMAIL: 'nobody' });
       expect({ nodeArgs, code, stdout, lines: stderr.trim().split('\n') }).toEqual({

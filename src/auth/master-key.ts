@@ -3,7 +3,7 @@ import { hkdfSync, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { HOW_TO_MAKE_A_KEY, KEY_FORMAT, keyBytes } from './key-text.js';
 
 /*

@@ -4,7 +4,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../db/database.js';
 import { executeReturning } from '../db/statements.js';
 import { ServerSecret } from './entities.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { forgetCreatedKeyFile, MasterKeyError, type Keyring } from './master-key.js';
 import { seal, storedValueOf, unseal } from './sealing.js';
 

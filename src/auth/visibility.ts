@@ -1,6 +1,6 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { keptCount, type Counter } from '../db/row-counts.js';
-import type { ContentReach } from './policy.js';
+import type { ContentReach } from '../kernel/policy.js';
 
 type ContentKind = 'space' | 'collection';
 

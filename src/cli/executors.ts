@@ -1,14 +1,9 @@
-import { execute, parse, type ExecutionResult } from 'graphql';
-import pino from 'pino';
-import type { Viewer } from '../auth/viewer.js';
-import { systemClock } from '../kernel/clock.js';
-import { databaseOf, type Config } from '../config.js';
-import { migrate, openOrm } from '../db/orm.js';
-import { IngestState } from '../domain/insights/index.js';
-import { contextFor } from '../graphql/request-context.js';
-import { buildSchema } from '../graphql/schema.js';
-import { createLogger } from '../logger.js';
+import type { ExecutionResult } from 'graphql';
+import type { Config } from '../config.js';
 import { unreachable, type ServerAccess } from './server-access.js';
+
+/** Opens the configured database in this process (src/cli-database.ts), given by the wiring so the CLI knows no area. */
+export type OpenDatabase = (config: Config) => Promise<Executor>;
 
 /** Runs the admin CLI's GraphQL operations somewhere: on a database it opened, or through a server. */
 export type Executor = {
@@ -16,48 +11,6 @@ export type Executor = {
   execute(document: string, variables: Record<string, unknown>): Promise<any>;
   close(): Promise<void>;
 };
-
-/**
- * Whoever can open the database itself holds every power over it: the CLI runs its operations as an
- * instance administrator that is no user of the instance.
- */
-const LOCAL_OPERATOR = {
-  user: { id: 'local-operator', email: '', displayName: 'Local operator', photoURL: null, instanceAdmin: true, createdAt: new Date(0) },
-  tokenId: 'local-operator',
-} as Viewer;
-
-function dataOf(result: ExecutionResult): any {
-  const [error] = result.errors ?? [];
-  if (error) throw error.originalError ?? error;
-  return result.data;
-}
-
-/**
- * Opens the configured database in this process (throws DataDirectoryLocked when another process holds
- * an embedded data directory), applies pending migrations and executes operations on it.
- */
-export async function inProcess(config: Config): Promise<Executor> {
-  const orm = await openOrm(databaseOf(config), { holder: 'cli' });
-  try {
-    await migrate(orm);
-  } catch (error) {
-    await orm.close();
-    throw error;
-  }
-  const schema = buildSchema();
-  // Output is the operator's: logs, if any, go to stderr.
-  const deps = { orm, config, clock: systemClock, logger: createLogger('warn', pino.destination(2)), ingest: new IngestState(orm) };
-  return {
-    async execute(document, variables) {
-      const contextValue = contextFor(deps, orm.em.fork(), LOCAL_OPERATOR);
-      return dataOf(await execute({ schema, document: parse(document), variableValues: variables, contextValue }));
-    },
-    close: async () => {
-      await deps.ingest.close();
-      await orm.close();
-    },
-  };
-}
 
 /** Executes operations through the GraphQL door of the server that holds the embedded data directory. */
 export function throughServer(access: ServerAccess): Executor {

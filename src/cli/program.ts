@@ -1,9 +1,9 @@
 import { Command, CommanderError, Option } from 'commander';
-import { ROLES } from '../auth/roles.js';
+import { ROLES } from '../kernel/roles.js';
 import { loadConfig } from '../config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../kernel/errors.js';
-import type { Executor } from './executors.js';
+import type { Executor, OpenDatabase } from './executors.js';
 import type { CliIo } from './io.js';
 import { serverAccess, serverHolding } from './server-access.js';
 
@@ -20,12 +20,12 @@ type Operation<O> = {
  * opened directly when no process holds it; when a server holds it, the command goes through that
  * server's GraphQL door with an instance administrator's token.
  */
-async function executorFor(io: CliIo): Promise<Executor> {
+async function executorFor(io: CliIo, openDatabase: OpenDatabase): Promise<Executor> {
   const config = loadConfig(io.env);
   // Loaded when needed: commands that do not run GraphQL operations (backup, restore, help) start faster.
-  const { inProcess, throughServer } = await import('./executors.js');
+  const { throughServer } = await import('./executors.js');
   try {
-    return await inProcess(config);
+    return await openDatabase(config);
   } catch (error) {
     if (!(error instanceof DataDirectoryLocked)) throw error;
     return throughServer(serverAccess(serverHolding(error), config.dataDir, io.env));
@@ -39,11 +39,11 @@ async function executorFor(io: CliIo): Promise<Executor> {
  * token it made on stdout. Resolves to the exit code: 0 done, 1 refused or failed (message on stderr),
  * 2 usage error.
  */
-export async function runCli(argv: string[], io: CliIo): Promise<number> {
+export async function runCli(argv: string[], io: CliIo, openDatabase: OpenDatabase): Promise<number> {
   const run =
     <O>(operation: Operation<O>) =>
     async (options: O) => {
-      const executor = await executorFor(io);
+      const executor = await executorFor(io, openDatabase);
       try {
         const data = await executor.execute(operation.document, operation.variables(options));
         io.stdout.write(`${operation.output(data, options, io)}\n`);

@@ -5,7 +5,7 @@ import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
 import { ensureWritableDataDir } from './data-dir-access.js';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
 import { releaseDeadConnections } from './dead-connections.js';
-import { entities } from './entities.js';
+import { platformEntities, type Entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 import { embeddedDatabases } from './embedded-databases.js';
 import { searchPathStatement } from './search-path.js';
@@ -14,9 +14,9 @@ import { sqlObservers } from './sql-observers.js';
 
 export type { Database, Orm };
 
-function baseOptions(): Options {
+function baseOptions(entities: Entities): Options {
   return {
-    entities,
+    entities: [...platformEntities, ...entities],
     extensions: [Migrator],
     migrations: {
       migrationsList,
@@ -59,11 +59,12 @@ const POOL_CONNECT_TIMEOUT_MS = 10_000;
  * directory must be writable (DataDirectoryUnusable otherwise) and is locked for this process until `orm.close()` (DataDirectoryLocked if another holds it);
  * `holder` says who is opening it, for the message another process gets.
  */
-export async function openOrm(db: Database, options: { holder?: LockHolder['kind'] } = {}): Promise<Orm> {
+/** `entities`: the areas' (src/areas.ts), beside the platform's own. */
+export async function openOrm(db: Database, options: { entities: Entities; holder?: LockHolder['kind'] }): Promise<Orm> {
   if ('url' in db) {
     const { schema } = db;
     return MikroORM.init({
-      ...baseOptions(),
+      ...baseOptions(options.entities),
       clientUrl: db.url,
       // The database must exist: a mistyped name in DATABASE_URL fails the start (reach-database.ts)
       // instead of creating an empty database and provisioning a new owner in it.
@@ -88,7 +89,7 @@ export async function openOrm(db: Database, options: { holder?: LockHolder['kind
     const pglite = await PGlite.create(db.dataDir, { startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`] });
     const dialect = new PGliteDialect({ pglite });
     const orm = await MikroORM.init({
-      ...baseOptions(),
+      ...baseOptions(options.entities),
       dbName: 'postgres',
       driverOptions: dialect,
     });

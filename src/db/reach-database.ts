@@ -1,5 +1,5 @@
 import pRetry from 'p-retry';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { connectionFailureOf, describeConnectionFailure } from './connection-errors.js';
 import type { Orm } from './database.js';
 import { executeReturning } from './statements.js';

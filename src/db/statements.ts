@@ -35,7 +35,8 @@ import { poolClientOf } from './pool-clients.js';
 export type Plain<T> = { readonly [K in keyof T]: T[K] };
 
 // Entities come in many generic shapes; only their metadata is read here.
-type AnyEntity = EntityName<any>;
+/** An entity, or its class name (for code below the areas, which names their tables without importing them). */
+type AnyEntity = EntityName<any> | string;
 type Order = Record<string, 'asc' | 'desc'>;
 type Statement = Sql | string;
 
@@ -50,7 +51,7 @@ function once(key: string, build: () => string): string {
 }
 
 function metadataOf(em: EntityManager, entity: AnyEntity) {
-  return em.getMetadata().get(entity);
+  return typeof entity === 'string' ? em.getMetadata().getByClassName(entity) : em.getMetadata().get(entity);
 }
 
 const textOf = (statement: Statement) => (typeof statement === 'string' ? statement : statement.text);

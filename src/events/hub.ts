@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Orm } from '../db/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 /** What the outbox's trigger announces of a committed event (the row itself is read by whoever needs it). */
 export type EventNotice = { id: string; seq: number; type: string; organizationId: string | null; outcome: string };

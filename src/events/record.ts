@@ -3,7 +3,7 @@ import type { Clock } from '../kernel/clock.js';
 import type { Context } from '../kernel/context.js';
 import { newId } from '../kernel/ids.js';
 import { DomainEvent, type DomainEventRow } from './entities.js';
-import type { RequestOrigin } from './origin.js';
+import type { RequestOrigin } from '../kernel/origin.js';
 import type { EventType } from './types.js';
 
 /** What a change announces: its type, its organization, the ids it is about, and its payload. */

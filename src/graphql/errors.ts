@@ -1,7 +1,7 @@
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { DomainError, ERROR_STATUS, type ErrorCode } from '../kernel/errors.js';
 import { connectionFailureOf, describeConnectionFailure } from '../db/connection-errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { variableErrorMessage } from './variable-errors.js';
 
 /*

@@ -1,15 +1,9 @@
+import { type Viewer } from '../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Viewer } from '../auth/viewer.js';
 import type { Loaders } from '../kernel/request-loaders.js';
-import { areas } from '../areas.js';
+import type { Area } from '../kernel/area.js';
 
-type Area = (typeof areas)[number];
-type LoadersOf<A> = A extends { loaders: (...args: never[]) => infer L } ? L : never;
-type Intersection<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
-/** What the areas' factories make together; it must be every loader the Loaders type names. */
-type Made = Intersection<LoadersOf<Area>>;
-
-const factories = areas.flatMap((area) => ('loaders' in area ? [area.loaders as (em: EntityManager, viewer: Viewer | null, all: Loaders) => object] : []));
+type Factory = NonNullable<Area['loaders']>;
 
 const EM = Symbol('em');
 const VIEWER = Symbol('viewer');
@@ -17,13 +11,13 @@ const MADE = Symbol('made');
 type Request = { [EM]: EntityManager; [VIEWER]: Viewer | null; [MADE]: (object | undefined)[] };
 
 /**
- * The prototype of every request's loaders: a getter per loader that runs its area's factory the first
- * time the request reads any of that area's loaders. Known once the first request has made every area's
- * loaders (a cache that can be lost).
+ * The prototype of every request's loaders, per list of areas: a getter per loader that runs its area's
+ * factory the first time the request reads any of that area's loaders. Known once the first request has
+ * made every area's loaders (a cache that can be lost).
  */
-let lazyLoaders: object | undefined;
+const lazyLoaders = new WeakMap<readonly Area[], object>();
 
-function prototypeOf(made: object[]): object {
+function prototypeOf(factories: Factory[], made: object[]): object {
   const prototype = {};
   made.forEach((loaders, index) => {
     for (const name of Object.keys(loaders)) {
@@ -44,18 +38,20 @@ function prototypeOf(made: object[]): object {
  * factory may read loaders of other areas, which are made then). Modules reach loaders only through the
  * context, never directly.
  */
-export function createLoaders(em: EntityManager, viewer: Viewer | null): Loaders {
-  if (!lazyLoaders) {
-    const loaders = {} as Made;
+export function createLoaders(areas: readonly Area[], em: EntityManager, viewer: Viewer | null): Loaders {
+  const prototype = lazyLoaders.get(areas);
+  if (!prototype) {
+    const factories = areas.flatMap((area) => (area.loaders ? [area.loaders] : []));
+    const loaders = {} as Loaders;
     const made = factories.map((factory) => {
       const own = factory(em, viewer, loaders);
       Object.assign(loaders, own);
       return own;
     });
-    lazyLoaders = prototypeOf(made);
+    lazyLoaders.set(areas, prototypeOf(factories, made));
     return loaders;
   }
-  const request: Request = Object.create(lazyLoaders);
+  const request: Request = Object.create(prototype);
   request[EM] = em;
   request[VIEWER] = viewer;
   request[MADE] = [];

@@ -1,15 +1,13 @@
+import { type Viewer } from '../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
-import { Policy } from '../auth/policy.js';
-import type { RequestOrigin } from '../events/origin.js';
-import { authenticate, type Viewer } from '../auth/viewer.js';
+import { Policy } from '../kernel/policy.js';
+import type { RequestOrigin } from '../kernel/origin.js';
+import { authenticate } from '../auth/authenticate.js';
 import type { AppDeps, Context } from '../kernel/context.js';
 import { createLists } from './lists.js';
 import { createLoaders } from './loaders.js';
-
-// Apart from the Context type (context.ts), which the domain imports: making a context needs every
-// area's loaders (src/areas.ts), and the areas need the type.
 
 /**
  * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
@@ -31,15 +29,16 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
 
 /** A context for a known viewer (or none), as used by the command line and jobs. */
 export function contextFor(
-  deps: Pick<AppDeps, 'config' | 'clock' | 'logger' | 'ingest'>,
+  deps: Pick<AppDeps, 'areas' | 'config' | 'clock' | 'logger' | 'ingest'>,
   em: EntityManager,
   viewer: Viewer | null,
   logger: Logger = deps.logger,
   origin: RequestOrigin = {},
 ): Context {
-  const loaders = createLoaders(em, viewer);
+  const { areas } = deps;
+  const loaders = createLoaders(areas, em, viewer);
   const policy = new Policy(viewer, loaders, deps.clock);
-  return { viewer, em, loaders, policy, lists: createLists(em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest, origin };
+  return { areas, viewer, em, loaders, policy, lists: createLists(areas, em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest, origin };
 }
 
 /** The same request's context afresh: same viewer and origin, a new EntityManager fork, empty loaders. */

@@ -14,10 +14,10 @@ import {
   type GraphQLObjectType,
   type GraphQLSchema,
 } from 'graphql';
-import { ROLES } from '../auth/roles.js';
-import { declaredAlternative, declaredCheck, runsInGuard, type GuardedRequest } from '../auth/checks.js';
-import type { GuardTarget, Need } from '../auth/policy.js';
-import { areas } from '../areas.js';
+import { ROLES } from '../kernel/roles.js';
+import { declaredAlternative, declaredCheck, guardRegistry, runsInGuard, type GuardedRequest, type GuardRegistry } from '../kernel/checks.js';
+import type { GuardTarget, Need } from '../kernel/policy.js';
+import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { forbidden, unauthenticated } from '../kernel/errors.js';
 import { scalarResolvers } from './scalars.js';
@@ -25,10 +25,14 @@ import { scalarResolvers } from './scalars.js';
 /** The SDL every area builds on: directives, scalars, shared shapes and the root types. */
 export const baseSchemaPath = join(dirname(fileURLToPath(import.meta.url)), 'base.graphql');
 
-/** The schema's SDL: the base, then each area's schema.graphql in the order of src/areas.ts. */
-export function schemaTypeDefs(): string[] {
+/** The schema's SDL: the base, then each area's schema.graphql in the order of the areas (src/areas.ts). */
+export function schemaTypeDefs(areas: readonly Area[]): string[] {
   return [readFileSync(baseSchemaPath, 'utf8'), ...areas.map((area) => area.typeDefs)];
 }
+
+/** The checks a schema's guards may name, by schema (the kernel's alone for a schema made without areas). */
+const registries = new WeakMap<GraphQLSchema, GuardRegistry>();
+export const registryOf = (schema: GraphQLSchema): GuardRegistry => registries.get(schema) ?? guardRegistry();
 
 export type Guard =
   | { kind: 'public' }
@@ -40,9 +44,9 @@ export type Guard =
       on: GuardTarget;
       arg: string;
       within?: string;
-      /** Named checks of src/auth/checks.ts, in the order they run. */
+      /** Named checks (kernel/checks.ts, or an area's `checks`), in the order they run. */
       check?: string[];
-      /** A named alternative of src/auth/checks.ts that may stand in for the role. */
+      /** A named alternative of kernel/checks.ts that may stand in for the role. */
       or?: string;
       /** How a 403 names the operation ("this operation" unless given). */
       action?: string;
@@ -80,10 +84,10 @@ function takesArgument(field: GraphQLFieldConfig<unknown, Context>, path: string
 
 /**
  * Refuses, at start-up, a `@requires` whose role is unknown, whose arguments the field lacks, or that
- * names a check or alternative that src/auth/checks.ts does not declare for its target or whose arguments
+ * names a check or alternative that is not declared (kernel/checks.ts, an area's `checks`) for its target or whose arguments
  * the field lacks. `parentType` is set for a field of an object type: its target comes from the parent.
  */
-function verifyRequires(guard: Requires, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): void {
+function verifyRequires(registry: GuardRegistry, guard: Requires, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): void {
   const refuse = (why: string): never => {
     throw new Error(`Field ${name}: @requires ${why}`);
   };
@@ -95,25 +99,25 @@ function verifyRequires(guard: Requires, field: GraphQLFieldConfig<unknown, Cont
     for (const arg of [guard.arg, guard.within]) if (arg && !takesArgument(field, arg)) refuse(`names a missing argument "${arg}"`);
   }
   const verifyNamed = (kind: string, named: string, declared: { on: readonly string[]; reads: readonly string[] } | undefined) => {
-    if (!declared) return refuse(`names the ${kind} "${named}", which src/auth/checks.ts does not declare`);
+    if (!declared) return refuse(`names the ${kind} "${named}", which neither kernel/checks.ts nor an area declares`);
     if (!declared.on.includes(guard.on)) refuse(`names the ${kind} "${named}", which does not judge a ${guard.on}`);
     for (const arg of declared.reads) if (!takesArgument(field, arg)) refuse(`names the ${kind} "${named}", which reads a missing argument "${arg}"`);
   };
-  for (const checkName of guard.check ?? []) verifyNamed('check', checkName, declaredCheck(checkName));
+  for (const checkName of guard.check ?? []) verifyNamed('check', checkName, declaredCheck(registry, checkName));
   if (guard.or) {
-    const alternative = declaredAlternative(guard.or);
+    const alternative = declaredAlternative(registry, guard.or);
     verifyNamed('alternative', guard.or, alternative && { on: Object.keys(alternative.description), reads: alternative.reads });
   }
 }
 
 /** Runs a `@requires` guard: the role (or its alternative) on the target, then the named checks the guard runs. */
-async function runRequires(guard: Requires, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+async function runRequires(registry: GuardRegistry, guard: Requires, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
   const fromParent = guard.arg.startsWith(PARENT);
   const request: GuardedRequest = { on: guard.on, id: String(fromParent ? valueAt(source, guard.arg.slice(PARENT.length)) : valueAt(args, guard.arg)), args };
   if (fromParent) {
     await ctx.policy.requireOnHeld(guard.on, request.id, guard.role, guard.action);
   } else {
-    const alternative = guard.or ? declaredAlternative(guard.or)! : undefined;
+    const alternative = guard.or ? declaredAlternative(registry, guard.or)! : undefined;
     await ctx.policy.require(guard.on, request.id, guard.role, {
       within: guard.within ? (args[guard.within] as string | null | undefined) : undefined,
       alternative: alternative && (() => alternative.opens(ctx, request)),
@@ -121,7 +125,7 @@ async function runRequires(guard: Requires, source: unknown, args: Record<string
     });
   }
   for (const checkName of guard.check ?? []) {
-    const check = declaredCheck(checkName)!;
+    const check = declaredCheck(registry, checkName)!;
     if (runsInGuard(check)) await check.run(ctx, request);
   }
 }
@@ -130,30 +134,40 @@ async function runRequires(guard: Requires, source: unknown, args: Record<string
  * Runs a field's guard for `args` in `ctx` (nothing for a field without one, or a public one). Live
  * subscriptions run it again before each event they deliver, in a fresh context.
  */
-export async function enforceGuard(guard: Guard | undefined, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+export function enforceGuard(schema: GraphQLSchema, guard: Guard | undefined, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+  return enforceGuardWith(registryOf(schema), guard, source, args, ctx);
+}
+
+async function enforceGuardWith(registry: GuardRegistry, guard: Guard | undefined, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
   if (!guard || guard.kind === 'public') return;
   if (!ctx.viewer) throw unauthenticated();
   if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
-  if (guard.kind === 'requires') await runRequires(guard, source, args, ctx);
+  if (guard.kind === 'requires') await runRequires(registry, guard, source, args, ctx);
 }
 
 /**
  * Wraps a field's resolver so that its guard runs first; a root field must declare one. A subscription's
  * guard runs when it is subscribed to (its resolver maps each event, which its stream checks itself).
  */
-function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): GraphQLFieldConfig<unknown, Context> {
+function guarded(
+  schema: GraphQLSchema,
+  registry: GuardRegistry,
+  field: GraphQLFieldConfig<unknown, Context>,
+  name: string,
+  parentType?: GraphQLObjectType,
+): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
   if (!guard && parentType) return field;
   if (!guard) throw new Error(`Root field ${name} declares no guard (@public, @authenticated, @instanceAdmin or @requires)`);
   if (guard.kind === 'public') return field;
-  if (guard.kind === 'requires') verifyRequires(guard, field, name, parentType);
+  if (guard.kind === 'requires') verifyRequires(registry, guard, field, name, parentType);
   else if (parentType) throw new Error(`Field ${name}: a field of an object type takes only @requires`);
   if (field.subscribe) {
     const subscribe = field.subscribe;
     return {
       ...field,
       subscribe: async (source, args, ctx, info) => {
-        await enforceGuard(guard, source, args, ctx);
+        await enforceGuardWith(registry, guard, source, args, ctx);
         return subscribe(source, args, ctx, info);
       },
     };
@@ -162,7 +176,7 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {
-      await enforceGuard(guard, source, args, ctx);
+      await enforceGuardWith(registry, guard, source, args, ctx);
       return resolve(source, args, ctx, info);
     },
   };
@@ -172,22 +186,24 @@ function guarded(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, Conte
  * Puts every root field behind its guard, and every field of an object type that declares `@requires`;
  * throws (the server refuses to start) on a root field without a guard or on a guard it cannot run.
  */
-export function withGuards(schema: GraphQLSchema): GraphQLSchema {
+export function withGuards(schema: GraphQLSchema, registry: GuardRegistry = guardRegistry()): GraphQLSchema {
   const rootTypes = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
-  return mapSchema(schema, {
-    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
+  const result = mapSchema(schema, {
+    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) =>
-      rootTypes.has(typeName) ? field : guarded(schema, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`, schema.getType(typeName) as GraphQLObjectType),
+      rootTypes.has(typeName) ? field : guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`, schema.getType(typeName) as GraphQLObjectType),
   });
+  registries.set(result, registry);
+  return result;
 }
 
 /** The executable schema: SDL + every area's resolvers, with each root field behind its guard. */
-export function buildSchema(): GraphQLSchema {
+export function buildSchema(areas: readonly Area[]): GraphQLSchema {
   const schema = makeExecutableSchema({
-    typeDefs: schemaTypeDefs(),
+    typeDefs: schemaTypeDefs(areas),
     resolvers: [scalarResolvers, ...areas.map((area) => area.resolvers)] as never,
     // The schema's AST lives as long as the server: source positions of its ~40k tokens (~4 MB) serve nobody.
     noLocation: true,
   });
-  return withGuards(schema);
+  return withGuards(schema, guardRegistry(areas));
 }

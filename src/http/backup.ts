@@ -2,7 +2,7 @@ import { pipeline } from 'node:stream/promises';
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sendFailure } from './responses.js';
-import { authenticate } from '../auth/viewer.js';
+import { authenticate } from '../auth/authenticate.js';
 import { dataDirLockOf } from '../db/orm.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { AppDeps } from '../kernel/context.js';

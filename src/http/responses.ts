@@ -2,7 +2,7 @@ import type { Request, Response } from 'express';
 import { domainErrorOf } from '../db/database-errors.js';
 import { DomainError, ERROR_STATUS } from '../kernel/errors.js';
 import { logFailure } from '../graphql/errors.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 
 /** The contract's error body, `{"error": {"code": <status>, "message": "..."}}`, with its status. */
 export function sendError(res: Response, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {

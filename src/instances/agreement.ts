@@ -1,9 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { hashTokenSecret } from '../auth/tokens.js';
 import type { Clock } from '../kernel/clock.js';
 import type { Config } from '../config.js';
-import { ApiToken } from '../domain/users/index.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { InstanceSetting } from './entities.js';
 
 /*
@@ -68,22 +66,5 @@ export function recordOwnerToken(em: EntityManager, clock: Clock, secretHash: st
   em.create(InstanceSetting, { name: OWNER_TOKEN_SHA256, value: secretHash, recordedAt: clock.now() });
 }
 
-/**
- * Warns when OWNER_TOKEN is not the owner's token of the first start, or is that token revoked since:
- * OWNER_TOKEN is read by a first start only, so the configuration says something untrue but nothing
- * serves differently (every instance checks tokens against the database).
- */
-export async function checkOwnerToken(em: EntityManager, config: Config, logger: Logger): Promise<void> {
-  if (!config.ownerToken) return;
-  const hash = hashTokenSecret(config.ownerToken);
-  const recorded = await recordedValue(em, OWNER_TOKEN_SHA256);
-  const token = await em.findOne(ApiToken, { secretHash: hash });
-  const live = !!token && token.revokedAt === null;
-  if (recorded === hash && live) return;
-  const what =
-    recorded === hash
-      ? 'OWNER_TOKEN is the token this database was provisioned with, revoked since'
-      : 'OWNER_TOKEN is not the token this database was provisioned with (another instance, or a start without it, provisioned first)';
-  const effect = live ? 'it is a live token of a user all the same' : 'it authenticates nobody';
-  logger.warn(`${what}: it is only read by a first start, so it changes nothing here and ${effect}; remove it from the configuration`);
-}
+/** The owner token's hash this database was provisioned with, if it was. */
+export const provisionedOwnerTokenHash = (em: EntityManager): Promise<string | undefined> => recordedValue(em, OWNER_TOKEN_SHA256);

@@ -1,17 +1,26 @@
-import { areas } from '../areas.js';
+import type { Area, AreaJobHandler } from '../kernel/area.js';
 import { vacuumJobHandlers } from '../db/vacuum.js';
 import type { JobHandler } from './queue.js';
 
-const declared: { by: string; jobs: Record<string, JobHandler> }[] = [
-  ...areas.map((area) => ({ by: `area ${area.name}`, jobs: 'jobs' in area ? area.jobs : {} })),
-  { by: 'the database vacuum', jobs: vacuumJobHandlers },
-];
+/** The handler as the queue runs it: the areas' own get the server's areas with their run. */
+function withAreas(handler: AreaJobHandler, areas: readonly Area[]): JobHandler {
+  return Object.assign((em: Parameters<JobHandler>[0], payload: Record<string, unknown>, now: Date, run: Parameters<JobHandler>[3]) => handler(em, payload, now, { ...run, areas }), {
+    outsideTransaction: handler.outsideTransaction,
+  });
+}
 
-/** Every durable job kind and its handler: the areas', and the platform's vacuum. */
-export const jobHandlers: Record<string, JobHandler> = {};
-for (const { by, jobs } of declared) {
-  for (const [kind, handler] of Object.entries(jobs)) {
-    if (jobHandlers[kind]) throw new Error(`Job kind "${kind}" of ${by} has a handler already`);
-    jobHandlers[kind] = handler;
+/** Every durable job kind and its handler: the areas', and the platform's vacuum. A kind declared twice is a fault of the build. */
+export function jobHandlersOf(areas: readonly Area[]): Record<string, JobHandler> {
+  const declared: { by: string; jobs: Record<string, JobHandler> }[] = [
+    ...areas.map((area) => ({ by: `area ${area.name}`, jobs: Object.fromEntries(Object.entries(area.jobs ?? {}).map(([kind, handler]) => [kind, withAreas(handler, areas)])) })),
+    { by: 'the database vacuum', jobs: vacuumJobHandlers },
+  ];
+  const handlers: Record<string, JobHandler> = {};
+  for (const { by, jobs } of declared) {
+    for (const [kind, handler] of Object.entries(jobs)) {
+      if (handlers[kind]) throw new Error(`Job kind "${kind}" of ${by} has a handler already`);
+      handlers[kind] = handler;
+    }
   }
+  return handlers;
 }

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { Job, type JobRow } from './entities.js';
 
 /** A run's claim on its job is gone: taken over after its lease ran out, or given back as the instance stops. */

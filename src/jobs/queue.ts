@@ -5,7 +5,7 @@ import type { Config } from '../config.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { Orm } from '../db/database.js';
 import { execute, executeReturning } from '../db/statements.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { newId } from '../kernel/ids.js';
 import { Job, type JobRow } from './entities.js';
 import { JobLease, releaseClaimsOfDeadProcess } from './lease.js';

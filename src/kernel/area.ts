@@ -1,11 +1,13 @@
 import { readFileSync } from 'node:fs';
-import type { EntityManager, Options } from '@mikro-orm/postgresql';
-import type { Policy } from '../auth/policy.js';
-import type { Viewer } from '../auth/viewer.js';
+import type { EntityManager, EntityName, Options } from '@mikro-orm/postgresql';
+import type { AnyCheck } from './checks.js';
+import type { Policy } from './policy.js';
 import type { Resolvers } from './resolver-types.js';
-import type { JobHandler } from '../jobs/queue.js';
+import type { Viewer } from './viewer.js';
+import type { JobRun } from '../jobs/queue.js';
 import type { Loaders } from './request-loaders.js';
 import type { Route } from './rest-route.js';
+import type { Config } from '../config.js';
 
 /**
  * An area of the domain, as its folder declares it (`src/domain/<area>/index.ts`). src/areas.ts lists
@@ -31,11 +33,38 @@ export type Area = {
   lists?: (em: EntityManager, policy: Policy) => object;
   /** The MikroORM entities of the area's tables (a new one also needs a migration). */
   entities?: NonNullable<Options['entities']>;
+  /**
+   * The area's tables whose rows belong to a space and carry its organization id (`space` and
+   * `organization` columns): they follow the space when it moves to another organization.
+   */
+  spaceOwned?: readonly EntityName<{ space: string; organization: string }>[];
+  /**
+   * What the area does when spaces leave their organization (`moved` to another) or are purged, before
+   * their rows move or cascade away: it lets go of what refers to them from outside the spaces.
+   */
+  spacesLeaving?: (em: EntityManager, spaceIds: string[], why: 'moved' | 'purged') => Promise<void>;
   /** The area's REST operations (see Route). */
   routes?: readonly Route[];
+  /** The guard checks the area's fields name (`@requires(…, check: "…")`), beside the kernel's (kernel/checks.ts). */
+  checks?: Readonly<Record<string, AnyCheck>>;
   /** Durable job kinds the area schedules, and their handlers. */
-  jobs?: Record<string, JobHandler>;
+  jobs?: Record<string, AreaJobHandler>;
+  /**
+   * Starts the chains of the area's recurring (housekeeping) jobs: makes sure each has its next run
+   * scheduled. Instances that run jobs call it at start (jobs/recurring.ts).
+   */
+  recurring?: (em: EntityManager, config: Config, now: Date) => Promise<void>;
 };
+
+/** A durable job's handler as an area declares it: its run also knows the server's areas (jobs/handlers.ts). */
+export type AreaJobHandler = ((em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun & { areas: readonly Area[] }) => Promise<void>) & {
+  outsideTransaction?: boolean;
+};
+
+/** Lets every area that holds references to these spaces let go of them (`Area.spacesLeaving`), in the areas' order. */
+export async function spacesLeave(areas: readonly Area[], em: EntityManager, spaceIds: string[], why: 'moved' | 'purged'): Promise<void> {
+  for (const area of areas) await area.spacesLeaving?.(em, spaceIds, why);
+}
 
 /** The schema.graphql beside an area's index module: `schemaBeside(import.meta.url)`. */
 export function schemaBeside(moduleUrl: string): string {

@@ -1,37 +1,47 @@
+import { type Viewer } from './viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from './clock.js';
 import type { Config } from '../config.js';
 import type { Orm } from '../db/database.js';
-import type { Logger } from '../logger.js';
-import type { Policy } from '../auth/policy.js';
-import type { Viewer } from '../auth/viewer.js';
+import type { Logger } from './logger.js';
+import type { Policy } from './policy.js';
 import type { EventHub } from '../events/hub.js';
-import type { RequestOrigin } from '../events/origin.js';
-import type { IngestState } from '../domain/insights/index.js';
+import type { RequestOrigin } from './origin.js';
 import type { Loaders } from './request-loaders.js';
 import type { Lists } from './request-lists.js';
-import type { LiveFeed } from '../domain/live/index.js';
 import type { GraphQLResolveInfo } from 'graphql';
+import type { Area } from './area.js';
 import type { RateLimits } from '../rate-limits/rate-limits.js';
+
+/**
+ * What areas add to the server's shared state, and so to every request's context: each area that holds
+ * such state declares its part where it defines it (`declare module '…/kernel/context.js'`), and the
+ * wiring that starts the server makes and closes it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the areas' declarations
+export interface AreaServices {}
 
 /**
  * What lives as long as the server (or command-line session) and is shared by every request. Whatever
  * holds threads, timers or pending work is here, made by whoever starts the server and closed by its
  * `stop()`; modules keep no such state of their own (only caches that can be lost).
  */
-export type AppDeps = {
+export type AppDeps = AreaServices & {
+  /** The areas the server is assembled from (src/areas.ts): what makes each request's loaders and lists. */
+  areas: readonly Area[];
   orm: Orm;
   config: Config;
   clock: Clock;
   logger: Logger;
-  ingest: IngestState;
   rateLimits: RateLimits;
   /** This process's ear on the outbox: committed domain events, from every instance. */
   events: EventHub;
 };
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
-export type Context = {
+export type Context = AreaServices & {
+  /** The server's areas, to make the same request's context afresh. */
+  areas: readonly Area[];
   viewer: Viewer | null;
   em: EntityManager;
   loaders: Loaders;
@@ -41,8 +51,6 @@ export type Context = {
   clock: Clock;
   config: Config;
   logger: Logger;
-  /** The server's ingestion workers and group commit. */
-  ingest: IngestState;
   /** Where the request came from (door, operation, client address), for the events it records. */
   origin: RequestOrigin;
   /** Live subscriptions' feed and re-check: only on the WebSocket door. */
@@ -50,14 +58,13 @@ export type Context = {
 };
 
 /**
- * What an operation over the WebSocket door holds beyond a request's context: the process's feed of
- * events, and the check each event passes before it is delivered.
+ * What an operation over the WebSocket door holds beyond a request's context: the check each event
+ * passes before it is delivered, and what the live area adds (its feed of events).
  */
-export type LiveSession = {
-  feed: LiveFeed;
+export interface LiveSession {
   /**
    * Reads the viewer afresh (the token again: still valid, still that user) into a new context, and
    * runs the subscription field's guard there with `args`; answers that context, or throws its refusal.
    */
   recheck(info: GraphQLResolveInfo, args: Record<string, unknown>): Promise<Context>;
-};
+}

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
 import type { MetricsConfig } from '../config.js';
 import { sendError } from '../http/responses.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { ServerMetrics } from './registry.js';
 
 export const METRICS_PATH = '/metrics';

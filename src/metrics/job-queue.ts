@@ -2,7 +2,7 @@ import { Gauge } from 'prom-client';
 import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../db/database.js';
 import { readRows } from '../db/statements.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import { PREFIX, type ServerMetrics } from './registry.js';
 
 /**

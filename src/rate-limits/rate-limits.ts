@@ -1,7 +1,7 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
 import type { RateLimitConfig } from '../config.js';
 import type { Orm } from '../db/database.js';
-import type { Logger } from '../logger.js';
+import type { Logger } from '../kernel/logger.js';
 import type { Cost } from './cost.js';
 import { createLimiters, type Limiters } from './store.js';
 import type { Subject } from './subject.js';

@@ -1,4 +1,4 @@
-import type { Role } from '../../src/auth/roles.js';
+import type { Role } from '../../src/kernel/roles.js';
 import { newId } from '../../src/kernel/ids.js';
 import { addMember, createOrganization } from '../../src/domain/organizations/index.js';
 import type { OrganizationRow } from '../../src/domain/organizations/index.js';

@@ -1,5 +1,5 @@
 import { Writable } from 'node:stream';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/kernel/logger.js';
 
 /** A logger at `level` whose JSON lines are kept in `lines`, for tests of what the server logs. */
 export function capturedLogs(level = 'info'): { logger: Logger; lines: string[] } {

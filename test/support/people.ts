@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import type { Role } from '../../src/auth/roles.js';
+import type { Role } from '../../src/kernel/roles.js';
 import type { Caller } from './factories.js';
 
 /**

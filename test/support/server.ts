@@ -1,10 +1,10 @@
+import { type Viewer } from '../../src/kernel/viewer.js';
 import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
 import { loadConfig } from '../../src/config.js';
 import type { Context } from '../../src/kernel/context.js';
 import { contextFor } from '../../src/graphql/request-context.js';
-import type { Viewer } from '../../src/auth/viewer.js';
-import { createLogger, type Logger } from '../../src/logger.js';
+import { createLogger, type Logger } from '../../src/kernel/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { freshDatabase, TEST_SECRET_KEY, type FreshDatabase } from './database.js';

@@ -1,10 +1,23 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { Migration } from '@mikro-orm/migrations';
-import { arrange, type FileEntry, type PageEntry } from '../../domain/content/index.js';
-import { entriesByRevision, storeObjects, WALK_TREES, WALKED_ENTRIES, type EntryTuple, type Owner } from '../../domain/content/index.js';
-import { manifestOf, treeOf, type TreeEntry, type TreeNode } from '../../domain/content/index.js';
-import { queryIn } from '../statements.js';
+// The content tree code as of this migration, frozen beside it (never the live src/domain/content).
+import {
+  arrange,
+  entriesByRevision,
+  manifestOf,
+  queryIn,
+  storeObjects,
+  treeOf,
+  WALK_TREES,
+  WALKED_ENTRIES,
+  type EntryTuple,
+  type FileEntry,
+  type Owner,
+  type PageEntry,
+  type TreeEntry,
+  type TreeNode,
+} from './Migration20261201090000/content-trees.js';
 
 /** Revisions converted per statement. */
 const BATCH = 200;
@@ -12,10 +25,11 @@ const BATCH = 200;
 /**
  * Revisions share what did not change: each revision's manifest (every page's place and version,
  * every file's version, copied whole into each revision's row) becomes a content-addressed tree
- * (src/domain/content/tree.ts) whose entries and nodes are stored once per space and shared between
- * revisions. Every revision is converted, space by space, and reads the same afterwards: pages in the
- * same tree order with the same slugs and paths (derived again on reading, as they were when written),
- * files in the same order. `down` writes every revision's manifest back into its row.
+ * (Migration20261201090000/content-trees.ts, a frozen copy of src/domain/content/tree.ts) whose
+ * entries and nodes are stored once per space and shared between revisions. Every revision is
+ * converted, space by space, and reads the same afterwards: pages in the same tree order with the same
+ * slugs and paths (derived again on reading, as they were when written), files in the same order.
+ * `down` writes every revision's manifest back into its row.
  */
 export class Migration20261201090000 extends Migration {
 

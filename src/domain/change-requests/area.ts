@@ -1,3 +1,4 @@
+import { changeRequestChecks } from './checks.js';
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { ChangeRequest } from './entities.js';
 import { changeRequestLoaders } from './loaders.js';
@@ -11,5 +12,7 @@ export const changeRequestsArea = {
   resolvers: changeRequestResolvers,
   loaders: changeRequestLoaders,
   entities: [ChangeRequest],
+  spaceOwned: [ChangeRequest] as never[],
   routes: changeRequestRoutes,
+  checks: changeRequestChecks,
 } satisfies Area;

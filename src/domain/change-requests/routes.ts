@@ -68,7 +68,7 @@ export const changeRequestRoutes: Route[] = [
     method: 'GET',
     path: `${CR}/content`,
     status: 200,
-    document: `query(${inChangeRequest}, ${readFlags}) { changeRequestContent(${ids}, ${flags}) { ...RevisionFields } } ${REVISION}`,
+    document: `query(${inChangeRequest}, ${readFlags}) { changeRequestContent(${ids}, ${flags}) { ...RevisionFields } } ${REVISION} ${CHANGE_REQUEST}`,
   },
   {
     operationId: 'listPagesInChangeRequest',

@@ -51,7 +51,7 @@ export async function changeRequestIn(ctx: Context, spaceId: string, ref: string
   return found;
 }
 
-/** The rule `liveSpace` of src/auth/checks.ts: a deleted or locked space takes no content change (409). */
+/** The rule `liveSpace` (checks.ts): a deleted or locked space takes no content change (409). */
 export function assertEditable(space: SpaceRow) {
   if (space.deletedAt) throw conflict('Space is deleted: restore it first');
   if (space.editMode === 'locked') throw conflict('Space is locked: set its editMode to live to edit or merge content');

@@ -34,3 +34,9 @@ export const Collection = defineEntity({
   },
 });
 export type CollectionRow = Plain<InferEntity<typeof Collection>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Collection: CollectionRow;
+  }
+}

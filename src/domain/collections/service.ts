@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { DEFAULT_LEVELS } from '../../auth/roles.js';
+import { DEFAULT_LEVELS } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
@@ -135,7 +135,7 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
     await removeAccessTo(tx as EntityManager, { collections: ids });
-    await moveTenantRows(tx as EntityManager, ctx.clock, spaceIds, target);
+    await moveTenantRows(tx as EntityManager, ctx, spaceIds, target);
   });
   await ctx.em.refresh(collection);
   return collection;

@@ -1,3 +1,4 @@
+import { commentChecks } from './checks.js';
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { Comment, CommentReaction, CommentReply } from './entities.js';
 import { commentLoaders } from './loaders.js';
@@ -11,5 +12,7 @@ export const commentsArea = {
   resolvers: commentResolvers,
   loaders: commentLoaders,
   entities: [Comment, CommentReply, CommentReaction],
+  spaceOwned: [Comment, CommentReply, CommentReaction] as never[],
   routes: commentRoutes,
+  checks: commentChecks,
 } satisfies Area;

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { executeReturning } from '../../db/statements.js';
 import { newId } from '../../kernel/ids.js';
-import { emoji, emojiOfCodePoints } from '../spaces/index.js';
+import { emoji, emojiOfCodePoints } from '../../kernel/emoji.js';
 import { CommentReaction, type CommentReactionRow } from './entities.js';
 
 /** At most this many emojis added or removed by one request. */

@@ -1,4 +1,4 @@
-import { atLeast } from '../../auth/roles.js';
+import { atLeast } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { whenLoaded } from '../../kernel/loader.js';
 import type { PageArgs } from '../../kernel/pagination.js';

@@ -10,4 +10,5 @@ export const contentArea = {
   resolvers: contentResolvers,
   loaders: contentLoaders,
   entities: [Revision, PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode],
+  spaceOwned: [Revision, PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode] as never[],
 } satisfies Area;

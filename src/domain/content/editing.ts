@@ -5,7 +5,7 @@ import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { parseInput, text, oneOf, describeInputs } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/index.js';
-import { emoji } from '../spaces/index.js';
+import { emoji } from '../../kernel/emoji.js';
 import { recordEvent } from '../../events/record.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
 import { revisionPayload, revisionTarget } from './events.js';

@@ -1,5 +1,3 @@
-import { CHANGE_REQUEST } from '../change-requests/index.js';
-
 /** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
 
 /** A page with its children to the deepest level pages may nest (MAX_PAGE_DEPTH, 8; GraphQL has no recursion). */
@@ -16,6 +14,7 @@ export const FILE = /* GraphQL */ `
   fragment FileFields on RevisionFile { id name contentType downloadURL size dimensions { width height } git { oid path } }
 `;
 
+/** A revision with its pages and files; needs CHANGE_REQUEST (the change request it was merged from), which its area declares. */
 export const REVISION = /* GraphQL */ `
   fragment RevisionFields on Revision {
     object id parents type pages { ...PageFields } files { ...FileFields } reusableContents createdAt
@@ -24,7 +23,6 @@ export const REVISION = /* GraphQL */ `
   }
   ${PAGE}
   ${FILE}
-  ${CHANGE_REQUEST}
 `;
 
 /** A ContentLocation (page, file, space or URL) and classified link lists; needs ORGANIZATION, SPACE, CHANGE_REQUEST, PAGE and FILE. */

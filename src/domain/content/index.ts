@@ -21,3 +21,5 @@ export { manifestOf, treeOf } from './tree.js';
 export type { TreeEntry, TreeNode } from './tree.js';
 export { DEFAULT_READ, pageAppUrl, pageTree } from './views.js';
 export type { PageTree, RevisionView } from './views.js';
+export { fileDownloadRouter } from './files-http.js';
+export { pdfRouter } from './pdf-http.js';

@@ -16,7 +16,7 @@ import type { RevisionView } from './views.js';
 
 /*
  * PDF export: the operation answers a signed, expiring URL of this server naming the (immutable)
- * revision and the pages to print; fetching that URL (src/http/pdf.ts) renders the PDF then, with pdfkit.
+ * revision and the pages to print; fetching that URL (pdf-http.ts) renders the PDF then, with pdfkit.
  */
 
 const PdfArgs = z.object({ page: z.string().nullish(), only: z.boolean({ error: 'must be true or false' }).nullish() });

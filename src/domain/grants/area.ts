@@ -2,6 +2,7 @@ import { schemaBeside, type Area } from '../../kernel/area.js';
 import { ContentGrant } from './entities.js';
 import { grantLoaders } from './loaders.js';
 import { grantResolvers } from './resolvers.js';
+import { removeAccessTo } from './service.js';
 
 /** Roles given on spaces and collections to teams and members. */
 export const grantsArea = {
@@ -10,4 +11,8 @@ export const grantsArea = {
   resolvers: grantResolvers,
   loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
   entities: [ContentGrant],
+  // A purged space's grants go with it (ON DELETE CASCADE).
+  spacesLeaving: async (em, spaceIds, why) => {
+    if (why === 'moved') await removeAccessTo(em, { spaces: spaceIds });
+  },
 } satisfies Area;

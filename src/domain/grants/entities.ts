@@ -43,3 +43,9 @@ export const ContentGrant = defineEntity({
   },
 });
 export type ContentGrantRow = Plain<InferEntity<typeof ContentGrant>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    ContentGrant: ContentGrantRow;
+  }
+}

@@ -1,8 +1,8 @@
+import { memberKey, splitMemberKeys } from '../../kernel/member-keys.js';
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowsWhere } from '../../db/statements.js';
 import { batchLoader, groupLoader } from '../../kernel/loader.js';
-import { memberKey, splitMemberKeys } from '../members/index.js';
 import { TeamMember, type TeamMemberRow } from '../teams/index.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 

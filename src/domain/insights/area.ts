@@ -1,7 +1,7 @@
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { insightsJobHandlers } from './purge.js';
 import { insightsResolvers } from './resolvers.js';
-import { retentionJobHandlers } from './retention.js';
+import { retentionJobHandlers, scheduleInsightsRetention } from './retention.js';
 import { insightsRoutes } from './routes.js';
 
 /** Visitor events of sites and their aggregates, with the jobs that roll them up, purge and age them out. */
@@ -11,4 +11,5 @@ export const insightsArea = {
   resolvers: insightsResolvers,
   routes: insightsRoutes,
   jobs: { ...insightsJobHandlers, ...retentionJobHandlers },
+  recurring: (em, config, now) => scheduleInsightsRetention(em, config.insightsRetentionDays, now),
 } satisfies Area;

@@ -48,3 +48,10 @@ export class IngestState {
     await group?.close();
   }
 }
+
+declare module '../../kernel/context.js' {
+  interface AreaServices {
+    /** The server's ingestion workers and group commit. */
+    ingest: IngestState;
+  }
+}

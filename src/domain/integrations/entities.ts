@@ -86,3 +86,9 @@ export const IntegrationSiteInstallation = defineEntity({
   },
 });
 export type IntegrationSiteInstallationRow = Plain<InferEntity<typeof IntegrationSiteInstallation>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Integration: IntegrationRow;
+  }
+}

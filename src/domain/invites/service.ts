@@ -4,7 +4,7 @@ import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
-import { ROLES, rank, type Role } from '../../auth/roles.js';
+import { ROLES, rank, type Role } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';

@@ -3,7 +3,7 @@ import { liveResolvers } from './resolvers.js';
 
 /**
  * Live GraphQL subscriptions to domain events (comments, change requests, sites, an organization's
- * events), served over WebSocket by src/graphql/websocket.ts from the process's LiveFeed.
+ * events), served over WebSocket by websocket.ts from the process's LiveFeed.
  */
 export const liveArea = {
   name: 'live',

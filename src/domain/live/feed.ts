@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/database.js';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import type { EventHub, EventNotice } from '../../events/hub.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 import { DomainError } from '../../kernel/errors.js';
 
 /** What a subscription wants of the events: one organization's, of some types, about some target. */
@@ -183,5 +183,12 @@ export class LiveFeed {
       this.logger.warn({ err, event: id }, 'live subscriptions: could not read a domain event; not delivered');
       return null;
     }
+  }
+}
+
+declare module '../../kernel/context.js' {
+  interface LiveSession {
+    /** The process's feed of committed events. */
+    feed: LiveFeed;
   }
 }

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { rowLoader } from '../../kernel/loader.js';
 import { Member } from '../organizations/index.js';
-import { byMemberKeys } from './keys.js';
+import { byMemberKeys } from '../../kernel/member-keys.js';
 
 export function memberLoaders(em: EntityManager) {
   return {

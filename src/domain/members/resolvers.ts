@@ -3,7 +3,7 @@ import type { PageArgs } from '../../kernel/pagination.js';
 import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { MemberRow } from '../organizations/index.js';
-import { memberKey } from './keys.js';
+import { memberKey } from '../../kernel/member-keys.js';
 import { listMembers, listMemberSpaces, markMemberAsSSO, memberOf, removeMember, updateMember } from './service.js';
 
 type MemberArgs = { organizationId: string; userId: string };

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
-import { ROLES, type Role } from '../../auth/roles.js';
+import { ROLES, type Role } from '../../kernel/roles.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readPage, type SortKey } from '../../db/pages.js';
 import { countStatement } from '../../db/row-counts.js';
@@ -17,7 +17,7 @@ import { memberPayload, memberTarget } from '../organizations/index.js';
 import { Space, type SpaceRow } from '../spaces/index.js';
 import { spacesByCreation } from '../spaces/index.js';
 import { TeamMember } from '../teams/index.js';
-import { memberKey } from './keys.js';
+import { memberKey } from '../../kernel/member-keys.js';
 
 const MemberFilters = z.object({
   /** A role, or `guest` for members without one. */

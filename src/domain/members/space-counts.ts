@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
-import type { ContentReach, Policy } from '../../auth/policy.js';
+import type { ContentReach, Policy } from '../../kernel/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readRows, tableOf } from '../../db/statements.js';
 import { batchLoader } from '../../kernel/loader.js';
 import { Space } from '../spaces/index.js';
-import { splitMemberKey } from './keys.js';
+import { splitMemberKey } from '../../kernel/member-keys.js';
 
 /**
  * How many live spaces each member of a page can access, of those the viewer can see (Member.spaces),

@@ -7,7 +7,7 @@ import { pageOfOrganization, rowOfOrganization } from '../../db/organization-row
 import type { PageArgs } from '../../kernel/pagination.js';
 import { parseInput, text } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
-import { redactUrlsIn } from '../../url-redaction.js';
+import { redactUrlsIn } from '../../kernel/url-redaction.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { OpenAPISpec, type OpenAPISpecRow, type OpenAPISpecEntity } from './entities.js';
 import { recordSpecEvent, recordSpecProcessed } from './events.js';

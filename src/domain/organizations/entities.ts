@@ -42,3 +42,10 @@ export const Member = defineEntity({
 /** The managed entity, for the services that change it; reads get the read-only `MemberRow`. */
 export type MemberEntity = InferEntity<typeof Member>;
 export type MemberRow = Plain<MemberEntity>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Organization: OrganizationRow;
+    Member: MemberRow;
+  }
+}

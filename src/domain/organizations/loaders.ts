@@ -1,5 +1,5 @@
+import { type Viewer } from '../../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Viewer } from '../../auth/viewer.js';
 import { rowLoader } from '../../kernel/loader.js';
 import { columnOf, plainColumns, readRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';

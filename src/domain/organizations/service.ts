@@ -6,7 +6,7 @@ import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
-import { ROLES, type Role } from '../../auth/roles.js';
+import { ROLES, type Role } from '../../kernel/roles.js';
 import { serverSecret } from '../../auth/secrets.js';
 import type { Context } from '../../kernel/context.js';
 import { alreadyTaken } from '../../db/database-errors.js';

@@ -3,3 +3,4 @@ export { selfSignedCertificate } from './certificates.js';
 export { SamlConsumedAssertion, SamlProvider, SamlRequest } from './entities.js';
 export { finishLogin, startLogin } from './login.js';
 export { signingKey } from './service-provider.js';
+export { samlRouter } from './http.js';

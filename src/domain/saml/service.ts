@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { samlProviderPayload, samlProviderTarget } from './events.js';
-import { ROLES } from '../../auth/roles.js';
+import { ROLES } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';

@@ -10,6 +10,7 @@ export const searchArea = {
   typeDefs: schemaBeside(import.meta.url),
   resolvers: searchResolvers,
   entities: [SearchIndexedSpace, SearchSection],
+  spaceOwned: [SearchIndexedSpace, SearchSection] as never[],
   routes: searchRoutes,
   jobs: { ...searchJobHandlers },
 } satisfies Area;

@@ -141,3 +141,9 @@ export const SiteAdaptiveSchema = defineEntity({
   },
 });
 export type SiteAdaptiveSchemaRow = Plain<InferEntity<typeof SiteAdaptiveSchema>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Site: SiteRow;
+  }
+}

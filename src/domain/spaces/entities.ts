@@ -39,3 +39,9 @@ export const Space = defineEntity({
 /** The managed entity, for the services that change it; reads get the read-only `SpaceRow`. */
 export type SpaceEntity = InferEntity<typeof Space>;
 export type SpaceRow = Plain<SpaceEntity>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Space: SpaceRow;
+  }
+}

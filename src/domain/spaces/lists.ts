@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
-import type { Policy } from '../../auth/policy.js';
+import type { Policy } from '../../kernel/policy.js';
 import { visibleContent, visibleCounts, type CountedParent } from '../../auth/visibility.js';
 import { creationOrder } from '../../db/creation-order.js';
 import { pageLoader, type PartitionedList, type SortKey } from '../../db/pages.js';

@@ -1,24 +1,18 @@
-import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import emojiRegex from 'emoji-regex';
 import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
-import { DEFAULT_LEVELS } from '../../auth/roles.js';
+import { DEFAULT_LEVELS } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { emoji } from '../../kernel/emoji.js';
 import { newId } from '../../kernel/ids.js';
-import { enqueue, type JobHandler } from '../../jobs/queue.js';
+import { enqueue } from '../../jobs/queue.js';
+import { spacesLeave, type AreaJobHandler } from '../../kernel/area.js';
 import { requestVacuum } from '../../db/vacuum.js';
-import { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision } from '../content/index.js';
-import { copyContent } from '../content/index.js';
-import { ChangeRequest } from '../change-requests/index.js';
-import { Comment, CommentReaction, CommentReply } from '../comments/index.js';
-import { SearchIndexedSpace, SearchSection } from '../search/index.js';
+import { copyContent, Revision } from '../content/index.js';
 import { scheduleIndexing } from '../search/index.js';
-import { unpublishSpaces } from '../sites/site-spaces/index.js';
-import { removeAccessTo } from '../grants/index.js';
 import { MoveContentInput, positionIn } from '../collections/index.js';
 import type { CollectionRow } from '../collections/index.js';
 import { collectionInOrganization } from '../collections/index.js';
@@ -27,28 +21,9 @@ import { recordEvent } from '../../events/record.js';
 import { placementOf } from '../collections/index.js';
 import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
 import { spacePayload, spaceTarget } from './events.js';
-import { isPastRetention, purgeDate } from './retention.js';
+import { isPastRetention, purgeDate } from '../../kernel/retention.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
-
-const singleEmoji = new RegExp(`^(?:${emojiRegex().source})$`);
-
-/** The emoji spelled by hex code points ("1f389", "1f44d-1f3fd"), or null when they spell none. */
-export function emojiOfCodePoints(value: string): string | null {
-  if (!/^[0-9a-f]{4,6}(-[0-9a-f]{4,6})*$/i.test(value)) return null;
-  const codePoints = value.split('-').map((hex) => parseInt(hex, 16));
-  if (codePoints.some((cp) => cp > 0x10ffff)) return null;
-  const decoded = String.fromCodePoint(...codePoints);
-  return singleEmoji.test(decoded) ? decoded : null;
-}
-
-/** An emoji character (sequence) or its code points in hex, as the reference accepts ("1f389"). */
-export const emoji = z
-  .string()
-  .max(50, { error: 'must be at most 50 characters' })
-  .refine((value) => singleEmoji.test(value) || emojiOfCodePoints(value) !== null, {
-    error: 'must be a single emoji or its hex code point',
-  });
 
 const CreateSpaceInput = z.object({
   title: text({ max: 50 }).optional(),
@@ -68,22 +43,16 @@ const UpdateSpaceInput = z.object({
 
 const PURGE_JOB = 'space.purge';
 
-/** Tables whose rows belong to a space and carry its organization id; they follow a transfer. */
-// Typed loosely: each has `space` and `organization` columns, which is all a transfer touches.
-const spaceOwnedEntities: EntityName<{ space: string; organization: string }>[] = [
-  Revision, PageVersion, ContentFile, FileBlob, ContentEntry, ContentNode, ChangeRequest, Comment, CommentReply, CommentReaction, SearchIndexedSpace, SearchSection,
-] as never[];
 
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
  * sites of the old organization stop publishing them, and its teams and members lose their grants.
  */
-export async function moveTenantRows(em: EntityManager, clock: Clock, spaceIds: string[], organizationId: string) {
+export async function moveTenantRows(em: EntityManager, { clock, areas }: Pick<Context, 'clock' | 'areas'>, spaceIds: string[], organizationId: string) {
   if (spaceIds.length === 0) return;
-  await unpublishSpaces(em, spaceIds);
-  await removeAccessTo(em, { spaces: spaceIds });
+  await spacesLeave(areas, em, spaceIds, 'moved');
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
-  for (const entity of spaceOwnedEntities) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
+  for (const entity of areas.flatMap((area) => area.spaceOwned ?? [])) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
   await requestVacuum(em, clock); // every row updated left a dead one behind
 }
 
@@ -97,10 +66,10 @@ export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceE
 }
 
 /** Purges a space whose restore window has closed; a space restored (or deleted again) meanwhile is kept. */
-export const purgeSpace: JobHandler = async (em, payload, now) => {
+export const purgeSpace: AreaJobHandler = async (em, payload, now, run) => {
   const space = await em.findOne(Space, { id: String(payload.spaceId) });
   if (!space?.deletedAt || space.deletedAt.toISOString() !== payload.deletedAt || !isPastRetention(space, now)) return;
-  await unpublishSpaces(em, [space.id]); // hands site defaults on before the cascade removes its site spaces
+  await spacesLeave(run.areas, em, [space.id], 'purged'); // site defaults are handed on before the cascade removes its site spaces
   await em.nativeDelete(Space, { id: space.id }); // owned rows follow through ON DELETE CASCADE
   await requestVacuum(em, { now: () => now });
 };
@@ -268,7 +237,7 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
       ? { type: 'space.transferred', organizationId: from.organization, target: { ...spaceTarget(space), toOrganizationId: target }, payload }
       : { type: 'space.moved', organizationId: from.organization, target: spaceTarget(space), payload });
     await tx.flush();
-    if (leaving) await moveTenantRows(tx as EntityManager, ctx.clock, [id], target);
+    if (leaving) await moveTenantRows(tx as EntityManager, ctx, [id], target);
   });
   await ctx.em.refresh(space);
   return space;

@@ -36,3 +36,10 @@ export const TeamMember = defineEntity({
   },
 });
 export type TeamMemberRow = Plain<InferEntity<typeof TeamMember>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    Team: TeamRow;
+    TeamMember: TeamMemberRow;
+  }
+}

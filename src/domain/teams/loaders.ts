@@ -1,9 +1,9 @@
+import { byMemberKeys } from '../../kernel/member-keys.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { columnOf, countsByKey, readRows, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader, rowLoader } from '../../kernel/loader.js';
 import { ContentGrant } from '../grants/index.js';
 import { Space } from '../spaces/index.js';
-import { byMemberKeys } from '../members/index.js';
 import { Team, TeamMember } from './entities.js';
 
 export function teamLoaders(em: EntityManager) {

@@ -1,3 +1,4 @@
+import { memberKey } from '../../kernel/member-keys.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
@@ -10,7 +11,6 @@ import { badRequest, notFound } from '../../kernel/errors.js';
 import type { Page, PageArgs } from '../../kernel/pagination.js';
 import { parseInput, text, describeInputs } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
-import { memberKey } from '../members/index.js';
 import { memberOf } from '../members/index.js';
 import { Member } from '../organizations/index.js';
 import { applyChanges } from '../../events/changes.js';

@@ -29,3 +29,9 @@ export const ApiToken = defineEntity({
   },
 });
 export type ApiTokenRow = Plain<InferEntity<typeof ApiToken>>;
+
+declare module '../../kernel/rows.js' {
+  interface Rows {
+    User: UserRow;
+  }
+}

@@ -1,6 +1,6 @@
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './entities.js';
-import { webhookJobs } from './jobs.js';
+import { scheduleWebhookFanOut, webhookJobs } from './jobs.js';
 import { webhookLoaders } from './loaders.js';
 import { webhookResolvers } from './resolvers.js';
 import { webhookRoutes } from './routes.js';
@@ -17,4 +17,5 @@ export const webhooksArea = {
   entities: [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],
   routes: webhookRoutes,
   jobs: webhookJobs,
+  recurring: (em, _config, now) => scheduleWebhookFanOut(em, now),
 } satisfies Area;

@@ -7,7 +7,7 @@ import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { LeaseLost } from '../../jobs/lease.js';
 import { FetchFailure } from '../../net/fetch-document.js';
 import { postJson } from '../../net/post-json.js';
-import { redactUrlsIn } from '../../url-redaction.js';
+import { redactUrlsIn } from '../../kernel/url-redaction.js';
 import { DELIVER_JOB } from './delivery-queue.js';
 import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointEntity } from './entities.js';
 import { webhookPayload, webhookTarget } from './events.js';

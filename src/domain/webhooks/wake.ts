@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kernel/clock.js';
 import type { Orm } from '../../db/database.js';
 import type { EventHub } from '../../events/hub.js';
-import type { Logger } from '../../logger.js';
+import type { Logger } from '../../kernel/logger.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';
 
 /**

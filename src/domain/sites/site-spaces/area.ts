@@ -1,7 +1,9 @@
+import { siteSpaceChecks } from './checks.js';
 import { schemaBeside, type Area } from '../../../kernel/area.js';
 import { SiteSpace } from '../index.js';
 import { siteSpaceResolvers } from './resolvers.js';
 import { siteSpacesRoutes } from './routes.js';
+import { unpublishSpaces } from './service.js';
 
 /** Site spaces: the spaces a site publishes, at its top level or in a section. */
 export const siteSpacesArea = {
@@ -10,4 +12,6 @@ export const siteSpacesArea = {
   resolvers: siteSpaceResolvers,
   entities: [SiteSpace],
   routes: siteSpacesRoutes,
+  checks: siteSpaceChecks,
+  spacesLeaving: (em, spaceIds) => unpublishSpaces(em, spaceIds),
 } satisfies Area;

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { creationOrder } from '../../../db/creation-order.js';
 import { readPage } from '../../../db/pages.js';
 import { containsIgnoringCase } from '../../../db/text-match.js';
-import { atLeast } from '../../../auth/roles.js';
+import { atLeast } from '../../../kernel/roles.js';
 import type { Context } from '../../../kernel/context.js';
 import { badRequest, conflict, DomainError, notFound } from '../../../kernel/errors.js';
 import type { PageArgs } from '../../../kernel/pagination.js';

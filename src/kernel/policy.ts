@@ -1,18 +1,21 @@
-import type { Clock } from '../kernel/clock.js';
-import type { CollectionRow } from '../domain/collections/index.js';
-import type { IntegrationRow } from '../domain/integrations/index.js';
-import type { ContentGrantRow } from '../domain/grants/index.js';
-import { memberKey } from '../domain/members/index.js';
-import type { MemberRow } from '../domain/organizations/index.js';
-import type { SpaceRow } from '../domain/spaces/index.js';
-import type { SiteRow } from '../domain/sites/index.js';
-import type { TeamMemberRow, TeamRow } from '../domain/teams/index.js';
-import { isPastRetention } from '../domain/spaces/index.js';
-import { forbidden, notFound } from '../kernel/errors.js';
-import { memoized, whenLoaded } from '../kernel/loader.js';
-import type { Loaders } from '../kernel/request-loaders.js';
+import { memberKey } from './member-keys.js';
+import { isPastRetention } from './retention.js';
+import type { Clock } from './clock.js';
+import { forbidden, notFound } from './errors.js';
+import { memoized, whenLoaded } from './loader.js';
+import type { Loaders } from './request-loaders.js';
 import { atLeast, isRole, spacePermissionsOf, strongest, type DefaultLevel, type Role } from './roles.js';
+import type { Rows } from './rows.js';
 import type { Viewer } from './viewer.js';
+
+type CollectionRow = Rows['Collection'];
+type SpaceRow = Rows['Space'];
+type SiteRow = Rows['Site'];
+type TeamRow = Rows['Team'];
+type TeamMemberRow = Rows['TeamMember'];
+type MemberRow = Rows['Member'];
+type ContentGrantRow = Rows['ContentGrant'];
+type IntegrationRow = Rows['Integration'];
 
 /** What a guarded operation needs: any membership (guests included) or a content role. */
 export type Need = 'member' | Role;

@@ -1,18 +1,19 @@
 // First: on a Node.js that package.json's engines does not allow, one line and exit 1 before any other module runs.
-import '../supported-node.mjs';
+import './supported-node.mjs';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TSMigrationGenerator } from '@mikro-orm/migrations';
-import { ConfigError, databaseOf, loadConfig, type Config } from '../config.js';
-import { migrate, openOrm, type Orm } from './orm.js';
+import { ConfigError, databaseOf, loadConfig, type Config } from './config.js';
+import { migrate, openOrm, type Orm } from './db/orm.js';
+import { areaEntities } from './areas.js';
 
 /**
  * `npm run migrate` applies pending migrations. `npm run migration:create` first migrates, then writes
  * a new migration from the difference between the entities and the database, and registers it in
- * migrations/index.ts (MikroORM's own file discovery needs Node 22; this keeps Node 20 working).
+ * db/migrations/index.ts (MikroORM's own file discovery is not used).
  */
-const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'migrations');
+const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'db', 'migrations');
 
 async function createMigration(orm: Orm): Promise<string | undefined> {
   const diff = await orm.schema.getUpdateSchemaMigrationSQL({ wrap: false, safe: false });
@@ -40,7 +41,7 @@ try {
   for (const line of error.lines) process.stderr.write(`error: ${line}\n`);
   process.exit(1);
 }
-const orm = await openOrm(databaseOf(config), { holder: 'migrate' });
+const orm = await openOrm(databaseOf(config), { entities: areaEntities, holder: 'migrate' });
 try {
   const applied = await migrate(orm);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { readStoredFile } from '../domain/content/index.js';
-import { signatureProblem } from '../domain/content/index.js';
-import type { AppDeps } from '../kernel/context.js';
-import { sendError, sendFailure } from './responses.js';
-import { sendSignedBytes } from './signed-bytes.js';
+import type { AppDeps } from '../../kernel/context.js';
+import { sendError, sendFailure } from '../../http/responses.js';
+import { sendSignedBytes } from '../../http/signed-bytes.js';
+import { readStoredFile } from './files.js';
+import { signatureProblem } from './signing.js';
 
 /** Types a browser may show inline; everything else downloads (no HTML or SVG runs on this origin). */
 const INLINE_TYPES = new Set(['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/bmp', 'application/pdf', 'text/plain']);

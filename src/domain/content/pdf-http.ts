@@ -1,10 +1,10 @@
 import express, { type Router } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { renderPdf, subjectOf, type PdfSubject } from '../domain/content/index.js';
-import { signatureProblem } from '../domain/content/index.js';
-import type { AppDeps } from '../kernel/context.js';
-import { sendError, sendFailure } from './responses.js';
-import { sendSignedBytes } from './signed-bytes.js';
+import type { AppDeps } from '../../kernel/context.js';
+import { sendError, sendFailure } from '../../http/responses.js';
+import { sendSignedBytes } from '../../http/signed-bytes.js';
+import { renderPdf, subjectOf, type PdfSubject } from './pdf.js';
+import { signatureProblem } from './signing.js';
 
 /** GET /pdf/:spaceId?revision&page&only&expires&signature: the PDF a signed URL names. */
 export function pdfRouter(deps: AppDeps): Router {

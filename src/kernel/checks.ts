@@ -1,18 +1,14 @@
-import type { Context } from '../kernel/context.js';
-import { forbidden, notFound } from '../kernel/errors.js';
-import { assertEditable } from '../domain/change-requests/index.js';
-import { commentIn, replyIn, threadIn, type Thread } from '../domain/comments/index.js';
-import { noReadableSpace } from '../domain/sites/index.js';
-import type { SpaceRow } from '../domain/spaces/index.js';
+import type { Context } from './context.js';
+import { forbidden, notFound } from './errors.js';
 import type { GuardTarget } from './policy.js';
-import { atLeast } from './roles.js';
 
 /*
  * The named permission checks that a guard directive adds to its role (`@requires(…, check: "adminOfBoth")`),
- * and the alternatives that may stand in for the role (`or: "activeShareKey"`). Each is declared once
- * here, with its function: start-up refuses a field naming one that is not declared, that does not judge
- * the field's target or whose arguments the field lacks; the guard runs it (but for a rule enforced in
- * the writing transaction); docs/permissions.md prints its description.
+ * and the alternatives that may stand in for the role (`or: "activeShareKey"`). Each is declared once,
+ * with its function: the checks every area may name here, an area's own on its manifest (`Area.checks`).
+ * Start-up refuses a field naming one that is not declared, that does not judge the field's target or
+ * whose arguments the field lacks; the guard runs it (but for a rule enforced in the writing
+ * transaction); docs/permissions.md prints its description.
  */
 
 /** What a check judges: the guarded resource (its kind and id) and the field's arguments. */
@@ -53,8 +49,6 @@ export type Alternative = Omit<Declared, 'description' | 'on'> & {
   opens(ctx: Context, request: GuardedRequest): Promise<boolean>;
 };
 
-const viewerId = (ctx: Context) => ctx.viewer!.user.id;
-
 /** The space or collection the guard judged (it exists: the role check passed). */
 async function guardedItem(ctx: Context, { on, id }: GuardedRequest): Promise<{ organization: string; parent?: string | null }> {
   return (on === 'SPACE' ? await ctx.loaders.space.load(id) : await ctx.loaders.collection.load(id))!;
@@ -76,14 +70,7 @@ async function assertCanCreateIn(ctx: Context, organizationId: string, parentId:
   }
 }
 
-/** The comment, or the reply when the field names one (`commentReplyId`), of the discussion in the request; 404 as the service answers. */
-async function commentOrReply(ctx: Context, { id, args }: GuardedRequest): Promise<{ thread: Thread; row: { postedBy: string }; what: string }> {
-  const thread = await threadIn(ctx, id, args.changeRequestId as string | null | undefined);
-  const comment = await commentIn(ctx, thread, args.commentId as string);
-  if (typeof args.commentReplyId !== 'string') return { thread, row: comment, what: 'comment' };
-  return { thread, row: await replyIn(ctx, comment, args.commentReplyId), what: 'reply' };
-}
-
+/** The checks that judge what the kernel knows (roles, parents, organizations), for any area to name. */
 export const CHECKS = {
   adminOfBoth: {
     description: 'admin of both organizations',
@@ -129,18 +116,6 @@ export const CHECKS = {
       await assertCanCreateIn(ctx, space.organization, space.parent ?? null);
     },
   },
-  readsTheSpace: {
-    description: 'read on the space named by `input.spaceId` (400 when not, like a missing space)',
-    on: ['SITE'],
-    reads: ['input.spaceId'],
-    async run(ctx, { id, args }) {
-      const spaceId = (args.input as { spaceId?: string | null }).spaceId;
-      if (!spaceId) return;
-      const [site, space] = await Promise.all([ctx.loaders.site.load(id), ctx.loaders.space.load(spaceId)]);
-      // Missing spaces and spaces of other organizations are the service's 400 about the input.
-      if (space && space.organization === site!.organization && (await ctx.policy.spaceRole(space)) === null) throw noReadableSpace('spaceId', spaceId);
-    },
-  },
   readsTheIntegration: {
     description: 'read on the integration',
     on: ['ORGANIZATION'],
@@ -150,33 +125,7 @@ export const CHECKS = {
       if (!integration || (await ctx.policy.integrationRole(integration)) === undefined) throw notFound('Integration');
     },
   },
-  authorOnlyEditsBody: {
-    description: 'a new body only by its author',
-    on: ['SPACE'],
-    reads: ['changeRequestId', 'commentId', 'input.body'],
-    async run(ctx, request) {
-      if (!(request.args.input as { body?: unknown }).body) return;
-      const { row, what } = await commentOrReply(ctx, request);
-      if (row.postedBy !== viewerId(ctx)) throw forbidden(`body: only its author may edit a ${what}`);
-    },
-  },
-  authorOrAdmin: {
-    description: 'its author, or admin on the space',
-    on: ['SPACE'],
-    reads: ['changeRequestId', 'commentId'],
-    async run(ctx, request) {
-      const { thread, row, what } = await commentOrReply(ctx, request);
-      if (row.postedBy === viewerId(ctx)) return;
-      if (!atLeast(await ctx.policy.spaceRole(thread.space), 'admin')) throw forbidden(`Only its author or a space admin may delete a ${what}`);
-    },
-  },
-  liveSpace: {
-    description: 'the space is live (409 when locked or deleted), checked inside the writing transaction',
-    on: ['SPACE'],
-    reads: [],
-    enforce: assertEditable,
-  },
-} satisfies Record<string, GuardCheck | TransactionCheck<SpaceRow>>;
+} satisfies Record<string, GuardCheck>;
 
 export const ALTERNATIVES = {
   activeShareKey: {
@@ -194,15 +143,30 @@ export const ALTERNATIVES = {
   },
 } satisfies Record<string, Alternative>;
 
-export type CheckName = keyof typeof CHECKS;
-export type AlternativeName = keyof typeof ALTERNATIVES;
+/** A check of either kind. */
+export type AnyCheck = GuardCheck | TransactionCheck<never>;
+
+/** Every check and alternative a guard may name: the kernel's, and each area's (`Area.checks`). */
+export type GuardRegistry = { checks: Readonly<Record<string, AnyCheck>>; alternatives: Readonly<Record<string, Alternative>> };
+
+/** The registry of the kernel's checks and those the areas declare; a name declared twice is refused. */
+export function guardRegistry(declared: readonly { name: string; checks?: Readonly<Record<string, AnyCheck>> }[] = []): GuardRegistry {
+  const checks: Record<string, AnyCheck> = { ...CHECKS };
+  for (const own of declared) {
+    for (const [name, check] of Object.entries(own.checks ?? {})) {
+      if (Object.hasOwn(checks, name)) throw new Error(`The guard check "${name}" is declared twice`);
+      checks[name] = check;
+    }
+  }
+  return { checks, alternatives: ALTERNATIVES };
+}
 
 /** The declared check of that name, or undefined. */
-export function declaredCheck(name: string): GuardCheck | TransactionCheck<SpaceRow> | undefined {
-  return Object.hasOwn(CHECKS, name) ? CHECKS[name as CheckName] : undefined;
+export function declaredCheck(registry: GuardRegistry, name: string): AnyCheck | undefined {
+  return Object.hasOwn(registry.checks, name) ? registry.checks[name] : undefined;
 }
 
 /** The declared alternative of that name, or undefined. */
-export function declaredAlternative(name: string): Alternative | undefined {
-  return Object.hasOwn(ALTERNATIVES, name) ? ALTERNATIVES[name as AlternativeName] : undefined;
+export function declaredAlternative(registry: GuardRegistry, name: string): Alternative | undefined {
+  return Object.hasOwn(registry.alternatives, name) ? registry.alternatives[name] : undefined;
 }

@@ -4,18 +4,18 @@ import { getOperationAST, GraphQLError, parse, specifiedRules, validate, type Gr
 import type { Context as WsContext, SubscribePayload } from 'graphql-ws';
 import { useServer, type Extra } from 'graphql-ws/use/ws';
 import { WebSocketServer } from 'ws';
-import { inputProblemAt, problemMessage } from '../kernel/nul.js';
-import { DomainError } from '../kernel/errors.js';
-import { LiveFeed } from '../domain/live/index.js';
-import { OVER_WEBSOCKET } from '../domain/live/index.js';
-import { costOf } from '../rate-limits/cost.js';
-import { subjectOf } from '../rate-limits/subject.js';
-import type { AppDeps, Context, LiveSession } from '../kernel/context.js';
-import { documentLimits } from './document-limits.js';
-import { domainErrorIn, logFailure, maskError } from './errors.js';
-import { noNulLiterals } from './nul.js';
-import { createContext } from './request-context.js';
-import { enforceGuard, guardOf } from './schema.js';
+import { inputProblemAt, problemMessage } from '../../kernel/nul.js';
+import { DomainError } from '../../kernel/errors.js';
+import { costOf } from '../../rate-limits/cost.js';
+import { subjectOf } from '../../rate-limits/subject.js';
+import type { AppDeps, Context, LiveSession } from '../../kernel/context.js';
+import { documentLimits } from '../../graphql/document-limits.js';
+import { domainErrorIn, logFailure, maskError } from '../../graphql/errors.js';
+import { noNulLiterals } from '../../graphql/nul.js';
+import { createContext } from '../../graphql/request-context.js';
+import { enforceGuard, guardOf } from '../../graphql/schema.js';
+import { LiveFeed } from './feed.js';
+import { OVER_WEBSOCKET } from './resolvers.js';
 
 /** Subscriptions one connection may hold at once (each holds a stream of at most MAX_PENDING_EVENTS). */
 export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 50;
@@ -71,7 +71,7 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
       async recheck(info, args) {
         const fresh = await createContext(deps, { authorization });
         fresh.live = session;
-        await enforceGuard(guardOf(info.schema, info.parentType.getFields()[info.fieldName]!), undefined, args, fresh);
+        await enforceGuard(info.schema, guardOf(info.schema, info.parentType.getFields()[info.fieldName]!), undefined, args, fresh);
         return fresh;
       },
     };

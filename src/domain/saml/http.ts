@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type Request, type Response, type Router } from 'express';
-import { sendError, sendFailure } from './responses.js';
-import type { AppDeps } from '../kernel/context.js';
-import { SamlProvider } from '../domain/saml/index.js';
-import { finishLogin, startLogin } from '../domain/saml/index.js';
-import { signingKey } from '../domain/saml/index.js';
+import { sendError, sendFailure } from '../../http/responses.js';
+import type { AppDeps } from '../../kernel/context.js';
+import { SamlProvider } from './entities.js';
+import { finishLogin, startLogin } from './login.js';
+import { signingKey } from './service-provider.js';
 
 /**
  * The browser-facing SAML endpoints of each provider (its `service` URLs), outside the /v1 contract:
@@ -47,7 +47,7 @@ export function samlRouter(deps: AppDeps): Router {
       const provider = await em.findOne(SamlProvider, { id: String(req.params.providerId) });
       if (!provider) return sendError(res, 404, 'SAML provider not found');
       const key = await signingKey(em, deps.clock, deps.config);
-      const { serviceProviderMetadata } = await import('../domain/saml/saml-protocol.js');
+      const { serviceProviderMetadata } = await import('./saml-protocol.js');
       res.type('application/samlmetadata+xml').send(serviceProviderMetadata(provider.id, key, deps.config));
     }),
   );

@@ -1,10 +1,10 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { getArgumentValues, getOperationAST, GraphQLError, Kind, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
-import type { Context } from '../kernel/context.js';
-import { domainErrorIn, statusOf } from '../graphql/errors.js';
-import { variableErrorMessage } from '../graphql/variable-errors.js';
-import { guardOf } from '../graphql/schema.js';
-import { recordRefusal, type Refusal } from '../domain/audit/index.js';
+import type { Context } from '../../kernel/context.js';
+import { domainErrorIn, statusOf } from '../../graphql/errors.js';
+import { variableErrorMessage } from '../../graphql/variable-errors.js';
+import { guardOf } from '../../graphql/schema.js';
+import { recordRefusal, type Refusal } from './refusals.js';
 
 /** The root fields of an operation by their response key (alias or name). */
 function rootFields(operation: OperationDefinitionNode): Map<string, FieldNode> {
