@@ -44,7 +44,7 @@ export function shapeOf(
       const on = selection.typeCondition ? schema.getType(selection.typeCondition.name.value)! : type;
       shapeOf(schema, selection.selectionSet, on, fragments, into);
     } else {
-      const fragment = fragments[selection.name.value]!;
+      const fragment = fragments[selection.name.value];
       shapeOf(schema, fragment.selectionSet, schema.getType(fragment.typeCondition.name.value)!, fragments, into);
     }
   }

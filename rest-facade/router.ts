@@ -1,19 +1,5 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import {
-  getNamedType,
-  getNullableType,
-  getOperationAST,
-  GraphQLList,
-  isListType,
-  Kind,
-  parse,
-  typeFromAST,
-  validate,
-  type DocumentNode,
-  type FragmentDefinitionNode,
-  type GraphQLInputType,
-  type GraphQLSchema,
-} from 'graphql';
+import {getNamedType, getNullableType, getOperationAST, isListType, Kind, parse, typeFromAST, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema} from 'graphql';
 import { recordRefusal } from '../src/domain/audit/index.js';
 import type { AppDeps, Context } from '../src/kernel/context.js';
 import { createContext } from '../src/graphql/request-context.js';
@@ -72,7 +58,7 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
     variables.set(definition.variable.name.value, typeFromAST(schema, definition.type as never) as GraphQLInputType);
   }
   for (const [, name] of route.path.matchAll(/\{(\w+)\}/g)) {
-    if (!variables.has(name!)) throw new Error(`Route ${route.operationId}: no variable $${name} for the path parameter`);
+    if (!variables.has(name)) throw new Error(`Route ${route.operationId}: no variable $${name} for the path parameter`);
   }
   const fragments = Object.fromEntries(
     parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
@@ -98,7 +84,7 @@ function coerceParameter(name: string, raw: unknown, type: GraphQLInputType): un
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
     const values = (Array.isArray(raw) ? raw : String(raw).split(',')).filter((v) => v !== '');
-    return values.map((v) => coerceParameter(name, v, (nullable as GraphQLList<GraphQLInputType>).ofType));
+    return values.map((v) => coerceParameter(name, v, (nullable).ofType));
   }
   if (Array.isArray(raw)) throw new DomainError('BAD_REQUEST', `${name}: must be given once`);
   const value = String(raw);
@@ -186,7 +172,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     variables.input = body;
     return variables;
   }
-  for (const [name, value] of Object.entries(body as Record<string, unknown>)) {
+  for (const [name, value] of Object.entries(body)) {
     if (!route.variables.has(name) || name in req.params) throw new DomainError('BAD_REQUEST', `${name}: unknown field`);
     variables[name] = value;
   }
@@ -218,7 +204,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
         const result = await run(schema, route.compiled(), route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {
-          const error = result.errors[0]!;
+          const error = result.errors[0];
           const status = statusOf(error);
           logFailure(ctx.logger, error, { operation: route.operationId }, status === 500);
           const message = status === 500 ? 'Internal server error' : restMessage(error.message, route.variables);

@@ -69,14 +69,14 @@ for (let round = 1; round <= rounds; round++) {
   for (const mode of ['outbox', 'no outbox'] as const) {
     for (const statement of (mode === 'outbox' ? KEEP_EVENTS : DROP_EVENTS).split(';\n')) await execute(em(), statement);
     const result = await postComments({ duration: seconds });
-    perMode[mode]!.push(result.requests.average);
+    perMode[mode].push(result.requests.average);
     console.log(`round ${round}  ${mode.padEnd(9)}  ${result.requests.average.toFixed(0).padStart(5)} comments/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`);
   }
 }
 await execute(em(), KEEP_EVENTS);
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-const withOutbox = mean(perMode.outbox!);
-const without = mean(perMode['no outbox']!);
+const withOutbox = mean(perMode.outbox);
+const without = mean(perMode['no outbox']);
 console.log(`comment posting: ${withOutbox.toFixed(0)}/s with the outbox, ${without.toFixed(0)}/s without: ${(100 * (1 - withOutbox / without)).toFixed(1)}% fewer`);
 
 // 2. Webhook delivery rate to a local receiver.

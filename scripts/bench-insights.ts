@@ -60,7 +60,7 @@ async function newSite(title: string) {
   return { id: site.id as string, organization: organization.id, space: space.id as string, siteSpace: siteSpaces.items[0].id as string };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 // ─── ingestion through the API and the COPY baseline, in interleaved rounds ─────────────────────────
 
@@ -167,7 +167,7 @@ await generator.terminate();
 const db = kyselyOf(em);
 const rollupRows = async () => {
   let rows = 0;
-  for (const table of ROLLUP_TABLES) rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0]!.count;
+  for (const table of ROLLUP_TABLES) rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0].count;
   return rows;
 };
 const rollupBegan = performance.now();

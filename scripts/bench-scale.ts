@@ -76,7 +76,7 @@ async function measure(send: () => Promise<unknown>, warmUp = 2): Promise<Measur
   }
   times.sort((a, b) => a - b);
   const middle = Math.floor(times.length / 2);
-  return { ms: times.length % 2 ? times[middle]! : (times[middle - 1]! + times[middle]!) / 2, n: times.length };
+  return { ms: times.length % 2 ? times[middle] : (times[middle - 1] + times[middle]) / 2, n: times.length };
 }
 
 const withQuery = (path: string, query: string) => `${path}${path.includes('?') ? '&' : '?'}${query}`;
@@ -277,8 +277,8 @@ const ratio = (a: Measured | undefined, b: Measured | undefined) => (a && b && b
 const times = (value: number) => (Number.isNaN(value) ? '-' : `${value.toFixed(2)}×`);
 const table = (head: string[], body: string[][]) =>
   [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`, ...body.map((cells) => `| ${cells.join(' | ')} |`)].join('\n');
-const smallest = sizes[0]!;
-const largest = sizes[sizes.length - 1]!;
+const smallest = sizes[0];
+const largest = sizes[sizes.length - 1];
 const find = (list: string, size: number) => rows.find((row) => row.list === list && row.size === size)!;
 
 const out: string[] = [];
@@ -313,7 +313,7 @@ out.push(
   ),
 );
 out.push('');
-const othersText = `${others!.spaces.toLocaleString('en')} spaces, ${others!.changeRequests.toLocaleString('en')} change requests, ${others!.comments.toLocaleString('en')} comments`;
+const othersText = `${others.spaces.toLocaleString('en')} spaces, ${others.changeRequests.toLocaleString('en')} change requests, ${others.comments.toLocaleString('en')} comments`;
 out.push(
   table(
     ['measurement', 'median', 'against', 'ratio'],

@@ -58,7 +58,7 @@ const siteId = await seedSiteTree(em, organization.id, 20, 25, 5);
 const baseline = express();
 baseline.get('/tree/:id', async (req, res) => {
   const [row] = await readRows<{ tree: unknown }>(server.deps.orm.em.fork(), BASELINE_SQL, [req.params.id, config.publicUrl, owner.id]);
-  res.json(row!.tree);
+  res.json(row.tree);
 });
 const baselineServer = baseline.listen(0, '127.0.0.1');
 await new Promise((resolve) => baselineServer.once('listening', resolve));

@@ -41,7 +41,7 @@ parentPort!.on('message', async ({ from, to }: { from: number; to: number }) => 
   await Promise.all(
     Array.from({ length: concurrency }, async () => {
       for (let b = next++; b < to; b = next++) {
-        const { status, text } = await send(bodies[b]!);
+        const { status, text } = await send(bodies[b]);
         if (status !== 204) throw new Error(`batch ${b}: ${status} ${text.slice(0, 500)}`);
         const sent = (b + 1) * batch;
         if (sent - reported >= 100_000) parentPort!.postMessage({ sent: (reported = sent) });

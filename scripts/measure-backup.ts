@@ -16,7 +16,6 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../src/config.js';
 import { LOCK_FILE, readHolder } from '../src/db/data-dir-lock.js';
 import { createLogger } from '../src/kernel/logger.js';
@@ -39,8 +38,8 @@ const milliseconds = (ms: number) => `${ms.toFixed(0)} ms`;
 /** The median of some measurements, with their range. */
 function spread(values: number[], format: (value: number) => string): string {
   const sorted = [...values].sort((a, b) => a - b);
-  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2]! : (sorted[sorted.length / 2 - 1]! + sorted[sorted.length / 2]!) / 2;
-  return sorted.length > 1 ? `${format(median)} (${format(sorted[0]!)}–${format(sorted.at(-1)!)})` : format(median);
+  const median = sorted.length % 2 ? sorted[(sorted.length - 1) / 2] : (sorted[sorted.length / 2 - 1] + sorted[sorted.length / 2]) / 2;
+  return sorted.length > 1 ? `${format(median)} (${format(sorted[0])}–${format(sorted.at(-1)!)})` : format(median);
 }
 
 async function timed<T>(work: () => Promise<T>): Promise<{ result: T; ms: number }> {
@@ -74,7 +73,7 @@ try {
   const template = await (await fetch(`${seeding.url}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Template' }) })).json();
   // A sealed server secret, as any server in use has (the restore then needs the key).
   await fetch(`${seeding.url}/v1/orgs/${organization.id}/ping`, { method: 'POST', headers });
-  const seeder = new Seeder(() => seeding.deps.orm.em.fork() as EntityManager);
+  const seeder = new Seeder(() => seeding.deps.orm.em.fork());
   let spaces = 0;
   while (sizeMb(dataDir) < targetMb) {
     await seeder.copySpaces(template.id, 10_000);

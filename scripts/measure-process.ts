@@ -52,7 +52,7 @@ function variants(): Variant[] {
     return args;
   };
   if (process.env.MEASURE_COMMANDS) return process.env.MEASURE_COMMANDS.split('|').map((command) => ({ name: command.trim(), args: words(command) }));
-  const start = words((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start!);
+  const start = words((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start);
   const young = start.find((arg) => YOUNG_GENERATION_FLAG.test(arg));
   const toggled = young ? start.filter((arg) => arg !== young) : [NODE_DEFAULT_YOUNG_GENERATION, ...start];
   const described = (args: string[]) => `npm start, ${args.find((arg) => YOUNG_GENERATION_FLAG.test(arg)) ?? 'no --max-semi-space-size'}`;
@@ -129,7 +129,7 @@ async function start(variant: Variant, env: Record<string, string>): Promise<{ r
     stdio: ['ignore', 'ignore', 'pipe'],
   });
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit');
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
@@ -188,7 +188,7 @@ const databases = await Promise.all(all.map((_, n) => freshDatabase(n)));
 const servers: { running: Running; measured: Measured; siteId: string }[] = [];
 try {
   for (const [n, variant] of all.entries()) {
-    const { env, database } = databases[n]!;
+    const { env, database } = databases[n];
     const first = await start(variant, env);
     const firstStartPeak = memoryOf(first.running.child.pid!).peak;
     const organizations = (await (await fetch(`${first.running.url}/v1/orgs`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).json()) as { items: { id: string }[] };
@@ -197,7 +197,7 @@ try {
     const orm = await openOrm(database, { entities: areaEntities });
     let siteId: string;
     try {
-      siteId = await seedSiteTree(orm.em.fork(), organizations.items[0]!.id, 20, 25, 5);
+      siteId = await seedSiteTree(orm.em.fork(), organizations.items[0].id, 20, 25, 5);
     } finally {
       await orm.close();
     }
@@ -251,7 +251,7 @@ const rows: [string, (m: Measured) => string][] = [
   [`RSS ${SETTLE_MS / 1000} s after the load`, (m) => mb(m.afterLoad)],
   ['site tree: requests/s', (m) => (m.tree.requests / seconds).toFixed(1)],
   ['site tree: CPU per request', (m) => perRequest(m.tree)],
-  ...['{ viewer { id } }', 'GET /v1/user'].map((name): [string, (m: Measured) => string] => [`${name}: CPU per request`, (m) => perRequest(m.light[name]!)]),
+  ...['{ viewer { id } }', 'GET /v1/user'].map((name): [string, (m: Measured) => string] => [`${name}: CPU per request`, (m) => perRequest(m.light[name])]),
 ];
 const measured = servers.map(({ measured }) => measured);
 console.log(`\n| | ${measured.map((m) => m.variant.name).join(' | ')} |\n|---|${measured.map(() => '---|').join('')}`);

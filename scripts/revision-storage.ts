@@ -66,7 +66,7 @@ async function bytes(spaceId: string) {
       [spaceId, REVISION_TABLES],
     ),
   );
-  return { tables: Number(row!.tables), rows: Number(row!.rows), versions: Number(row!.versions) };
+  return { tables: Number(row.tables), rows: Number(row.rows), versions: Number(row.versions) };
 }
 
 const space = await rest('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Measured' });

@@ -147,7 +147,7 @@ export class Seeder {
   /** Copies of a site space (at its place in the site), each publishing a copy of its space. */
   async copySiteSpaces(templateId: string, count: number): Promise<void> {
     const [template] = await this.sql<{ space_id: string }>(`select "space_id" from "site_space" where "id" = ?`, [templateId]);
-    const spaces = await this.copySpaces(template!.space_id, count);
+    const spaces = await this.copySpaces(template.space_id, count);
     await this.copy('site_space', `t."id" = ${literal(templateId)}`, count, {
       id: new IdSeries().sql,
       space_id: spaces.sql,

@@ -24,18 +24,18 @@ const PROVISIONING_LOCK = 734_112_909;
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
   if ((await em.count(User, {})) > 0) return null;
   return em.transactional(async (tx) => {
-    await executeReturning(tx as EntityManager, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
+    await executeReturning(tx, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
     if ((await tx.count(User, {})) > 0) return null;
-    return provision(tx as EntityManager, clock, config);
+    return provision(tx, clock, config);
   });
 }
 
 function provision(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned> {
   return em.transactional(async (tx) => {
-    const owner = await createUser(tx as EntityManager, clock, { email: config.ownerEmail, displayName: 'Owner', instanceAdmin: true });
-    const organization = await createOrganization(tx as EntityManager, clock, owner.id, { title: 'My organization' });
-    const { token, secret } = await createApiToken(tx as EntityManager, clock, owner.id, 'owner (first start)', config.ownerToken);
-    recordOwnerToken(tx as EntityManager, clock, token.secretHash);
+    const owner = await createUser(tx, clock, { email: config.ownerEmail, displayName: 'Owner', instanceAdmin: true });
+    const organization = await createOrganization(tx, clock, owner.id, { title: 'My organization' });
+    const { token, secret } = await createApiToken(tx, clock, owner.id, 'owner (first start)', config.ownerToken);
+    recordOwnerToken(tx, clock, token.secretHash);
     return { email: owner.email, organizationId: organization.id, token: secret, tokenFromEnv: !!config.ownerToken };
   });
 }
@@ -93,7 +93,7 @@ export async function writeAdminToken(em: EntityManager, clock: Clock, dataDir: 
   }
   const secret = await em.transactional(async (tx) => {
     await tx.nativeUpdate(ApiToken, { user: admin.id, label: LABEL, revokedAt: null }, { revokedAt: clock.now() });
-    return (await createApiToken(tx as EntityManager, clock, admin.id, LABEL)).secret;
+    return (await createApiToken(tx, clock, admin.id, LABEL)).secret;
   });
   // Written whole, then renamed: a CLI never reads half a token.
   writeFileSync(`${path}.new`, `${secret}\n`, { mode: 0o600 });

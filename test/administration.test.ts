@@ -127,8 +127,8 @@ describe('instance administration', () => {
     for (const [document, variables, code, message] of cases) {
       const res = await admin.gql(document, variables);
       expect(res.errors?.[0]?.extensions?.code, JSON.stringify(variables)).toBe(code);
-      if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-      else expect(res.errors![0]!.message).toMatch(message);
+      if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
+      else expect(res.errors![0].message).toMatch(message);
     }
   });
 });

@@ -3,7 +3,6 @@
  * them, refusals as the doors do), listed to organization admins newest first with filters and keyset
  * pages; refusals of queries are never recorded; retention deletes old events already delivered.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { AUDIT_RETENTION_INTERVAL_MS, AUDIT_RETENTION_JOB, scheduleAuditRetention } from '../src/domain/audit/index.js';
 import { DomainEvent, type DomainEventRow } from '../src/events/entities.js';
@@ -50,7 +49,7 @@ const summary = (item: Record<string, any>) => ({
 });
 
 async function listed(caller: Caller, query: Record<string, string | number> = {}) {
-  const res = await caller.rest('GET', logPath(team.organization.id, { from: times[0]!.toISOString(), ...query }));
+  const res = await caller.rest('GET', logPath(team.organization.id, { from: times[0].toISOString(), ...query }));
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   return res.body as { items: Record<string, any>[]; next?: { page: string } | null };
 }
@@ -92,7 +91,7 @@ beforeAll(async () => {
   // The refused field is non-null: the answer's data is null, though the comment was posted.
   expect(mixed.errors?.map((error) => error.extensions?.code)).toEqual(['FORBIDDEN']);
   const posted = (await eventsOf(server, team.organization.id)).filter((event) => event.type === 'comment.posted');
-  mixedCommentId = posted[posted.length - 1]!.target.commentId!;
+  mixedCommentId = posted[posted.length - 1].target.commentId!;
   expect(mixedCommentId).not.toBe(restCommentId);
 
   // Refused reads are no mutations: none of these is recorded.
@@ -139,16 +138,16 @@ describe('the audit log lists a sequence of mutations through both doors', () =>
       expect(item.actorTokenId).toEqual(expect.any(String));
       expect(item.organizationId).toBe(team.organization.id);
     }
-    expect(items.map((item) => item.occurredAt)).toEqual([4, 4, 3, 2, 1, 0].map((i) => times[i]!.toISOString()));
-    expect(items[0]!.payload).toEqual({ status: 403, message: expect.any(String) });
-    expect(items[2]!.payload).toEqual({ status: 400, message: 'extra: unknown field' });
-    expect(items[5]!.payload).toMatchObject({ object: 'comment', id: restCommentId, body: { markdown: 'Through REST' } });
+    expect(items.map((item) => item.occurredAt)).toEqual([4, 4, 3, 2, 1, 0].map((i) => times[i].toISOString()));
+    expect(items[0].payload).toEqual({ status: 403, message: expect.any(String) });
+    expect(items[2].payload).toEqual({ status: 400, message: 'extra: unknown field' });
+    expect(items[5].payload).toMatchObject({ object: 'comment', id: restCommentId, body: { markdown: 'Through REST' } });
   });
 
   it('reads the same through GraphQL, where the address is shown to admins only', async () => {
     const query = `query($id: ID!, $from: DateTime) { auditLog(organizationId: $id, from: $from) {
       items { type operation outcome door clientIp actor { id } target } next { page } } }`;
-    const answer = await team.admin.gql(query, { id: team.organization.id, from: times[0]!.toISOString() });
+    const answer = await team.admin.gql(query, { id: team.organization.id, from: times[0].toISOString() });
     expect(answer.errors).toBeUndefined();
     const rest = await listed(team.admin);
     expect(answer.data.auditLog.items.map(summary)).toEqual(rest.items.map(summary));
@@ -181,7 +180,7 @@ describe('filters', () => {
   });
 
   it('by time: from inclusive, to exclusive', async () => {
-    const { items } = await listed(team.admin, { from: times[1]!.toISOString(), to: times[3]!.toISOString() });
+    const { items } = await listed(team.admin, { from: times[1].toISOString(), to: times[3].toISOString() });
     expect(items.map((item) => [item.type, item.door])).toEqual([
       ['mutation.refused', 'rest'],
       ['comment.posted', 'graphql'],
@@ -209,7 +208,7 @@ describe('refusals', () => {
       // The facade's message for a query parameter GraphQL refuses: it names the parameter, not the value.
       [{ from: 'yesterday' }, 'from: must be an ISO 8601 date-time'],
       [{ to: '2026-13-45T00:00:00Z' }, 'to: must be an ISO 8601 date-time'],
-      [{ from: times[3]!.toISOString(), to: times[1]!.toISOString() }, 'to: must be later than from'],
+      [{ from: times[3].toISOString(), to: times[1].toISOString() }, 'to: must be later than from'],
       [{ page: 'not-a-page' }, 'page: not a page identifier returned by this list'],
       [{ page: Buffer.from(JSON.stringify(['x'])).toString('base64url') }, 'page: not a page identifier returned by this list'],
       [{ limit: 0 }, /^limit: /],
@@ -221,7 +220,7 @@ describe('refusals', () => {
 describe('keyset pages', () => {
   it('walks a few hundred events page by page, newest first, each once', async () => {
     const other = await newOrganizationWithRoles(server);
-    const em = server.em().fork() as EntityManager;
+    const em = server.em().fork();
     const inserted: DomainEventRow[] = [];
     for (let i = 0; i < 250; i++) {
       inserted.push(recordServerEvent(em, server.clock, { type: 'team.created', organizationId: other.organization.id, target: { teamId: `team-${i}` }, payload: { i } }));
@@ -244,7 +243,7 @@ describe('keyset pages', () => {
 
 describe('retention', () => {
   it('deletes old events once dispatched (or refused), keeps undispatched ones, and runs hourly', async () => {
-    const em = server.em().fork() as EntityManager;
+    const em = server.em().fork();
     const now = server.clock.now().getTime();
     const old = new Date(now - (RETENTION_DAYS + 1) * DAY);
     const other = await newOrganizationWithRoles(server);
@@ -260,7 +259,7 @@ describe('retention', () => {
     await em.flush();
 
     const pendingRuns = async () => (await server.em().fork().find(Job, { kind: AUDIT_RETENTION_JOB, lockedUntil: null })).map((job) => job.runAt.getTime());
-    await scheduleAuditRetention(server.em().fork() as EntityManager, RETENTION_DAYS, server.clock.now());
+    await scheduleAuditRetention(server.em().fork(), RETENTION_DAYS, server.clock.now());
     expect(await pendingRuns()).toHaveLength(1);
     server.clock.set(new Date(Math.max(now, ...(await pendingRuns()))));
     await server.runDueJobs();
@@ -304,8 +303,8 @@ describe('refusals whatever their input', () => {
     expect(key.status).toBe(400);
     const [graphql, rest] = (await refusals()).slice(ids.length);
     expect(graphql).toMatchObject({ operation: 'updateTeam', target: { organizationId: other.organization.id }, targetIds: [other.organization.id] });
-    expect(graphql!.message).toMatch(/^team: must not contain a lone surrogate/);
+    expect(graphql.message).toMatch(/^team: must not contain a lone surrogate/);
     expect(rest).toMatchObject({ operation: 'updateTeamInOrganizationById', target: { organizationId: other.organization.id, teamId: 'x' } });
-    expect(rest!.message).toBe('"title\\u0000\\ud800": must not contain the NUL character (U+0000)');
+    expect(rest.message).toBe('"title\\u0000\\ud800": must not contain the NUL character (U+0000)');
   });
 });

@@ -211,9 +211,9 @@ describe('merging', () => {
     expect(results.map((r) => r.status).sort()).toEqual([200, 200, 409, 409]);
     // B touched nothing the others did: it merges whatever the order. A and C both changed "Shared":
     // whichever came first merged, the other was refused (and A's second merge too).
-    expect(results[1]!.status).toBe(200);
-    const aMerged = results[0]!.status === 200 || results[3]!.status === 200;
-    expect(aMerged).toBe(results[2]!.status === 409);
+    expect(results[1].status).toBe(200);
+    const aMerged = results[0].status === 200 || results[3].status === 200;
+    expect(aMerged).toBe(results[2].status === 409);
     const main = await admin.gql(`query($id: ID!) { space(id: $id) { content { pages { title markdown } } } }`, { id: space.id });
     const pages = main.data.space.content.pages as { title: string; markdown: string }[];
     expect(pages.map((p) => p.title).sort()).toEqual((aMerged ? ['From A', 'From B', 'Shared'] : ['From B', 'Shared']).sort());

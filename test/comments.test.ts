@@ -383,9 +383,9 @@ describe('GraphQL', () => {
     const people = await Promise.all(Array.from({ length: 3 }, () => newMember(server, organization.id, 'comment')));
     const grow = async (n: number) => {
       for (let i = 0; i < n; i++) {
-        const author = people[i % people.length]!;
+        const author = people[i % people.length];
         const comment = await postComment(author, base, { page: page.id, body: { markdown: `Comment ${i}` } });
-        const reply = await postReply(people[(i + 1) % people.length]!, base, comment.id);
+        const reply = await postReply(people[(i + 1) % people.length], base, comment.id);
         await admin.rest('PUT', `${base}/${comment.id}`, { addedReactions: ['👍'] });
         await author.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { addedReactions: ['🎉'] });
         server.clock.advance(1000);

@@ -55,7 +55,7 @@ describe('granting the same role on a space at once', () => {
     const grants = await server.em().find(ContentGrant, { space: space.id });
     expect(grants.map((g) => [g.user, g.role])).toEqual([[read.user.id, 'edit']]);
     // Every answer is that grant.
-    expect(new Set(answers.map((answer) => answer.data.grantSpaceRole.id))).toEqual(new Set([grants[0]!.id]));
+    expect(new Set(answers.map((answer) => answer.data.grantSpaceRole.id))).toEqual(new Set([grants[0].id]));
   });
 });
 
@@ -70,7 +70,7 @@ describe('two organizations taking the same hostname at once', () => {
   /** One organization got every one of its requests through, the other a 409 for each, and the hostname is the winner's. */
   async function expectOneWinner(hostname: string, ids: readonly string[], statuses: number[], messages: (string | undefined)[]) {
     expectNoServerErrors(statuses);
-    const winner = ids[statuses.indexOf(200)]!;
+    const winner = ids[statuses.indexOf(200)];
     ids.forEach((id, i) => {
       expect(statuses[i]).toBe(id === winner ? 200 : 409);
       if (id !== winner) expect(messages[i]).toBe(takenMessage(hostname));
@@ -95,7 +95,7 @@ describe('two organizations taking the same hostname at once', () => {
     const ids = Array.from({ length: 20 }, (_, i) => (i % 2 ? second.id : first.id));
     const mutation = `mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { id } }`;
     const answers = await Promise.all(ids.map((id) => admin.gql(mutation, { id, input: { hostname } })));
-    for (const answer of answers) if (answer.errors) expect(answer.errors[0]!.extensions?.code).toBe('CONFLICT');
+    for (const answer of answers) if (answer.errors) expect(answer.errors[0].extensions?.code).toBe('CONFLICT');
     await expectOneWinner(hostname, ids, gqlStatuses(answers), answers.map((a) => a.errors?.[0]?.message));
   });
 });
@@ -110,8 +110,8 @@ describe('creating the same OpenAPI specification at once', () => {
     const specs = await server.em().find(OpenAPISpec, { organization: organization.id, slug: 'race-rest' });
     expect(specs).toHaveLength(1);
     // The first gave it its source; the same text again changes nothing.
-    expect(specs[0]!.sourceRevision).toBe(1);
-    expect(new Set(answers.map((answer) => answer.body.id))).toEqual(new Set([specs[0]!.id]));
+    expect(specs[0].sourceRevision).toBe(1);
+    expect(new Set(answers.map((answer) => answer.body.id))).toEqual(new Set([specs[0].id]));
   });
 
   it('reports one creation among 20 GraphQL puts of a new slug', async () => {

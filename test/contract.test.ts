@@ -25,7 +25,7 @@ import { routes } from '../rest-facade/routes/index.js';
 /** Success status per operation id, from the contract's operations.tsv ("204/205": the contract answers 204). */
 // A copy of shared/contract/operations.tsv, so that the suite runs from a lone clone; the test
 // "matches the shared contract" below keeps it equal to the original where that is present.
-const statuses = new Map(contractOperations().map((operation) => [operation.operationId, operation.success[0]!]));
+const statuses = new Map(contractOperations().map((operation) => [operation.operationId, operation.success[0]]));
 
 /**
  * The contract's success status. getAuthenticatedUser, createSpace, listSpacesInOrganizationById,
@@ -37,7 +37,7 @@ function expectedStatus(operationId: string): number {
   if (listed !== undefined) return listed;
   const reference = referenceSuccessStatuses(operationId);
   if (reference.length !== 1) throw new Error(`${operationId}: not in operations.tsv and the reference has ${reference.length} success statuses`);
-  return reference[0]!;
+  return reference[0];
 }
 
 type ClientResponse = Response & { data: any };
@@ -686,7 +686,7 @@ describe('contract: the reference client against the REST facade', () => {
       await api.orgs.publishSite(organizationId, site.id);
       const section = await addSection(site.id, 'Alpha');
       const list = await expectContract('listSiteSpaces', api.orgs.listSiteSpaces(organizationId, site.id));
-      expect(list.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id, section.siteSpaces[0]!.space.id]);
+      expect(list.items.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id, section.siteSpaces[0].space.id]);
       expect(list.items[1]).toMatchObject({ section: section.id, urls: { published: expect.any(String) } });
     });
 
@@ -1182,7 +1182,7 @@ describe('the route table', () => {
       const row = rows.find((r) => r[3] === route.operationId);
       if (!row) continue; // reference operations beyond the contract
       expect([route.method, route.path], route.operationId).toEqual([row[1], row[2]]);
-      expect(route.status, route.operationId).toBe(Number(row[4]!.split('/')[0]));
+      expect(route.status, route.operationId).toBe(Number(row[4].split('/')[0]));
     }
   });
 });

@@ -40,7 +40,7 @@ describe('an internal error', () => {
     for (const id of ['req-internal-rest', 'req-internal-graphql']) {
       const logged = entries().filter((entry) => entry.req?.id === id && entry.level >= 50 && entry.msg === 'unexpected error');
       expect(logged, id).toHaveLength(1);
-      expect(logged[0]!.err?.message).toContain('team_title_test_check');
+      expect(logged[0].err?.message).toContain('team_title_test_check');
     }
   });
 });

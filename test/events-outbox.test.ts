@@ -36,11 +36,11 @@ describe('the outbox', () => {
       payload: { object: 'comment', id: posted.body.id, postedBy: team.edit.user.id, body: { markdown: 'Ship it' }, status: 'open' },
       occurredAt: server.clock.now(),
     });
-    expect(event!.actorTokenId).toEqual(expect.any(String));
-    expect(event!.clientIp).toMatch(/127\.0\.0\.1|::1/);
-    expect(event!.targetIds.sort()).toEqual([space.id, posted.body.id].sort());
-    const notice = await hub.waitFor((n) => n.id === event!.id);
-    expect(notice).toMatchObject({ type: 'comment.posted', organizationId: team.organization.id, seq: event!.seq, outcome: 'succeeded' });
+    expect(event.actorTokenId).toEqual(expect.any(String));
+    expect(event.clientIp).toMatch(/127\.0\.0\.1|::1/);
+    expect(event.targetIds.sort()).toEqual([space.id, posted.body.id].sort());
+    const notice = await hub.waitFor((n) => n.id === event.id);
+    expect(notice).toMatchObject({ type: 'comment.posted', organizationId: team.organization.id, seq: event.seq, outcome: 'succeeded' });
     hub.stop();
   });
 
@@ -60,7 +60,7 @@ describe('the outbox', () => {
     const event = { type: 'team.created', organizationId: team.organization.id, target: { teamId: 'never' }, payload: {} } as const;
     await expect(
       em.transactional(async (tx) => {
-        recordServerEvent(tx as EntityManager, server.clock, event);
+        recordServerEvent(tx, server.clock, event);
         await tx.flush();
         throw new Error('changed my mind');
       }),

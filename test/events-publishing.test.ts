@@ -45,7 +45,7 @@ describe('comment and reply events', () => {
     const resolvedAndReacted = await eventsSince(org, seq);
     expect(resolvedAndReacted.map((e) => e.type)).toEqual(['comment.resolved', 'comment.reacted']);
     expect(resolvedAndReacted[0]).toMatchObject({ actorUserId: team.admin.user.id, payload: { status: 'resolved', resolvedBy: team.admin.user.id } });
-    expect(resolvedAndReacted[1]!.payload).toMatchObject({ id: comment.id, reactions: { user: team.admin.user.id, added: ['👍'], removed: [] }, changes: ['reactions'] });
+    expect(resolvedAndReacted[1].payload).toMatchObject({ id: comment.id, reactions: { user: team.admin.user.id, added: ['👍'], removed: [] }, changes: ['reactions'] });
 
     seq = await lastEventSeq(server);
     // Resolving again changes nothing, so it announces nothing; reopening does.
@@ -54,8 +54,8 @@ describe('comment and reply events', () => {
     expect((await team.admin.rest('PUT', `${base}/${comment.id}`, { resolved: false, removedReactions: ['👍', '🎉'] })).status).toBe(200);
     const reopened = await eventsSince(org, seq);
     expect(reopened.map((e) => e.type)).toEqual(['comment.reopened', 'comment.reacted']);
-    expect(reopened[0]!.payload).toMatchObject({ status: 'open', resolvedBy: null, resolvedAt: null });
-    expect(reopened[1]!.payload).toMatchObject({ reactions: { added: [], removed: ['👍'] } });
+    expect(reopened[0].payload).toMatchObject({ status: 'open', resolvedBy: null, resolvedAt: null });
+    expect(reopened[1].payload).toMatchObject({ reactions: { added: [], removed: ['👍'] } });
 
     seq = await lastEventSeq(server);
     expect((await team.edit.rest('DELETE', `${base}/${comment.id}`)).status).toBe(204);
@@ -86,9 +86,9 @@ describe('comment and reply events', () => {
     expect((await team.admin.rest('PUT', replyPath, { body: { markdown: 'Seen, fixed' }, resolved: true, addedReactions: ['🎉'] })).status).toBe(200);
     const updated = await eventsSince(org, seq);
     expect(updated.map((e) => e.type)).toEqual(['comment_reply.edited', 'comment.resolved', 'comment_reply.reacted']);
-    expect(updated[0]!.payload).toMatchObject({ id: reply.id, body: { markdown: 'Seen, fixed' }, changes: ['body'] });
+    expect(updated[0].payload).toMatchObject({ id: reply.id, body: { markdown: 'Seen, fixed' }, changes: ['body'] });
     expect(updated[1]).toMatchObject({ target: { commentId: comment.id, changeRequestId: changeRequest.id }, payload: { id: comment.id, status: 'resolved' } });
-    expect(updated[2]!.payload).toMatchObject({ id: reply.id, reactions: { added: ['🎉'], removed: [] } });
+    expect(updated[2].payload).toMatchObject({ id: reply.id, reactions: { added: ['🎉'], removed: [] } });
 
     seq = await lastEventSeq(server);
     expect((await team.admin.rest('DELETE', replyPath)).status).toBe(204);
@@ -160,9 +160,9 @@ describe('site events', () => {
     expect((await team.admin.rest('PUT', `${siteBase(site)}/adaptive-schema`, { jsonSchema })).status).toBe(200);
     const changes = await eventsSince(org, seq);
     expect(changes.map((e) => e.type)).toEqual(['site.updated', 'site.published', 'site.unpublished', 'site.updated']);
-    expect(changes[3]!.payload).toMatchObject({ id: site.id, changes: ['adaptiveSchema'] });
-    expect(changes[0]!.payload).toMatchObject({ title: 'Handbook', basename: 'handbook', changes: ['title', 'basename'] });
-    expect(changes[1]!.payload).toMatchObject({ published: true });
+    expect(changes[3].payload).toMatchObject({ id: site.id, changes: ['adaptiveSchema'] });
+    expect(changes[0].payload).toMatchObject({ title: 'Handbook', basename: 'handbook', changes: ['title', 'basename'] });
+    expect(changes[1].payload).toMatchObject({ published: true });
 
     seq = await lastEventSeq(server);
     expect((await team.admin.rest('DELETE', siteBase(site))).status).toBe(204);
@@ -200,7 +200,7 @@ describe('site events', () => {
     expect(section.status, JSON.stringify(section.body)).toBe(201);
     const added = await structure(seq);
     expect(added.map((p) => `${p.object} ${p.change}`)).toEqual(['site-section added', 'site-space moved', 'site-section added', 'site-space added']);
-    expect(added[2]!.id).toBe(section.body.id);
+    expect(added[2].id).toBe(section.body.id);
 
     seq = await lastEventSeq(server);
     const group = await team.admin.rest('POST', `${siteBase(site)}/section-groups`, { title: 'All', sections: [section.body.id] });
@@ -227,8 +227,8 @@ describe('site events', () => {
 
     seq = await lastEventSeq(server);
     const remaining = (await team.admin.rest('GET', `${siteBase(site)}/site-spaces`)).body.items as { id: string }[];
-    expect((await team.admin.rest('DELETE', `${siteBase(site)}/site-spaces/${remaining[0]!.id}`)).status).toBe(204);
-    expect(await structure(seq)).toMatchObject([{ object: 'site-space', id: remaining[0]!.id, change: 'removed' }]);
+    expect((await team.admin.rest('DELETE', `${siteBase(site)}/site-spaces/${remaining[0].id}`)).status).toBe(204);
+    expect(await structure(seq)).toMatchObject([{ object: 'site-space', id: remaining[0].id, change: 'removed' }]);
   });
 
   it('records share links created, updated and deleted, without their keys', async () => {
@@ -243,7 +243,7 @@ describe('site events', () => {
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['share_link.created', 'share_link.updated', 'share_link.deleted']);
     expect(events[0]).toMatchObject({ target: { siteId: team.site.id, shareLinkId: link.body.id }, payload: { object: 'share-link', name: 'Partners', active: true } });
-    expect(events[1]!.payload).toMatchObject({ active: false, changes: ['active'] });
+    expect(events[1].payload).toMatchObject({ active: false, changes: ['active'] });
     expect(JSON.stringify(events)).not.toContain(link.body.key ?? 'no key answered');
   });
 
@@ -277,7 +277,7 @@ describe('translation, OpenAPI spec and integration events', () => {
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['translation.created', 'translation.updated', 'translation.deleted']);
     expect(events[0]).toMatchObject({ actorUserId: team.admin.user.id, target: { translationId: created.body.id }, payload: { object: 'translation-settings', title: 'French', languages: ['fr'] } });
-    expect(events[1]!.payload).toMatchObject({ title: 'French (France)', changes: ['title'] });
+    expect(events[1].payload).toMatchObject({ title: 'French (France)', changes: ['title'] });
   });
 
   it('records OpenAPI specs created, updated, processed (by the job, without an actor) and deleted', async () => {
@@ -326,9 +326,9 @@ describe('translation, OpenAPI spec and integration events', () => {
     expect(events[0]).toMatchObject({ target: { integrationName: name }, payload: { object: 'integration', name, version: 1, title: 'Events' } });
     const installationId = installed.data.installIntegration.id;
     expect(events[1]).toMatchObject({ door: 'graphql', operation: 'installIntegration', target: { integrationName: name, installationId }, payload: { object: 'integration-installation', id: installationId } });
-    expect(events[2]!.payload).toMatchObject({ space_selection: 'selected', spaces: [space.id], changes: ['space_selection', 'spaces'] });
+    expect(events[2].payload).toMatchObject({ space_selection: 'selected', spaces: [space.id], changes: ['space_selection', 'spaces'] });
     // Every space again: the selection changes, and the list of selected spaces empties.
-    expect(events[3]!.payload).toMatchObject({ space_selection: 'all', changes: ['space_selection', 'spaces'] });
+    expect(events[3].payload).toMatchObject({ space_selection: 'all', changes: ['space_selection', 'spaces'] });
     expect(events[4]).toMatchObject({ target: { installationId }, payload: { id: installationId } });
     expect(JSON.stringify(events)).not.toMatch(/sealed-secret-value|export default/);
   });

@@ -23,7 +23,7 @@ async function eventsSince(organizationId: string, since: number): Promise<Domai
 function only(events: DomainEventRow[], type: string): DomainEventRow {
   const found = events.filter((e) => e.type === type);
   expect(found.map((e) => e.type), `events of ${type}: ${events.map((e) => e.type).join(', ')}`).toEqual([type]);
-  return found[0]!;
+  return found[0];
 }
 
 const typesOf = (events: DomainEventRow[]) => events.map((e) => e.type);
@@ -81,10 +81,10 @@ describe('events of organizations and members', () => {
     expect(typesOf(events)).toEqual(['invite.created', 'invite.updated', 'member.joined', 'member.updated', 'member.removed', 'invite.deleted']);
     const [created, updated, joined, roleChanged, removed, deleted] = events;
     expect(created).toMatchObject({ actorUserId: admin.user.id, target: { organizationId: orgId }, payload: { object: 'invite', role: 'read' } });
-    expect(updated!.payload).toMatchObject({ role: 'edit', changes: ['role'] });
+    expect(updated.payload).toMatchObject({ role: 'edit', changes: ['role'] });
     for (const event of [created, updated, joined, deleted]) expect(JSON.stringify(event)).not.toContain(inviteId);
-    expect(deleted!.payload.fingerprint).toBe(created!.payload.fingerprint);
-    expect(joined).toMatchObject({ actorUserId: joiner.user.id, operation: 'joinOrganizationWithInvite', target: { organizationId: orgId, userId: joiner.user.id }, payload: { object: 'member', id: joiner.user.id, role: 'edit', invite: created!.payload.fingerprint } });
+    expect(deleted.payload.fingerprint).toBe(created.payload.fingerprint);
+    expect(joined).toMatchObject({ actorUserId: joiner.user.id, operation: 'joinOrganizationWithInvite', target: { organizationId: orgId, userId: joiner.user.id }, payload: { object: 'member', id: joiner.user.id, role: 'edit', invite: created.payload.fingerprint } });
     expect(roleChanged).toMatchObject({ operation: 'updateMemberInOrganizationById', payload: { role: 'create', changes: ['role'] } });
     expect(removed).toMatchObject({ operation: 'removeMemberFromOrganizationById', target: { userId: joiner.user.id }, payload: { id: joiner.user.id, role: 'create' } });
   });
@@ -107,10 +107,10 @@ describe('events of teams and permissions', () => {
     expect(typesOf(events)).toEqual(['team.created', 'team.updated', 'team.members_changed', 'team.members_changed', 'team.members_changed', 'team.deleted']);
     const [created, renamed, bulk, added, removed, deleted] = events;
     expect(created).toMatchObject({ target: { teamId: team.id }, payload: { object: 'team', id: team.id, title: 'Writers', initialMembers: [edit.user.id] } });
-    expect(renamed!.payload).toMatchObject({ title: 'Authors', changes: ['title'] });
-    expect(bulk!.payload).toMatchObject({ team: { id: team.id }, added: [read.user.id], removed: [edit.user.id], roles: {} });
-    expect(added!.payload).toMatchObject({ added: [edit.user.id], removed: [] });
-    expect(removed!.payload).toMatchObject({ added: [], removed: [read.user.id] });
+    expect(renamed.payload).toMatchObject({ title: 'Authors', changes: ['title'] });
+    expect(bulk.payload).toMatchObject({ team: { id: team.id }, added: [read.user.id], removed: [edit.user.id], roles: {} });
+    expect(added.payload).toMatchObject({ added: [edit.user.id], removed: [] });
+    expect(removed.payload).toMatchObject({ added: [], removed: [read.user.id] });
     expect(deleted).toMatchObject({ actorUserId: admin.user.id, operation: 'removeTeamFromOrganizationById', payload: { id: team.id, title: 'Authors' } });
   });
 
@@ -152,13 +152,13 @@ describe('events of collections and spaces', () => {
     expect(typesOf(events)).toEqual(['collection.created', 'collection.created', 'space.created', 'collection.updated', 'collection.moved', 'space.moved', 'collection.transferred', 'collection.deleted']);
     const [created, , , updated, moved, , transferred, deleted] = events;
     expect(created).toMatchObject({ operation: 'createCollection', target: { collectionId: parent.id }, payload: { object: 'collection', id: parent.id, title: 'Guides', organization: organization.id, parent: null } });
-    expect(updated!.payload).toMatchObject({ description: 'How to', changes: ['description'] });
-    expect(moved!.payload).toMatchObject({ parent: parent.id, from: { organization: organization.id, parent: null }, to: { organization: organization.id, parent: parent.id } });
+    expect(updated.payload).toMatchObject({ description: 'How to', changes: ['description'] });
+    expect(moved.payload).toMatchObject({ parent: parent.id, from: { organization: organization.id, parent: null }, to: { organization: organization.id, parent: parent.id } });
     expect(transferred).toMatchObject({
       target: { collectionId: child.id, toOrganizationId: other.id },
       payload: { organization: other.id, from: { organization: organization.id, parent: parent.id }, to: { organization: other.id, parent: null }, spaces: [inner.id] },
     });
-    expect(transferred!.targetIds).toContain(other.id);
+    expect(transferred.targetIds).toContain(other.id);
     expect(deleted).toMatchObject({ operation: 'deleteCollectionById', payload: { id: parent.id, collections: [], spaces: [] } });
     // The organization it joined records nothing of its own: the transfer is one change, one event.
     expect(await eventsSince(other.id, since)).toEqual([]);
@@ -182,10 +182,10 @@ describe('events of collections and spaces', () => {
     const [created, duplicated, updated, deleted, restored, moved, transferred] = events;
     expect(created).toMatchObject({ actorUserId: admin.user.id, operation: 'createSpace', target: { spaceId: space.id }, payload: { object: 'space', id: space.id, title: 'Handbook', visibility: 'private', organization: organization.id, revision: space.revision } });
     expect(duplicated).toMatchObject({ operation: 'duplicateSpace', target: { spaceId: copy.id }, payload: { id: copy.id, title: 'Handbook (copy)', duplicatedFrom: space.id } });
-    expect(updated!.payload).toMatchObject({ title: 'Handbook 2', changes: ['title'] });
-    expect(deleted!.payload).toMatchObject({ id: copy.id, deletedAt: server.clock.now().toISOString() });
-    expect(restored!.payload).toMatchObject({ id: copy.id, deletedAt: null });
-    expect(moved!.payload).toMatchObject({ from: { parent: null }, to: { parent: collection.id } });
+    expect(updated.payload).toMatchObject({ title: 'Handbook 2', changes: ['title'] });
+    expect(deleted.payload).toMatchObject({ id: copy.id, deletedAt: server.clock.now().toISOString() });
+    expect(restored.payload).toMatchObject({ id: copy.id, deletedAt: null });
+    expect(moved.payload).toMatchObject({ from: { parent: null }, to: { parent: collection.id } });
     expect(transferred).toMatchObject({ target: { spaceId: space.id, toOrganizationId: other.id }, payload: { organization: other.id, from: { organization: organization.id, parent: collection.id }, to: { organization: other.id, parent: null } } });
   });
 });
@@ -208,8 +208,8 @@ describe('events of change requests and content', () => {
     const [opened, edit1, updated, status, mergeRevision, mergedEvent] = events;
     expect(opened).toMatchObject({ actorUserId: edit.user.id, operation: 'createChangeRequest', target: { spaceId: space.id, changeRequestId: cr.id }, payload: { object: 'change-request', id: cr.id, number: cr.number, status: 'open', subject: 'Intro', createdBy: edit.user.id } });
     expect(edit1).toMatchObject({ door: 'graphql', operation: 'createPage', target: { spaceId: space.id, changeRequestId: cr.id, revisionId: edited.revision.id }, payload: { object: 'revision', id: edited.revision.id, type: 'edits', parents: edited.revision.parents, createdBy: edit.user.id } });
-    expect(updated!.payload).toMatchObject({ subject: 'Introduction', changes: ['subject'] });
-    expect(status!.payload).toMatchObject({ status: 'draft', from: 'open', to: 'draft' });
+    expect(updated.payload).toMatchObject({ subject: 'Introduction', changes: ['subject'] });
+    expect(status.payload).toMatchObject({ status: 'draft', from: 'open', to: 'draft' });
     expect(mergeRevision).toMatchObject({ actorUserId: admin.user.id, operation: 'mergeChangeRequest', target: { revisionId: merged.body.revision }, payload: { type: 'merge', changeRequest: cr.id } });
     expect(mergedEvent).toMatchObject({ payload: { status: 'merged', revisionMerged: merged.body.revision } });
   });

@@ -41,7 +41,7 @@ async function tableStats(table: string): Promise<{ dead: number; vacuums: numbe
      from pg_stat_user_tables s join pg_class c on c.oid = s.relid where s.schemaname = current_schema() and s.relname = ?`,
     [table],
   );
-  return stats!;
+  return stats;
 }
 
 describe('the recurring housekeeping jobs', () => {
@@ -123,7 +123,7 @@ describe('the retention of raw insights events', () => {
       .em()
       .getConnection()
       .execute<{ count: number }[]>(`select count(*)::int as count from "insight_event" where "site_id" = ? and "time" ${condition === 'before' ? '<' : '>='} ?`, [siteId, new Date(time)]);
-    return row!.count;
+    return row.count;
   }
 
   it('deletes the events older than the retention and keeps newer ones; retained ranges answer as before, rollups keep counting older hours', async () => {

@@ -308,10 +308,10 @@ describe('without CORS_ORIGINS', () => {
       const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
       const example = /curl -H "Authorization: Bearer \$TOKEN" "http:\/\/localhost:3000(\/graphql\?query=[^"]+)"/.exec(readme);
       expect(example, 'the GET example of README.md').not.toBeNull();
-      const answer = await raw(server, 'GET', example![1]!, { authorization: `Bearer ${caller.token}`, accept: '*/*', 'user-agent': 'curl/8.14.1' });
+      const answer = await raw(server, 'GET', example![1], { authorization: `Bearer ${caller.token}`, accept: '*/*', 'user-agent': 'curl/8.14.1' });
       expect(answer.status).toBe(200);
       expect(json(answer)).toEqual({ data: { viewer: { id: caller.user.id, email: caller.user.email } } });
-      const badToken = await raw(server, 'GET', example![1]!, { authorization: 'Bearer dp_not-a-token' });
+      const badToken = await raw(server, 'GET', example![1], { authorization: 'Bearer dp_not-a-token' });
       expect(badToken.status).toBe(401);
     });
 

@@ -30,7 +30,7 @@ const strict = useTestServer({ IMPORT_TIMEOUT_MS: '1500' });
 
 beforeAll(async () => {
   site = createServer((req, res) => {
-    const path = (req.url ?? '/').split('?')[0]!;
+    const path = (req.url ?? '/').split('?')[0];
     if (path === '/hang') return; // never answers
     if (path === '/to-private') return res.writeHead(302, { location: 'http://10.0.0.1/' }).end();
     if (path === '/to-home') return res.writeHead(301, { location: '/' }).end();
@@ -76,11 +76,11 @@ describe('website import', () => {
     const pages = await pagesOf(admin, space.id, cr.id);
     expect(pages.map((p) => [p.title, p.pages.map((c) => c.title)])).toEqual([['Welcome', ['Guide', 'About us']]]);
     const [welcome] = pages;
-    expect(welcome!.markdown).toContain('Start **here**.');
-    expect(welcome!.markdown).toContain(`[Guide](/guide)`);
-    expect(welcome!.markdown).not.toMatch(/Site menu|Footer text|alert|# Welcome/);
-    expect(welcome!.pages[0]!.markdown).toContain('## Install');
-    expect(welcome!.pages[0]!.markdown).toContain('```\nnpm install\n```');
+    expect(welcome.markdown).toContain('Start **here**.');
+    expect(welcome.markdown).toContain(`[Guide](/guide)`);
+    expect(welcome.markdown).not.toMatch(/Site menu|Footer text|alert|# Welcome/);
+    expect(welcome.pages[0].markdown).toContain('## Install');
+    expect(welcome.pages[0].markdown).toContain('```\nnpm install\n```');
   });
 
   it('skips pages over the size bound and follows redirects on the same site', async () => {
@@ -92,7 +92,7 @@ describe('website import', () => {
     });
     // Found: /with-big, its menu's /, /big (over 4096 bytes: skipped) and /about.
     expect(res.data.importContent).toEqual({ importedResources: 3, totalResources: 4 });
-    expect((await pagesOf(admin, space.id, cr.id))[0]!.pages.map((p) => p.title)).toEqual(['Welcome', 'About us']);
+    expect((await pagesOf(admin, space.id, cr.id))[0].pages.map((p) => p.title)).toEqual(['Welcome', 'About us']);
     const redirected = await admin.rest('POST', path, { url: `${siteUrl}/to-home`, source: 'website' });
     expect(redirected.status).toBe(201);
     expect((await pagesOf(admin, space.id, cr.id)).map((p) => p.title)).toEqual(['Has big', 'Welcome']);

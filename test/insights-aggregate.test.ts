@@ -44,8 +44,8 @@ const PAGES = ['page-a', 'page-b', 'page-c'];
 
 /** An event at `time`, its fields drawn from `i`, remembered in `sent`. */
 function eventAt(i: number, time: number) {
-  const agent = BROWSERS[i % BROWSERS.length]!;
-  const page = i % 7 === 0 ? null : PAGES[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2]!; // 5 : 3 : 2
+  const agent = BROWSERS[i % BROWSERS.length];
+  const page = i % 7 === 0 ? null : PAGES[i % 10 < 5 ? 0 : i % 10 < 8 ? 1 : 2]; // 5 : 3 : 2
   const type = i % 5 === 0 ? 'search_open' : 'page_view';
   const visitor = `v${i % 17}`;
   const session = `s${i % 29}`;
@@ -113,7 +113,7 @@ function rowsOf(body: { columns: { column: string; values: unknown[] }[] }): Rec
 const sortRows = (rows: Record<string, unknown>[]) => [...rows].sort((a, b) => JSON.stringify(a).localeCompare(JSON.stringify(b)));
 
 async function query(body: AggregateRequest & Record<string, unknown>, caller: Caller = reader) {
-  const res = await aggregate(caller, site, body as Record<string, unknown>);
+  const res = await aggregate(caller, site, body);
   expect(res.status, JSON.stringify(res.body)).toBe(200);
   expectContract('aggregateSiteEvents', res);
   return res.body;
@@ -168,7 +168,7 @@ describe('counts over time', () => {
       expect(sortRows(rowsOf(body))).toEqual(sortRows(expected));
       const edges = rowsOf(body).map((row) => row.datetime as string);
       expect(edges).toContain(utcBucket(events.at(-1)!.time, interval)); // the first bucket (events are sent newest first)
-      expect(edges).toContain(utcBucket(events[0]!.time, interval)); // and the last
+      expect(edges).toContain(utcBucket(events[0].time, interval)); // and the last
     }
     const total = await query({ where, range });
     expect(total.columns).toEqual([{ column: 'eventsCount', values: [events.length] }]);
@@ -192,7 +192,7 @@ describe('counts over time', () => {
     for (const [range, days] of Object.entries(spans)) {
       const body = await query({ select: [{ column: 'eventsCount' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range });
       const [all] = countBy(lastDays(days), () => 'all');
-      expect(rowsOf(body), range).toEqual([{ eventsCount: all!.events, visitorsCount: all!.visitors.size, sessionsCount: all!.sessions.size }]);
+      expect(rowsOf(body), range).toEqual([{ eventsCount: all.events, visitorsCount: all.visitors.size, sessionsCount: all.sessions.size }]);
     }
   });
 
@@ -229,7 +229,7 @@ describe('grouping, filters, order and limit', () => {
       .map((g) => ({ page: g.key, eventsCount: g.events }))
       .sort((a, b) => b.eventsCount - a.eventsCount);
     expect(rowsOf(body)).toEqual(expected.slice(0, 2));
-    expect(expected[1]!.eventsCount).toBeGreaterThan(expected[2]!.eventsCount); // the limit cuts between distinct counts
+    expect(expected[1].eventsCount).toBeGreaterThan(expected[2].eventsCount); // the limit cuts between distinct counts
   });
 
   it('orders ascending by a dimension and by a count', async () => {
@@ -318,10 +318,10 @@ describe('rollups', () => {
   ];
   it.each(requests.map((request, i) => [i, request] as const))('request %i: a rollup answers exactly as raw rows', async (_, request) => {
     const [rolled, raw] = await eachWay(request, [{ rollups: true }, { rollups: false }]);
-    expect(rolled!.source).not.toBe('raw');
-    expect(raw!.source).toBe('raw');
-    expect(rolled!.columns).toEqual(raw!.columns);
-    expect(rolled!.columns[0]!.values.length).toBeGreaterThan(0);
+    expect(rolled.source).not.toBe('raw');
+    expect(raw.source).toBe('raw');
+    expect(rolled.columns).toEqual(raw.columns);
+    expect(rolled.columns[0].values.length).toBeGreaterThan(0);
   });
 
   it('falls back to raw rows for distinct counts and columns no rollup holds', () => {
@@ -373,7 +373,7 @@ describe('rollup pieces, the watermark and late events', () => {
     const db = kyselyOf(server.em());
     const rows = async (delta: boolean) => {
       let total = 0;
-      for (const table of ROLLUP_TABLES) total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0]!.count;
+      for (const table of ROLLUP_TABLES) total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0].count;
       return total;
     };
     const dayKeys = async () =>
@@ -383,7 +383,7 @@ describe('rollup pieces, the watermark and late events', () => {
           `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
           [site.id],
         )
-      )[0]!;
+      )[0];
     const requests: AggregateRequest[] = [
       { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'visitorBrowser' }], range: 'last30Days' },
       { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], range: { from: '2026-03-06T03:10:00Z', to: '2026-03-09T09:50:00Z' } },
@@ -405,8 +405,8 @@ describe('rollup pieces, the watermark and late events', () => {
     expect(after.stored).toBe(after.keys);
     expect(watermarkOf(await execute(db, watermarkQuery(site.id)))).toBe(Math.floor((NOW.getTime() + 2 * DAY) / HOUR) * HOUR);
     for (const [i, request] of requests.entries()) expect(await query(request)).toEqual(before[i]);
-    const [rolled, raw] = await eachWay(requests[1]!, [{ rollups: true }, { rollups: false }]);
-    expect(rolled!.columns).toEqual(raw!.columns);
+    const [rolled, raw] = await eachWay(requests[1], [{ rollups: true }, { rollups: false }]);
+    expect(rolled.columns).toEqual(raw.columns);
   });
 });
 
@@ -423,10 +423,10 @@ describe('time slices (how the embedded database reads raw rows without stalling
   ];
   it.each(requests.map((request, i) => [i, request] as const))('request %i: slices answer exactly as one statement', async (_, request) => {
     const [whole, sliced] = await eachWay(request, [{ rollups: false, sliced: false }, { rollups: false, sliced: true }]);
-    expect(whole!.source).toBe('raw');
-    expect(sliced!.source).toBe('sliced');
-    expect(sliced!.columns).toEqual(whole!.columns);
-    expect(whole!.columns[0]!.values.length).toBeGreaterThan(0);
+    expect(whole.source).toBe('raw');
+    expect(sliced.source).toBe('sliced');
+    expect(sliced.columns).toEqual(whole.columns);
+    expect(whole.columns[0].values.length).toBeGreaterThan(0);
   });
 
   it('cuts slices on the edges of the answer\'s time buckets', () => {

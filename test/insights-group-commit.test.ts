@@ -22,37 +22,37 @@ const sizes: Record<string, number> = { a: 1, b: 1, c: 1, d: 1, e: 1, big: 5 };
 describe('group commit', () => {
   it('sends items that come while a write is in flight together in the next write, answering each after its own', async () => {
     const writer = controlledWriter();
-    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item]! });
+    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item] });
     const done: string[] = [];
     const commits = ['a', 'b', 'c', 'd'].map((item) => group.commit(item).then(() => done.push(item)));
     await settle();
     expect(writer.writes.map((w) => w.items)).toEqual([['a']]);
-    writer.writes[0]!.finish();
+    writer.writes[0].finish();
     await settle();
     expect(done).toEqual(['a']);
     expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b', 'c', 'd']]);
-    writer.writes[1]!.finish();
+    writer.writes[1].finish();
     await Promise.all(commits);
     expect(done).toEqual(['a', 'b', 'c', 'd']);
   });
 
   it('keeps as many writes in flight as it has writers', async () => {
     const writer = controlledWriter();
-    const group = new GroupCommit(writer.write, { writers: 2, maxSize: 100, sizeOf: (item: string) => sizes[item]! });
+    const group = new GroupCommit(writer.write, { writers: 2, maxSize: 100, sizeOf: (item: string) => sizes[item] });
     const commits = ['a', 'b', 'c', 'd'].map((item) => group.commit(item));
     await settle();
     expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b']]);
-    writer.writes[1]!.finish();
+    writer.writes[1].finish();
     await settle();
     expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b'], ['c', 'd']]);
-    writer.writes[0]!.finish();
-    writer.writes[2]!.finish();
+    writer.writes[0].finish();
+    writer.writes[2].finish();
     await Promise.all(commits);
   });
 
   it('stops a group at its largest size, and still writes an item larger than that alone', async () => {
     const writer = controlledWriter();
-    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 3, sizeOf: (item: string) => sizes[item]! });
+    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 3, sizeOf: (item: string) => sizes[item] });
     const commits = ['a', 'b', 'c', 'd', 'e', 'big', 'a'].map((item) => group.commit(item));
     for (let i = 0; i < 5; i++) {
       await settle();
@@ -64,7 +64,7 @@ describe('group commit', () => {
 
   it('writes a failed group again item by item: only the item that fails alone is refused', async () => {
     const writer = controlledWriter((items) => items.includes('c'));
-    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item]! });
+    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item] });
     const answers = Promise.allSettled(['a', 'b', 'c', 'd'].map((item) => group.commit(item)));
     for (let i = 0; i < 6; i++) {
       await settle();
@@ -78,17 +78,17 @@ describe('group commit', () => {
 
   it('on close writes every item given (in flight and waiting) before it resolves, and refuses new ones', async () => {
     const writer = controlledWriter();
-    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item]! });
+    const group = new GroupCommit(writer.write, { writers: 1, maxSize: 100, sizeOf: (item: string) => sizes[item] });
     const commits = ['a', 'b', 'c'].map((item) => group.commit(item));
     await settle();
     let closed = false;
     const closing = group.close().then(() => (closed = true));
     await expect(group.commit('d')).rejects.toThrow('closed');
-    writer.writes[0]!.finish();
+    writer.writes[0].finish();
     await settle();
     expect(closed).toBe(false);
     expect(writer.writes.map((w) => w.items)).toEqual([['a'], ['b', 'c']]);
-    writer.writes[1]!.finish();
+    writer.writes[1].finish();
     await closing;
     await Promise.all(commits);
   });

@@ -49,7 +49,7 @@ function pathsOf(value: unknown, prefix: string[] = []): string[][] {
 function withValue(event: Record<string, unknown>, path: string[], value: unknown): unknown {
   if (path.length === 0) return value;
   const copy = structuredClone(event);
-  let node = copy as Record<string, unknown>;
+  let node = copy;
   for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
   if (value === undefined) delete node[path.at(-1)!];
   else node[path.at(-1)!] = value;

@@ -4,7 +4,6 @@
  * both doors on the real database.
  */
 import { beforeEach, describe, expect, it } from 'vitest';
-import type pg from 'pg';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
 import { Job } from '../src/jobs/entities.js';
@@ -26,7 +25,7 @@ beforeEach(() => server.clock.advance(1000));
 /** How many events of the site are stored, counted behind the doors. */
 async function storedEvents(siteId: string): Promise<number> {
   const [row] = await execute<{ count: number }>(kyselyOf(server.em()), `select count(*)::int as count from insight_event where site_id = $1`, [siteId]);
-  return row!.count;
+  return row.count;
 }
 
 async function countWith(caller: Caller, site: { id: string; organization: string }, body: Record<string, unknown>) {
@@ -92,7 +91,7 @@ describe('ingestion', () => {
       siteEvent({ type: 'page_view' }),
     ];
     expect((await track(admin, site, events)).status).toBe(204);
-    const one = async (column: string) => (await countWith(admin, site, { groupBy: [{ column }], order: { by: { column }, direction: 'asc' } }))[0]!.values;
+    const one = async (column: string) => (await countWith(admin, site, { groupBy: [{ column }], order: { by: { column }, direction: 'asc' } }))[0].values;
     expect(await one('eventType')).toEqual(['ad_click', 'ad_display', 'api_client_open', 'api_client_request', 'ask_question', 'ask_rate_response', 'link_click', 'page_post_feedback', 'page_post_feedback_comment', 'page_view', 'search_open', 'search_open_result', 'search_type_query', 'trademark_click']);
     expect(await one('eventSearchQuery')).toEqual(['How to install?', 'install']);
     expect(await one('eventPageFeedbackRating')).toEqual(['bad', 'good']);
@@ -119,8 +118,8 @@ describe('ingestion', () => {
     const query = 'tab\there\nnew line \\N back\\slash \'quote\' "double" \r end';
     const claims = { note: 'a\tb\\c\nd' };
     expect((await track(admin, site, [siteEvent({ type: 'search_type_query', query, session: { visitorAuthClaims: claims } })])).status).toBe(204);
-    expect((await countWith(admin, site, { groupBy: [{ column: 'eventSearchQuery' }] }))[0]!.values).toEqual([query]);
-    expect((await countWith(admin, site, { groupBy: [{ column: 'visitorClaim', claim: 'note' }] }))[0]!.values).toEqual([claims.note]);
+    expect((await countWith(admin, site, { groupBy: [{ column: 'eventSearchQuery' }] }))[0].values).toEqual([query]);
+    expect((await countWith(admin, site, { groupBy: [{ column: 'visitorClaim', claim: 'note' }] }))[0].values).toEqual([claims.note]);
   });
 
   it('derives browser, device, OS and bot from the user agent', async () => {
@@ -131,7 +130,7 @@ describe('ingestion', () => {
       select: [{ column: 'visitorBrowser' }, { column: 'visitorDevice' }, { column: 'visitorOS' }, { column: 'visitorBot' }],
       order: { by: { column: 'visitorBrowser' }, direction: 'asc' },
     });
-    const rows = columns[0]!.values.map((_, i) => columns.map((c) => c.values[i]));
+    const rows = columns[0].values.map((_, i) => columns.map((c) => c.values[i]));
     expect(rows).toEqual([
       ['chrome', 'desktop', 'windows', null],
       ['chrome', 'mobile', 'android', null],
@@ -155,7 +154,7 @@ describe('ingestion', () => {
       select: ['referrer', 'referrerDomain', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'url'].map((column) => ({ column })),
     });
     expect(columns.map((c) => c.values[0])).toEqual(['https://www.google.com/search?q=docs', 'www.google.com', 'ads', 'cpc', 'spring', 'docs', 'banner', 'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner']);
-    expect(columns[0]!.values).toHaveLength(1); // the event without referrer or utm has none of those values
+    expect(columns[0].values).toHaveLength(1); // the event without referrer or utm has none of those values
   });
 
   it('accepts location ids of the site and stores them', async () => {
@@ -330,7 +329,7 @@ describe('the roll-up job', () => {
     const db = kyselyOf(server.em());
     const rows = async (table: string) =>
       (await execute<{ delta: boolean; count: number }>(db, `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`, [site.id])).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
-    const jobs = () => server.em().count(Job, { kind: 'roll-up-site-insights', payload: { siteId: site.id } } as never);
+    const jobs = () => server.em().count(Job, { kind: 'roll-up-site-insights', payload: { siteId: site.id } });
     const day = { from: '2026-01-20T00:00:00Z', to: '2026-01-21T00:00:00Z' };
     server.clock.set(new Date('2026-01-20T10:20:00.000Z'));
     for (let i = 0; i < 3; i++) expect((await track(admin, site, [siteEvent(), siteEvent({ type: 'search_open' })])).status).toBe(204);
@@ -406,7 +405,7 @@ describe('concurrent ingests', () => {
     // transactions back while the other batches come: those go in groups. The embedded database has
     // one session, whose statements take turns: batches seldom meet there.
     const pglite = embeddedDatabaseOf(server.em());
-    const holder = pglite ? undefined : await ((await server.em().getConnection().getNativeClient()) as pg.Pool).connect();
+    const holder = pglite ? undefined : await ((await server.em().getConnection().getNativeClient())).connect();
     try {
       await holder?.query('begin');
       for (const target of [first, second]) await holder?.query(rollupLock(target.site.id, 'exclusive'));
@@ -426,7 +425,7 @@ describe('concurrent ingests', () => {
     for (const target of [first, second]) {
       const sent = batches.filter((batch) => batch.target === target).reduce((sum, batch) => sum + batch.events.length, target === first ? 1 : 0);
       const [events] = await countWith(target.admin, target.site, { select: [{ column: 'eventsCount' }] });
-      expect(events!.values).toEqual([sent]);
+      expect(events.values).toEqual([sent]);
     }
     const [{ late }] = await execute<{ late: number }>(
       kyselyOf(server.em()),
@@ -446,7 +445,7 @@ describe('deleting a site', () => {
     expect((await admin.rest('DELETE', siteBase(site))).status).toBe(204);
     const db = kyselyOf(server.em());
     const [rollups] = await execute<{ count: number }>(db, `select count(*)::int as count from insight_rollup_traffic_day where site_id = $1`, [site.id]);
-    expect(rollups!.count).toBe(0);
+    expect(rollups.count).toBe(0);
     expect(await server.em().count(Job, { kind: 'purge-site-insights' })).toBe(1);
     expect(await storedEvents(site.id)).toBe(2);
     await server.runDueJobs();

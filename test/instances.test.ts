@@ -47,7 +47,7 @@ async function recorded(server: TestServer) {
 async function locationOfOwnOrganization(server: TestServer, token: string) {
   const res = await fetch(`${server.url}/v1/orgs`, { headers: { authorization: `Bearer ${token}` } });
   expect(res.status).toBe(200);
-  return ((await res.json()) as { items: { urls: { location: string } }[] }).items[0]!.urls.location;
+  return ((await res.json()) as { items: { urls: { location: string } }[] }).items[0].urls.location;
 }
 
 describe('PUBLIC_URL', () => {
@@ -113,9 +113,9 @@ describe('PUBLIC_URL', () => {
     const refused = starts.filter((result) => result.status === 'rejected');
     expect(started).toHaveLength(1);
     expect(refused).toHaveLength(1);
-    expect((refused[0] as PromiseRejectedResult).reason).toBeInstanceOf(InstanceDisagreement);
+    expect((refused[0]).reason).toBeInstanceOf(InstanceDisagreement);
     const winner = (started[0] as PromiseFulfilledResult<TestServer>).value;
-    expect((refused[0] as PromiseRejectedResult).reason.message).toContain(`served at ${(await recorded(winner)).public_url}`);
+    expect((refused[0]).reason.message).toContain(`served at ${(await recorded(winner)).public_url}`);
   });
 
   it('a server process that disagrees exits 1 with one line on stderr, naming both values', async () => {
@@ -155,7 +155,7 @@ describe('OWNER_TOKEN', () => {
     const revoked = await fetch(`${first.url}/graphql`, {
       method: 'POST',
       headers: { authorization: `Bearer ${OWNER_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: 'mutation($id: ID!) { revokeApiToken(id: $id) }', variables: { id: token!.id } }),
+      body: JSON.stringify({ query: 'mutation($id: ID!) { revokeApiToken(id: $id) }', variables: { id: token.id } }),
     });
     expect(revoked.status).toBe(200);
     await first.stop();

@@ -101,7 +101,7 @@ async function startReady(env: Record<string, string> = {}): Promise<Started & {
   const server = await start(env);
   await healthzUntilReady(server);
   const { body } = await call(server, 'GET', '/v1/orgs');
-  return { ...server, organizationId: (body.items as { id: string }[])[0]!.id };
+  return { ...server, organizationId: (body.items as { id: string }[])[0].id };
 }
 
 async function stopped(server: Started, signal: NodeJS.Signals = 'SIGTERM') {
@@ -208,7 +208,7 @@ describe('start-up errors', () => {
       expect(lines[0]).toMatch(new RegExp(`^error: Cannot use the database server 127\\.0\\.0\\.1:${port} \\(DATABASE_URL\\): ECONNREFUSED .*gave up after \\d+ s`));
       const retries = server.stdout().split('\n').filter((line) => line.includes('database unreachable; retrying'));
       expect(retries.length).toBeGreaterThanOrEqual(2);
-      expect(JSON.parse(retries[0]!)).toMatchObject({ server: `127.0.0.1:${port}`, attempt: 1, retryInMs: expect.any(Number), cause: expect.stringContaining('ECONNREFUSED') });
+      expect(JSON.parse(retries[0])).toMatchObject({ server: `127.0.0.1:${port}`, attempt: 1, retryInMs: expect.any(Number), cause: expect.stringContaining('ECONNREFUSED') });
       expect(server.stdout() + server.stderr()).not.toContain('hunter2');
       expect(server.stdout()).not.toMatch(/token|listening/i);
     },

@@ -34,7 +34,7 @@ async function selectRows<T>(text: string, params: unknown[]): Promise<T[]> {
 
 /** JavaScript's order of keys (numbers, then ids as strings): the order the lists had before SQL. */
 function compareKeys(a: (string | number)[], b: (string | number)[]) {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
 }
 const sortedBy = <T>(rows: T[], key: (row: T) => (string | number)[], desc = false) =>

@@ -32,7 +32,7 @@ async function organizationWithMembers() {
     joined.push(await newMember(server, organization.id, role));
   }
   const [, create, edit, read, guest] = joined;
-  return { organization, admin, create: create!, edit: edit!, read: read!, guest: guest!, joined };
+  return { organization, admin, create: create, edit: edit, read: read, guest: guest, joined };
 }
 
 describe('GET /v1/orgs/{organizationId}/members', () => {

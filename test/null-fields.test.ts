@@ -70,13 +70,13 @@ function withNull(example: Example, field: string): Record<string, unknown> {
 }
 
 async function throughRest(route: Route, field: string) {
-  const example = await examples[route.operationId]!(world);
+  const example = await examples[route.operationId](world);
   return world.admin.rest(route.method, pathOf(route, example.params), withNull(example, field));
 }
 
 /** The route's own document sent to /graphql with the variables the REST door would give it. */
 async function throughGraphQL(route: Route, field: string) {
-  const example = await examples[route.operationId]!(world);
+  const example = await examples[route.operationId](world);
   const body = withNull(example, field);
   return world.admin.gql(route.document, { ...example.params, ...(route.body === 'input' ? { input: body } : body) });
 }
@@ -90,7 +90,7 @@ async function expectRefused(route: Route, field: string) {
   expect(rest.body.error.message).toMatch(new RegExp(`^${escaped(field)}: `));
   const gql = await throughGraphQL(route, field);
   expect(gql.errors?.[0]?.extensions?.code, JSON.stringify(gql.errors)).toBe('BAD_REQUEST');
-  expect(gql.errors![0]!.message).toMatch(new RegExp(`\\b${escaped(field)}\\b`));
+  expect(gql.errors![0].message).toMatch(new RegExp(`\\b${escaped(field)}\\b`));
 }
 
 /** The routes with an optional body field to try (a bytes body is parsed by the domain, see insights-validation). */

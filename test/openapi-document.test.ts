@@ -186,9 +186,9 @@ describe('shapes', () => {
       { operationId: 'ping', method: 'GET', path: '/v1/ping', status: 200, document: 'query { ping }' },
       { operationId: 'me', method: 'GET', path: '/v1/me', status: 200, document: 'query { me }' },
     ]) as Doc;
-    expect(doc.paths['/ping']!.get.security).toEqual([{}, { bearerAuth: [] }]);
-    expect(doc.paths['/ping']!.get.responses).not.toHaveProperty('403');
-    expect(doc.paths['/me']!.get).not.toHaveProperty('security');
+    expect(doc.paths['/ping'].get.security).toEqual([{}, { bearerAuth: [] }]);
+    expect(doc.paths['/ping'].get.responses).not.toHaveProperty('403');
+    expect(doc.paths['/me'].get).not.toHaveProperty('security');
   });
 });
 

@@ -344,7 +344,7 @@ describe('a restart in the middle of processing', () => {
 
       const second = await startTestServer(FETCH_ENV, { database, clock });
       try {
-        const again = { ...admin, rest: (method: string, path: string, body?: unknown) => rest(second, admin.token, method, path, body) } as Caller;
+        const again = { ...admin, rest: (method: string, path: string, body?: unknown) => rest(second, admin.token, method, path, body) };
         expect(await second.runDueJobs()).toBe(0); // the lease still holds
         expect((await again.rest('GET', `${base(organization.id)}/interrupted`)).body.processingState).toBe('progress');
         clock.advance(LEASE_MS + SECOND);

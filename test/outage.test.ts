@@ -330,7 +330,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that refuse
         const logged = loggedFor(answer.id);
         const why = logged.filter((entry) => entry.cause !== undefined);
         expect(why, where).toHaveLength(1);
-        expect(why[0]!.cause, where).toMatch(outage.cause);
+        expect(why[0].cause, where).toMatch(outage.cause);
         expect(why[0], where).toMatchObject(outage.refused ? { level: 50, msg: expect.stringMatching(/^database refuses this server/) } : { level: 40, msg: 'database unavailable' });
         expect(logged.filter((entry) => entry.res), where).toEqual([expect.objectContaining({ level: 40, res: expect.objectContaining({ statusCode: 503 }) })]);
         expect(logged.filter((entry) => entry.err !== undefined || entry.msg === 'unexpected error'), where).toEqual([]);

@@ -54,30 +54,30 @@ async function build(shape: Shape) {
   });
   shape.roles.forEach((r, i) => {
     if (r === 'none') return;
-    em.create(Member, { organization: organization.id, user: people[i]!.user.id, role: r === 'disabled' ? 'edit' : r, joinedAt: now, lastSeenAt: null, disabled: r === 'disabled', sso: false });
+    em.create(Member, { organization: organization.id, user: people[i].user.id, role: r === 'disabled' ? 'edit' : r, joinedAt: now, lastSeenAt: null, disabled: r === 'disabled', sso: false });
   });
   const collections: string[] = [];
   for (const [i, c] of shape.collections.entries()) {
     const id = newId();
-    const parent = c.nested && i > 0 ? collections[c.parent % i]! : null;
+    const parent = c.nested && i > 0 ? collections[c.parent % i] : null;
     em.create(Collection, { id, organization: organization.id, parent, title: `C${i}`, description: null, defaultLevel: c.level, position: `a${i}`, createdAt: now, updatedAt: now });
     collections.push(id);
     await em.flush(); // parents before children: the database derives each row from its parent's
   }
   const spaces = shape.spaces.map((s, i) => {
     const id = newId();
-    const parent = s.nested && collections.length ? collections[s.parent % collections.length]! : null;
+    const parent = s.nested && collections.length ? collections[s.parent % collections.length] : null;
     em.create(Space, {
       id, organization: organization.id, parent, title: `S${i}`, emoji: null, visibility: 'private', editMode: 'live', defaultLevel: s.level,
       position: `b${i}`, revision: newId(), createdAt: new Date(now.getTime() + i), updatedAt: now, deletedAt: s.deleted ? now : null,
     });
     return id;
   });
-  const members = shape.roles.flatMap((r, i) => (r === 'none' ? [] : [people[i]!.user.id]));
+  const members = shape.roles.flatMap((r, i) => (r === 'none' ? [] : [people[i].user.id]));
   const teams = shape.teams.map((memberIndexes, i) => {
     const team = em.create(Team, { id: newId(), organization: organization.id, title: `T${i}`, createdAt: now });
     for (const userId of new Set(memberIndexes.map((m) => members[m % Math.max(members.length, 1)]).filter(Boolean))) {
-      em.create(TeamMember, { team: team.id, user: userId!, organization: organization.id, role: 'member', addedAt: now });
+      em.create(TeamMember, { team: team.id, user: userId, organization: organization.id, role: 'member', addedAt: now });
     }
     return team.id;
   });
@@ -87,8 +87,8 @@ async function build(shape: Shape) {
     const targets = g.onSpace ? spaces : collections;
     const grantees = g.toTeam ? teams : members;
     if (!targets.length || !grantees.length) continue;
-    const target = targets[g.target % targets.length]!;
-    const grantee = grantees[g.grantee % grantees.length]!;
+    const target = targets[g.target % targets.length];
+    const grantee = grantees[g.grantee % grantees.length];
     if (given.has(`${target}|${grantee}`)) continue;
     given.add(`${target}|${grantee}`);
     em.create(ContentGrant, {
@@ -100,8 +100,8 @@ async function build(shape: Shape) {
   // Changes after the fact: the kept ancestors and access levels must follow moves and new levels.
   for (const move of shape.moves) {
     if (!collections.length) break;
-    const id = collections[move.collection % collections.length]!;
-    const candidate = collections[move.parent % collections.length]!;
+    const id = collections[move.collection % collections.length];
+    const candidate = collections[move.parent % collections.length];
     const [{ inside }] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) or id = ? as inside from collection where id = ?`, [id, id, candidate]);
     const parent = move.toTop || inside ? null : candidate;
     await em.nativeUpdate(Collection, { id }, { parent, ...(move.level === null ? {} : { defaultLevel: move.level }) });

@@ -92,7 +92,7 @@ beforeAll(async () => {
 
 /** The HTTP status a GraphQL answer stands for. */
 function gqlStatus(res: { errors?: { extensions?: { code?: string; status?: number } }[] }): number {
-  return res.errors?.length ? (res.errors[0]!.extensions as { status: number }).status : 200;
+  return res.errors?.length ? (res.errors[0].extensions as { status: number }).status : 200;
 }
 
 type Operation = {

@@ -28,7 +28,7 @@ describe('health and routing', () => {
 
   it('answers a routed operation without a token with 401 in the error shape', async () => {
     for (const [method, path] of [['GET', '/v1/orgs'], ['PATCH', '/v1/spaces/abc'], ['DELETE', '/v1/collections/abc']]) {
-      const res = await rest(server, null, method!, path!, method === 'GET' || method === 'DELETE' ? undefined : {});
+      const res = await rest(server, null, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.body).toEqual(errorBody(401));
     }
@@ -174,7 +174,7 @@ describe('playground', () => {
     const page = await rest(server, null, 'GET', '/graphql', undefined, { accept: 'text/html' });
     expect(page.status).toBe(200);
     expect(page.headers.get('content-type')).toMatch(/text\/html/);
-    const assets = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]!);
+    const assets = [...String(page.body).matchAll(/(?:src|href)="([^"]+)"/g)].map((m) => m[1]);
     expect(assets.length).toBe(5);
     for (const asset of assets) {
       expect(asset.startsWith('/graphql/assets/'), asset).toBe(true);

@@ -40,7 +40,7 @@ function expectDistinctPositions(children: Child[]) {
 }
 
 /** The HTTP status a GraphQL answer's first error stands for. */
-const statusOf = (errors: { extensions?: Record<string, unknown> }[]) => (errors[0]!.extensions?.status as number | undefined) ?? 500;
+const statusOf = (errors: { extensions?: Record<string, unknown> }[]) => (errors[0].extensions?.status as number | undefined) ?? 500;
 
 /** Creates a space or collection through a door; answers its status (201, or the GraphQL error's) and id. */
 async function create(caller: Caller, door: Door, kind: Kind, organizationId: string, parent: string | null, title: string) {
@@ -96,7 +96,7 @@ describe('creating at once under one parent', () => {
       it(`gives 20 ${scenario.name} created at once through ${door} distinct positions, and moves among them succeed`, async () => {
         const { organization, admin } = await newOrganizationWithRoles(server);
         const parent = scenario.inCollection ? (await create(admin, 'REST', 'collection', organization.id, null, 'Parent')).id : null;
-        const answers = await times(20, (i) => create(admin, door, scenario.kinds[i % scenario.kinds.length]!, organization.id, parent, `Item ${i}`));
+        const answers = await times(20, (i) => create(admin, door, scenario.kinds[i % scenario.kinds.length], organization.id, parent, `Item ${i}`));
         expect(answers.map((a) => a.status)).toEqual(Array(20).fill(201));
 
         const children = (await childrenOf(organization.id, parent)).filter((c) => c.id !== parent);
@@ -106,9 +106,9 @@ describe('creating at once under one parent', () => {
         // Before, after, and between two adjacent siblings: each lands exactly there.
         let order = children;
         for (const [child, side, target] of [
-          [order[19]!, 'before', order[0]!],
-          [order[0]!, 'after', order[10]!],
-          [order[5]!, 'before', order[6]!],
+          [order[19], 'before', order[0]],
+          [order[0], 'after', order[10]],
+          [order[5], 'before', order[6]],
         ] as const) {
           const expected = moved(order, child.id, side, target.id);
           const res = await move(admin, door, child, { [side]: target });
@@ -116,8 +116,8 @@ describe('creating at once under one parent', () => {
           order = (await childrenOf(organization.id, parent)).filter((c) => c.id !== parent);
           expect(order.map((c) => c.id)).toEqual(expected);
         }
-        const expected = moved(order, order[0]!.id, 'after', order[3]!.id);
-        expect((await move(admin, door, order[0]!, { after: order[3]!, before: order[4]! })).status).toBe(200);
+        const expected = moved(order, order[0].id, 'after', order[3].id);
+        expect((await move(admin, door, order[0], { after: order[3], before: order[4] })).status).toBe(200);
         order = (await childrenOf(organization.id, parent)).filter((c) => c.id !== parent);
         expect(order.map((c) => c.id)).toEqual(expected);
         expectDistinctPositions(order);
@@ -132,7 +132,7 @@ describe('creating at once under one parent', () => {
     const order = await childrenOf(organization.id, parent);
     // Half go to the end, half right after the first item, through both doors at once.
     const answers = await Promise.all(
-      order.map((child, i) => move(admin, i % 3 ? 'REST' : 'GraphQL', child, i % 2 ? { after: order[0]! } : {})),
+      order.map((child, i) => move(admin, i % 3 ? 'REST' : 'GraphQL', child, i % 2 ? { after: order[0] } : {})),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const after = await childrenOf(organization.id, parent);
@@ -152,7 +152,7 @@ describe('two server instances on one PostgreSQL database', () => {
       const callers = [owner, callerFor(second, owner.user, owner.token)];
       const parent = (await create(owner, 'REST', 'collection', organization.id, null, 'Parent')).id;
       const answers = await times(40, (i) =>
-        create(callers[i % 2]!, i % 4 < 2 ? 'REST' : 'GraphQL', i % 3 ? 'space' : 'collection', organization.id, i % 5 ? parent : null, `Item ${i}`),
+        create(callers[i % 2], i % 4 < 2 ? 'REST' : 'GraphQL', i % 3 ? 'space' : 'collection', organization.id, i % 5 ? parent : null, `Item ${i}`),
       );
       expect(answers.map((a) => a.status)).toEqual(Array(40).fill(201));
       const inParent = await childrenOf(organization.id, parent, first);
@@ -181,15 +181,15 @@ describe('positions made equal before placements were serialized', () => {
     const parent = (await create(admin, 'REST', 'collection', organization.id, null, 'Parent')).id;
     for (let i = 0; i < 8; i++) expect((await create(admin, 'REST', i % 3 ? 'space' : 'collection', organization.id, parent, `Item ${i}`)).status).toBe(201);
     const created = await childrenOf(organization.id, parent);
-    await makeEqual(created.slice(1, 5), created[1]!.position); // a run of four equal positions
-    await makeEqual(created.slice(5, 8), created[5]!.position); // and a run of three at the end
+    await makeEqual(created.slice(1, 5), created[1].position); // a run of four equal positions
+    await makeEqual(created.slice(5, 8), created[5].position); // and a run of three at the end
 
     let order = await childrenOf(organization.id, parent);
     for (const [door, child, side, target] of [
-      ['REST', order[0]!, 'after', order[2]!],
-      ['GraphQL', order[7]!, 'before', order[3]!],
-      ['REST', order[1]!, 'after', order[6]!],
-      ['GraphQL', order[6]!, 'before', order[5]!],
+      ['REST', order[0], 'after', order[2]],
+      ['GraphQL', order[7], 'before', order[3]],
+      ['REST', order[1], 'after', order[6]],
+      ['GraphQL', order[6], 'before', order[5]],
     ] as const) {
       const expected = moved(order, child.id, side, target.id);
       const res = await move(admin, door, child, { [side]: target });
@@ -200,10 +200,10 @@ describe('positions made equal before placements were serialized', () => {
 
     // Between two adjacent siblings of equal positions.
     expectDistinctPositions(order); // every run that a move touched was given distinct positions
-    await makeEqual(order.slice(3, 5), order[3]!.position);
+    await makeEqual(order.slice(3, 5), order[3].position);
     order = await childrenOf(organization.id, parent);
-    const expected = moved(order, order[0]!.id, 'after', order[3]!.id);
-    expect((await move(admin, 'REST', order[0]!, { after: order[3]!, before: order[4]! })).status).toBe(200);
+    const expected = moved(order, order[0].id, 'after', order[3].id);
+    expect((await move(admin, 'REST', order[0], { after: order[3], before: order[4] })).status).toBe(200);
     expect((await childrenOf(organization.id, parent)).map((c) => c.id)).toEqual(expected);
 
     // A creation at the end goes last, after a run of equal positions too.
@@ -225,12 +225,12 @@ describe('positions made equal before placements were serialized', () => {
     const [first, ...equal] = await listed();
     const moveSiteSpace = (id: string, position: unknown) => admin.rest('POST', `${siteBase(site)}/site-spaces/${id}/move`, { position });
 
-    expect((await moveSiteSpace(first!, { after: { type: 'site-space', siteSpace: equal[0] } })).status).toBe(200);
-    expect((await moveSiteSpace(equal[2]!, { before: { type: 'site-space', siteSpace: equal[1] } })).status).toBe(200);
+    expect((await moveSiteSpace(first, { after: { type: 'site-space', siteSpace: equal[0] } })).status).toBe(200);
+    expect((await moveSiteSpace(equal[2], { before: { type: 'site-space', siteSpace: equal[1] } })).status).toBe(200);
     const order = await listed();
     expect(order).toHaveLength(4);
     // Next to the run of equal positions, on the side asked for.
-    expect(order.indexOf(equal[2]!)).toBeLessThan(order.indexOf(equal[1]!));
-    expect(order.indexOf(first!)).toBeGreaterThan(order.indexOf(equal[0]!));
+    expect(order.indexOf(equal[2])).toBeLessThan(order.indexOf(equal[1]));
+    expect(order.indexOf(first)).toBeGreaterThan(order.indexOf(equal[0]));
   });
 });

@@ -85,7 +85,7 @@ describe('a missing body', () => {
 
   it(`is refused with a 400 by the ${required.length} routes that require one, which change nothing`, async () => {
     const targets = [];
-    for (const route of required) targets.push({ route, path: pathOf(route, (await examples[route.operationId]!(world)).params) });
+    for (const route of required) targets.push({ route, path: pathOf(route, (await examples[route.operationId](world)).params) });
     const before = await databaseDigest(world.server.em());
     for (const { route, path } of targets) {
       // No body at all, and an empty one that claims to be JSON (which a JSON parser reads as {}).
@@ -97,14 +97,14 @@ describe('a missing body', () => {
   });
 
   it.each(optional.map((route) => [route.operationId, route] as const))('reads as an empty object for %s', async (_, route) => {
-    const { params } = await examples[route.operationId]!(world);
+    const { params } = await examples[route.operationId](world);
     const res = await world.admin.rest(route.method, pathOf(route, params));
     expect(res.status, JSON.stringify(res.body)).toBe(route.status);
   });
 
   it('is still a body for a route that requires one when it is an empty JSON object', async () => {
     const route = routes.find((r) => r.operationId === 'updateSpaceById')!;
-    const { params } = await examples.updateSpaceById!(world);
+    const { params } = await examples.updateSpaceById(world);
     const before = await world.admin.rest('GET', pathOf(route, params));
     world.server.clock.advance(60_000);
     const res = await world.admin.rest(route.method, pathOf(route, params), {});
@@ -125,7 +125,7 @@ describe('an update that changes nothing', () => {
   it.each(updates.map((route) => [route.operationId, route] as const))(
     'changes nothing for %s, given its values again or {}: no updatedAt moved, no event, no audit row',
     async (_, route) => {
-      const example = await examples[route.operationId]!(world);
+      const example = await examples[route.operationId](world);
       const body = SAME_VALUES[route.operationId] ?? example.body;
       const path = pathOf(route, example.params);
       const first = await world.admin.rest(route.method, path, body);

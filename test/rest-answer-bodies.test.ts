@@ -78,7 +78,7 @@ describe('answer bodies', () => {
     const [first, second] = body.items;
     expect(first.id).toBe(plain.section.id);
     // Null in GraphQL, left out here; set fields stay, false and 0 included.
-    expect((data as { items: Record<string, unknown>[] }).items[0]!.description).toBeNull();
+    expect((data as { items: Record<string, unknown>[] }).items[0].description).toBeNull();
     expect(first).not.toHaveProperty('description');
     expect(first).not.toHaveProperty('icon');
     expect(first.default).toBe(true);

@@ -28,7 +28,7 @@ async function storageOf(spaceId: string) {
          + (select coalesce(sum(pg_column_size(n.*)), 0) from content_node n where space_id = ?) as bytes`,
     Array(6).fill(spaceId),
   );
-  return { revisions: Number(row!.revisions), entries: Number(row!.entries), nodes: Number(row!.nodes), bytes: Number(row!.bytes) };
+  return { revisions: Number(row.revisions), entries: Number(row.entries), nodes: Number(row.nodes), bytes: Number(row.bytes) };
 }
 
 const minus = (a: Awaited<ReturnType<typeof storageOf>>, b: typeof a) => ({ revisions: a.revisions - b.revisions, entries: a.entries - b.entries, nodes: a.nodes - b.nodes, bytes: a.bytes - b.bytes });
@@ -46,7 +46,7 @@ describe('revision storage', () => {
         Array.from({ length: pages }, (_, i) => createPageIn(draft, { title: `Page ${i}`, markdown: `Body ${i}` })),
       );
       const before = await storageOf(space.id);
-      for (let i = 0; i < EDITS; i++) await updatePage(admin, space.id, cr.id, ids[0]!, { markdown: `Edit ${i}` });
+      for (let i = 0; i < EDITS; i++) await updatePage(admin, space.id, cr.id, ids[0], { markdown: `Edit ${i}` });
       added[pages] = minus(await storageOf(space.id), before);
       const read = await admin.gql(`query($s: ID!, $c: ID!) { changeRequestContent(spaceId: $s, changeRequestId: $c) { pages { title markdown } } }`, { s: space.id, c: cr.id });
       expect(read.data.changeRequestContent.pages).toHaveLength(pages);
@@ -55,11 +55,11 @@ describe('revision storage', () => {
     for (const pages of [10, 100]) {
       // Each edit: one revision, one entry (the page's new version), its leaf and the branch above it.
       expect(added[pages]).toMatchObject({ revisions: EDITS, entries: EDITS });
-      expect(added[pages]!.nodes).toBeLessThanOrEqual(2 * EDITS);
+      expect(added[pages].nodes).toBeLessThanOrEqual(2 * EDITS);
     }
     // Ten times the pages: one more level of the tree per edit (~1.7× the bytes), where a whole
     // manifest per revision grew with every page (6 KB per edit at 100 pages).
-    expect(added[100]!.bytes).toBeLessThan(2.5 * added[10]!.bytes);
+    expect(added[100].bytes).toBeLessThan(2.5 * added[10].bytes);
   });
 });
 
@@ -124,8 +124,8 @@ describe('migration to content trees', () => {
       `select pages, files from revision where id = (select revision from space where id = ?)`,
       [space.id],
     );
-    expect(main!.pages.map((p) => [p.page, p.path])).toEqual([[guide.id, 'guide'], [child.id, 'guide/child'], [other.id, 'other-renamed']]);
-    expect(main!.files.map((f) => f.file)).toEqual([alpha, beta]);
+    expect(main.pages.map((p) => [p.page, p.path])).toEqual([[guide.id, 'guide'], [child.id, 'guide/child'], [other.id, 'other-renamed']]);
+    expect(main.files.map((f) => f.file)).toEqual([alpha, beta]);
     // A revision written in the old shape: the open change request's content without the added page
     // and with its files in the other order.
     const [{ id: openRevision }] = await sql<{ id: string }>(`select revision as id from change_request where id = ?`, [open.id]);

@@ -60,11 +60,11 @@ describe('kept list sizes', () => {
     );
     expect(await disagreements([organization.id, other.id])).toEqual([]);
 
-    await admin.rest('DELETE', `/v1/spaces/${spaces[0]!.id}`);
-    await admin.rest('DELETE', `/v1/spaces/${spaces[1]!.id}`);
-    await admin.rest('POST', `/v1/spaces/${spaces[1]!.id}/restore`);
-    await admin.rest('POST', `/v1/spaces/${spaces[2]!.id}/move`, { parent: nested.id });
-    await admin.rest('POST', `/v1/spaces/${spaces[3]!.id}/transfer`, { organization: other.id });
+    await admin.rest('DELETE', `/v1/spaces/${spaces[0].id}`);
+    await admin.rest('DELETE', `/v1/spaces/${spaces[1].id}`);
+    await admin.rest('POST', `/v1/spaces/${spaces[1].id}/restore`);
+    await admin.rest('POST', `/v1/spaces/${spaces[2].id}/move`, { parent: nested.id });
+    await admin.rest('POST', `/v1/spaces/${spaces[3].id}/transfer`, { organization: other.id });
     // Closing the collection to members passes `none` down to what it holds.
     expect((await admin.rest('PATCH', `/v1/collections/${collection.id}`, { defaultLevel: null })).status).toBe(200);
     await admin.rest('POST', `/v1/collections/${nested.id}/move`, { parent: null });
@@ -89,12 +89,12 @@ describe('kept list sizes', () => {
   it('follow change requests and comments through statuses, and members through roles', async () => {
     const { organization, admin, edit, space } = await newOrganizationWithSpace(server);
     const changeRequests = await Promise.all(Array.from({ length: 6 }, (_, i) => openChangeRequest(admin, space.id, `Change ${i}`)));
-    await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[0]!.id}`, { status: 'archived' });
-    await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[1]!.id}`, { status: 'draft' });
+    await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[0].id}`, { status: 'archived' });
+    await admin.rest('PATCH', `/v1/spaces/${space.id}/change-requests/${changeRequests[1].id}`, { status: 'draft' });
     const comments = await Promise.all(Array.from({ length: 5 }, (_, i) => postComment(admin, commentsPath(space.id), `Comment ${i}`)));
-    await Promise.all(Array.from({ length: 3 }, (_, i) => postComment(edit, commentsPath(space.id, changeRequests[2]!.id), `On a change ${i}`)));
-    await admin.rest('PUT', `/v1/spaces/${space.id}/comments/${comments[0]!.id}`, { status: 'resolved' });
-    await admin.rest('DELETE', `/v1/spaces/${space.id}/comments/${comments[1]!.id}`);
+    await Promise.all(Array.from({ length: 3 }, (_, i) => postComment(edit, commentsPath(space.id, changeRequests[2].id), `On a change ${i}`)));
+    await admin.rest('PUT', `/v1/spaces/${space.id}/comments/${comments[0].id}`, { status: 'resolved' });
+    await admin.rest('DELETE', `/v1/spaces/${space.id}/comments/${comments[1].id}`);
     await admin.rest('PATCH', `/v1/orgs/${organization.id}/members/${edit.user.id}`, { role: 'admin' });
     const late = await newMember(server, organization.id, 'read');
     await admin.rest('DELETE', `/v1/orgs/${organization.id}/members/${late.user.id}`);
@@ -123,7 +123,7 @@ describe('kept list sizes', () => {
     const sections = await Promise.all(spaces.map((s, i) => admin.rest('POST', `${base}/sections`, { spaceId: s.id, title: `Section ${i}` })));
     expect(sections.map((s) => s.status)).toEqual([201, 201, 201]);
     expect(await disagreements([organization.id])).toEqual([]);
-    expect((await admin.rest('DELETE', `${base}/sections/${sections[0]!.body.id}`)).status).toBe(204);
+    expect((await admin.rest('DELETE', `${base}/sections/${sections[0].body.id}`)).status).toBe(204);
     expect(await disagreements([organization.id])).toEqual([]);
     const siteSpaces = await wholeList(admin, `${base}/site-spaces`);
     expect(siteSpaces.counts).toEqual([2]);

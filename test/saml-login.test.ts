@@ -76,7 +76,7 @@ async function authnRequest(provider: Provider, query = '') {
   expect(res.status, JSON.stringify(res.body)).toBe(302);
   const url = new URL(res.location!);
   const xml = inflateRawSync(Buffer.from(url.searchParams.get('SAMLRequest')!, 'base64')).toString('utf8');
-  return { url, xml, id: /\sID="([^"]+)"/.exec(xml)![1]! };
+  return { url, xml, id: /\sID="([^"]+)"/.exec(xml)![1] };
 }
 
 /** What the identity provider answers to `requestId` for `email`, before signing. */
@@ -137,7 +137,7 @@ describe('startURL', () => {
     expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
     const signed = url.search.slice(1).split('&').filter((part) => /^(SAMLRequest|SigAlg)=/.test(part)).join('&');
     const metadata = await fetch(`${server.url}${pathOf(provider.service.entityID)}`).then((r) => r.text());
-    const certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----\n${/<ds:X509Certificate>([^<]+)</.exec(metadata)![1]!.trim()}\n-----END CERTIFICATE-----`);
+    const certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----\n${/<ds:X509Certificate>([^<]+)</.exec(metadata)![1].trim()}\n-----END CERTIFICATE-----`);
     expect(verify('sha256', Buffer.from(signed), certificate.publicKey, Buffer.from(url.searchParams.get('Signature')!, 'base64'))).toBe(true);
 
     // The request is remembered in the database, so that any instance takes the answer.

@@ -337,7 +337,7 @@ describe('SP metadata', () => {
     expect(xml).toContain(`entityID="${provider.service.entityID}"`);
     expect(xml).toContain(`Location="${provider.service.acsURL}"`);
     expect(xml).toContain('AuthnRequestsSigned="true"');
-    const pem = /<ds:X509Certificate>([^<]+)</.exec(xml)![1]!.trim();
+    const pem = /<ds:X509Certificate>([^<]+)</.exec(xml)![1].trim();
     const spCertificate = new X509Certificate(`-----BEGIN CERTIFICATE-----\n${pem}\n-----END CERTIFICATE-----`);
     expect(spCertificate.subject).toBe('CN=docs.test SAML');
     expect(spCertificate.checkIssued(spCertificate)).toBe(true);

@@ -139,15 +139,15 @@ describe('organization search at scale', () => {
          (select json_agg(json_build_object('space', space_id, 'best', section) order by rank desc, space_id collate "C" desc) from best) as spaces`,
       [organization.id, MAX_SEARCH_SECTIONS],
     );
-    expect(reference!.matches).toBeGreaterThan(8 * SEARCH_CANDIDATES);
+    expect(reference.matches).toBeGreaterThan(8 * SEARCH_CANDIDATES);
     for (const caller of [admin, read]) {
       const first = await search(caller, organization.id, 'falcon', '&limit=5');
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       expect(first.body.count).toBe(12);
-      const answered = first.body.items.map((item: { id: string; pages: { sections: { id: string }[] }[] }) => ({ space: item.id, best: item.pages[0]!.sections[0]!.id }));
-      expect(answered).toEqual(reference!.spaces.slice(0, 5));
+      const answered = first.body.items.map((item: { id: string; pages: { sections: { id: string }[] }[] }) => ({ space: item.id, best: item.pages[0].sections[0].id }));
+      expect(answered).toEqual(reference.spaces.slice(0, 5));
       const second = await search(caller, organization.id, 'falcon', `&limit=5&page=${first.body.next.page}`);
-      expect(second.body.items.map((item: { id: string }) => item.id)).toEqual(reference!.spaces.slice(5, 10).map((s) => s.space));
+      expect(second.body.items.map((item: { id: string }) => item.id)).toEqual(reference.spaces.slice(5, 10).map((s) => s.space));
     }
     // The statement reads the candidates, not every match.
     const statement = rankingStatementOf({ organizationId: organization.id, query: 'falcon', readable: null }, null, 6);
@@ -158,7 +158,7 @@ describe('organization search at scale', () => {
     const rowsRead = sectionRowsRead(root);
     expect(rowsRead).toBeGreaterThan(0);
     expect(rowsRead).toBeLessThan(2.5 * SEARCH_CANDIDATES);
-    expect(rowsRead).toBeLessThan(reference!.matches / 3);
+    expect(rowsRead).toBeLessThan(reference.matches / 3);
   });
 
   it('checks the index is current without reading the spaces, and rebuilds only a space whose content moved', async () => {
@@ -190,7 +190,7 @@ describe('organization search at scale', () => {
     await merge(admin, space.id, cr.id);
     const rebuilt = await statementsOf(admin, organization.id, 'egret');
     expect(rebuilt.body.items.map((s: { id: string }) => s.id)).toEqual([space.id]);
-    expect(rebuilt.count).toBeGreaterThan(counts[0]!);
+    expect(rebuilt.count).toBeGreaterThan(counts[0]);
     expect((await statementsOf(admin, organization.id, 'egret')).count).toBe(counts[0]);
 
     // With the change, a job rebuilds the space before any search does.

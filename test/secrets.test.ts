@@ -113,7 +113,7 @@ type Used = Awaited<ReturnType<typeof useEverySecret>>;
 async function observe(server: TestServer, used: Used): Promise<Observed> {
   const metadata = await fetch(`${server.url}/saml/${used.providerId}/metadata`);
   expect(metadata.status).toBe(200);
-  const certificate = /<ds:X509Certificate>([^<]+)</.exec(await metadata.text())![1]!;
+  const certificate = /<ds:X509Certificate>([^<]+)</.exec(await metadata.text())![1];
   // A login start signs an AuthnRequest with the stored private key.
   const login = await fetch(`${server.url}/saml/${used.providerId}/start`, { redirect: 'manual' });
   expect(login.status).toBe(302);
@@ -292,7 +292,7 @@ describe('values stored in clear before sealing', () => {
       await client.connect();
       cleanups.add(() => client.end());
     }
-    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0]!.pid;
+    const holderPid = (await holder.query<{ pid: number }>('select pg_backend_pid() as pid')).rows[0].pid;
     await holder.query('begin');
     await holder.query(`select name from "${schema}".server_secret for update`);
     const logs: string[][] = [[], [], []];
@@ -303,7 +303,7 @@ describe('values stored in clear before sealing', () => {
     const servers = await starting;
 
     expect(logs.flatMap(sealedLines).flatMap((entry) => entry.sealed).sort()).toEqual(SECRET_NAMES);
-    expect(keyIdsOf(await dump(servers[0]!))).toEqual(new Set([idOf(TEST_SECRET_KEY)]));
+    expect(keyIdsOf(await dump(servers[0]))).toEqual(new Set([idOf(TEST_SECRET_KEY)]));
     for (const server of servers) expect(await observe(server, onAgain(server, used))).toEqual(before);
   });
 });
@@ -322,5 +322,5 @@ async function waitingBehind(client: pg.Client, pid: number): Promise<number> {
      select count(*) from waiting`,
     [pid],
   );
-  return Number(rows[0]!.count);
+  return Number(rows[0].count);
 }

@@ -85,7 +85,7 @@ async function plansOf(statement: string, siteIds: string[]): Promise<{ custom: 
         const [row] = await tx.execute(`explain (format json) execute site_layout_plan('{${siteIds.join(',')}}')`);
         const value = Object.values(row as Record<string, unknown>)[0];
         const [plan] = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[];
-        return plan!.Plan;
+        return plan.Plan;
       };
       return { custom: await explain('force_custom_plan'), generic: await explain('force_generic_plan') };
     } finally {
@@ -104,10 +104,10 @@ describe('the site layout statement', () => {
     const published: string[] = tree.site.structure.structure.flatMap((item: any) =>
       (item.sections ?? [item]).flatMap((section: any) => section.siteSpaces.map((ss: any) => ss.space.id)),
     );
-    await openChangeRequest(admin, published[0]!);
-    await openChangeRequest(admin, published[1]!);
-    await postComment(admin, commentsPath(published[0]!), 'Open');
-    await postComment(admin, commentsPath(published[2]!), 'Also open');
+    await openChangeRequest(admin, published[0]);
+    await openChangeRequest(admin, published[1]);
+    await postComment(admin, commentsPath(published[0]), 'Open');
+    await postComment(admin, commentsPath(published[2]), 'Also open');
 
     const reads = async (caller: Caller) => ({
       tree: (await caller.gql(SITE_TREE_QUERY, { id: siteId })).data,
@@ -129,7 +129,7 @@ describe('the site layout statement', () => {
     // The tree reads the layout with the one statement; pages of the lists read only their own rows.
     expect(statements).toHaveLength(1);
 
-    const { custom, generic } = await plansOf(statements[0]!, [siteId]);
+    const { custom, generic } = await plansOf(statements[0], [siteId]);
     const guarded = (plan: PlanNode) => sequentialScans(plan).filter((relation) => GUARDED.includes(relation));
     expect(guarded(custom), JSON.stringify(custom)).toEqual([]);
     expect(guarded(generic), JSON.stringify(generic)).toEqual([]);

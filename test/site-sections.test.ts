@@ -211,7 +211,7 @@ describe('the first section of a site with root-level site spaces', () => {
       siteSpaces: [{ id: first.id }, { id: second.id }],
       defaultSiteSpace: { id: second.id }, // the site's root default stays the default
     });
-    expect(requested).toMatchObject({ id: added.id, title: 'API', default: false, siteSpaces: [{ id: added.siteSpaces[0]!.id }] });
+    expect(requested).toMatchObject({ id: added.id, title: 'API', default: false, siteSpaces: [{ id: added.siteSpaces[0].id }] });
     expect((await siteRow(server, site.id)).defaultSection).toBe(keeper.id);
     expect(await server.em().count(SiteSpace, { site: site.id, section: null })).toBe(0);
 
@@ -253,7 +253,7 @@ describe('the first section of a site with root-level site spaces', () => {
     await addSection(admin, site, 'Docs'); // same title as the site: the keeper has "docs", this "docs-2"
     const sections = await server.em().find(SiteSection, { site: site.id }, { orderBy: { position: 'asc' } });
     expect(sections.map((s) => s.path)).toEqual(['docs', 'docs-2']);
-    expect(sections[0]!.defaultSiteSpace).toBe(first.id);
+    expect(sections[0].defaultSiteSpace).toBe(first.id);
   });
 });
 
@@ -396,8 +396,8 @@ describe('PATCH B/sections/{siteSectionId}', () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     const b = await addSection(admin, site, 'Beta');
-    const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: b.siteSpaces[0]!.id });
-    expectError(res, 400, `defaultSiteSpace: no site space "${b.siteSpaces[0]!.id}" in this section`);
+    const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: b.siteSpaces[0].id });
+    expectError(res, 400, `defaultSiteSpace: no site space "${b.siteSpaces[0].id}" in this section`);
     expectError(await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { defaultSiteSpace: 'nope' }), 400, /^defaultSiteSpace: /);
   });
 
@@ -465,7 +465,7 @@ describe('DELETE B/sections/{siteSectionId}', () => {
     const res = await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`);
     expect(res.status).toBe(204);
     expect(res.body).toBeUndefined();
-    expect(await server.em().count(SiteSpace, { id: b.siteSpaces[0]!.id })).toBe(0);
+    expect(await server.em().count(SiteSpace, { id: b.siteSpaces[0].id })).toBe(0);
     expect(await sectionOrder(admin, site)).toEqual([a.id]);
     expect((await siteRow(server, site.id)).defaultSection).toBe(a.id); // not the default: unchanged
     expectError(await admin.rest('DELETE', `${siteBase(site)}/sections/${b.id}`), 404, 'Site section not found');

@@ -102,23 +102,23 @@ describe('a whole site tree in one GraphQL request', () => {
 
     // busy: two open change requests and one archived; three comments of its own, one resolved, and
     // one on a change request (which the space's count leaves out).
-    const first = await openChangeRequest(admin, busy!);
-    await openChangeRequest(admin, busy!);
-    const archived = await openChangeRequest(admin, busy!);
+    const first = await openChangeRequest(admin, busy);
+    await openChangeRequest(admin, busy);
+    const archived = await openChangeRequest(admin, busy);
     expect((await admin.rest('PATCH', `/v1/spaces/${busy}/change-requests/${archived.id}`, { status: 'archived' })).status).toBe(200);
-    for (const text of ['One', 'Two']) await postComment(admin, commentsPath(busy!), text);
-    const resolved = await postComment(admin, commentsPath(busy!), 'Three');
-    expect((await admin.rest('PUT', `${commentsPath(busy!)}/${resolved.id}`, { resolved: true })).status).toBe(200);
-    await postComment(admin, commentsPath(busy!, first.id), 'On the change request');
-    await postComment(admin, commentsPath(quiet!), 'Only one');
+    for (const text of ['One', 'Two']) await postComment(admin, commentsPath(busy), text);
+    const resolved = await postComment(admin, commentsPath(busy), 'Three');
+    expect((await admin.rest('PUT', `${commentsPath(busy)}/${resolved.id}`, { resolved: true })).status).toBe(200);
+    await postComment(admin, commentsPath(busy, first.id), 'On the change request');
+    await postComment(admin, commentsPath(quiet), 'Only one');
 
     const tree = (await admin.gql(SITE_TREE_QUERY, { id: siteId })).data;
     const shown = new Map<string, { comments: number; changeRequestsOpen: number }>();
     for (const item of tree.site.structure.structure) {
       for (const section of item.sections ?? [item]) for (const ss of section.siteSpaces) shown.set(ss.space.id, { comments: ss.space.comments, changeRequestsOpen: ss.space.changeRequestsOpen });
     }
-    expect(shown.get(busy!)).toEqual({ comments: 2, changeRequestsOpen: 2 });
-    expect(shown.get(quiet!)).toEqual({ comments: 1, changeRequestsOpen: 0 });
+    expect(shown.get(busy)).toEqual({ comments: 2, changeRequestsOpen: 2 });
+    expect(shown.get(quiet)).toEqual({ comments: 1, changeRequestsOpen: 0 });
     // The tree reads the counts with the site's layout; a space read on its own counts them itself.
     for (const [spaceId, counts] of shown) {
       const own = await admin.gql(`query($id: ID!) { space(id: $id) { comments changeRequestsOpen } }`, { id: spaceId });

@@ -214,10 +214,10 @@ describe('POST /v1/orgs/{organizationId}/sites', () => {
       const site = await createSite(admin, organization.id, { title: `Handbook ${spaces}`, spaces });
       expect(site.siteSpaces).toBe(1);
       const [siteSpace] = await server.em().find(SiteSpace, { site: site.id });
-      const space = await server.em().findOneOrFail(Space, { id: siteSpace!.space });
+      const space = await server.em().findOneOrFail(Space, { id: siteSpace.space });
       expect(space).toMatchObject({ organization: organization.id, title: `Handbook ${spaces}`, deletedAt: null });
       expect(siteSpace).toMatchObject({ section: null, path: `handbook-${spaces}` });
-      expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(siteSpace!.id);
+      expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(siteSpace.id);
     }
     const spaces = await admin.rest('GET', `/v1/orgs/${organization.id}/spaces`);
     expect(spaces.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook empty', 'Handbook sample']);
@@ -429,19 +429,19 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const a = await createSpace(admin, organization.id, 'A');
     const b = await createSpace(admin, organization.id, 'B');
     const site = await createSite(admin, organization.id, { spaces: [a.id, b.id] });
-    const [, second] = (await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } }))!;
-    const res = await patchSite(admin, organization.id, site.id, { defaultSiteSpace: second!.id });
+    const [, second] = (await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } }));
+    const res = await patchSite(admin, organization.id, site.id, { defaultSiteSpace: second.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
-    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(second!.id);
+    expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(second.id);
     const view = await admin.gql(`query($id: ID!) { site(id: $id) { defaultSiteSpace { id } defaultSiteSection { id } } }`, { id: site.id });
-    expect(view.data.site).toEqual({ defaultSiteSpace: { id: second!.id }, defaultSiteSection: null });
+    expect(view.data.site).toEqual({ defaultSiteSpace: { id: second.id }, defaultSiteSection: null });
     expectError(await patchSite(admin, organization.id, site.id, { defaultSiteSpace: 'nope' }), 400, 'defaultSiteSpace: no site space "nope" in this site');
     const elsewhere = await createSite(admin, organization.id, { spaces: [a.id] });
     const [foreign] = await server.em().find(SiteSpace, { site: elsewhere.id });
     expectError(
-      await patchSite(admin, organization.id, site.id, { defaultSiteSpace: foreign!.id }),
+      await patchSite(admin, organization.id, site.id, { defaultSiteSpace: foreign.id }),
       400,
-      `defaultSiteSpace: no site space "${foreign!.id}" in this site`,
+      `defaultSiteSpace: no site space "${foreign.id}" in this site`,
     );
     expectError(await patchSite(admin, organization.id, site.id, { defaultSiteSection: 'nope' }), 400, 'defaultSiteSection: no section "nope" in this site');
   });

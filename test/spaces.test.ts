@@ -107,7 +107,7 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
   it('answers every contract field of a private top-level space, and nothing null', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const created = await createSpace(admin, organization.id, { title: 'Guides', emoji: '📘' });
-    const id = created.id as string;
+    const id = created.id;
     const res = await admin.rest('GET', `/v1/spaces/${id}`);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toMatch(/^application\/json/);
@@ -868,8 +868,8 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expect(row!.deletedAt!.toISOString()).toBe(deletedAt);
     const jobs = await purgeJobsOf(top.id);
     expect(jobs).toHaveLength(1);
-    expect(jobs[0]!.runAt.toISOString()).toBe(new Date(Date.parse(deletedAt) + 7 * DAY).toISOString());
-    expect(jobs[0]!.payload).toEqual({ spaceId: top.id, deletedAt });
+    expect(jobs[0].runAt.toISOString()).toBe(new Date(Date.parse(deletedAt) + 7 * DAY).toISOString());
+    expect(jobs[0].payload).toEqual({ spaceId: top.id, deletedAt });
   });
 
   it('refuses every mutation but restore on a deleted space with 409', async () => {
@@ -1007,7 +1007,7 @@ describe('the 7-day restore window and the purge job', () => {
     // Even run early (say, by a worker whose clock is behind), the handler keeps a space inside its window.
     const [job] = await purgeJobsOf(space.id);
     const em = server.em();
-    await em.transactional((tx) => purgeSpace(tx as never, job!.payload, new Date(deletedAt.getTime() + 6 * DAY), undefined as never));
+    await em.transactional((tx) => purgeSpace(tx as never, job.payload, new Date(deletedAt.getTime() + 6 * DAY), undefined as never));
     expect(await spaceRow(space.id)).not.toBeNull();
     expect((await admin.rest('GET', `/v1/spaces/${space.id}`)).body.deletedAt).toBe(deletedAt.toISOString());
 

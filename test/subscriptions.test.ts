@@ -110,7 +110,7 @@ describe('subscriptions over WebSocket', () => {
     const space = await createSpace(team.admin, team.organization.id);
     const answer = await team.admin.gql(SPACE_COMMENTS, { spaceId: space.id });
     expect({ status: answer.status, codes: codesOf(answer.errors) }).toEqual({ status: 400, codes: ['BAD_REQUEST'] });
-    expect(answer.errors![0]!.message).toMatch(/WebSocket/);
+    expect(answer.errors![0].message).toMatch(/WebSocket/);
   });
 
   it('stops delivering to a viewer removed from the organization: the subscription ends with 404', async () => {
@@ -172,7 +172,7 @@ describe('subscriptions under a low GRAPHQL_MAX_COST', () => {
     const costly = `subscription($spaceId: ID!) { spaceComments(spaceId: $spaceId) { ${actors} } }`;
     const overHttp = await team.admin.gql(costly, { spaceId: space.id });
     expect(overHttp.status).toBe(400);
-    const message = overHttp.errors![0]!.message;
+    const message = overHttp.errors![0].message;
     expect(message).toMatch(/^Query cost limit of 100 exceeded: the answer could hold 141 values/);
 
     const client = wsClient(cheap, team.read.token);
@@ -229,7 +229,7 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('subscriptions with several inst
       `select count(pg_terminate_backend(pid)) as cut from pg_stat_activity
        where datname = current_database() and query = 'listen "domain_event_' || current_schema() || '"'`,
     );
-    expect(Number(cut!.cut)).toBe(2);
+    expect(Number(cut.cut)).toBe(2);
     const missed = await fetch(`${second.url}${commentsPath(space.id)}`, {
       method: 'POST',
       headers: { authorization: `Bearer ${team.edit.token}`, 'content-type': 'application/json' },

@@ -22,7 +22,7 @@ const scripts = (JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8')
 const docs = readFileSync(join(repoRoot, 'docs/deployment.md'), 'utf8');
 const dockerfile = readFileSync(join(repoRoot, 'Dockerfile'), 'utf8');
 /** `npm run start:prod`: the production command, as words. */
-const production = scripts['start:prod']!.split(' ');
+const production = scripts['start:prod'].split(' ');
 
 // Built by `npm run build`'s script, into a directory of this run's own (runs of the suite may overlap,
 // and dist/ is the operator's) inside the repository, so that node_modules/ and package.json are found.
@@ -137,12 +137,12 @@ describe('production start', () => {
     const starts = finalStage.split('\n').filter((line) => /^(CMD|ENTRYPOINT) /.test(line));
     expect(starts).toHaveLength(1);
     expect(starts[0]).toMatch(/^CMD \[/);
-    expect(JSON.parse(starts[0]!.slice('CMD '.length))).toEqual(production);
+    expect(JSON.parse(starts[0].slice('CMD '.length))).toEqual(production);
     expect(finalStage).toMatch(/^USER node$/m);
     expect(finalStage).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
 
     // Neither npm start nor its documented alternative appears where a supervisor starts the server.
-    const runExamples = [...docs.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)].map((block) => block[1]!).filter((block) => /docker (run|compose)|services:/.test(block));
+    const runExamples = [...docs.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)].map((block) => block[1]).filter((block) => /docker (run|compose)|services:/.test(block));
     expect(runExamples.length).toBeGreaterThanOrEqual(2);
     for (const text of [unit, finalStage, ...runExamples]) {
       expect(text).not.toMatch(/\bnpm (start|run start)|npm run start:prod|\bnpx\b|\btsx\b/);
@@ -154,7 +154,7 @@ describe('production start', () => {
   it(
     'npm start runs the compiled server in its own process (no TypeScript loaded), which SIGTERM stops',
     async () => {
-      const [node, ...args] = scripts.start!.split(' ');
+      const [node, ...args] = scripts.start.split(' ');
       expect(node).toBe('node');
       // The launcher builds dist/ first if the sources are newer (a type-check-free build of a few seconds).
       const server = await spawnServer({ ...database.env, OWNER_TOKEN, INSIGHTS_WORKERS: '1' }, ['--import', './test/support/no-typescript.mjs', ...args]);

@@ -7,7 +7,6 @@
  * signature; a delivery cut off by a killed server arrives after the restart.
  */
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../src/kernel/clock.js';
@@ -46,7 +45,7 @@ async function receiver(answer?: Parameters<typeof startReceiver>[0]) {
 /** What the poll and the endpoints' jobs do, at the server's now: fan out, then deliver what is due. */
 async function deliverDue() {
   const now = server.clock.now();
-  await enqueueUnlessPending(server.em() as EntityManager, FAN_OUT_JOB, now, now, { earlier: true });
+  await enqueueUnlessPending(server.em(), FAN_OUT_JOB, now, now, { earlier: true });
   await server.runDueJobs();
 }
 
@@ -155,17 +154,17 @@ describe('deliveries', () => {
 
     expect(hook.received).toHaveLength(1);
     const [delivery] = hook.received;
-    const verified = new Webhook(webhook.secret).verify(delivery!.body, delivery!.headers) as any;
+    const verified = new Webhook(webhook.secret).verify(delivery.body, delivery.headers) as any;
     expect(verified).toMatchObject({
       type: 'comment.posted',
       data: { organizationId, spaceId: space.id, commentId: comment.id, object: 'comment', id: comment.id, body: { markdown: 'Ship it' } },
     });
-    expect(delivery!.headers['content-type']).toBe('application/json');
+    expect(delivery.headers['content-type']).toBe('application/json');
     // Another secret does not verify it.
-    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(delivery!.body, delivery!.headers)).toThrow();
+    expect(() => new Webhook(`whsec_${Buffer.alloc(24, 7).toString('base64')}`).verify(delivery.body, delivery.headers)).toThrow();
 
     const [logged] = await deliveriesOf(admin, organizationId, webhook.id);
-    expect(logged).toMatchObject({ eventId: delivery!.headers['webhook-id'], eventType: 'comment.posted', status: 'delivered', attemptCount: 1 });
+    expect(logged).toMatchObject({ eventId: delivery.headers['webhook-id'], eventType: 'comment.posted', status: 'delivered', attemptCount: 1 });
     expect(logged.attempts).toEqual([expect.objectContaining({ attempt: 1, status: 'succeeded', responseStatus: 200, durationMs: expect.any(Number) })]);
     // Delivered once: nothing more to do.
     await deliverDue();
@@ -189,7 +188,7 @@ describe('deliveries', () => {
     server.clock.set(new Date(logged.nextAttemptAt));
     await deliverDue();
     expect(hook.received).toHaveLength(2);
-    expect(hook.received[1]!.headers['webhook-id']).toBe(hook.received[0]!.headers['webhook-id']);
+    expect(hook.received[1].headers['webhook-id']).toBe(hook.received[0].headers['webhook-id']);
     [logged] = await deliveriesOf(admin, organizationId, webhook.id);
     expect(logged).toMatchObject({ status: 'delivered', attemptCount: 2 });
     expect(logged).not.toHaveProperty('nextAttemptAt');
@@ -205,7 +204,7 @@ describe('deliveries', () => {
       expect.objectContaining({ level: 40, delivery: logged.id, event: logged.eventId, attempt: 1, responseStatus: 500, reason: 'the receiver answered 500' }),
     ]);
     const secretKey = webhook.secret.slice('whsec_'.length);
-    for (const text of [secretKey, hook.received[0]!.headers['webhook-signature']!.split(',')[1]!]) {
+    for (const text of [secretKey, hook.received[0].headers['webhook-signature'].split(',')[1]]) {
       expect(logs.lines.some((line) => line.includes(text))).toBe(false);
     }
   });
@@ -219,12 +218,12 @@ describe('deliveries', () => {
     for (const text of ['first', 'second', 'third']) posted.push(await postComment(edit, commentsPath(space.id), text));
     await deliverDue();
     // The first failed; the others wait behind it.
-    expect(hook.received.map((r) => JSON.parse(r.body).data.id)).toEqual([posted[0]!.id]);
+    expect(hook.received.map((r) => JSON.parse(r.body).data.id)).toEqual([posted[0].id]);
     failing = false;
     const [, , first] = await deliveriesOf(admin, organizationId, webhook.id);
     server.clock.set(new Date(first.nextAttemptAt));
     await deliverDue();
-    expect(hook.received.map((r) => JSON.parse(r.body).data.id)).toEqual([posted[0]!.id, ...posted.map((c) => c.id)]);
+    expect(hook.received.map((r) => JSON.parse(r.body).data.id)).toEqual([posted[0].id, ...posted.map((c) => c.id)]);
     const log = await deliveriesOf(admin, organizationId, webhook.id);
     expect(log.map((d) => d.status)).toEqual(['delivered', 'delivered', 'delivered']);
   });
@@ -285,12 +284,12 @@ describe('deliveries', () => {
     const webhook = await createWebhook(admin, organizationId, { url: 'https://hooks.example.com/once', eventTypes: ['comment.posted'] });
     for (const text of ['one', 'two', 'three']) await postComment(edit, commentsPath(space.id), text);
     const now = server.clock.now();
-    await Promise.all([1, 2, 3].map(() => server.em().transactional((tx) => fanOutEvents(tx as EntityManager, now))));
+    await Promise.all([1, 2, 3].map(() => server.em().transactional((tx) => fanOutEvents(tx, now))));
     const [row] = await server.em().getConnection().execute<{ deliveries: string; events: string }[]>(
       `select count(*) as deliveries, count(distinct event_id) as events from webhook_delivery where webhook_id = ?`,
       [webhook.id],
     );
-    expect({ deliveries: Number(row!.deliveries), events: Number(row!.events) }).toEqual({ deliveries: 3, events: 3 });
+    expect({ deliveries: Number(row.deliveries), events: Number(row.events) }).toEqual({ deliveries: 3, events: 3 });
   });
 
   it('refuse a private address when connecting, saying which setting would allow it, and log why', async () => {
@@ -374,8 +373,8 @@ describe('a server killed mid-delivery', () => {
     await until('the delivery arrives after the restart', () => (hook.received.length >= 2 ? true : undefined));
 
     const [first, second] = hook.received;
-    expect(second!.headers['webhook-id']).toBe(first!.headers['webhook-id']);
-    expect(new Webhook(webhook.secret).verify(second!.body, second!.headers)).toMatchObject({ type: 'comment.posted', data: { body: { markdown: 'Survives' } } });
+    expect(second.headers['webhook-id']).toBe(first.headers['webhook-id']);
+    expect(new Webhook(webhook.secret).verify(second.body, second.headers)).toMatchObject({ type: 'comment.posted', data: { body: { markdown: 'Survives' } } });
     const log = await until('the log shows the delivery done', async () => {
       const items = (await call('GET', `${webhooksPath(organizationId)}/${webhook.id}/deliveries`)).body.items;
       return items[0]?.status === 'delivered' ? items : undefined;

@@ -47,4 +47,4 @@ export function errorResponseComponents(): Record<string, JsonSchema> {
 }
 
 /** A reference to the response of a failure's status. */
-export const errorResponse = (status: number): JsonSchema => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status]!.name}` });
+export const errorResponse = (status: number): JsonSchema => ({ $ref: `#/components/responses/${ERROR_RESPONSES[status].name}` });

@@ -89,7 +89,7 @@ function withBounds(schema: JsonSchema, zodField: JsonSchema): JsonSchema {
   const nullable = branches.some((branch) => branch.type === 'null');
   const value = branches.filter((branch) => branch.type !== 'null');
   let bounded = schema;
-  if (value.length === 1 && !schema.$ref) bounded = merge(schema, value[0]!);
+  if (value.length === 1 && !schema.$ref) bounded = merge(schema, value[0]);
   return nullable ? orNull(bounded) : bounded;
 }
 

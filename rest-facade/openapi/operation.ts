@@ -47,13 +47,13 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
   const { schema } = context;
   const parsed = parse(route.document);
   const operation = getOperationAST(parsed)!;
-  const root = operation.selectionSet.selections[0]!;
+  const root = operation.selectionSet.selections[0];
   if (root.kind !== Kind.FIELD) throw new Error(`OpenAPI: ${route.operationId}: the root selection is not a field`);
   const rootType = operation.operation === 'query' ? schema.getQueryType()! : schema.getMutationType()!;
-  const rootField = rootType.getFields()[root.name.value]!;
+  const rootField = rootType.getFields()[root.name.value];
   const open = guardOf(schema, rootField as never)?.kind === 'public';
   const variables = variablesOf(operation, schema, rootField);
-  const pathNames = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!));
+  const pathNames = new Set([...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]));
   const takesBody = bodyOf(route, parsed);
 
   const parameters: JsonSchema[] = [];
@@ -157,12 +157,12 @@ function successResponses(
   context: OperationContext,
 ): Record<string, JsonSchema> {
   if (route.status === 204) return { '204': { description: 'Done (no body).' } };
-  let answered = { type, selection: root as FieldNode };
+  let answered = { type, selection: root };
   if (route.upsert) {
     // The root field answers {created, <entity>}; the body is the entity.
     const entity = root.selectionSet?.selections.find((s) => s.kind === Kind.FIELD && (s.alias?.value ?? s.name.value) === route.upsert!.entity);
     if (entity?.kind !== Kind.FIELD) throw new Error(`OpenAPI: ${route.operationId}: the upsert selects no ${route.upsert.entity}`);
-    answered = { type: (getNamedType(type) as GraphQLObjectType).getFields()[entity.name.value]!.type, selection: entity };
+    answered = { type: (getNamedType(type) as GraphQLObjectType).getFields()[entity.name.value].type, selection: entity };
   }
   const answer = context.selections.valueSchema(answered.type, answered.selection.selectionSet, fragments);
   const content = { 'application/json': { schema: answer } };

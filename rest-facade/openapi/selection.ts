@@ -47,7 +47,7 @@ export class SelectionSchemas {
     if (isAbstractType(inner)) {
       const variants = this.schema.getPossibleTypes(inner).map((possible) => this.objectSchema(possible, selectionSet, fragments));
       const distinct = [...new Map(variants.map((variant) => [JSON.stringify(variant), variant])).values()];
-      return distinct.length === 1 ? distinct[0]! : { oneOf: distinct };
+      return distinct.length === 1 ? distinct[0] : { oneOf: distinct };
     }
     throw new Error(`OpenAPI: unexpected output type ${String(type)}`);
   }
@@ -86,10 +86,10 @@ export class SelectionSchemas {
         const name = selection.name.value;
         const key = selection.alias?.value ?? name;
         if (name === '__typename') yield { key, field: undefined };
-        else yield { key, field: type.getFields()[name]!, selectionSet: selection.selectionSet };
+        else yield { key, field: type.getFields()[name], selectionSet: selection.selectionSet };
         continue;
       }
-      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value]!;
+      const fragment = selection.kind === Kind.INLINE_FRAGMENT ? selection : fragments[selection.name.value];
       const condition = fragment.typeCondition?.name.value;
       if (condition && !this.applies(condition, type)) continue;
       yield* this.fieldsOf(type, fragment.selectionSet, fragments);

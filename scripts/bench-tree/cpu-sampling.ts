@@ -30,7 +30,7 @@ export async function startCpuSampler(databaseUrl: string | undefined) {
     client = new pg.Client({ connectionString: databaseUrl });
     await client.connect();
     const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
-    if (postgresTicks(rows[0]!.pid) === undefined) {
+    if (postgresTicks(rows[0].pid) === undefined) {
       await client.end();
       client = undefined;
     }

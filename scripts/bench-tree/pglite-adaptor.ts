@@ -52,7 +52,7 @@ function clientOver(db: Queryable, pglite: PGlite, parsers: Parsers, inTransacti
         throw error;
       }
     },
-  } as PgClient;
+  };
 }
 
 function createWithPgClient({ pglite }: PgliteAdaptorSettings): WithPgClient<PgClient> {
@@ -74,8 +74,8 @@ function makePgService({ pglite, schemas = ['public'] }: { pglite: PGlite; schem
     schemas,
     adaptor: pgliteAdaptor,
     adaptorSettings: { pglite },
-    withPgClientKey: 'withPgClient' as never,
-    pgSettingsKey: 'pgSettings' as never,
+    withPgClientKey: 'withPgClient',
+    pgSettingsKey: 'pgSettings',
     pgSubscriber: null,
   };
 }

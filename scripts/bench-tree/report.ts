@@ -8,7 +8,7 @@ export type Window = LoadResult & { cpu: CpuSpent };
 /** What the run found for a target: its windows (one per round), SQL statements per request and answer size. */
 export type Measured = { target: Target; windows: Window[]; statements: number | undefined; bytes: number };
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const sum = (values: number[]) => values.reduce((total, value) => total + value, 0);
 
 /** Requests per second, the mean of the rounds' (each round runs as long). */
@@ -27,8 +27,8 @@ function cpuPerRequest(windows: Window[]) {
 }
 
 function table(header: string[], rows: string[][]): string {
-  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join(' | ')} |`;
+  const widths = header.map((title, i) => Math.max(title.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: string[]) => `| ${cells.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]) : cell.padStart(widths[i]))).join(' | ')} |`;
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
@@ -78,7 +78,7 @@ export function ratiosTable(byKey: Map<Target['key'], Measured>, databaseMeasure
     ['ratio', 'whole run', 'rounds min–max', 'goal', 'met'],
     ratios.map(({ name, of, to, measure, goal }) => {
       const whole = measure(of.flat()) / measure(to.flat());
-      const perRound = of.map((round, i) => measure(round) / measure(to[i]!));
+      const perRound = of.map((round, i) => measure(round) / measure(to[i]));
       const met = goal.atLeast !== undefined ? whole >= goal.atLeast : whole <= goal.atMost!;
       return [
         name,

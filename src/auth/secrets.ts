@@ -63,7 +63,7 @@ const SEALING_LOCK = 734_112_908;
  */
 export async function sealStoredSecrets(orm: Orm, keyring: Keyring, logger: Logger): Promise<void> {
   const { sealed, resealed } = await orm.em.fork().transactional(async (tx) => {
-    await executeReturning(tx as EntityManager, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [SEALING_LOCK]);
+    await executeReturning(tx, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [SEALING_LOCK]);
     const sealed: string[] = [];
     const resealed: string[] = [];
     const problems: string[] = [];

@@ -65,7 +65,7 @@ const GZIP_LEVEL = 1;
  * data directory that does not change while it is read), as a gzipped tar stream, read from disk as it
  * is consumed. `isPart` says which files (by path relative to `root`) are the database's.
  */
-export function packBackup(root: string, manifest: BackupManifest, isPart: (path: string) => boolean = (path) => isBackedUp(path.split('/')[0]!)): Readable {
+export function packBackup(root: string, manifest: BackupManifest, isPart: (path: string) => boolean = (path) => isBackedUp(path.split('/')[0])): Readable {
   const pack = new Pack({ cwd: root, gzip: { level: GZIP_LEVEL }, portable: true, strict: true, filter: (path) => path === MANIFEST_ENTRY || isPart(path.replace(/^\.\//, '')) });
   const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   const entry = new ReadEntry(new Header({ path: MANIFEST_ENTRY, type: 'File', size: body.length, mode: 0o600, mtime: new Date(manifest.createdAt) }));
@@ -157,7 +157,7 @@ export async function checkBackup(source: Readable, onManifest: (manifest: Backu
  */
 export async function extractBackup(source: Readable, dir: string): Promise<void> {
   const filter = (path: string, entry: ReadEntry | Stats) =>
-    ['File', 'Directory'].includes((entry as ReadEntry).type) && isBackedUp(entryName(path).split('/')[0]!);
+    ['File', 'Directory'].includes((entry as ReadEntry).type) && isBackedUp(entryName(path).split('/')[0]);
   await pipeline(source, new Unpack({ cwd: dir, strict: true, filter }));
 }
 

@@ -135,8 +135,8 @@ async function openRestored(dir: string): Promise<Omit<RestoreReport, 'manifest'
     throw new RestoreRefused(`the restored database does not open: ${(error as Error).message}`);
   }
   try {
-    const exists = async (table: string) => (await pglite.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0]!.found;
-    const count = async (table: string) => ((await exists(table)) ? Number((await pglite.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0]!.n) : 0);
+    const exists = async (table: string) => (await pglite.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0].found;
+    const count = async (table: string) => ((await exists(table)) ? Number((await pglite.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0].n) : 0);
     const migrations = (await exists('mikro_orm_migrations')) ? (await pglite.query<{ name: string }>('select name from mikro_orm_migrations')).rows : [];
     const applied = new Set(migrations.map((row) => row.name));
     const known = new Set(migrationsList.map((migration) => migration.name));

@@ -28,9 +28,9 @@ export async function whileStill<T>(pglite: PGlite, dataDir: string, use: (tx: T
     const [wal] = (
       await tx.query<{ first: string; last: string }>('select redo_wal_file as first, pg_walfile_name(pg_current_wal_insert_lsn()) as last from pg_control_checkpoint()')
     ).rows;
-    const { first, last } = wal!;
+    const { first, last } = wal;
     const isPart: FileFilter = (path) => {
-      if (!isBackedUp(path.split('/')[0]!)) return false;
+      if (!isBackedUp(path.split('/')[0])) return false;
       const segment = /^pg_wal\/([0-9A-F]{24})$/.exec(path)?.[1];
       // Names of one timeline sort as their positions do.
       return segment === undefined || (segment >= first && segment <= last);
@@ -41,7 +41,7 @@ export async function whileStill<T>(pglite: PGlite, dataDir: string, use: (tx: T
 
 /** What a backup says of the embedded database it holds, read in the transaction its files are taken in. */
 export async function describeDatabase(tx: Pick<Transaction, 'query'>, dataDir: string): Promise<BackupManifest> {
-  const exists = async (table: string) => (await tx.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0]!.found;
+  const exists = async (table: string) => (await tx.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0].found;
   const migration = (await exists('mikro_orm_migrations'))
     ? ((await tx.query<{ name: string }>('select name from mikro_orm_migrations order by id desc limit 1')).rows[0]?.name ?? null)
     : null;

@@ -60,7 +60,7 @@ type Reported = { code?: unknown; message?: unknown; routine?: unknown; cause?: 
 function failureOfOne(error: Reported): ConnectionFailure | null {
   const code = typeof error.code === 'string' ? error.code : '';
   // MikroORM appends " - detail: …" to converted messages; pg's own messages come bare.
-  const message = typeof error.message === 'string' ? error.message.split('\n')[0]! : '';
+  const message = typeof error.message === 'string' ? error.message.split('\n')[0] : '';
   if (TERMINATED_STATES.has(code) || LOST_CONNECTION_STATES.has(code) || TERMINATED_SOCKET_CODES.has(code)) return 'terminated';
   // Class 08 (connection exception): the server did not give a usable session.
   if (/^08[0-9A-Z]{3}$/.test(code) || NO_SESSION_STATES.has(code) || UNREACHABLE_CODES.has(code)) return 'unavailable';
@@ -115,7 +115,7 @@ export function describeConnectionFailure(error: unknown): string {
     seen.add(next);
     const { code: rawCode, message: rawMessage, cause, errors } = next as Reported;
     const code = typeof rawCode === 'string' ? rawCode : '';
-    const message = typeof rawMessage === 'string' ? rawMessage.split('\n')[0]! : '';
+    const message = typeof rawMessage === 'string' ? rawMessage.split('\n')[0] : '';
     if (SOCKET_ADVICE[code]) return `${code} (${SOCKET_ADVICE[code]})`;
     if (code && message && !message.includes(code)) return `${code} ${message}`;
     if (code || message) return code || message;

@@ -35,8 +35,8 @@ type PgError = { code?: unknown; constraint?: unknown; detail?: unknown };
 function keyOf(detail: unknown): { columns: string[]; values: string[] | null } | null {
   const match = typeof detail === 'string' ? /^Key \((.+?)\)=\((.*)\) (?:already exists|is not present in table)/.exec(detail) : null;
   if (!match) return null;
-  const columns = match[1]!.split(', ').map((column) => column.replace(/^"|"$/g, ''));
-  const values = match[2]!.split(', ');
+  const columns = match[1].split(', ').map((column) => column.replace(/^"|"$/g, ''));
+  const values = match[2].split(', ');
   return { columns, values: values.length === columns.length ? values : null };
 }
 
@@ -78,9 +78,9 @@ export function domainErrorOf(error: unknown): DomainError | undefined {
   if (typeof error !== 'object' || error === null) return undefined;
   switch ((error as PgError).code) {
     case '23505':
-      return uniqueViolation(error as PgError);
+      return uniqueViolation(error);
     case '23503':
-      return foreignKeyViolation(error as PgError);
+      return foreignKeyViolation(error);
     case '40001':
     case '40P01':
       // serialization_failure, deadlock_detected: the transaction was rolled back and changed nothing.

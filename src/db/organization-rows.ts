@@ -1,4 +1,4 @@
-import type { EntityName, FilterQuery } from '@mikro-orm/core';
+import type {EntityName} from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
 import { creationOrder } from './creation-order.js';
@@ -19,9 +19,9 @@ export async function rowOfOrganization<Row extends OrganizationRow>(
   key: Partial<Row>,
   what: string,
 ): Promise<Row> {
-  const row = await em.findOne(entity, { ...key, organization: organizationId } as FilterQuery<Row>);
+  const row = await em.findOne(entity, { ...key, organization: organizationId });
   if (!row) throw notFound(what);
-  return row as Row;
+  return row;
 }
 
 /** The organization's rows of `entity` (table alias `alias`), oldest first; one page read in SQL. */

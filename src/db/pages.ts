@@ -103,7 +103,7 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   found.forEach((row, i) => {
     let group = byKey.get(row.key);
     if (!group) byKey.set(row.key, (group = []));
-    group.push(rows[i]!);
+    group.push(rows[i]);
   });
   return keys.map((key) => pageOf(list, byKey.get(key) ?? [], counts.get(key) ?? 0, limit));
 }
@@ -132,7 +132,7 @@ export function pageLoader<P, T>(
       });
       for (const batch of batches.values()) {
         const parents = batch.map(({ request }) => request.parent);
-        const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0]!.request.args);
+        const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0].request.args);
         batch.forEach(({ i }, j) => (pages[i] = found[j]!));
       }
       return pages;
@@ -161,9 +161,9 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 /** The entity rows of what a page statement found, with the extra columns on them. */
 function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
   const rows = rowsOf<Plain<T>>(em, list.entity, found.map((r) => r.row));
-  for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i]![name]));
+  for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
   const nested = Object.keys(list.nested ?? {});
-  if (nested.length > 0) rows.forEach((row, i) => nestedValues.set(row as object, Object.fromEntries(nested.map((name) => [name, found[i]![name]]))));
+  if (nested.length > 0) rows.forEach((row, i) => nestedValues.set(row, Object.fromEntries(nested.map((name) => [name, found[i][name]]))));
   return rows;
 }
 
@@ -214,21 +214,21 @@ function partFits<T>(key: SortKey<T>, part: string | number): boolean {
  * index still starts at the cursor.
  */
 function afterCursor<T>(order: readonly SortKey<T>[], parts: (string | number)[]): Sql {
-  const fits = parts.length === order.length && order.every((key, i) => partFits(key, parts[i]!));
+  const fits = parts.length === order.length && order.every((key, i) => partFits(key, parts[i]));
   if (!fits) throw badRequest('page: not a page identifier returned by this list');
   const value = (i: number) => {
-    if (order[i]!.time) return sql`to_timestamp(${parts[i]}::float8 / 1000)`;
-    if (order[i]!.array) return sql`array(select json_array_elements_text(${parts[i]}::json))`;
+    if (order[i].time) return sql`to_timestamp(${parts[i]}::float8 / 1000)`;
+    if (order[i].array) return sql`array(select json_array_elements_text(${parts[i]}::json))`;
     return sql`${parts[i]}`;
   };
-  const column = (i: number) => raw(order[i]!.sql);
-  if (order.every((key) => !!key.desc === !!order[0]!.desc)) {
+  const column = (i: number) => raw(order[i].sql);
+  if (order.every((key) => !!key.desc === !!order[0].desc)) {
     const columns = join(order.map((_, i) => column(i)));
     const values = join(order.map((_, i) => value(i)));
-    return order[0]!.desc ? sql`and (${columns}) < (${values})` : sql`and (${columns}) > (${values})`;
+    return order[0].desc ? sql`and (${columns}) < (${values})` : sql`and (${columns}) > (${values})`;
   }
-  const beyond = (i: number) => (order[i]!.desc ? sql`${column(i)} < ${value(i)}` : sql`${column(i)} > ${value(i)}`);
+  const beyond = (i: number) => (order[i].desc ? sql`${column(i)} < ${value(i)}` : sql`${column(i)} > ${value(i)}`);
   const nested = (i: number): Sql => (i === order.length - 1 ? beyond(i) : sql`(${beyond(i)} or (${column(i)} = ${value(i)} and ${nested(i + 1)}))`);
-  const lead = order[0]!.desc ? sql`${column(0)} <= ${value(0)}` : sql`${column(0)} >= ${value(0)}`;
+  const lead = order[0].desc ? sql`${column(0)} <= ${value(0)}` : sql`${column(0)} >= ${value(0)}`;
   return sql`and ${lead} and ${nested(0)}`;
 }

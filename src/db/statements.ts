@@ -140,7 +140,7 @@ export function rowsOf<T>(em: EntityManager, entity: AnyEntity, tuples: readonly
     rowBuilders.set(meta.className, build);
   }
   const rows = new Array<T>(tuples.length);
-  for (let i = 0; i < tuples.length; i++) rows[i] = build(tuples[i]!) as T;
+  for (let i = 0; i < tuples.length; i++) rows[i] = build(tuples[i]) as T;
   return rows;
 }
 

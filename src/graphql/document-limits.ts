@@ -128,5 +128,5 @@ export function documentLimits(
       };
     },
   };
-  return { validationRules: validationRules as ValidationRule[], plugins: [bounded], costRefusal };
+  return { validationRules: validationRules, plugins: [bounded], costRefusal };
 }

@@ -62,7 +62,7 @@ export async function run(
   /** Runs the compiled document, or the same document through graphql-js when it did not compile. */
   const runOnce = async (contextValue: Context): Promise<ExecutionResult> => {
     if (!compiled) return viaGraphqlJs(contextValue);
-    const result = compiled.query(undefined, contextValue, variables ?? {}) as ExecutionResult | Promise<ExecutionResult>;
+    const result = compiled.query(undefined, contextValue, variables ?? {});
     // Variables that do not coerce stop a compiled query before execution, as in graphql-js, but with
     // messages of graphql-jit's own: graphql-js then reports them, so both doors keep their messages.
     if (!('then' in result) && result.data === undefined && result.errors?.length) return viaGraphqlJs(contextValue);

@@ -23,7 +23,7 @@ function prototypeOf(factories: Factory[], made: object[]): object {
     for (const name of Object.keys(loaders)) {
       Object.defineProperty(prototype, name, {
         get(this: Request) {
-          const area = (this[MADE][index] ??= factories[index]!(this[EM], this[VIEWER], this as unknown as Loaders));
+          const area = (this[MADE][index] ??= factories[index](this[EM], this[VIEWER], this as unknown as Loaders));
           return (area as Record<string, unknown>)[name];
         },
         enumerable: true,

@@ -14,14 +14,14 @@ import { createLoaders } from './loaders.js';
  * token's lookup is a read: when its connection was terminated under it, it runs once more.
  */
 export async function createContext(deps: AppDeps, request: { authorization?: string; logger?: Logger }): Promise<Context> {
-  let em = deps.orm.em.fork() as EntityManager;
+  let em = deps.orm.em.fork();
   let viewer: Viewer | null;
   try {
     viewer = await authenticate(em, request.authorization);
   } catch (error) {
     if (connectionFailureOf(error) !== 'terminated') throw error;
     await afterPendingConnectionEvents();
-    em = deps.orm.em.fork() as EntityManager;
+    em = deps.orm.em.fork();
     viewer = await authenticate(em, request.authorization);
   }
   return contextFor(deps, em, viewer, request.logger ?? deps.logger);
@@ -42,4 +42,4 @@ export function contextFor(
 }
 
 /** The same request's context afresh: same viewer and origin, a new EntityManager fork, empty loaders. */
-export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork() as EntityManager, ctx.viewer, ctx.logger, ctx.origin);
+export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork(), ctx.viewer, ctx.logger, ctx.origin);

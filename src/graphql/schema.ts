@@ -74,7 +74,7 @@ function valueAt(from: unknown, path: string): unknown {
 /** Whether the field takes an argument at `path`, following input object types (`input.parent`). */
 function takesArgument(field: GraphQLFieldConfig<unknown, Context>, path: string): boolean {
   const [name, ...rest] = path.split('.');
-  let type: GraphQLNamedType | undefined = field.args?.[name!] ? getNamedType(field.args[name!]!.type) : undefined;
+  let type: GraphQLNamedType | undefined = field.args?.[name] ? getNamedType(field.args[name].type) : undefined;
   for (const key of rest) {
     const inner: GraphQLInputField | undefined = isInputObjectType(type) ? type.getFields()[key] : undefined;
     type = inner && getNamedType(inner.type);

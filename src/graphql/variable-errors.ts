@@ -20,7 +20,7 @@ export function parseVariableError(message: string): VariableError | null {
   const split = [...rest.matchAll(/; (?=[A-Z])/g)].pop() ?? [...rest.matchAll(/; /g)].pop();
   if (split?.index === undefined) return null;
   const at = / at "([^"]+)"$/.exec(rest.slice(0, split.index));
-  return { variable: prefix[1]!, path: at?.[1] ?? null, detail: rest.slice(split.index + 2) };
+  return { variable: prefix[1], path: at?.[1] ?? null, detail: rest.slice(split.index + 2) };
 }
 
 /** The message without the echoed value: `Variable "$input" at "input.title": <detail>`. */
@@ -37,7 +37,7 @@ export function inputTypeAt(type: GraphQLInputType, path: string): GraphQLInputT
   for (const [, field, index] of path.matchAll(/\.(\w+)|\[(\d+)\]/g)) {
     const nullable = getNullableType(current);
     if (index !== undefined && isListType(nullable)) current = nullable.ofType;
-    else if (field !== undefined && isInputObjectType(nullable) && nullable.getFields()[field]) current = nullable.getFields()[field]!.type;
+    else if (field !== undefined && isInputObjectType(nullable) && nullable.getFields()[field]) current = nullable.getFields()[field].type;
     else return null;
   }
   return current;

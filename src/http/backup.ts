@@ -1,6 +1,5 @@
 import { pipeline } from 'node:stream/promises';
 import express, { type Router } from 'express';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { sendFailure } from './responses.js';
 import { authenticate } from '../auth/authenticate.js';
 import { dataDirLockOf } from '../db/orm.js';
@@ -23,7 +22,7 @@ export function backupRouter(deps: AppDeps): Router {
   router.get(BACKUP_PATH, async (req, res) => {
     let dispose = () => {};
     try {
-      const viewer = await authenticate(deps.orm.em.fork() as EntityManager, req.headers.authorization);
+      const viewer = await authenticate(deps.orm.em.fork(), req.headers.authorization);
       if (!viewer) throw unauthenticated();
       if (!viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
       const pglite = embeddedDatabase(deps.orm);

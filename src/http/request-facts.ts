@@ -20,7 +20,7 @@ export type RequestFacts = {
 };
 
 declare global {
-  // eslint-disable-next-line @typescript-eslint/no-namespace
+   
   namespace Express {
     interface Locals {
       facts?: RequestFacts;

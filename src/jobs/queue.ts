@@ -71,7 +71,7 @@ export async function enqueueUnlessPending(em: EntityManager, kind: string, runA
       [newId(), kind, runAt.toISOString(), now.toISOString(), kind],
     );
   };
-  await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx as EntityManager)));
+  await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx)));
 }
 
 /**
@@ -90,8 +90,8 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
     signal: lease.signal,
     whileClaimed: (on, work) =>
       on.transactional(async (tx) => {
-        await lease.hold(tx as EntityManager);
-        return work(tx as EntityManager);
+        await lease.hold(tx);
+        return work(tx);
       }),
   };
   lease.startHeartbeat();
@@ -102,7 +102,7 @@ async function runClaimed(orm: Orm, lease: JobLease, handlers: Record<string, Jo
       if (await lease.complete(em)) return completed();
     } else {
       await em.transactional(async (trx) => {
-        const tx = trx as EntityManager;
+        const tx = trx;
         await lease.hold(tx);
         // From here the row lock holds the job: nobody can claim it until this transaction ends.
         lease.stopHeartbeat();

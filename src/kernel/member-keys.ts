@@ -34,7 +34,7 @@ export function splitMemberKeys(keys: readonly string[]): { organizations: strin
 export function byMemberKeys<Row extends { organization: string; user: string }>(em: EntityManager, entity: EntityName<Row>) {
   const fetch = (keys: string[]): Promise<Row[]> => {
     const { organizations, users } = splitMemberKeys(keys);
-    return em.find(entity, { organization: { $in: organizations }, user: { $in: users } } as FilterQuery<Row>) as Promise<Row[]>;
+    return em.find(entity, { organization: { $in: organizations }, user: { $in: users } } as FilterQuery<Row>);
   };
   return [fetch, (row: Row) => memberKey(row.organization, row.user)] as const;
 }

@@ -20,7 +20,7 @@ export function keysBetween(a: string | null, b: string | null, n: number): stri
 }
 
 /** The key strictly between two distinct keys (null: no bound on that side). */
-export const keyBetween = (a: string | null, b: string | null): string => keysBetween(a, b, 1)[0]!;
+export const keyBetween = (a: string | null, b: string | null): string => keysBetween(a, b, 1)[0];
 
 /**
  * The ordering key for an item placed among `siblings` (sorted, without the item itself): at the end
@@ -38,11 +38,11 @@ export function placeAmong(siblings: Ordered[], place: { before?: string | null;
   /** The nearest position before (step -1) or after (step 1) index `i` that differs from its own. */
   const distinctFrom = (i: number, step: 1 | -1): string | null => {
     for (let j = i + step; j >= 0 && j < siblings.length; j += step) {
-      if (siblings[j]!.position !== siblings[i]!.position) return siblings[j]!.position;
+      if (siblings[j].position !== siblings[i].position) return siblings[j].position;
     }
     return null;
   };
-  const beforeIndex = (index: number) => keyBetween(distinctFrom(index, -1), siblings[index]!.position);
+  const beforeIndex = (index: number) => keyBetween(distinctFrom(index, -1), siblings[index].position);
   if (place.before && place.after) {
     const after = indexOf(place.after, 'after');
     const before = indexOf(place.before, 'before');
@@ -52,7 +52,7 @@ export function placeAmong(siblings: Ordered[], place: { before?: string | null;
   if (place.before) return beforeIndex(indexOf(place.before, 'before'));
   if (place.after) {
     const index = indexOf(place.after, 'after');
-    return keyBetween(siblings[index]!.position, distinctFrom(index, 1));
+    return keyBetween(siblings[index].position, distinctFrom(index, 1));
   }
   return keyBetween(siblings[siblings.length - 1]?.position ?? null, null);
 }

@@ -73,7 +73,7 @@ export function paginateRows<T>(rows: T[], keyOf: (row: T) => KeyPart[], args: P
   return {
     items: items.map(({ row }) => row),
     count: rows.length,
-    next: hasMore ? { page: encodeCursor(items[items.length - 1]!.key) } : null,
+    next: hasMore ? { page: encodeCursor(items[items.length - 1].key) } : null,
   };
 }
 

@@ -223,7 +223,7 @@ export class Policy {
     const distinct = [...new Set(organizationIds)];
     const known = await Promise.all(distinct.map((id) => Promise.all([this.organizationRole(id), this.grantedRoles.get(id)])));
     for (const [i, organizationId] of distinct.entries()) {
-      const [role, granted] = known[i]!;
+      const [role, granted] = known[i];
       if (role === undefined) continue;
       if (role === 'admin') {
         reach.everything.push(organizationId);

@@ -44,8 +44,8 @@ export function redactUrl(url: string): string {
   const absolute = /^([a-z][a-z0-9+.-]*:\/\/)([^/?#]*)(.*)$/is.exec(url);
   if (!absolute) return redactTarget(url, false);
   const [, scheme, authority, rest] = absolute;
-  const at = authority!.lastIndexOf('@');
-  return `${scheme}${at < 0 ? authority : `${REDACTED}@${authority!.slice(at + 1)}`}${redactTarget(rest!, true)}`;
+  const at = authority.lastIndexOf('@');
+  return `${scheme}${at < 0 ? authority : `${REDACTED}@${authority.slice(at + 1)}`}${redactTarget(rest, true)}`;
 }
 
 /** The text with every absolute URL in it redacted (error messages and stacks that quote one). */
@@ -63,7 +63,7 @@ function redactTarget(target: string, everyValue: boolean): string {
 
   const segments = path.split('/');
   for (let i = 0; i < segments.length - 1; i++) {
-    if (SECRET_AFTER.has(decode(segments[i]!).toLowerCase()) && segments[i + 1]) segments[i + 1] = REDACTED;
+    if (SECRET_AFTER.has(decode(segments[i]).toLowerCase()) && segments[i + 1]) segments[i + 1] = REDACTED;
   }
   const redactedPath = segments.join('/');
   if (queryAt < 0) return redactedPath + fragment;

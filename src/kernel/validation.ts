@@ -16,7 +16,7 @@ const refuseNull: z.core.$ZodErrorMap = (issue) =>
 export function parseInput<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const result = schema.safeParse(input, { error: refuseNull });
   if (result.success) return result.data;
-  const issue = result.error.issues[0]!;
+  const issue = result.error.issues[0];
   const field = issue.path.map(String).join('.');
   throw badRequest(field ? `${field}: ${issue.message}` : issue.message);
 }

@@ -48,5 +48,5 @@ const digest = (text: string) => createHash('sha256').update(text).digest();
 
 function hasToken(authorization: string | undefined, expected: Buffer): boolean {
   const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization ?? '');
-  return match !== null && timingSafeEqual(digest(match[1]!), expected);
+  return match !== null && timingSafeEqual(digest(match[1]), expected);
 }

@@ -16,7 +16,7 @@ export function statementKind(sql: string): StatementKind {
   // After `with`: names, column lists and parenthesized bodies, separated by commas, up to the main statement.
   let depth = 0;
   for (at += first.length; at < text.length; at++) {
-    const char = text[at]!;
+    const char = text[at];
     if (char === '(') depth++;
     else if (char === ')') depth--;
     else if (char === "'" || char === '"') at = closingQuote(text, at);
@@ -31,7 +31,7 @@ export function statementKind(sql: string): StatementKind {
 
 /** Where the quoted string or identifier opened at `at` ends (the end of the text if it does not). */
 function closingQuote(text: string, at: number): number {
-  const end = text.indexOf(text[at]!, at + 1);
+  const end = text.indexOf(text[at], at + 1);
   return end === -1 ? text.length : end;
 }
 
@@ -43,7 +43,7 @@ function wordAt(text: string, at: number): string {
 /** The position after blanks and SQL comments. */
 function skipBlanks(text: string, at: number): number {
   while (at < text.length) {
-    if (/\s/.test(text[at]!)) at++;
+    if (/\s/.test(text[at])) at++;
     else if (text.startsWith('--', at)) at = text.indexOf('\n', at) === -1 ? text.length : text.indexOf('\n', at);
     else if (text.startsWith('/*', at)) at = text.indexOf('*/', at) === -1 ? text.length : text.indexOf('*/', at) + 2;
     else break;

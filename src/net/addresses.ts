@@ -45,7 +45,7 @@ export function mayConnect(host: string, address: string, allowList: string[]): 
     if (!entry) return false;
     if ('host' in entry) return entry.host === hostKey(host);
     const [range, bits] = entry.range;
-    return range.kind() === ip.kind() && ip.match(range as never, bits);
+    return range.kind() === ip.kind() && ip.match(range, bits);
   });
 }
 

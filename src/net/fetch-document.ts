@@ -35,7 +35,7 @@ function guardedLookup(allowPrivate: string[]) {
       if (refused) return callback(new FetchFailure('refused', refused), []);
       if (addresses.length === 0) return callback(new FetchFailure('network', `${hostname} does not resolve`), []);
       if (options.all) return callback(null, addresses);
-      return callback(null, addresses[0]!.address, addresses[0]!.family);
+      return callback(null, addresses[0].address, addresses[0].family);
     });
   };
 }
@@ -79,7 +79,7 @@ export function checkUrl(url: URL, config: Pick<FetchConfig, 'allowPrivate'>) {
 export async function guardedAgent(config: Pick<FetchConfig, 'timeoutMs' | 'allowPrivate'>): Promise<Agent> {
   const { Agent } = await import('undici');
   return new Agent({
-    connect: { lookup: guardedLookup(config.allowPrivate) as never, timeout: config.timeoutMs },
+    connect: { lookup: guardedLookup(config.allowPrivate), timeout: config.timeoutMs },
     headersTimeout: config.timeoutMs,
     bodyTimeout: config.timeoutMs,
   });

@@ -13,9 +13,9 @@ export function expectError(res: Pick<Response, 'status' | 'body'>, code: number
 /** Asserts that a GraphQL answer failed, the first error with `code` (and `message`, when given). */
 export function expectGqlError(res: { errors?: { message: string; extensions?: { code?: string } }[] }, code: string, message?: string | RegExp) {
   expect(res.errors, `expected a GraphQL error: ${JSON.stringify(res)}`).toBeDefined();
-  expect(res.errors![0]!.extensions?.code).toBe(code);
-  if (typeof message === 'string') expect(res.errors![0]!.message).toBe(message);
-  else if (message) expect(res.errors![0]!.message).toMatch(message);
+  expect(res.errors![0].extensions?.code).toBe(code);
+  if (typeof message === 'string') expect(res.errors![0].message).toBe(message);
+  else if (message) expect(res.errors![0].message).toMatch(message);
 }
 
 /** Asserts that a REST response body conforms to the reference's response schema of the operation for its status. */

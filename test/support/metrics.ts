@@ -13,8 +13,8 @@ export function parseMetrics(text: string): Sample[] {
     const match = SAMPLE.exec(line);
     if (!match) throw new Error(`not a sample line: ${line}`);
     const labels: Record<string, string> = {};
-    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key!] = unescape(value!);
-    samples.push({ name: match[1]!, labels, value: Number(match[3]) });
+    for (const [, key, value] of (match[2] ?? '').matchAll(LABEL)) labels[key] = unescape(value);
+    samples.push({ name: match[1], labels, value: Number(match[3]) });
   }
   return samples;
 }

@@ -10,6 +10,6 @@ export async function runMigration(orm: Orm, name: string, method: 'up' | 'down'
     const migration = new (Class as unknown as new (...args: unknown[]) => Migration)(orm.em.getDriver(), orm.config);
     migration.setTransactionContext(trx);
     await migration[method]();
-    for (const query of migration.getQueries()) await connection.execute(query as string, [], 'all', trx);
+    for (const query of migration.getQueries()) await connection.execute(query, [], 'all', trx);
   });
 }

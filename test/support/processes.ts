@@ -48,8 +48,8 @@ export async function spawnServer(env: Record<string, string>, nodeArgs = ['--im
   });
   let stdout = '';
   let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
   const exited = once(child, 'exit').then(([code, signal]) => ({ code: code as number | null, signal: signal as NodeJS.Signals | null }));
   return { child, port, url: `http://127.0.0.1:${port}`, stdout: () => stdout, stderr: () => stderr, exited };
 }

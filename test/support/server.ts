@@ -38,8 +38,8 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   return {
     ...running,
     clock,
-    em: () => running.deps.orm.em.fork() as EntityManager,
-    context: (viewer) => contextFor(running.deps, running.deps.orm.em.fork() as EntityManager, viewer),
+    em: () => running.deps.orm.em.fork(),
+    context: (viewer) => contextFor(running.deps, running.deps.orm.em.fork(), viewer),
     async stop() {
       await running.stop();
       if (!options.database) await fresh.dispose();

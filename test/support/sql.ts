@@ -39,7 +39,7 @@ export async function databaseDigest(em: EntityManager): Promise<Record<string, 
     const [row] = await connection.execute<{ rows: number; md5: string }[]>(
       `select count(*)::int as rows, md5(coalesce(string_agg(t::text, ',' order by t::text), '')) as md5 from "${name.replaceAll('"', '""')}" t${changesOnly}`,
     );
-    digest[name] = `${row!.rows} ${row!.md5}`;
+    digest[name] = `${row.rows} ${row.md5}`;
   }
   return digest;
 }

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { ROLES, type Role } from '../../kernel/roles.js';
+import {ROLES} from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { oneOf, parseInput, text } from '../../kernel/validation.js';
@@ -80,14 +80,14 @@ export async function setMembership(ctx: Context, organizationId: string, input:
   if (!(await ctx.em.findOne(Organization, { id: organizationId }))) throw notFound('Organization');
   await ctx.em.transactional(async (tx) => {
     const current = await tx.findOne(Member, { organization: organizationId, user: user.id });
-    if (current?.role === 'admin' && role !== 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, user.id, 'demoted');
-    await addMember(tx as EntityManager, ctx.clock, organizationId, user.id, role as Role | null);
+    if (current?.role === 'admin' && role !== 'admin') await assertAnotherAdmin(tx, organizationId, user.id, 'demoted');
+    await addMember(tx, ctx.clock, organizationId, user.id, role);
     const target = memberTarget(organizationId, user.id);
     if (!current) {
       const joined = { user: user.id, role, disabled: false, joinedAt: ctx.clock.now(), sso: false };
-      recordEvent(ctx, tx as EntityManager, { type: 'member.joined', organizationId, target, payload: memberPayload(joined) });
+      recordEvent(ctx, tx, { type: 'member.joined', organizationId, target, payload: memberPayload(joined) });
     } else if (current.role !== role) {
-      recordEvent(ctx, tx as EntityManager, { type: 'member.updated', organizationId, target, payload: { ...memberPayload({ ...current, role }), changes: ['role'] } });
+      recordEvent(ctx, tx, { type: 'member.updated', organizationId, target, payload: { ...memberPayload({ ...current, role }), changes: ['role'] } });
     }
   });
   ctx.policy.forget();

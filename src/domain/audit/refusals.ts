@@ -97,7 +97,7 @@ export async function recordRefusal(ctx: Context, refusal: Refusal): Promise<voi
   const outcome = OUTCOME_OF[refusal.status];
   if (!ctx.viewer || !outcome) return;
   try {
-    const em = ctx.em.fork({ clear: true }) as EntityManager;
+    const em = ctx.em.fork({ clear: true });
     const target = targetOf(refusal);
     // Named by the operation refused (a GraphQL request's other root fields may have succeeded).
     const event = recordEvent({ ...ctx, origin: { ...ctx.origin, operation: refusal.operation } }, em, {

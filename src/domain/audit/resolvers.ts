@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { DomainEventRow } from '../../events/entities.js';
 import type { Context } from '../../kernel/context.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
@@ -8,7 +7,7 @@ type AuditLogArgs = AuditLogFilter & { page?: string | null; limit?: number | nu
 
 export const auditResolvers: Resolvers = {
   Query: {
-    auditLog: (_: unknown, { page, limit, ...filter }: AuditLogArgs, ctx: Context) => readAuditLog(ctx.em as EntityManager, filter, { page, limit }),
+    auditLog: (_: unknown, { page, limit, ...filter }: AuditLogArgs, ctx: Context) => readAuditLog(ctx.em, filter, { page, limit }),
   },
   Event: {
     clientIp: async (event: DomainEventRow, _: unknown, ctx: Context) =>

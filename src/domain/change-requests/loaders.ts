@@ -45,7 +45,7 @@ export function changeRequestLoaders(em: EntityManager) {
         em.find(ChangeRequest, {
           $or: keys.map((key) => {
             const [space, number] = key.split('|');
-            return { space: space!, number: Number(number) };
+            return { space: space, number: Number(number) };
           }),
         }),
       (c) => numberKey(c.space, c.number),

@@ -102,7 +102,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
   assertEditable((await ctx.loaders.space.load(spaceId))!);
   const author = ctx.viewer!.user.id;
   const created = await ctx.em.transactional(async (tx) => {
-    const space = await lockSpace(tx as EntityManager, spaceId);
+    const space = await lockSpace(tx, spaceId);
     const [last] = await tx.find(ChangeRequest, { space: spaceId }, { orderBy: { number: 'desc' }, limit: 1 });
     const now = ctx.clock.now();
     const changeRequest = tx.create(ChangeRequest, {
@@ -121,7 +121,7 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       createdAt: now,
       updatedAt: now,
     });
-    recordEvent(ctx, tx as EntityManager, { type: 'change_request.opened', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
+    recordEvent(ctx, tx, { type: 'change_request.opened', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
     return changeRequest;
   });
   forgetChangeRequest(ctx, created);
@@ -133,7 +133,7 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
   const found = await changeRequestIn(ctx, spaceId, ref);
   const changeRequest = await ctx.em.findOneOrFail(ChangeRequest, { id: found.id }, { refresh: true });
   if (changeRequest.status === 'merged') throw conflict('Change request is merged: it can no longer change');
-  if (changes.status && changes.status !== changeRequest.status && !ALLOWED_MOVES[changeRequest.status]!.includes(changes.status)) {
+  if (changes.status && changes.status !== changeRequest.status && !ALLOWED_MOVES[changeRequest.status].includes(changes.status)) {
     throw conflict(`status: a ${changeRequest.status} change request cannot become ${changes.status}`);
   }
   const from = changeRequest.status;
@@ -201,11 +201,11 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
   const found = await changeRequestIn(ctx, spaceId, ref);
   assertEditable((await ctx.loaders.space.load(spaceId))!);
   const revision = await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     const space = await lockSpace(tx, spaceId);
     const changeRequest = await lockChangeRequest(tx, found.id);
     const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
-    const outcome = mergeManifests(sides[0]!, sides[1]!, sides[2]!);
+    const outcome = mergeManifests(sides[0], sides[1], sides[2]);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot merge');
     const merged = await newRevision(tx, ctx, space, { type: 'merge', parents: [space.revision, changeRequest.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
     const now = ctx.clock.now();
@@ -229,12 +229,12 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
   const found = await changeRequestIn(ctx, spaceId, ref);
   assertEditable((await ctx.loaders.space.load(spaceId))!);
   const revision = await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     const changeRequest = await lockChangeRequest(tx, found.id);
     const space = await editableSpace(tx, spaceId);
     if (space.revision === baseOf(changeRequest)) return changeRequest.revision;
     const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
-    const outcome = mergeManifests(sides[0]!, sides[1]!, sides[2]!, choice);
+    const outcome = mergeManifests(sides[0], sides[1], sides[2], choice);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot update');
     const updated = await newRevision(tx, ctx, space, { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
     Object.assign(changeRequest, { revision: updated.id, revisionMergedAncestor: space.revision, updatedAt: ctx.clock.now() });

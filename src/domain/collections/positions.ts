@@ -124,8 +124,8 @@ async function neighboursOf(em: EntityManager, parent: Parent, position: string,
       (select json_agg(json_build_array(id, type)) from ${s.sql} where position = ? and id <> ?) as ties`,
     [...previous.params, ...next.params, ...s.params, position, movingId],
   );
-  const ties = typeof row!.ties === 'string' ? JSON.parse(row!.ties) : (row!.ties ?? []);
-  return { previous: row!.previous, next: row!.next, ties };
+  const ties = typeof row.ties === 'string' ? JSON.parse(row.ties) : (row.ties ?? []);
+  return { previous: row.previous, next: row.next, ties };
 }
 
 /**
@@ -137,9 +137,9 @@ async function separate(em: EntityManager, { previous, next, ties }: Neighbours,
   const run = ties.map(([id, type]) => ({ id, type, position })).sort(byPosition);
   const keys = keysBetween(previous, next, run.length);
   for (const [i, child] of run.entries()) {
-    await execute(em, `update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ? where id = ?`, [keys[i]!, child.id]);
+    await execute(em, `update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ? where id = ?`, [keys[i], child.id]);
   }
-  return run.map((child, i) => ({ id: child.id, position: keys[i]! }));
+  return run.map((child, i) => ({ id: child.id, position: keys[i] }));
 }
 
 /** The key just before (or after) a child of the parent, from its neighbours only. */
@@ -152,7 +152,7 @@ async function nextTo(em: EntityManager, parent: Parent, pointed: Ordered, side:
     // right next to the pointed child rather than beyond the whole run.
     const run = await separate(em, neighbours, pointed.position);
     const index = run.findIndex((child) => child.id === pointed.id);
-    own = run[index]!.position;
+    own = run[index].position;
     previous = run[index - 1]?.position ?? previous;
     next = run[index + 1]?.position ?? next;
   }
@@ -172,8 +172,8 @@ async function adjacent(em: EntityManager, parent: Parent, after: Ordered, befor
       (select json_agg(json_build_array(id, position)) from ${s.sql} where position in (?, ?) and not deleted and id <> ?) as ends`,
     [...s.params, after.position, before.position, movingId, ...s.params, after.position, before.position, movingId],
   );
-  if (row!.inside) return false;
-  const ends: [string, string][] = typeof row!.ends === 'string' ? JSON.parse(row!.ends) : (row!.ends ?? []);
+  if (row.inside) return false;
+  const ends: [string, string][] = typeof row.ends === 'string' ? JSON.parse(row.ends) : (row.ends ?? []);
   return !ends.some(([id, position]) => byPosition(after, { id, position }) < 0 && byPosition({ id, position }, before) < 0);
 }
 
@@ -204,7 +204,7 @@ export async function positionIn(
   if (after) return nextTo(em, parent, after, 'after', moving);
   const last = nearest(em, parent, 'before', null, moving);
   const [row] = await em.execute<{ position: string | null }[]>(`select ${last.sql} as position`, last.params);
-  return keyBetween(row!.position, null);
+  return keyBetween(row.position, null);
 }
 
 // The GraphQL input types these parse, for the REST reference (rest-facade/openapi).

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { DEFAULT_LEVELS } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
@@ -36,7 +35,7 @@ export async function createCollection(ctx: Context, organizationId: string, inp
   const now = ctx.clock.now();
   // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const collection = em.create(Collection, {
       id: newId(),
       organization: organizationId,
@@ -71,12 +70,12 @@ export async function updateCollection(ctx: Context, id: string, input: unknown)
 export async function deleteCollection(ctx: Context, id: string): Promise<void> {
   const collection = (await ctx.loaders.collection.load(id))!;
   await ctx.em.transactional(async (tx) => {
-    const ids = await subtreeIds(tx as EntityManager, id);
+    const ids = await subtreeIds(tx, id);
     const spaces = await tx.find(Space, { parent: { $in: ids }, deletedAt: null });
-    softDeleteSpaces(tx as EntityManager, ctx.clock, spaces);
+    softDeleteSpaces(tx, ctx.clock, spaces);
     // One event for the subtree: what went with the collection is named in it.
     const payload = { ...collectionPayload(collection), collections: ids.filter((c) => c !== id), spaces: spaces.map((s) => s.id) };
-    recordEvent(ctx, tx as EntityManager, { type: 'collection.deleted', organizationId: collection.organization, target: collectionTarget(collection), payload });
+    recordEvent(ctx, tx, { type: 'collection.deleted', organizationId: collection.organization, target: collectionTarget(collection), payload });
     await tx.flush();
     await tx.nativeDelete(Collection, { id }); // sub-collections follow through ON DELETE CASCADE
   });
@@ -97,11 +96,11 @@ export async function moveCollection(ctx: Context, id: string, move: unknown): P
   }
   await ctx.em.transactional(async (tx) => {
     const from = placementOf(collection);
-    collection.position = await positionIn(tx as EntityManager, collection.organization, parentId, input.position, id);
+    collection.position = await positionIn(tx, collection.organization, parentId, input.position, id);
     collection.parent = parentId;
     collection.updatedAt = ctx.clock.now();
     const payload = { ...collectionPayload(collection), from, to: placementOf(collection) };
-    recordEvent(ctx, tx as EntityManager, { type: 'collection.moved', organizationId: collection.organization, target: collectionTarget(collection), payload });
+    recordEvent(ctx, tx, { type: 'collection.moved', organizationId: collection.organization, target: collectionTarget(collection), payload });
   });
   return collection;
 }
@@ -122,20 +121,20 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     return moveCollection(ctx, id, { parent: parent?.id ?? null });
   }
   await ctx.em.transactional(async (tx) => {
-    const ids = await subtreeIds(tx as EntityManager, id);
+    const ids = await subtreeIds(tx, id);
     const spaceIds = (await tx.find(Space, { parent: { $in: ids } }, { fields: ['id'] })).map((s) => s.id);
     const from = placementOf(collection);
-    collection.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
+    collection.position = await positionIn(tx, target, parent?.id ?? null, null, id);
     collection.parent = parent?.id ?? null;
     collection.updatedAt = ctx.clock.now();
     // Recorded in the organization it leaves, naming the one it joins (a target, so both find it).
     const to = { ...placementOf(collection), organization: target };
     const payload = { ...collectionPayload({ ...collection, organization: target }), from, to, collections: ids.filter((c) => c !== id), spaces: spaceIds };
-    recordEvent(ctx, tx as EntityManager, { type: 'collection.transferred', organizationId: from.organization, target: { ...collectionTarget(collection), toOrganizationId: target }, payload });
+    recordEvent(ctx, tx, { type: 'collection.transferred', organizationId: from.organization, target: { ...collectionTarget(collection), toOrganizationId: target }, payload });
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
-    await removeAccessTo(tx as EntityManager, { collections: ids });
-    await moveTenantRows(tx as EntityManager, ctx, spaceIds, target);
+    await removeAccessTo(tx, { collections: ids });
+    await moveTenantRows(tx, ctx, spaceIds, target);
   });
   await ctx.em.refresh(collection);
   return collection;

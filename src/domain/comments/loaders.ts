@@ -30,7 +30,7 @@ export function commentLoaders(em: EntityManager) {
    * own comments, or a change request's.
    */
   const openCommentCounts = batchLoader(async (keys: string[]) => {
-    const counts = await countsByKey(em, openCountsOfSpaces(em, '$1', 'every'), [[...new Set(keys.map((key) => key.split('|')[0]!))]]);
+    const counts = await countsByKey(em, openCountsOfSpaces(em, '$1', 'every'), [[...new Set(keys.map((key) => key.split('|')[0]))]]);
     return keys.map((key) => counts.get(key) ?? 0);
   });
   /**

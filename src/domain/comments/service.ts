@@ -126,7 +126,7 @@ export async function postComment(ctx: Context, ids: Ids, input: unknown): Promi
   };
   await ctx.em.transactional(async (tx) => {
     await tx.insert(Comment, comment);
-    recordEvent(ctx, tx as EntityManager, { type: 'comment.posted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
+    recordEvent(ctx, tx, { type: 'comment.posted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
   });
   forgetComment(ctx, comment);
   return comment;
@@ -155,7 +155,7 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
   const reactionTarget: ReactionTarget = { organization: comment.organization, space: comment.space, comment: comment.id, reply: reply?.id ?? null };
   const now = ctx.clock.now();
   await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     const events = commentEvents(ctx, tx, comment, reply);
     // The body it has already is no edit (nor is a resolution or reaction it has: those record nothing either).
     if (changes.body && changes.body.markdown !== (reply ?? comment).markdown) {
@@ -192,7 +192,7 @@ export async function deleteComment(ctx: Context, ids: Ids & { commentId: string
   // Replies and reactions go with it (foreign keys on delete cascade). A concurrent delete got there first: no second event.
   await ctx.em.transactional(async (tx) => {
     if ((await tx.nativeDelete(Comment, { id: comment.id })) === 0) return;
-    recordEvent(ctx, tx as EntityManager, { type: 'comment.deleted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
+    recordEvent(ctx, tx, { type: 'comment.deleted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
   });
   forgetComment(ctx, comment);
   return true;
@@ -225,7 +225,7 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
   };
   await ctx.em.transactional(async (tx) => {
     await tx.insert(CommentReply, reply);
-    recordEvent(ctx, tx as EntityManager, { type: 'comment_reply.posted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+    recordEvent(ctx, tx, { type: 'comment_reply.posted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
   });
   forgetComment(ctx, comment);
   return reply;
@@ -252,7 +252,7 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
   const reply = await replyIn(ctx, comment, ids.commentReplyId);
   await ctx.em.transactional(async (tx) => {
     if ((await tx.nativeDelete(CommentReply, { id: reply.id })) === 0) return;
-    recordEvent(ctx, tx as EntityManager, { type: 'comment_reply.deleted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+    recordEvent(ctx, tx, { type: 'comment_reply.deleted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
   });
   forgetComment(ctx, comment);
   ctx.loaders.commentReply.clear(reply.id);

@@ -34,7 +34,7 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
   const found = await changeRequestIn(ctx, spaceId, ref);
   const author = ctx.viewer!.user.id;
   const outcome = await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     const space = await editableSpace(tx, spaceId);
     const changeRequest = await lockChangeRequest(tx, found.id);
     if (changeRequest.status === 'archived') throw conflict('Change request is archived: reopen it to edit');

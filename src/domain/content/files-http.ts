@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../kernel/context.js';
 import { sendError, sendFailure } from '../../http/responses.js';
 import { sendSignedBytes } from '../../http/signed-bytes.js';
@@ -14,12 +13,12 @@ export function fileDownloadRouter(deps: AppDeps): Router {
   const router = express.Router();
   router.get('/:key/:name', async (req, res) => {
     try {
-      const em = deps.orm.em.fork() as EntityManager;
+      const em = deps.orm.em.fork();
       const problem = await signatureProblem(em, deps.clock, req.params.key, req.query);
       if (problem) return sendError(res, ...problem);
       const file = await readStoredFile(em, req.params.key);
       if (!file) return sendError(res, 404, 'File not found');
-      const inline = INLINE_TYPES.has(file.contentType.split(';')[0]!.trim());
+      const inline = INLINE_TYPES.has(file.contentType.split(';')[0].trim());
       return sendSignedBytes(res, { ...file, inline });
     } catch (error) {
       return sendFailure(req, res, error, deps.logger, { endpoint: 'file download' });

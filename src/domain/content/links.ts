@@ -53,7 +53,7 @@ function platformAddress(ctx: Context, url: URL): { spaceId: string; path: strin
     if (url.origin !== origin.origin || !url.pathname.startsWith(origin.pathname.replace(/\/$/, '') + '/')) continue;
     const rest = url.pathname.slice(origin.pathname.replace(/\/$/, '').length);
     const match = /^(?:\/o\/[^/]+)?\/s\/([^/]+)\/?(.*)$/.exec(rest);
-    if (match) return { spaceId: decoded(match[1]!), path: decoded(match[2]!).replace(/\/+$/, '') };
+    if (match) return { spaceId: decoded(match[1]), path: decoded(match[2]).replace(/\/+$/, '') };
   }
   return null;
 }
@@ -71,7 +71,7 @@ async function classifyPlatformLink(ctx: Context, target: string, address: { spa
 /** A relative target: a file by its git path, or a page by its git path or page path (relative to the page, else from the top). */
 async function classifyRelativeLink(ctx: Context, from: PageView, target: string): Promise<Classified> {
   const view = from.view;
-  const path = decoded(target).split(/[?#]/)[0]!.replace(/^<|>$/g, '');
+  const path = decoded(target).split(/[?#]/)[0].replace(/^<|>$/g, '');
   if (!path) return { key: `page|${view.space.id}|${from.entry.page}`, status: 'in-app', target: { kind: 'page', view, page: from } };
   const fromDir = posix.dirname(gitPathOf(from));
   const candidates = path.startsWith('/') ? [posix.normalize(path).slice(1)] : [posix.normalize(posix.join(fromDir, path)), posix.normalize(path)];

@@ -87,7 +87,7 @@ export const MAX_PAGE_DEPTH = 8;
 /** The level of a page (1 at the top level). */
 function levelOf(pages: readonly PagePlacement[], pageId: string): number {
   let level = 1;
-  for (let page = pages.find((p) => p.page === pageId); page?.parent; page = pages.find((p) => p.page === page!.parent)) level++;
+  for (let page = pages.find((p) => p.page === pageId); page?.parent; page = pages.find((p) => p.page === page.parent)) level++;
   return level;
 }
 

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import type { Nodes, Parents, PhrasingContent, RootContent } from 'mdast';
+import type {Nodes, PhrasingContent, RootContent} from 'mdast';
 
 /*
  * Markdown is how page bodies are stored. This module reads it back: the link and image targets a
@@ -12,7 +12,7 @@ export function linkTargets(markdown: string): string[] {
   const targets: string[] = [];
   const walk = (node: Nodes) => {
     if (node.type === 'link' || node.type === 'image' || node.type === 'definition') targets.push(node.url);
-    if ('children' in node) for (const child of (node as Parents).children) walk(child);
+    if ('children' in node) for (const child of (node).children) walk(child);
   };
   walk(fromMarkdown(markdown));
   return targets;
@@ -27,7 +27,7 @@ const textNode = (text: string, marks: Mark[] = []) => ({ object: 'text', leaves
 export function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
   if ('alt' in node && typeof node.alt === 'string') return node.alt;
-  return 'children' in node ? (node as Parents).children.map(plainText).join('') : '';
+  return 'children' in node ? (node).children.map(plainText).join('') : '';
 }
 
 function inlines(nodes: PhrasingContent[], marks: Mark[] = []): Json[] {
@@ -93,7 +93,7 @@ function nodeKeys(pageId: string, markdown: string, nodes: RootContent[]): strin
 export function pageNodes(pageId: string, markdown: string): { id: string; text: string }[] {
   const nodes = topLevelBlocks(markdown);
   const keys = nodeKeys(pageId, markdown, nodes);
-  return nodes.map((node, i) => ({ id: keys[i]!, text: plainText(node) }));
+  return nodes.map((node, i) => ({ id: keys[i], text: plainText(node) }));
 }
 
 /**

@@ -1,5 +1,4 @@
 import express, { type Router } from 'express';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AppDeps } from '../../kernel/context.js';
 import { sendError, sendFailure } from '../../http/responses.js';
 import { sendSignedBytes } from '../../http/signed-bytes.js';
@@ -17,7 +16,7 @@ export function pdfRouter(deps: AppDeps): Router {
         page: req.query.page ? String(req.query.page) : null,
         only: req.query.only === '1',
       };
-      const em = deps.orm.em.fork() as EntityManager;
+      const em = deps.orm.em.fork();
       const problem = await signatureProblem(em, deps.clock, subjectOf(subject), req.query);
       if (problem) return sendError(res, ...problem);
       const pdf = await renderPdf(em, subject);

@@ -49,7 +49,7 @@ function refersTo(target: string, gitPath: string): boolean {
   } catch {
     // keep the raw target
   }
-  const path = decoded.split(/[?#]/)[0]!.replace(/^<|>$/g, '');
+  const path = decoded.split(/[?#]/)[0].replace(/^<|>$/g, '');
   return path === gitPath || path.endsWith(`/${gitPath}`);
 }
 

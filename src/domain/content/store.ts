@@ -54,10 +54,10 @@ export async function readRevisions(em: EntityManager, ids: readonly string[]): 
       ${WALKED_ENTRIES} as "entries",
       coalesce((select json_agg(w."hash") from walk w), '[]') as "nodes"`;
   const [result] = await queryIn<{ rows: unknown[][]; entries: EntryTuple[]; nodes: string[] }>(em, readStatement, [[...new Set(ids)]]);
-  const byRevision = entriesByRevision(result!.entries);
-  const revisions = rowsOf<Plain<RevisionRow>>(em, Revision, result!.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
-  const stored: StoredObjects = new Set(result!.nodes);
-  for (const tuple of result!.entries) stored.add(tuple[1]);
+  const byRevision = entriesByRevision(result.entries);
+  const revisions = rowsOf<Plain<RevisionRow>>(em, Revision, result.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
+  const stored: StoredObjects = new Set(result.nodes);
+  for (const tuple of result.entries) stored.add(tuple[1]);
   return { revisions, stored };
 }
 
@@ -122,5 +122,5 @@ export type Owner = { organization: string; space: string };
 /** The manifest with the ordinals its files were stored with. */
 function asStored(manifest: Manifest, tree: Tree): Manifest {
   const ordinals = tree.entries.filter((e) => e.kind === 'file').map((e) => e.ordinal!);
-  return { pages: manifest.pages, files: manifest.files.map((f, i) => ({ file: f.file, version: f.version, ordinal: ordinals[i]! })) };
+  return { pages: manifest.pages, files: manifest.files.map((f, i) => ({ file: f.file, version: f.version, ordinal: ordinals[i] })) };
 }

@@ -49,14 +49,14 @@ function entryHash(space: string, entry: Omit<TreeEntry, 'hash'>): string {
 type Keyed = { key: string; slots: string; entry: string };
 
 function buildNode(space: string, items: Keyed[], depth: number, nodes: TreeNode[]): string {
-  if (items.length <= LEAF_SIZE || depth >= items[0]!.slots.length) {
+  if (items.length <= LEAF_SIZE || depth >= items[0].slots.length) {
     const entries = items.map((i) => i.entry);
     const node = { hash: digest(space, `leaf ${entries.join(' ')}`), entries, children: null };
     nodes.push(node);
     return node.hash;
   }
   const buckets: Keyed[][] = Array.from({ length: FANOUT }, () => []);
-  for (const item of items) buckets[parseInt(item.slots[depth]!, 16)]!.push(item);
+  for (const item of items) buckets[parseInt(item.slots[depth], 16)].push(item);
   const children = buckets.map((bucket) => (bucket.length ? buildNode(space, bucket, depth + 1, nodes) : ''));
   const node = { hash: digest(space, `branch ${children.map((c) => c || '-').join(' ')}`), entries: null, children };
   nodes.push(node);

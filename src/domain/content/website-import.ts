@@ -68,7 +68,7 @@ async function crawl(start: string, config: Context['config']): Promise<{ pages:
   const settings = config.websiteImport;
   const deadline = Date.now() + settings.timeoutMs;
   const seen = new Set([new URL(start).href.replace(/#.*$/, '')]);
-  const queue: { url: string; parent: string | null; depth: number }[] = [{ url: [...seen][0]!, parent: null, depth: 0 }];
+  const queue: { url: string; parent: string | null; depth: number }[] = [{ url: [...seen][0], parent: null, depth: 0 }];
   const pages: ImportedPage[] = [];
   while (queue.length && pages.length < settings.maxPages && Date.now() < deadline) {
     const next = queue.shift()!;

@@ -86,8 +86,8 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
   const { role, ...named } = parseInput(GrantInput, input);
   const grantee = await granteeOf(ctx, target.organization, named);
   const grant = await ctx.em.transactional(async (tx) => {
-    const stored = await putGrant(tx as EntityManager, target, grantee, role, ctx.clock.now());
-    recordEvent(ctx, tx as EntityManager, { type: 'permission.granted', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(stored) });
+    const stored = await putGrant(tx, target, grantee, role, ctx.clock.now());
+    recordEvent(ctx, tx, { type: 'permission.granted', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(stored) });
     return stored;
   });
   ctx.policy.forget();
@@ -98,7 +98,7 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
 export async function revokeRole(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
   const grantee = await granteeOf(ctx, target.organization, parseInput(Grantee, input));
   const removed = await ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const on = target.space ? columnOf(em, ContentGrant, 'space') : columnOf(em, ContentGrant, 'collection');
     const to = grantee.team ? columnOf(em, ContentGrant, 'team') : columnOf(em, ContentGrant, 'user');
     // RETURNING: the role taken back is the event's, without reading the grant first.
@@ -108,7 +108,7 @@ export async function revokeRole(ctx: Context, target: GrantTarget, input: unkno
     ]);
     for (const { role } of deleted) {
       const revoked = { ...targetWhere(target), ...grantee, role };
-      recordEvent(ctx, tx as EntityManager, { type: 'permission.revoked', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(revoked) });
+      recordEvent(ctx, tx, { type: 'permission.revoked', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(revoked) });
     }
     return deleted.length > 0;
   });

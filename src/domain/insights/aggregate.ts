@@ -83,7 +83,7 @@ function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): 
     const definition: Dimension = { kind: 'dimension', sql: [`e."claims" #>> ${parameters.bind(claim.split('.'), 'text[]')}`], reads: ['claims'], valueType: 'text', filterable: true, nullable: false };
     return { name: column, claim, definition, key: `visitorClaim:${claim}` };
   }
-  return { name: column, definition: COLUMNS[column]!, key: column };
+  return { name: column, definition: COLUMNS[column], key: column };
 }
 
 function resolveList(inputs: ColumnInput[] | null | undefined, field: string, parameters: Parameters): Resolved[] {
@@ -118,7 +118,7 @@ function dimensionCondition(column: Resolved, operator: Operator, values: unknow
   if (!definition.filterable) throw badRequest(`${at}.column: "${column.name}" cannot be filtered`);
   const type = definition.valueType;
   // A filter on datetime compares the event's own time, whatever interval a column groups by.
-  const expression = column.name === 'datetime' ? 'e."time"' : definition.sql[0]!;
+  const expression = column.name === 'datetime' ? 'e."time"' : definition.sql[0];
   if (operator !== 'in' && operator !== 'notIn') {
     const value = checkValue(values[0], type, `${at}.values[0]`);
     if (values.length !== 1 || value === null) throw badRequest(`${at}.values: ${operator} takes exactly one non-null value`);
@@ -188,7 +188,7 @@ function filters(
       return value;
     });
     if (part === 'where') return;
-    const expression = aggregateSql(column.definition)[0]!;
+    const expression = aggregateSql(column.definition)[0];
     if (operator === 'in' || operator === 'notIn') {
       const list = parameters.bind(numbers, 'double precision[]');
       result.having.push(operator === 'in' ? `${expression} = any(${list})` : `${expression} <> all(${list})`);
@@ -351,8 +351,8 @@ export function sliceRanges(range: TimeRange, interval?: Interval): TimeRange[] 
     if (interval) return floorTo(new Date(edge), DAY).getTime() + DAY;
     return edge + SLICE_MS;
   };
-  while (edges[edges.length - 1]! < range.to.getTime()) edges.push(Math.min(next(edges[edges.length - 1]!), range.to.getTime()));
-  return edges.slice(1).map((to, i) => ({ from: new Date(edges[i]!), to: new Date(to) }));
+  while (edges[edges.length - 1] < range.to.getTime()) edges.push(Math.min(next(edges[edges.length - 1]), range.to.getTime()));
+  return edges.slice(1).map((to, i) => ({ from: new Date(edges[i]), to: new Date(to) }));
 }
 
 /**
@@ -454,7 +454,7 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
       const shape = `${table}_shape`;
       const finished = `${table}_finished`;
       tables.unshift(shape, finished);
-      const first = select(ranges[0]!.from, ranges[0]!.to);
+      const first = select(ranges[0].from, ranges[0].to);
       steps.push({ sql: `create temp table "${shape}" (${quoted(names)}) as ${first.sql} with no data`, parameters: first.parameters });
       steps.push({ sql: `create temp table "${table}" (like pg_temp."${shape}") partition by hash ("${ids[0]}")`, parameters: [] });
       for (let k = 0; k < ID_BUCKETS; k++) {

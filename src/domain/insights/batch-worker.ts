@@ -17,7 +17,7 @@ parentPort!.on('message', ({ id, body, site }: BatchTask) => {
     const ids = Object.fromEntries(Object.entries(site.ids).map(([field, values]) => [field, new Set(values)]));
     const batch = prepareBatchBody(body, { ...site, ids: ids as never });
     const events = encoder.encode(batch.events);
-    transfer.push(events.buffer as ArrayBuffer);
+    transfer.push(events.buffer);
     answer = { id, batch: { ...batch, events } };
   } catch (error) {
     answer = error instanceof DomainError ? { id, error: { code: error.code, message: error.message } } : { id, error: { code: 'INTERNAL_SERVER_ERROR', message: String((error as Error)?.stack ?? error) } };

@@ -64,7 +64,7 @@ export function eventsOfBody(body: Uint8Array): unknown[] {
 /** The counts of a batch's late events (before the site's rollup watermark), as delta rows. */
 export function lateCountsOf(site: { id: string }, events: readonly ValidEvent[], times: ArrayLike<number>, watermark: number): string {
   const deltas = new RollupDeltas(site, watermark);
-  for (let index = 0; index < events.length; index++) deltas.add(events[index]!, times[index]!);
+  for (let index = 0; index < events.length; index++) deltas.add(events[index], times[index]);
   return deltas.finish();
 }
 

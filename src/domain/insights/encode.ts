@@ -19,7 +19,7 @@ const SPECIALS = /[\\\t\n\r]/g;
 const ESCAPES: Record<string, string> = { '\\': '\\\\', '\t': '\\t', '\n': '\\n', '\r': '\\r' };
 
 /** A value in COPY's text format (most values need no escape; testing first spares a copy). */
-export const copyValue = (value: string): string => (SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]!) : value);
+export const copyValue = (value: string): string => (SPECIAL.test(value) ? value.replace(SPECIALS, (c) => ESCAPES[c]) : value);
 const optional = (value: string | null | undefined): string => (value == null ? NULL : copyValue(value));
 
 /** The host of a URL, or null (cached: referrers and link targets repeat). */
@@ -191,8 +191,8 @@ export class RollupDeltas {
     if (!counts) this.hours.set(hour, (counts = ROLLUPS.map(() => new Map())));
     const traffic = `${type}\t${agentText(session.userAgent)}\t${NULL}\t${optional(session.language)}\t${NO_CONTENT}`;
     const page = `${copyValue(webUrlValue(location.url) as string)}\t${optional(location.space)}\t${optional(location.page)}\t${optional(location.siteSection)}\t${optional(location.siteSpace)}`;
-    count(counts[0]!, traffic);
-    count(counts[1]!, `${type}\t${NO_TRAFFIC}\t${page}`);
+    count(counts[0], traffic);
+    count(counts[1], `${type}\t${NO_TRAFFIC}\t${page}`);
     return true;
   }
 
@@ -207,17 +207,17 @@ export class RollupDeltas {
       let daily = days.get(day);
       if (dayRolledUp && !daily) days.set(day, (daily = ROLLUPS.map(() => new Map())));
       counts.forEach((keys, i) => {
-        const prefix = `${rollupName(ROLLUPS[i]!, 'hour')}\t${this.site}\t${time}\t`;
+        const prefix = `${rollupName(ROLLUPS[i], 'hour')}\t${this.site}\t${time}\t`;
         for (const [key, events] of keys) {
           lines.push(`${prefix}${key}\t${events}`);
-          if (daily) count(daily[i]!, key, events);
+          if (daily) count(daily[i], key, events);
         }
       });
     }
     for (const [day, counts] of days) {
       const time = new Date(day * DAY).toISOString();
       counts.forEach((keys, i) => {
-        const prefix = `${rollupName(ROLLUPS[i]!, 'day')}\t${this.site}\t${time}\t`;
+        const prefix = `${rollupName(ROLLUPS[i], 'day')}\t${this.site}\t${time}\t`;
         for (const [key, events] of keys) lines.push(`${prefix}${key}\t${events}`);
       });
     }

@@ -29,7 +29,7 @@ const claims = z
   .unknown()
   .refine((value) => isPlainObject(value), { error: `must be an object of strings, numbers, booleans and objects (at most ${MAX_CLAIMS_DEPTH} deep)` })
   .refine((value) => JSON.stringify(value).length <= MAX_CLAIMS_JSON, { error: `must be at most ${MAX_CLAIMS_JSON} characters as JSON` })
-  .transform((value) => value as Record<string, Plain>);
+  .transform((value) => value);
 
 const Session = z.strictObject({
   visitorId: id,
@@ -135,11 +135,11 @@ function explainEvent(input: unknown, index: number): ValidEvent {
   }
   const result = schema.safeParse(input, { reportInput: true });
   if (!result.success) {
-    const issue = result.error.issues[0]!;
-    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]!] : issue.path;
+    const issue = result.error.issues[0];
+    const path = issue.code === 'unrecognized_keys' ? [...issue.path, issue.keys[0]] : issue.path;
     throw badRequest(`${fieldOf(index, path)}: ${issue.code === 'unrecognized_keys' ? 'unknown field' : messageOf(issue)}`);
   }
-  return result.data as ValidEvent;
+  return result.data;
 }
 
 // ─── the compiled check ─────────────────────────────────────────────────────────────────────────────

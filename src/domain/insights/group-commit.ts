@@ -55,10 +55,10 @@ export class GroupCommit<Item> {
 
   /** The waiting items in arrival order, up to the size limit (always at least one). */
   private nextGroup(): Waiting<Item>[] {
-    let size = this.options.sizeOf(this.queue[0]!.item);
+    let size = this.options.sizeOf(this.queue[0].item);
     let count = 1;
     while (count < this.queue.length) {
-      const next = this.options.sizeOf(this.queue[count]!.item);
+      const next = this.options.sizeOf(this.queue[count].item);
       if (size + next > this.options.maxSize) break;
       size += next;
       count++;
@@ -73,7 +73,7 @@ export class GroupCommit<Item> {
       return;
     } catch (error) {
       if (group.length === 1) {
-        group[0]!.reject(error);
+        group[0].reject(error);
         return;
       }
     }

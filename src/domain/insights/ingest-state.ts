@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/database.js';
 import { BatchPool } from './batch-pool.js';
 import type { GroupCommit } from './group-commit.js';
@@ -35,7 +34,7 @@ export class IngestState {
   /** The group commit of this server's database. */
   groupCommit(): GroupCommit<StoredBatch> {
     // An EntityManager of its own: no requester's EntityManager, nor what it holds, is kept.
-    return (this.group ??= newGroupCommit(this.orm.em.fork() as EntityManager));
+    return (this.group ??= newGroupCommit(this.orm.em.fork()));
   }
 
   /** Answers the batches given (their requests wait for them), writes what the group commit holds, then ends the workers. */

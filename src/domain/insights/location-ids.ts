@@ -22,9 +22,9 @@ export async function locationIdsOf(em: EntityManager, siteId: string): Promise<
   }
   const [row] = await readRows<Record<keyof LocationIds, string[]>>(em, statement, [siteId]);
   return {
-    siteSection: new Set(row!.siteSection),
-    siteSpace: new Set(row!.siteSpace),
-    siteShareKey: new Set(row!.siteShareKey),
-    space: new Set(row!.space),
+    siteSection: new Set(row.siteSection),
+    siteSpace: new Set(row.siteSpace),
+    siteShareKey: new Set(row.siteShareKey),
+    space: new Set(row.space),
   };
 }

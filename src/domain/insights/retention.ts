@@ -50,7 +50,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 async function truncateExpired(em: EntityManager, partition: Partition, cutoff: Date): Promise<boolean> {
   try {
     return await em.transactional(async (tx) => {
-      const work = tx as EntityManager;
+      const work = tx;
       await execute(work, `set local lock_timeout = '${TRUNCATE_LOCK_TIMEOUT}'`);
       await execute(work, `lock table ${partition.table} in access exclusive mode`);
       const [state] = await executeReturning<{ held: boolean }>(work, holdsUnrolledEvents(partition.table), [cutoff]);

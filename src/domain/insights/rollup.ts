@@ -104,8 +104,8 @@ const iso = (time: number) => new Date(time).toISOString();
  */
 async function rollUpStep(em: EntityManager, siteId: string, target: number, length: number): Promise<{ to: number; rows: number } | undefined> {
   return em.transactional(async (tx) => {
-    const run = (sql: string, parameters: unknown[] = []) => executeReturning<Record<string, unknown>>(tx as EntityManager, sql, parameters);
-    const write = (sql: string, parameters: unknown[]) => execute(tx as EntityManager, sql, parameters);
+    const run = (sql: string, parameters: unknown[] = []) => executeReturning<Record<string, unknown>>(tx, sql, parameters);
+    const write = (sql: string, parameters: unknown[]) => execute(tx, sql, parameters);
     await run(rollupLock(siteId, 'exclusive'));
     // A site deleted meanwhile keeps no rollups (its raw rows are being purged).
     const [site] = await run(`select "id" from "site" where "id" = ?`, [siteId]);
@@ -126,10 +126,10 @@ async function rollUpStep(em: EntityManager, siteId: string, target: number, len
     for (const step of STEPS) rows += await write(step.hours, [siteId, iso(from), iso(to)]);
     // The days this step completes: from the day holding `from` (its earlier hours are rolled up already).
     const days = [Math.floor(from / DAY) * DAY, Math.floor(to / DAY) * DAY];
-    if (days[1]! > days[0]!) {
+    if (days[1] > days[0]) {
       for (const step of STEPS) {
-        await run(step.clearDays, [siteId, iso(days[0]!), iso(days[1]!)]);
-        await run(step.days, [siteId, iso(days[0]!), iso(days[1]!)]);
+        await run(step.clearDays, [siteId, iso(days[0]), iso(days[1])]);
+        await run(step.days, [siteId, iso(days[0]), iso(days[1])]);
       }
     }
     await run(
@@ -156,7 +156,7 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date, s
     signal?.throwIfAborted();
   }
   return em.transactional(async (tx) => {
-    const work = tx as EntityManager;
+    const work = tx;
     for (const { sql, grain } of MERGES) {
       // A bucket starting at `time` has ended once time + its length <= now.
       await execute(work, sql, [siteId, siteId, iso(now.getTime() - GRAIN_MS[grain])]);

@@ -37,7 +37,7 @@ function monthOf(month: string): { name: string; from: string; to: string } {
   return {
     name: `insight_event_p${year}_${pad(number)}`,
     from: `${year}-${pad(number)}-01T00:00:00Z`,
-    to: `${next[0]}-${pad(next[1]!)}-01T00:00:00Z`,
+    to: `${next[0]}-${pad(next[1])}-01T00:00:00Z`,
   };
 }
 
@@ -113,7 +113,7 @@ async function inPoolTransaction(em: EntityManager, opening: string[], work: (wr
     const begin = ['begin', ...opening].join('; ');
     observe(begin);
     const results = (await client.query(begin)) as unknown as pg.QueryResult<Row> | pg.QueryResult<Row>[];
-    const opened = Array.isArray(results) ? results[results.length - 1]!.rows : [];
+    const opened = Array.isArray(results) ? results[results.length - 1].rows : [];
     await work(
       {
         query: run,
@@ -170,7 +170,7 @@ export const watermarkQuery = (siteIds: string | readonly string[]) =>
   `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${[siteIds].flat().map(literal).join(', ')})`;
 
 /** The watermark of the one site a `watermarkQuery` asked for. */
-export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0]!.watermark) : -Infinity);
+export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0].watermark) : -Infinity);
 
 /** A batch to store: its site, its encoded rows, and what else its transaction must do. */
 export type StoredBatch = {

@@ -80,7 +80,7 @@ export function checkConfiguration(configurations: ConfigurationsValue, value: R
   const copy = structuredClone(value);
   const shape = validatorOf(jsonSchemaOf(form, false));
   if (!shape(copy)) {
-    const error = shape.errors![0]!;
+    const error = shape.errors![0];
     const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
     const what = error.keyword === 'additionalProperties' ? `"${(error.params as { additionalProperty: string }).additionalProperty}" is not a property of this integration` : error.message;
     return { problem: field ? `${field}: ${what}` : String(what) };

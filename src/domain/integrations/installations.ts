@@ -1,4 +1,4 @@
-import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
+import {LockMode} from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -11,7 +11,7 @@ import { oneOf, parseInput, text } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { Site } from '../sites/index.js';
 import { Space } from '../spaces/index.js';
-import { checkConfiguration, type ConfigurationsValue } from './configurations.js';
+import {checkConfiguration} from './configurations.js';
 import { recordInstallationEvent } from './events.js';
 import {
   IntegrationInstallation,
@@ -94,7 +94,7 @@ export async function installIntegration(ctx: Context, organizationId: string, i
   await checkOwnership(ctx, organizationId, 'spaces', spaces.ids);
   await checkOwnership(ctx, organizationId, 'sites', sites.ids);
   const existing = await findInstallation(ctx, organizationId, integrationName);
-  const configured = checkConfiguration(integration.configurations as ConfigurationsValue, fields.configuration ?? existing?.configuration ?? {});
+  const configured = checkConfiguration(integration.configurations, fields.configuration ?? existing?.configuration ?? {});
   if ('problem' in configured) {
     const { problem } = configured;
     throw badRequest(/^[\w.-]+: /.test(problem) ? `configuration.${problem}` : `configuration: ${problem}`);
@@ -135,8 +135,8 @@ export async function installIntegration(ctx: Context, organizationId: string, i
     for (const space of spaces.ids) tx.create(IntegrationSpaceInstallation, { installation: row.id, space, organization: organizationId });
     for (const site of sites.ids) tx.create(IntegrationSiteInstallation, { installation: row.id, site, organization: organizationId });
     const selected = { spaces: spaces.ids, sites: sites.ids };
-    if (!changes) recordInstallationEvent(ctx, tx as EntityManager, 'integration.installed', row, { selected });
-    else if (changes.length > 0) recordInstallationEvent(ctx, tx as EntityManager, 'integration.updated', row, { selected, changes });
+    if (!changes) recordInstallationEvent(ctx, tx, 'integration.installed', row, { selected });
+    else if (changes.length > 0) recordInstallationEvent(ctx, tx, 'integration.updated', row, { selected, changes });
     return row;
   });
 }
@@ -162,12 +162,12 @@ export async function uninstallIntegration(ctx: Context, organizationId: string,
   return ctx.em.transactional(async (tx) => {
     // Deleted and read back in one statement: a concurrent uninstall removes it once and announces it once.
     const [removed] = await executeReturning<Record<string, unknown>>(
-      tx as EntityManager,
+      tx,
       'delete from "integration_installation" where "organization_id" = ? and "integration_name" = ? returning *',
       [organizationId, integrationName],
     );
     if (!removed) return false;
-    recordInstallationEvent(ctx, tx as EntityManager, 'integration.uninstalled', tx.map(IntegrationInstallation, removed));
+    recordInstallationEvent(ctx, tx, 'integration.uninstalled', tx.map(IntegrationInstallation, removed));
     return true;
   });
 }

@@ -143,7 +143,7 @@ export async function unpublishIntegration(ctx: Context, name: string): Promise<
   const integration = await integrationOf(ctx, name);
   await ctx.em.transactional(async (tx) => {
     // A concurrent unpublish got there first: it announced it.
-    if ((await tx.nativeDelete(Integration, { name })) > 0) recordIntegrationEvent(ctx, tx as EntityManager, 'integration.unpublished', integration);
+    if ((await tx.nativeDelete(Integration, { name })) > 0) recordIntegrationEvent(ctx, tx, 'integration.unpublished', integration);
   });
   ctx.loaders.integration.clear(name);
 }

@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -115,7 +114,7 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
   await ctx.em.transactional(async (tx) => {
     // Of two deletions at once, only the one that removed the row announces it.
     if (!(await tx.nativeDelete(InviteLink, { id: inviteId }))) return;
-    recordEvent(ctx, tx as EntityManager, { type: 'invite.deleted', organizationId, target: inviteTarget(link), payload: invitePayload(link) });
+    recordEvent(ctx, tx, { type: 'invite.deleted', organizationId, target: inviteTarget(link), payload: invitePayload(link) });
   });
   ctx.loaders.inviteLink.clear(inviteId);
 }
@@ -151,7 +150,7 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   const content = isContentLink(link);
   const joined = { user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), disabled: false, sso: false };
   await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     const inserted = await tx.createQueryBuilder(Member).insert({ organization: organizationId, lastSeenAt: null, ...joined }).onConflict(['organization', 'user']).ignore().execute('run');
     // An existing member (or one a concurrent join added first) did not join now.
     if (inserted.affectedRows) {

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Orm } from '../../db/database.js';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import type { EventHub, EventNotice } from '../../events/hub.js';
@@ -149,9 +148,9 @@ export class LiveFeed {
     this.delivered = this.delivered.then(async () => {
       let missed: DomainEventRow[];
       try {
-        const em = this.orm.em.fork() as EntityManager;
+        const em = this.orm.em.fork();
         const where = { seq: { $gt: from }, outcome: 'succeeded' };
-        missed = (await em.find(DomainEvent, where, { orderBy: { seq: 'asc' }, limit: CATCH_UP_LIMIT, disableIdentityMap: true })) as DomainEventRow[];
+        missed = (await em.find(DomainEvent, where, { orderBy: { seq: 'asc' }, limit: CATCH_UP_LIMIT, disableIdentityMap: true }));
       } catch (err) {
         this.logger.warn({ err, fromSeq: from }, 'live subscriptions: events committed while not listening could not be read back');
         return;
@@ -177,7 +176,7 @@ export class LiveFeed {
 
   private async read(id: string): Promise<DomainEventRow | null> {
     try {
-      const em = this.orm.em.fork() as EntityManager;
+      const em = this.orm.em.fork();
       return (await em.findOne(DomainEvent, { id }, { disableIdentityMap: true })) as DomainEventRow | null;
     } catch (err) {
       this.logger.warn({ err, event: id }, 'live subscriptions: could not read a domain event; not delivered');

@@ -71,7 +71,7 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
       async recheck(info, args) {
         const fresh = await createContext(deps, { authorization });
         fresh.live = session;
-        await enforceGuard(info.schema, guardOf(info.schema, info.parentType.getFields()[info.fieldName]!), undefined, args, fresh);
+        await enforceGuard(info.schema, guardOf(info.schema, info.parentType.getFields()[info.fieldName]), undefined, args, fresh);
         return fresh;
       },
     };

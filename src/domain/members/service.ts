@@ -87,9 +87,9 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   const member = await memberOf(ctx, organizationId, userId);
   if (role === undefined || role === member.role) return member;
   await ctx.em.transactional(async (tx) => {
-    if (member.role === 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, userId, 'demoted');
+    if (member.role === 'admin') await assertAnotherAdmin(tx, organizationId, userId, 'demoted');
     await tx.nativeUpdate(Member, { organization: organizationId, user: userId }, { role });
-    recordEvent(ctx, tx as EntityManager, { type: 'member.updated', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload({ ...member, role }), changes: ['role'] } });
+    recordEvent(ctx, tx, { type: 'member.updated', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload({ ...member, role }), changes: ['role'] } });
   });
   await ctx.em.refresh(member);
   ctx.policy.forget();
@@ -103,11 +103,11 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
 export async function removeMember(ctx: Context, organizationId: string, userId: string): Promise<void> {
   const member = await memberOf(ctx, organizationId, userId);
   await ctx.em.transactional(async (tx) => {
-    if (member.role === 'admin') await assertAnotherAdmin(tx as EntityManager, organizationId, userId, 'removed');
+    if (member.role === 'admin') await assertAnotherAdmin(tx, organizationId, userId, 'removed');
     await tx.nativeDelete(TeamMember, { organization: organizationId, user: userId });
     await tx.nativeDelete(ContentGrant, { organization: organizationId, user: userId });
     await tx.nativeDelete(Member, { organization: organizationId, user: userId });
-    recordEvent(ctx, tx as EntityManager, { type: 'member.removed', organizationId, target: memberTarget(organizationId, userId), payload: memberPayload(member) });
+    recordEvent(ctx, tx, { type: 'member.removed', organizationId, target: memberTarget(organizationId, userId), payload: memberPayload(member) });
   });
   ctx.policy.forget();
 }

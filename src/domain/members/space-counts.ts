@@ -28,7 +28,7 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
     // Grants reaching further than the role: one count per distinct set (a team's members share theirs).
     const signatures = new Map<string, { key: string; organization: string; byDefault: boolean; spaces: string[]; collections: string[] }>();
     const signatureOf = members.map((member, i) => {
-      const reach = reaches[i]!;
+      const reach = reaches[i];
       if (!hasGrants(reach)) return undefined;
       const signature = { organization: member.organizationId, byDefault: reach.byDefault.length > 0, spaces: [...reach.spaces].sort(), collections: [...reach.collections].sort() };
       const key = JSON.stringify(signature);
@@ -52,11 +52,11 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
     const extraOf = new Map(extraRows.map((row) => [row.key, Number(row.count)]));
 
     return members.map((member, i) => {
-      const reach = reaches[i]!;
+      const reach = reaches[i];
       const total = totalsOf.get(member.organizationId) ?? { all: 0, byDefault: 0 };
       if (reach.everything.length) return total.all;
       const byRole = reach.byDefault.length ? total.byDefault : 0;
-      return byRole + (signatureOf[i] ? extraOf.get(signatureOf[i]!)! : 0);
+      return byRole + (signatureOf[i] ? extraOf.get(signatureOf[i])! : 0);
     });
   });
 }

@@ -115,9 +115,9 @@ export async function putOpenAPISpec(ctx: Context, organizationId: string, specS
     const created = inserted.affectedRows > 0;
     // The text it has already is a no-op (processing it again would read the same); a URL is fetched again, as it may serve something new.
     if (!created && source.text != null && spec.sourceURL === null && spec.sourceText === source.text) return { created, spec };
-    setSource(ctx, tx as EntityManager, spec, source);
-    if (created) recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.created', spec);
-    else recordSpecEvent(ctx, tx as EntityManager, 'openapi_spec.updated', spec, ['sourceURL', 'processingState']);
+    setSource(ctx, tx, spec, source);
+    if (created) recordSpecEvent(ctx, tx, 'openapi_spec.created', spec);
+    else recordSpecEvent(ctx, tx, 'openapi_spec.updated', spec, ['sourceURL', 'processingState']);
     return { created, spec };
   });
 }

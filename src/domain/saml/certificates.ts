@@ -25,11 +25,11 @@ function tlv(tag: number, content: Buffer): Buffer {
 const sequence = (...items: Buffer[]) => tlv(0x30, Buffer.concat(items));
 
 /** A non-negative INTEGER from big-endian bytes (a leading zero keeps the sign bit clear). */
-const integer = (bytes: Buffer) => tlv(0x02, bytes[0]! & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
+const integer = (bytes: Buffer) => tlv(0x02, bytes[0] & 0x80 ? Buffer.concat([Buffer.from([0]), bytes]) : bytes);
 
 function oid(dotted: string): Buffer {
   const [first, second, ...rest] = dotted.split('.').map(Number);
-  const bytes = [first! * 40 + second!];
+  const bytes = [first * 40 + second];
   for (const part of rest) {
     const base128 = [part & 0x7f];
     for (let value = part >>> 7; value > 0; value >>>= 7) base128.unshift((value & 0x7f) | 0x80);
@@ -55,7 +55,7 @@ const SHA256_WITH_RSA = sequence(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05
  */
 export function selfSignedCertificate(keys: { publicKey: KeyObject; privateKey: KeyObject }, commonName: string, notBefore: Date, notAfter: Date): string {
   const serial = randomBytes(16);
-  serial[0] = (serial[0]! & 0x7f) | 0x01;
+  serial[0] = (serial[0] & 0x7f) | 0x01;
   const subject = name(commonName);
   const tbs = sequence(
     tlv(0xa0, integer(Buffer.from([2]))),

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import express, { type Request, type Response, type Router } from 'express';
 import { sendError, sendFailure } from '../../http/responses.js';
 import type { AppDeps } from '../../kernel/context.js';
@@ -43,7 +42,7 @@ export function samlRouter(deps: AppDeps): Router {
   router.get(
     '/:providerId/metadata',
     handle(async (req, res) => {
-      const em = deps.orm.em.fork() as EntityManager;
+      const em = deps.orm.em.fork();
       const provider = await em.findOne(SamlProvider, { id: String(req.params.providerId) });
       if (!provider) return sendError(res, 404, 'SAML provider not found');
       const key = await signingKey(em, deps.clock, deps.config);

@@ -49,7 +49,7 @@ function returnTarget(returnTo: string | undefined, appUrl: string): string {
  * with the server's key (HTTP-Redirect binding). The request is remembered with `returnTo`.
  */
 export async function startLogin(deps: AppDeps, providerId: string, returnTo?: string): Promise<string> {
-  const em = deps.orm.em.fork() as EntityManager;
+  const em = deps.orm.em.fork();
   const provider = await activeProvider(em, providerId);
   const target = returnTarget(returnTo, deps.config.appUrl);
   await forgetExpired(em, deps.clock.now());
@@ -76,7 +76,7 @@ function emailOf(profile: Profile): string | null {
 function displayNameOf(profile: Profile, email: string): string {
   const named = NAME_ATTRIBUTES.map((name) => firstString(profile[name])).find(Boolean);
   const given = [firstString(profile.givenName), firstString(profile.sn ?? profile.surname)].filter(Boolean).join(' ');
-  return (named ?? (given || email.split('@')[0]!)).slice(0, 255);
+  return (named ?? (given || email.split('@')[0])).slice(0, 255);
 }
 
 type VerifiedAssertion = { Assertion: { $: { ID?: string }; Conditions?: { $?: { NotOnOrAfter?: string } }[] } };
@@ -90,7 +90,7 @@ type VerifiedAssertion = { Assertion: { $: { ID?: string }; Conditions?: { $?: {
  */
 export async function finishLogin(deps: AppDeps, providerId: string, samlResponse: unknown): Promise<{ redirect: string; userId: string }> {
   if (typeof samlResponse !== 'string' || !samlResponse) throw badRequest('SAMLResponse: is required');
-  const em = deps.orm.em.fork() as EntityManager;
+  const em = deps.orm.em.fork();
   const { clock, config } = deps;
   const provider = await activeProvider(em, providerId);
   await forgetExpired(em, clock.now());

@@ -75,7 +75,7 @@ export async function indexSpace(em: EntityManager, spaceId: string): Promise<vo
     if (!space) return;
     const rows = await sectionRows(em, space);
     const done = await em.transactional(async (trx) => {
-      const tx = trx as EntityManager;
+      const tx = trx;
       const record = await tx.findOne(SearchIndexedSpace, { space: spaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!record?.stale) return true;
       if ((await currentSpace(tx, spaceId))?.revision !== space.revision) return false;

@@ -75,9 +75,9 @@ export async function rankedPage(em: EntityManager, search: Search, after: { ran
   const statement = rankedPageStatement(search, after, limit + 1);
   const [row] = await readRows<{ count: number; spaces: [string, number][]; sections: unknown[][] }>(em, statement.text, statement.values);
   return {
-    count: row!.count,
-    spaces: row!.spaces.map(([space, rank]) => ({ space, rank })),
-    sections: row!.sections.map(([id, space, page, anchor, pageTitle, pagePath, title, body, rank]) => ({ id, space, page, anchor, pageTitle, pagePath, title, body, rank }) as SectionHit),
+    count: row.count,
+    spaces: row.spaces.map(([space, rank]) => ({ space, rank })),
+    sections: row.sections.map(([id, space, page, anchor, pageTitle, pagePath, title, body, rank]) => ({ id, space, page, anchor, pageTitle, pagePath, title, body, rank }) as SectionHit),
   };
 }
 

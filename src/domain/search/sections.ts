@@ -20,8 +20,8 @@ export function sectionsOf(pageTitle: string, markdown: string): Section[] {
       sections.push({ anchor, title, body: '' });
       texts.push([]);
     } else {
-      texts[texts.length - 1]!.push(plainText(node).trim());
+      texts[texts.length - 1].push(plainText(node).trim());
     }
   }
-  return sections.map((section, i) => ({ ...section, body: texts[i]!.filter(Boolean).join('\n') }));
+  return sections.map((section, i) => ({ ...section, body: texts[i].filter(Boolean).join('\n') }));
 }

@@ -59,7 +59,7 @@ export async function searchOrganization(ctx: Context, organizationId: string, a
   const onPage = answer.spaces.slice(0, limit);
   const rows = await ctx.loaders.space.loadMany(onPage.map((s) => s.space));
   // A space purged since the statement is left out.
-  const spaces = onPage.flatMap((s, i) => (rows[i] && !(rows[i] instanceof Error) ? [{ space: rows[i] as SpaceRow, rank: s.rank }] : []));
+  const spaces = onPage.flatMap((s, i) => (rows[i] && !(rows[i] instanceof Error) ? [{ space: rows[i], rank: s.rank }] : []));
   const last = onPage[onPage.length - 1];
   return {
     items: group(answer.sections, spaces),

@@ -101,7 +101,7 @@ export async function createSpace(ctx: Context, organizationId: string, input: u
   const id = newId();
   // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const position = await positionIn(em, organizationId, parent?.id ?? null, null);
     const revision = newRevision(em, ctx.clock, { id, organization: organizationId });
     const space = em.create(Space, {
@@ -146,11 +146,11 @@ export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> 
   const space = (await ctx.loaders.space.load(id))!;
   if (!space.deletedAt) throw conflict('Space is not deleted');
   await ctx.em.transactional(async (tx) => {
-    space.position = await positionIn(tx as EntityManager, space.organization, space.parent ?? null, null, space.id);
+    space.position = await positionIn(tx, space.organization, space.parent ?? null, null, space.id);
     space.deletedAt = null;
     if (!space.parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
-    recordEvent(ctx, tx as EntityManager, { type: 'space.restored', organizationId: space.organization, target: spaceTarget(space), payload: spacePayload(space) });
+    recordEvent(ctx, tx, { type: 'space.restored', organizationId: space.organization, target: spaceTarget(space), payload: spacePayload(space) });
   });
   return space;
 }
@@ -176,7 +176,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
   const now = ctx.clock.now();
   const copyId = newId();
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const revision = await copyContent(em, source.revision, { space: copyId, organization: source.organization }, now);
     const position = await positionIn(em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } });
     const copy = em.create(Space, {
@@ -209,11 +209,11 @@ export async function moveSpace(ctx: Context, id: string, move: unknown): Promis
   if (parentId) await collectionInOrganization(ctx, parentId, space.organization, 'parent');
   await ctx.em.transactional(async (tx) => {
     const from = placementOf(space);
-    space.position = await positionIn(tx as EntityManager, space.organization, parentId, input.position, id);
+    space.position = await positionIn(tx, space.organization, parentId, input.position, id);
     space.parent = parentId;
     if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
-    recordEvent(ctx, tx as EntityManager, { type: 'space.moved', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), from, to: placementOf(space) } });
+    recordEvent(ctx, tx, { type: 'space.moved', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), from, to: placementOf(space) } });
   });
   return space;
 }
@@ -226,18 +226,18 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
   const leaving = target !== space.organization;
   await ctx.em.transactional(async (tx) => {
     const from = placementOf(space);
-    space.position = await positionIn(tx as EntityManager, target, parent?.id ?? null, null, id);
+    space.position = await positionIn(tx, target, parent?.id ?? null, null, id);
     space.parent = parent?.id ?? null;
     if (!parent && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
     const to = { ...placementOf(space), organization: target };
     const payload = { ...spacePayload({ ...space, organization: target }), from, to };
     // Within its organization a transfer is a move; else recorded in the organization it leaves, naming the one it joins.
-    recordEvent(ctx, tx as EntityManager, leaving
+    recordEvent(ctx, tx, leaving
       ? { type: 'space.transferred', organizationId: from.organization, target: { ...spaceTarget(space), toOrganizationId: target }, payload }
       : { type: 'space.moved', organizationId: from.organization, target: spaceTarget(space), payload });
     await tx.flush();
-    if (leaving) await moveTenantRows(tx as EntityManager, ctx, [id], target);
+    if (leaving) await moveTenantRows(tx, ctx, [id], target);
   });
   await ctx.em.refresh(space);
   return space;

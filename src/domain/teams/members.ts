@@ -80,7 +80,7 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
   const remove = changes.remove ?? [];
   const memberships = Object.entries(changes.memberships ?? {});
   await ctx.em.transactional(async (tx) => {
-    const userOf = await resolveMembers(tx as EntityManager, team.organization, {
+    const userOf = await resolveMembers(tx, team.organization, {
       add,
       remove,
       memberships: memberships.map(([ref]) => ref),
@@ -115,7 +115,7 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
       roles: Object.fromEntries([...roles].filter(([userId, role]) => current.get(userId)?.role !== role && !added.includes(userId))),
     };
     if (!isEmptyChange(change)) {
-      recordEvent(ctx, tx as EntityManager, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
     }
     // Also for users just added: a concurrent request may have added them first, with another role.
     for (const role of TEAM_ROLES) {
@@ -132,7 +132,7 @@ export async function addTeamMember(ctx: Context, team: TeamRow, userId: string,
   const { role } = parseInput(TeamRoleInput, input);
   await memberOf(ctx, team.organization, userId);
   const membership = await ctx.em.transactional(async (em) => {
-    const tx = em as EntityManager;
+    const tx = em;
     // INSERT … ON CONFLICT DO NOTHING: two requests adding the same user at the same moment both succeed (one adds them).
     const inserted = await tx
       .createQueryBuilder(TeamMember)
@@ -161,7 +161,7 @@ export async function removeTeamMember(ctx: Context, team: TeamRow, userId: stri
     const count = await tx.nativeDelete(TeamMember, { team: team.id, user: userId });
     if (count) {
       const change = { added: [], removed: [userId], roles: {} };
-      recordEvent(ctx, tx as EntityManager, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
     }
     return count > 0;
   });

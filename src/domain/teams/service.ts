@@ -1,5 +1,4 @@
 import { memberKey } from '../../kernel/member-keys.js';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -102,7 +101,7 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
   await ctx.em.transactional(async (tx) => {
     // Of two deletions at once, only the one that removed the row announces it.
     if (!(await tx.nativeDelete(Team, { id: teamId }))) return;
-    recordEvent(ctx, tx as EntityManager, { type: 'team.deleted', organizationId, target: teamTarget(team), payload: teamPayload(team) });
+    recordEvent(ctx, tx, { type: 'team.deleted', organizationId, target: teamTarget(team), payload: teamPayload(team) });
   });
   ctx.policy.forget();
 }

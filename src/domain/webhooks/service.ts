@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import sql, { raw } from 'sql-template-tag';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Context } from '../../kernel/context.js';
 import { readPage } from '../../db/pages.js';
 import { readRows } from '../../db/statements.js';
@@ -141,8 +140,8 @@ export async function updateWebhook(ctx: Context, organizationId: string, id: st
   webhook.updatedAt = now;
   const after = webhookPayload(webhook);
   await ctx.em.transactional(async (tx) => {
-    recordEvent(ctx, tx as EntityManager, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...after, changes } });
-    if (activated) await scheduleDelivery(tx as EntityManager, webhook.id, now, { earlier: true });
+    recordEvent(ctx, tx, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...after, changes } });
+    if (activated) await scheduleDelivery(tx, webhook.id, now, { earlier: true });
   });
   return webhook;
 }
@@ -204,7 +203,7 @@ export async function redeliverWebhookDelivery(ctx: Context, organizationId: str
       createdAt: now,
     } as WebhookDeliveryRow);
     await tx.flush();
-    if (webhook.active) await scheduleDelivery(tx as EntityManager, webhook.id, now);
+    if (webhook.active) await scheduleDelivery(tx, webhook.id, now);
     return delivery;
   });
 }

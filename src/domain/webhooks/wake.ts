@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kernel/clock.js';
 import type { Orm } from '../../db/database.js';
 import type { EventHub } from '../../events/hub.js';
@@ -22,7 +21,7 @@ export function fanOutOnNotice(orm: Orm, events: EventHub, clock: Clock, logger:
     try {
       do {
         again = false;
-        while ((await orm.em.fork().transactional((tx) => fanOutEvents(tx as EntityManager, clock.now()))) === FAN_OUT_BATCH);
+        while ((await orm.em.fork().transactional((tx) => fanOutEvents(tx, clock.now()))) === FAN_OUT_BATCH);
       } while (again);
     } catch (err) {
       logger.warn({ err }, 'webhook fan-out on notice failed: the poll takes the events');

@@ -47,7 +47,7 @@ function walk(node: Expression, schema: JsonSchema | null, field: string): void 
     case 'MemberExpression': {
       const path = pathOf(node);
       if (!path) throw badRequest(`${field}: only visitor.claims paths may be read`);
-      if (path.length === 1 && ['true', 'false', 'null', 'undefined'].includes(path[0]!)) return;
+      if (path.length === 1 && ['true', 'false', 'null', 'undefined'].includes(path[0])) return;
       return checkAttribute(path, schema, field);
     }
     case 'UnaryExpression':
@@ -93,6 +93,6 @@ export function validateCondition(condition: string, adaptiveSchema: Record<stri
     throw badRequest(`${field}: does not parse: ${description ?? String(error)}${index !== undefined ? ` at character ${index + 1}` : ''}`);
   }
   if (ast.type === 'Compound') throw badRequest(`${field}: must be a single expression`);
-  walk(ast, adaptiveSchema as JsonSchema | null, field);
+  walk(ast, adaptiveSchema, field);
   return condition;
 }

@@ -97,7 +97,7 @@ type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity
 async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout, changed: (change: StructureChange) => void) => Promise<T> | T): Promise<T> {
   try {
     return await ctx.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+      const em = tx;
       const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!site) throw notFound('Site');
       const orderBy = { position: 'asc', id: 'asc' } as const;
@@ -247,7 +247,7 @@ export async function addSiteSection(ctx: Context, siteId: string, input: unknow
           siteSpace.section = keeper.id;
           changed({ object: 'site-space', id: siteSpace.id, change: 'moved' });
         }
-        keeper.defaultSiteSpace = (rootSiteSpaces.find((s) => s.id === site.defaultSiteSpace) ?? rootSiteSpaces[0]!).id;
+        keeper.defaultSiteSpace = (rootSiteSpaces.find((s) => s.id === site.defaultSiteSpace) ?? rootSiteSpaces[0]).id;
         site.defaultSection = keeper.id;
       }
     }
@@ -398,7 +398,7 @@ export async function addSiteSectionGroup(ctx: Context, siteId: string, input: u
 /** Changes a group's title or icon (null removes the icon). */
 export async function updateSiteSectionGroup(ctx: Context, siteId: string, groupId: string, input: unknown): Promise<SiteSectionGroupRow> {
   const changes = parseInput(UpdateSiteSectionGroupInput, input);
-  return changeSite(ctx, siteId, ({ em, groups }, changed) => {
+  return changeSite(ctx, siteId, ({ groups }, changed) => {
     const group = groupIn(groups, groupId);
     const fields = applyChanges(group, changes);
     if (fields.length) changed({ object: 'site-section-group', id: group.id, change: 'updated', changes: fields });

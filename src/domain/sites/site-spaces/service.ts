@@ -99,7 +99,7 @@ export function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: string |
 async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: EntityManager, site: SiteEntity) => Promise<T>): Promise<T> {
   try {
     return await ctx.em.transactional(async (tx) => {
-      const em = tx as EntityManager;
+      const em = tx;
       const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (!site) throw notFound('Site');
       return work(em, site);

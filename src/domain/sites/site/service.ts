@@ -1,5 +1,4 @@
 import { isDeepStrictEqual } from 'node:util';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { Ajv } from 'ajv';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
@@ -207,7 +206,7 @@ export async function createSite(ctx: Context, organizationId: string, input: un
       : await spacesToPublish(ctx, organizationId, fields.spaces ?? []);
   // Only `em` inside: on the embedded database a query through the request's loaders would wait for this transaction.
   return ctx.em.transactional(async (tx) => {
-    const em = tx as EntityManager;
+    const em = tx;
     const now = ctx.clock.now();
     const site = em.create(Site, {
       id: newId(),
@@ -302,8 +301,8 @@ export async function deleteSite(ctx: Context, id: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     // A concurrent delete got there first: it announced the deletion.
     if ((await em.nativeDelete(Site, { id })) === 0) return;
-    await forgetSiteInsights(em as EntityManager, ctx.clock, id);
-    recordSiteEvent(ctx, em as EntityManager, 'site.deleted', site);
+    await forgetSiteInsights(em, ctx.clock, id);
+    recordSiteEvent(ctx, em, 'site.deleted', site);
   });
 }
 
@@ -452,7 +451,7 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
   // One INSERT … ON CONFLICT: two concurrent first writes cannot collide on the primary key.
   const row = await ctx.em.transactional(async (tx) => {
     const upserted = await tx.upsert(SiteAdaptiveSchema, { site: site.id, organization: site.organization, jsonSchema: schema, updatedAt: ctx.clock.now() });
-    recordSiteEvent(ctx, tx as EntityManager, 'site.updated', site, ['adaptiveSchema']);
+    recordSiteEvent(ctx, tx, 'site.updated', site, ['adaptiveSchema']);
     return upserted;
   });
   ctx.loaders.adaptiveSchema.clear(site.id);
