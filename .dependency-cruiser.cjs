@@ -34,7 +34,7 @@ module.exports = {
     },
     {
       name: 'wiring-through-faces',
-      comment: "The wiring and the doors use an area only through its index.ts; src/areas.ts alone lists the manifests (area.ts).",
+      comment: 'The wiring and the doors use an area only through its index.ts; src/areas.ts alone lists the manifests (area.ts).',
       severity: 'error',
       from: { path: '^(src|rest-facade)/', pathNot: ['^src/domain/', '^src/areas\\.ts$'] },
       to: { path: '^src/domain/', pathNot: FACE },
@@ -55,7 +55,8 @@ module.exports = {
     },
     {
       name: 'domain-not-to-wiring',
-      comment: 'Areas stand on the kernel and the infrastructure (HTTP and GraphQL helpers included), never on the REST facade, the command line or the process wiring that assembles them.',
+      comment:
+        'Areas stand on the kernel and the infrastructure (HTTP and GraphQL helpers included), never on the REST facade, the command line or the process wiring that assembles them.',
       severity: 'error',
       from: { path: '^src/domain/' },
       to: { path: ['^rest-facade/', '^src/cli/', '^src/(app|server|main|http-server|areas|cli|cli-database|provision|migrate)\\.ts$'] },

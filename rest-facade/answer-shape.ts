@@ -32,9 +32,7 @@ export function shapeOf(
       if (!field) continue;
       const key = selection.alias?.value ?? selection.name.value;
       const known = into.get(key);
-      const children = selection.selectionSet
-        ? shapeOf(schema, selection.selectionSet, getNamedType(field.type), fragments, known?.children)
-        : known?.children;
+      const children = selection.selectionSet ? shapeOf(schema, selection.selectionSet, getNamedType(field.type), fragments, known?.children) : known?.children;
       into.set(key, {
         keepNull: !!known?.keepNull || !!getDirective(schema, field, 'keepNull')?.length,
         nullable: !!known?.nullable || !isNonNullType(field.type),

@@ -1,5 +1,18 @@
 import express, { type Request, type RequestHandler, type Response, type Router } from 'express';
-import {getNamedType, getNullableType, getOperationAST, isListType, Kind, parse, typeFromAST, validate, type DocumentNode, type FragmentDefinitionNode, type GraphQLInputType, type GraphQLSchema} from 'graphql';
+import {
+  getNamedType,
+  getNullableType,
+  getOperationAST,
+  isListType,
+  Kind,
+  parse,
+  typeFromAST,
+  validate,
+  type DocumentNode,
+  type FragmentDefinitionNode,
+  type GraphQLInputType,
+  type GraphQLSchema,
+} from 'graphql';
 import { recordRefusal } from '../src/domain/audit/index.js';
 import type { AppDeps, Context } from '../src/kernel/context.js';
 import { createContext } from '../src/graphql/request-context.js';
@@ -69,14 +82,26 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   const open = guardOf(schema, rootType.getFields()[root.name.value] as never)?.kind === 'public';
   let shape = rootShape.get(rootKey)?.children ?? new Map();
   if (route.upsert) {
-    if (!shape.has('created') || !shape.has(route.upsert.entity)) throw new Error(`Route ${route.operationId}: an upsert selects created and ${route.upsert.entity}`);
+    if (!shape.has('created') || !shape.has(route.upsert.entity))
+      throw new Error(`Route ${route.operationId}: an upsert selects created and ${route.upsert.entity}`);
     shape = shape.get(route.upsert.entity)!.children ?? new Map();
   }
   const takesBody = bodyOf(route, parsed);
   if (route.optionalBody && takesBody === 'none') throw new Error(`Route ${route.operationId}: optionalBody, but the route takes no body`);
   let compiled: CompiledQuery | null | undefined;
   const compiledOnce = () => (compiled === undefined ? (compiled = compile(schema, parsed)) : compiled);
-  return { ...route, parsed, compiled: compiledOnce, variables, rootKey, nullFields: nullFieldsOf(shape), open, takesBody, cost: costOf(parsed), mutation: operation.operation === 'mutation' };
+  return {
+    ...route,
+    parsed,
+    compiled: compiledOnce,
+    variables,
+    rootKey,
+    nullFields: nullFieldsOf(shape),
+    open,
+    takesBody,
+    cost: costOf(parsed),
+    mutation: operation.operation === 'mutation',
+  };
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -84,7 +109,7 @@ function coerceParameter(name: string, raw: unknown, type: GraphQLInputType): un
   const nullable = getNullableType(type);
   if (isListType(nullable)) {
     const values = (Array.isArray(raw) ? raw : String(raw).split(',')).filter((v) => v !== '');
-    return values.map((v) => coerceParameter(name, v, (nullable).ofType));
+    return values.map((v) => coerceParameter(name, v, nullable.ofType));
   }
   if (Array.isArray(raw)) throw new DomainError('BAD_REQUEST', `${name}: must be given once`);
   const value = String(raw);
@@ -141,7 +166,8 @@ function bodyAbsent(req: Request): boolean {
   return Buffer.isBuffer(req.body) && req.body.length === 0;
 }
 
-const isJsonObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
+const isJsonObject = (value: unknown): value is Record<string, unknown> =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) && !Buffer.isBuffer(value);
 
 function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown> {
   // The one rule of both doors, here in REST's names: path and query parameters, body fields.

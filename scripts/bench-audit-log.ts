@@ -35,7 +35,10 @@ await execute(
 );
 await execute(em, 'analyze "domain_event"');
 
-const [{ middle } = { middle: 0 }] = await executeReturning<{ middle: string }>(em, `select percentile_disc(0.5) within group (order by "seq") as "middle" from "domain_event" where "organization_id" = 'org-0'`);
+const [{ middle } = { middle: 0 }] = await executeReturning<{ middle: string }>(
+  em,
+  `select percentile_disc(0.5) within group (order by "seq") as "middle" from "domain_event" where "organization_id" = 'org-0'`,
+);
 const filters: [string, AuditLogFilter][] = [
   ['organization only', { organizationId: 'org-0' }],
   ['by type', { organizationId: 'org-0', type: types[0] }],
@@ -51,12 +54,16 @@ const filters: [string, AuditLogFilter][] = [
   ['small organization by outcome denied', { organizationId: 'org-7', outcome: 'denied' }],
 ];
 
-const plan = async (statement: Sql) => (await readRows<{ 'QUERY PLAN': string }>(em, sql`explain (analyze, buffers, costs off) ${statement}`)).map((row) => row['QUERY PLAN']);
+const plan = async (statement: Sql) =>
+  (await readRows<{ 'QUERY PLAN': string }>(em, sql`explain (analyze, buffers, costs off) ${statement}`)).map((row) => row['QUERY PLAN']);
 
 console.log(`${events} events (${events / 2} in the organization listed); page of 50\n`);
 for (const [name, filter] of filters) {
   const list = auditLogQuery(filter);
-  for (const [which, after] of [['first page', sql``], ['a later page', sql`and e."seq" < ${Number(middle)}`]] as const) {
+  for (const [which, after] of [
+    ['first page', sql``],
+    ['a later page', sql`and e."seq" < ${Number(middle)}`],
+  ] as const) {
     const statement = sql`select e."id" from "domain_event" e where ${list.where} ${after} order by ${raw('e."seq" desc')} limit 51`;
     console.log(`── ${name}, ${which}`);
     const lines = await plan(statement);

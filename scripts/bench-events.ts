@@ -70,14 +70,18 @@ for (let round = 1; round <= rounds; round++) {
     for (const statement of (mode === 'outbox' ? KEEP_EVENTS : DROP_EVENTS).split(';\n')) await execute(em(), statement);
     const result = await postComments({ duration: seconds });
     perMode[mode].push(result.requests.average);
-    console.log(`round ${round}  ${mode.padEnd(9)}  ${result.requests.average.toFixed(0).padStart(5)} comments/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`);
+    console.log(
+      `round ${round}  ${mode.padEnd(9)}  ${result.requests.average.toFixed(0).padStart(5)} comments/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+    );
   }
 }
 await execute(em(), KEEP_EVENTS);
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const withOutbox = mean(perMode.outbox);
 const without = mean(perMode['no outbox']);
-console.log(`comment posting: ${withOutbox.toFixed(0)}/s with the outbox, ${without.toFixed(0)}/s without: ${(100 * (1 - withOutbox / without)).toFixed(1)}% fewer`);
+console.log(
+  `comment posting: ${withOutbox.toFixed(0)}/s with the outbox, ${without.toFixed(0)}/s without: ${(100 * (1 - withOutbox / without)).toFixed(1)}% fewer`,
+);
 
 // 2. Webhook delivery rate to a local receiver.
 async function runFanOutAndDeliveries() {
@@ -101,7 +105,9 @@ await postComments({ amount: deliveries });
 const started = performance.now();
 while (received < deliveries) await runFanOutAndDeliveries();
 const elapsedS = (performance.now() - started) / 1000;
-console.log(`webhook deliveries: ${deliveries} in ${elapsedS.toFixed(2)} s: ${(deliveries / elapsedS).toFixed(0)} deliveries/s (one endpoint, in order, fan-out included)`);
+console.log(
+  `webhook deliveries: ${deliveries} in ${elapsedS.toFixed(2)} s: ${(deliveries / elapsedS).toFixed(0)} deliveries/s (one endpoint, in order, fan-out included)`,
+);
 
 receiver.close();
 await server.stop();

@@ -167,7 +167,8 @@ await generator.terminate();
 const db = kyselyOf(em);
 const rollupRows = async () => {
   let rows = 0;
-  for (const table of ROLLUP_TABLES) rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0].count;
+  for (const table of ROLLUP_TABLES)
+    rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0].count;
   return rows;
 };
 const rollupBegan = performance.now();
@@ -178,13 +179,32 @@ const rollupRowCount = await rollupRows();
 // ─── aggregates ─────────────────────────────────────────────────────────────────────────────────────
 
 const AGGREGATES: [string, Record<string, unknown>][] = [
-  ['page views per day, last year', { select: [{ column: 'datetime', interval: 'day' }, { column: 'eventsCount' }], where: [{ column: 'eventType', values: ['page_view'] }], range: 'lastYear' }],
+  [
+    'page views per day, last year',
+    {
+      select: [{ column: 'datetime', interval: 'day' }, { column: 'eventsCount' }],
+      where: [{ column: 'eventType', values: ['page_view'] }],
+      range: 'lastYear',
+    },
+  ],
   ['top pages, last month', { groupBy: [{ column: 'page' }], order: { by: { column: 'eventsCount' }, direction: 'desc' }, range: 'last30Days', limit: 10 }],
   ['visitors by browser, last week', { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }], range: 'last7Days' }],
   ['visitors by country, last week', { select: [{ column: 'visitorGeoCountry' }, { column: 'visitorsCount' }], range: 'last7Days' }],
   ['events by browser, last year', { groupBy: [{ column: 'visitorBrowser' }], range: 'lastYear' }],
-  ['filtered count: mobile page views, 3 months', { where: [{ column: 'eventType', values: ['page_view'] }, { column: 'visitorDevice', values: ['mobile'] }], range: 'last3Months' }],
-  ['visitors and sessions per day, last 30 days', { select: [{ column: 'datetime', interval: 'day' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last30Days' }],
+  [
+    'filtered count: mobile page views, 3 months',
+    {
+      where: [
+        { column: 'eventType', values: ['page_view'] },
+        { column: 'visitorDevice', values: ['mobile'] },
+      ],
+      range: 'last3Months',
+    },
+  ],
+  [
+    'visitors and sessions per day, last 30 days',
+    { select: [{ column: 'datetime', interval: 'day' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last30Days' },
+  ],
   // The worst case: distinct visitors over every raw row of the year (no rollup can answer it).
   ['visitors by browser, last year (all raw rows)', { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }], range: 'lastYear' }],
 ];
@@ -208,12 +228,18 @@ async function longestStall(work: () => Promise<void>): Promise<number> {
 
 const database = config.databaseUrl ? 'PostgreSQL server' : 'embedded (PGlite)';
 console.log(`database: ${database}; ${total.toLocaleString('en')} events per site in batches of ${batch}, ${concurrency} requests in flight`);
-console.log(`ingest through POST …/insights/events: ${(total / apiSeconds).toFixed(0).padStart(8)} events/s  (${apiSeconds.toFixed(1)} s, ${(requestBytes / total).toFixed(0)} bytes of JSON per event; rollups by the job below)`);
+console.log(
+  `ingest through POST …/insights/events: ${(total / apiSeconds).toFixed(0).padStart(8)} events/s  (${apiSeconds.toFixed(1)} s, ${(requestBytes / total).toFixed(0)} bytes of JSON per event; rollups by the job below)`,
+);
 console.log(`baseline COPY into the table:         ${(total / copySeconds).toFixed(0).padStart(8)} rows/s    (${copySeconds.toFixed(1)} s, no rollups)`);
 console.log(`API / COPY: ${(copySeconds / apiSeconds).toFixed(2)}`);
 healthzWaits.sort((a, b) => a - b);
-console.log(`/healthz meanwhile (every 50 ms):       p50 ${percentile(healthzWaits, 50).toFixed(1)} ms, p99 ${percentile(healthzWaits, 99).toFixed(1)} ms, longest ${healthzWaits.at(-1)!.toFixed(1)} ms (${config.insightsWorkers} batch worker threads)`);
-console.log(`roll-up job afterwards:               ${rollupSeconds.toFixed(1)} s (${rollupRowCount.toLocaleString('en')} hourly and daily rollup rows); ingest + roll-up: ${(total / (apiSeconds + rollupSeconds)).toFixed(0)} events/s`);
+console.log(
+  `/healthz meanwhile (every 50 ms):       p50 ${percentile(healthzWaits, 50).toFixed(1)} ms, p99 ${percentile(healthzWaits, 99).toFixed(1)} ms, longest ${healthzWaits.at(-1)!.toFixed(1)} ms (${config.insightsWorkers} batch worker threads)`,
+);
+console.log(
+  `roll-up job afterwards:               ${rollupSeconds.toFixed(1)} s (${rollupRowCount.toLocaleString('en')} hourly and daily rollup rows); ingest + roll-up: ${(total / (apiSeconds + rollupSeconds)).toFixed(0)} events/s`,
+);
 console.log(`aggregates over ${(2 * total).toLocaleString('en')} stored events (${runs} runs each):`);
 const aggregatePath = `/v1/orgs/${organization.id}/sites/${apiSite.id}/insights/events/aggregate`;
 for (const [name, body] of AGGREGATES) {
@@ -227,7 +253,9 @@ for (const [name, body] of AGGREGATES) {
     }
   });
   times.sort((a, b) => a - b);
-  console.log(`  ${name.padEnd(46)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  longest /healthz wait ${stall.toFixed(1).padStart(7)} ms`);
+  console.log(
+    `  ${name.padEnd(46)} p50 ${percentile(times, 50).toFixed(1).padStart(7)} ms  p99 ${percentile(times, 99).toFixed(1).padStart(7)} ms  longest /healthz wait ${stall.toFixed(1).padStart(7)} ms`,
+  );
 }
 await server.stop();
 if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });

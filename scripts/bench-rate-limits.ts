@@ -34,7 +34,9 @@ for (const [mode, env] of Object.entries(MODES)) {
   for (const target of targets) {
     const result = await autocannon({ ...target, connections, duration: seconds });
     if (result.non2xx || result.errors) throw new Error(`${target.name}: ${result.non2xx} non-2xx responses, ${result.errors} errors`);
-    console.log(`limits ${mode.padEnd(3)}  ${target.name.padEnd(15)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`);
+    console.log(
+      `limits ${mode.padEnd(3)}  ${target.name.padEnd(15)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+    );
   }
   await server.stop();
   if (embeddedDir) rmSync(embeddedDir, { recursive: true, force: true });

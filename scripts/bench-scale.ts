@@ -26,7 +26,10 @@ import { startBenchServer } from './bench-server.js';
 import { Seeder } from './scale-seed.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
 
-const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000').split(',').map(Number).sort((a, b) => a - b);
+const sizes = (process.env.BENCH_SIZES ?? '1000,10000,100000')
+  .split(',')
+  .map(Number)
+  .sort((a, b) => a - b);
 const samples = Number(process.env.BENCH_SAMPLES ?? 20);
 const budgetMs = Number(process.env.BENCH_MAX_SECONDS ?? 30) * 1000;
 const deepRows = Number(process.env.BENCH_DEEP_ROWS ?? 5000);
@@ -48,7 +51,12 @@ const log = (line: string) => console.error(`[${((performance.now() - started) /
 // ─── requests ───────────────────────────────────────────────────────────────────────────────────────
 
 async function call(method: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(timeoutMs) });
+  const res = await fetch(`${server.url}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal: AbortSignal.timeout(timeoutMs),
+  });
   const text = await res.text();
   if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${text.slice(0, 300)}`);
   const answer = text ? JSON.parse(text) : undefined;
@@ -251,13 +259,15 @@ for (const list of LISTS) {
     const firstPage = await call('GET', withQuery(path, 'limit=100'));
     const first = await measure(() => call('GET', withQuery(path, 'limit=100')));
     const cursor = await deepCursor(path, size);
-    const deep = cursor ? { ...(await measure(() => call('GET', withQuery(path, `limit=100&page=${encodeURIComponent(cursor.page)}`)))), rows: cursor.rows } : undefined;
+    const deep = cursor
+      ? { ...(await measure(() => call('GET', withQuery(path, `limit=100&page=${encodeURIComponent(cursor.page)}`)))), rows: cursor.rows }
+      : undefined;
     const thousand = await measure(() => call('GET', withQuery(path, 'limit=1000')));
     rows.push({ list: list.name, size, first, deep, thousand, count: firstPage.count });
     log(`${list.name} at ${size}: first ${format(first)}, deep ${deep ? format(deep) : '-'}, limit=1000 ${format(thousand)}; ${memoryNow()}`);
   }
 }
-log('site tree with the other organizations\' rows');
+log("site tree with the other organizations' rows");
 const treeWithOthers = await measure(siteTree, 10);
 log('members pages');
 const small = await measure(() => call('GET', withQuery(membersSmall, 'limit=100')));
@@ -283,7 +293,9 @@ const find = (list: string, size: number) => rows.find((row) => row.list === lis
 
 const out: string[] = [];
 out.push(`## bench:scale — ${database}, ${new Date().toISOString().slice(0, 16)}Z`);
-out.push(`Medians of ${samples} sequential requests (n shown when fewer: a measurement stops after ${budgetMs / 1000} s, with 3 at least). First page: limit=100; deep page: limit=100 after following \`next\` to the row shown.`);
+out.push(
+  `Medians of ${samples} sequential requests (n shown when fewer: a measurement stops after ${budgetMs / 1000} s, with 3 at least). First page: limit=100; deep page: limit=100 after following \`next\` to the row shown.`,
+);
 out.push('');
 out.push(
   table(
@@ -302,7 +314,14 @@ out.push('');
 const larger = sizes.slice(1);
 out.push(
   table(
-    ['list', ...larger.flatMap((size) => [`first ${size / 1000}k/${smallest / 1000}k`, `deep ${size / 1000}k/${smallest / 1000}k`, `limit=1000 ${size / 1000}k/${smallest / 1000}k`])],
+    [
+      'list',
+      ...larger.flatMap((size) => [
+        `first ${size / 1000}k/${smallest / 1000}k`,
+        `deep ${size / 1000}k/${smallest / 1000}k`,
+        `limit=1000 ${size / 1000}k/${smallest / 1000}k`,
+      ]),
+    ],
     LISTS.map((list) => [
       list.name,
       ...larger.flatMap((size) => {
@@ -323,7 +342,12 @@ out.push(
       ['members page (limit=100), 100 members × 100 spaces', format(small), '', ''],
       ['members page (limit=100), 1,000 members × 2,000 spaces', format(large), '100 × 100', times(ratio(large, small))],
       ['resident memory: idle after seeding', `${(idleRss / MB).toFixed(0)} MB`, '', ''],
-      [`resident memory: peak while measuring (${exactPeak ? 'VmHWM' : 'sampled'})`, `${(peakRss / MB).toFixed(0)} MB`, 'idle', `+${((peakRss - idleRss) / MB).toFixed(0)} MB`],
+      [
+        `resident memory: peak while measuring (${exactPeak ? 'VmHWM' : 'sampled'})`,
+        `${(peakRss / MB).toFixed(0)} MB`,
+        'idle',
+        `+${((peakRss - idleRss) / MB).toFixed(0)} MB`,
+      ],
     ],
   ),
 );
@@ -337,8 +361,12 @@ out.push(
   table(
     ['goal of issue 22', 'measured', 'met'],
     [
-      [`first page ${sizedGoal} ≤ 1.5× for every list`, `worst: ${worst.list} ${times(worst.value)}`, goal(sizes.length > 1 ? firstRatios.every((r) => r.value <= 1.5) : undefined)],
-      ['site tree with other tenants\' rows ≤ 1.2× without', times(ratio(treeWithOthers, treeAlone)), goal(ratio(treeWithOthers, treeAlone) <= 1.2)],
+      [
+        `first page ${sizedGoal} ≤ 1.5× for every list`,
+        `worst: ${worst.list} ${times(worst.value)}`,
+        goal(sizes.length > 1 ? firstRatios.every((r) => r.value <= 1.5) : undefined),
+      ],
+      ["site tree with other tenants' rows ≤ 1.2× without", times(ratio(treeWithOthers, treeAlone)), goal(ratio(treeWithOthers, treeAlone) <= 1.2)],
       ['members page at 1,000 × 2,000 within 1.5× of 100 × 100', times(ratio(large, small)), goal(ratio(large, small) <= 1.5)],
       ['RSS during the run ≤ idle + 200 MB', `+${((peakRss - idleRss) / MB).toFixed(0)} MB`, goal(peakRss - idleRss <= 200 * MB)],
     ],

@@ -16,7 +16,16 @@ const RATE_LIMITS_OFF = { RATE_LIMIT_READS: '0', RATE_LIMIT_WRITES: '0', RATE_LI
 
 export async function startBenchServer(run: string) {
   const embeddedDir = process.env.DATABASE_URL ? undefined : mkdtempSync(join(tmpdir(), `dp-${run}-`));
-  const config = loadConfig({ SECRET_KEY: BENCH_SECRET_KEY, ...RATE_LIMITS_OFF, ...process.env, PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}) });
+  const config = loadConfig({
+    SECRET_KEY: BENCH_SECRET_KEY,
+    ...RATE_LIMITS_OFF,
+    ...process.env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'silent',
+    JOB_POLL_MS: '0',
+    ...(embeddedDir ? { DATA_DIR: embeddedDir } : {}),
+  });
   const server = await startServer(config, { logger: createLogger('silent') });
   return { server, config, embeddedDir };
 }

@@ -102,8 +102,12 @@ async function measure(target: Target, duration: number): Promise<Window> {
   return { ...result, cpu: cpu.spent(before, after) };
 }
 
-const database = config.databaseUrl ? `PostgreSQL server (database CPU ${cpu.measuresDatabase ? "from its backends' /proc" : 'n/a: not on this machine'})` : 'embedded (PGlite, in the bench process: its CPU is server CPU)';
-console.log(`database: ${database}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`);
+const database = config.databaseUrl
+  ? `PostgreSQL server (database CPU ${cpu.measuresDatabase ? "from its backends' /proc" : 'n/a: not on this machine'})`
+  : 'embedded (PGlite, in the bench process: its CPU is server CPU)';
+console.log(
+  `database: ${database}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`,
+);
 console.log('answers checked: a = b, c = d (sections compared in id order: PostGraphile gives position order, ours navigation order), e = f (nulls left out)');
 console.log('req/s: answers over the window; p50/p99: median of the rounds; CPU ms/req: CPU time of the windows over the requests sent in them');
 
@@ -117,7 +121,12 @@ if (warmUpSeconds > 0) for (const target of targets) await measure(target, warmU
 const windows = new Map<Target, Window[]>(targets.map((target) => [target, []]));
 for (let round = 0; round < rounds; round++) for (const target of targets) windows.get(target)!.push(await measure(target, seconds / rounds));
 
-const measured: Measured[] = targets.map((target) => ({ target, windows: windows.get(target)!, statements: statements.get(target), bytes: answers.get(target.key)!.bytes }));
+const measured: Measured[] = targets.map((target) => ({
+  target,
+  windows: windows.get(target)!,
+  statements: statements.get(target),
+  bytes: answers.get(target.key)!.bytes,
+}));
 console.log(`\n${targetsTable(measured)}\n`);
 console.log(ratiosTable(new Map(measured.map((m) => [m.target.key, m])), cpu.measuresDatabase || !config.databaseUrl));
 

@@ -15,7 +15,9 @@ const { url, token, site, total, batch, concurrency, end } = workerData as Job;
 
 const path = `${url}/v1/orgs/${site.organization}/sites/${site.id}/insights/events`;
 const batches = Math.ceil(total / batch);
-const bodies = Array.from({ length: batches }, (_, b) => Buffer.from(JSON.stringify({ events: events(site, b * batch, Math.min(total, (b + 1) * batch), total, end) })));
+const bodies = Array.from({ length: batches }, (_, b) =>
+  Buffer.from(JSON.stringify({ events: events(site, b * batch, Math.min(total, (b + 1) * batch), total, end) })),
+);
 parentPort!.postMessage({ ready: true, bytes: bodies.reduce((sum, body) => sum + body.length, 0) });
 
 // node:http rather than fetch: the generator shares the machine's cores with the server, and fetch

@@ -52,7 +52,15 @@ export function events(site: TrafficSite, from: number, to: number, total: numbe
         referrer: visitor % 4 ? null : 'https://www.google.com/',
         ...(visitor % 10 === 0 ? { visitorAuthClaims: { plan: PLANS[visitor % PLANS.length] } } : {}),
       },
-      location: { url: `https://docs.example.com/page-${page}`, siteSection: null, siteSpace: site.siteSpace, siteShareKey: null, space: site.space, revision: null, page: `page-${page}` },
+      location: {
+        url: `https://docs.example.com/page-${page}`,
+        siteSection: null,
+        siteSpace: site.siteSpace,
+        siteShareKey: null,
+        space: site.space,
+        revision: null,
+        page: `page-${page}`,
+      },
       timestamp: new Date(start + Math.floor(((i + next()) / total) * (YEAR - 120_000))).toISOString(),
       ...(type === 'search_type_query' ? { query: `query ${page % 40}` } : {}),
       ...(type === 'page_post_feedback' ? { feedback: { rating: ['bad', 'ok', 'good'][visitor % 3] } } : {}),
@@ -61,4 +69,3 @@ export function events(site: TrafficSite, from: number, to: number, total: numbe
   }
   return out;
 }
-

@@ -64,13 +64,18 @@ const residentMb = (pid: number) => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync
 
 try {
   // ─── a data directory of about targetMb ──────────────────────────────────────────────────────────
-  const seeding = await startServer(loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', DATA_DIR: dataDir, OWNER_TOKEN: ownerToken }), {
-    logger: createLogger('silent'),
-    provision: true,
-  });
+  const seeding = await startServer(
+    loadConfig({ PORT: '0', HOST: '127.0.0.1', LOG_LEVEL: 'silent', JOB_POLL_MS: '0', DATA_DIR: dataDir, OWNER_TOKEN: ownerToken }),
+    {
+      logger: createLogger('silent'),
+      provision: true,
+    },
+  );
   const headers = { authorization: `Bearer ${ownerToken}`, 'content-type': 'application/json' };
   const [organization] = (await (await fetch(`${seeding.url}/v1/orgs`, { headers })).json()).items;
-  const template = await (await fetch(`${seeding.url}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Template' }) })).json();
+  const template = await (
+    await fetch(`${seeding.url}/v1/orgs/${organization.id}/spaces`, { method: 'POST', headers, body: JSON.stringify({ title: 'Template' }) })
+  ).json();
   // A sealed server secret, as any server in use has (the restore then needs the key).
   await fetch(`${seeding.url}/v1/orgs/${organization.id}/ping`, { method: 'POST', headers });
   const seeder = new Seeder(() => seeding.deps.orm.em.fork());
@@ -131,7 +136,9 @@ try {
   // ─── restores, and a start on what one restored ──────────────────────────────────────────────────
   const restores: number[] = [];
   for (let round = 0; round < rounds; round++) {
-    const restore = await timed(() => runCliProcess(['restore', join(work, 'through-server-0.tar.gz'), join(work, `restored-${round}`), '--key-file', join(dataDir, 'secret.key')], {}));
+    const restore = await timed(() =>
+      runCliProcess(['restore', join(work, 'through-server-0.tar.gz'), join(work, `restored-${round}`), '--key-file', join(dataDir, 'secret.key')], {}),
+    );
     succeeded(restore.result, 'restore');
     restores.push(restore.ms);
     log(`restore: ${seconds(restore.ms)}`);
@@ -144,10 +151,31 @@ try {
     ['data directory', `${directoryMb} MB (${spaces + 1} spaces with their revisions; du -sm)`],
     ['backup file', `${(statSync(join(work, 'through-server-0.tar.gz')).size / MB).toFixed(1)} MB (gzip level 1)`],
     [`median of ${rounds} (min–max)`, ''],
-    ['cli backup through the running server', `${spread(viaServer.map((run) => run.ms), seconds)} (process start included)`],
-    ['  statements waited for the snapshot', `${spread(heldMs, milliseconds)} (the server's log: the copy under PGlite's locks; \`cp -r\` of the directory: ${milliseconds(plainCopy.ms)})`],
-    ['  longest /healthz answer during it', `${spread(viaServer.map((run) => run.probeMs), milliseconds)} (that wait and the checkpoint before it)`],
-    ['  server resident memory', `${idleRss.toFixed(0)} MB idle, at most ${spread(viaServer.map((run) => run.peakRssMb), (mb) => `${mb.toFixed(0)} MB`)} during a backup`],
+    [
+      'cli backup through the running server',
+      `${spread(
+        viaServer.map((run) => run.ms),
+        seconds,
+      )} (process start included)`,
+    ],
+    [
+      '  statements waited for the snapshot',
+      `${spread(heldMs, milliseconds)} (the server's log: the copy under PGlite's locks; \`cp -r\` of the directory: ${milliseconds(plainCopy.ms)})`,
+    ],
+    [
+      '  longest /healthz answer during it',
+      `${spread(
+        viaServer.map((run) => run.probeMs),
+        milliseconds,
+      )} (that wait and the checkpoint before it)`,
+    ],
+    [
+      '  server resident memory',
+      `${idleRss.toFixed(0)} MB idle, at most ${spread(
+        viaServer.map((run) => run.peakRssMb),
+        (mb) => `${mb.toFixed(0)} MB`,
+      )} during a backup`,
+    ],
     ['cli backup without a server', `${spread(withoutServer, seconds)} (process start included)`],
     ['cli restore (with --key-file)', `${spread(restores, seconds)} (process start included; checks, extracts, opens)`],
     ['server start on the restored directory', `${seconds(start.ms)} (until it serves; a spaces page answered ${answered})`],

@@ -134,7 +134,10 @@ async function start(variant: Variant, env: Record<string, string>): Promise<{ r
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`${variant.name} exited while starting:\n${stderr}`);
-    const status = await fetch(`${url}/healthz`).then((res) => res.status, () => 0);
+    const status = await fetch(`${url}/healthz`).then(
+      (res) => res.status,
+      () => 0,
+    );
     if (status === 200) break;
     await sleep(25);
   }
@@ -182,7 +185,9 @@ type Measured = {
 const all = variants();
 // The launcher builds when the sources changed; the build is not the start's time.
 execFileSync(process.execPath, [join(ROOT, 'scripts/build.mjs'), '--if-outdated'], { cwd: ROOT, stdio: 'inherit' });
-console.log(`database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded (PGlite)'}; site tree 20 sections × 25 site spaces; ${CONNECTIONS} connections, ${seconds} s per server in ${rounds} interleaved rounds`);
+console.log(
+  `database: ${process.env.DATABASE_URL ? 'PostgreSQL server' : 'embedded (PGlite)'}; site tree 20 sections × 25 site spaces; ${CONNECTIONS} connections, ${seconds} s per server in ${rounds} interleaved rounds`,
+);
 
 const databases = await Promise.all(all.map((_, n) => freshDatabase(n)));
 const servers: { running: Running; measured: Measured; siteId: string }[] = [];
@@ -191,7 +196,9 @@ try {
     const { env, database } = databases[n];
     const first = await start(variant, env);
     const firstStartPeak = memoryOf(first.running.child.pid!).peak;
-    const organizations = (await (await fetch(`${first.running.url}/v1/orgs`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).json()) as { items: { id: string }[] };
+    const organizations = (await (await fetch(`${first.running.url}/v1/orgs`, { headers: { authorization: `Bearer ${OWNER_TOKEN}` } })).json()) as {
+      items: { id: string }[];
+    };
     await stop(first.running);
     // Seeded while the server is down: an embedded data directory belongs to one process.
     const orm = await openOrm(database, { entities: areaEntities });
@@ -204,7 +211,17 @@ try {
     const again = await start(variant, env);
     await sleep(SETTLE_MS);
     const idle = memoryOf(again.running.child.pid!).rss;
-    const measured: Measured = { variant, firstStartMs: first.ms, firstStartPeak, restartMs: again.ms, idle, loadPeak: idle, afterLoad: 0, tree: { requests: 0, cpuMs: 0 }, light: {} };
+    const measured: Measured = {
+      variant,
+      firstStartMs: first.ms,
+      firstStartPeak,
+      restartMs: again.ms,
+      idle,
+      loadPeak: idle,
+      afterLoad: 0,
+      tree: { requests: 0, cpuMs: 0 },
+      light: {},
+    };
     servers.push({ running: again.running, measured, siteId });
     console.log(`${variant.name}: first start ${(first.ms / 1000).toFixed(1)} s, restart ${(again.ms / 1000).toFixed(1)} s, idle ${Math.round(idle)} MB`);
   }

@@ -15,7 +15,12 @@ function origin(url: string, functionName: string) {
   }
   if (url.startsWith('node:')) return 'node';
   const source = url.match(/\/(src|rest-facade|scripts)\/(.*)$/);
-  return source ? `${source[1]}/${source[2].split('/').slice(0, source[1] === 'src' ? 2 : 1).join('/')}` : url;
+  return source
+    ? `${source[1]}/${source[2]
+        .split('/')
+        .slice(0, source[1] === 'src' ? 2 : 1)
+        .join('/')}`
+    : url;
 }
 
 export function printTopEntries(profile: CpuProfile, top: number) {

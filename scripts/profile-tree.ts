@@ -32,30 +32,48 @@ const agent = new http.Agent({ keepAlive: true });
 const target = new URL(`${server.url}/graphql`);
 const call = () =>
   new Promise<void>((resolve, reject) => {
-    const req = http.request(target, { method: 'POST', agent, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
-      res.on('data', () => {}).on('end', resolve).on('error', reject);
-    });
+    const req = http.request(
+      target,
+      { method: 'POST', agent, headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) } },
+      (res) => {
+        if (res.statusCode !== 200) reject(new Error(`status ${res.statusCode}`));
+        res
+          .on('data', () => {})
+          .on('end', resolve)
+          .on('error', reject);
+      },
+    );
     req.on('error', reject).end(body);
   });
 for (let i = 0; i < 5; i++) await call();
 const profiling = process.env.PROFILE_OUT !== 'none';
 // PROFILE_KIND=heap samples allocations (what keeps the garbage collector busy) instead of CPU time.
 const heap = process.env.PROFILE_KIND === 'heap';
-const session = new Session(); session.connect();
-if (profiling && heap) await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
-else if (profiling) { await session.post('Profiler.enable'); await session.post('Profiler.start'); }
+const session = new Session();
+session.connect();
+if (profiling && heap)
+  await session.post('HeapProfiler.startSampling', { samplingInterval: 4096, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+else if (profiling) {
+  await session.post('Profiler.enable');
+  await session.post('Profiler.start');
+}
 // Batches of 10: the best batch shows the cost itself, the others also what else the machine was doing.
 let best = { wall: Infinity, cpu: Infinity };
 for (let done = 0; done < runs; done += 10 * connections) {
   const t = performance.now();
   const cpu = process.cpuUsage();
-  await Promise.all(Array.from({ length: connections }, async () => { for (let i = 0; i < 10; i++) await call(); }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      for (let i = 0; i < 10; i++) await call();
+    }),
+  );
   const { user, system } = process.cpuUsage(cpu);
   const requests = 10 * connections;
   best = { wall: Math.min(best.wall, (performance.now() - t) / requests), cpu: Math.min(best.cpu, (user + system) / 1000 / requests) };
 }
-console.log(`site tree query over ${runs} requests: ${connections} in flight, best batch ${best.wall.toFixed(1)} ms each, ${best.cpu.toFixed(1)} ms CPU each (server and in-process client)`);
+console.log(
+  `site tree query over ${runs} requests: ${connections} in flight, best batch ${best.wall.toFixed(1)} ms each, ${best.cpu.toFixed(1)} ms CPU each (server and in-process client)`,
+);
 if (profiling) {
   const { profile } = heap ? await session.post('HeapProfiler.stopSampling') : await session.post('Profiler.stop');
   writeFileSync(process.env.PROFILE_OUT ?? (heap ? '/tmp/tree.heapprofile' : '/tmp/tree.cpuprofile'), JSON.stringify(profile));

@@ -34,31 +34,79 @@ export const SITE_TREE_QUERY = `query SiteTree($id: ID!) {
 export async function seedSiteTree(em: EntityManager, organizationId: string, sections: number, perSection: number, groups: number, now = new Date()) {
   const key = (i: number) => `a${String(i).padStart(5, '0')}`;
   const site = em.create(Site, {
-    id: newId(), organization: organizationId, type: 'basic', title: `Site of ${sections * perSection}`, hostname: null, basename: null,
-    proxyOrigin: null, visibility: 'public', published: true, adaptiveContentEnabled: false, agentsContext: 'included',
-    defaultSection: null, defaultSiteSpace: null, createdAt: now, updatedAt: now,
+    id: newId(),
+    organization: organizationId,
+    type: 'basic',
+    title: `Site of ${sections * perSection}`,
+    hostname: null,
+    basename: null,
+    proxyOrigin: null,
+    visibility: 'public',
+    published: true,
+    adaptiveContentEnabled: false,
+    agentsContext: 'included',
+    defaultSection: null,
+    defaultSiteSpace: null,
+    createdAt: now,
+    updatedAt: now,
   });
   const groupRows = Array.from({ length: groups }, (_, g) =>
-    em.create(SiteSectionGroup, { id: newId(), organization: organizationId, site: site.id, title: `Group ${g}`, icon: null, position: key(50_000 + g), createdAt: now }),
+    em.create(SiteSectionGroup, {
+      id: newId(),
+      organization: organizationId,
+      site: site.id,
+      title: `Group ${g}`,
+      icon: null,
+      position: key(50_000 + g),
+      createdAt: now,
+    }),
   );
   for (let s = 0; s < sections; s++) {
     // Every other section of the first ones sits in a group, so that both kinds appear at every size.
     const group = s % 2 === 0 && s / 2 < groups ? groupRows[s / 2] : undefined;
     const section = em.create(SiteSection, {
-      id: newId(), organization: organizationId, site: site.id, sectionGroup: group?.id ?? null, title: `Section ${s}`, description: null,
-      path: `section-${s}`, condition: null, icon: null, defaultSiteSpace: null, position: key(s), createdAt: now,
+      id: newId(),
+      organization: organizationId,
+      site: site.id,
+      sectionGroup: group?.id ?? null,
+      title: `Section ${s}`,
+      description: null,
+      path: `section-${s}`,
+      condition: null,
+      icon: null,
+      defaultSiteSpace: null,
+      position: key(s),
+      createdAt: now,
     });
     if (s === 0) site.defaultSection = section.id;
     for (let v = 0; v < perSection; v++) {
       const spaceId = newId();
       const revision = em.create(Revision, { id: newId(), organization: organizationId, space: spaceId, parents: [], type: 'edits', createdAt: now });
       em.create(Space, {
-        id: spaceId, organization: organizationId, parent: null, title: `Space ${s}.${v}`, emoji: null, visibility: 'public', editMode: 'live',
-        defaultLevel: 'inherit', position: key(s * 1000 + v), revision: revision.id, createdAt: now, updatedAt: now, deletedAt: null,
+        id: spaceId,
+        organization: organizationId,
+        parent: null,
+        title: `Space ${s}.${v}`,
+        emoji: null,
+        visibility: 'public',
+        editMode: 'live',
+        defaultLevel: 'inherit',
+        position: key(s * 1000 + v),
+        revision: revision.id,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
       });
       const siteSpace = em.create(SiteSpace, {
-        id: newId(), organization: organizationId, site: site.id, section: section.id, space: spaceId, path: `v${v}`, condition: null,
-        position: key(v), createdAt: now,
+        id: newId(),
+        organization: organizationId,
+        site: site.id,
+        section: section.id,
+        space: spaceId,
+        path: `v${v}`,
+        condition: null,
+        position: key(v),
+        createdAt: now,
       });
       if (v === 0) section.defaultSiteSpace = siteSpace.id;
     }

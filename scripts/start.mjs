@@ -15,7 +15,9 @@ if (state !== 'fresh') {
     );
     process.exit(1);
   }
-  process.stderr.write(`dist/ is ${state === 'missing' ? 'missing' : 'older than the sources'}: building it (no type check; \`npm run typecheck\` does that)\n`);
+  process.stderr.write(
+    `dist/ is ${state === 'missing' ? 'missing' : 'older than the sources'}: building it (no type check; \`npm run typecheck\` does that)\n`,
+  );
   try {
     // Type errors do not stop a start: tsc emits what the sources say, and the type check is its own step.
     build({ check: false });

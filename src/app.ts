@@ -72,7 +72,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       // A 503 (database unavailable, starting, stopping) is no fault of the code and a line of its own says why:
       // a warning, without the error that pino-http makes up for a 5xx (its own stack, once per request of an outage).
       customLogLevel: (_req, res, err) => (err || (res.statusCode >= 500 && res.statusCode !== 503) ? 'error' : res.statusCode >= 400 ? 'warn' : 'info'),
-      customErrorObject: (_req, res, error, logged) => (res.statusCode === 503 && error.message === 'failed with status code 503' ? { ...logged, err: undefined } : logged),
+      customErrorObject: (_req, res, error, logged) =>
+        res.statusCode === 503 && error.message === 'failed with status code 503' ? { ...logged, err: undefined } : logged,
       serializers: logSerializers,
       // Read as the request completes: what the door learnt (never a token, only its id).
       customProps: (_req, res) => {

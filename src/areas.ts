@@ -65,7 +65,9 @@ export const areas = [
 /** The areas' entities, which the ORM is opened with (`openOrm`). */
 export const areaEntities: Entities = areas.flatMap((area): Entities => ('entities' in area ? area.entities : []));
 
-type Made<Key extends 'loaders' | 'lists'> = Intersection<(typeof areas)[number] extends infer A ? (A extends { [K in Key]: (...args: never[]) => infer L } ? L : never) : never>;
+type Made<Key extends 'loaders' | 'lists'> = Intersection<
+  (typeof areas)[number] extends infer A ? (A extends { [K in Key]: (...args: never[]) => infer L } ? L : never) : never
+>;
 type Intersection<U> = (U extends unknown ? (all: U) => void : never) extends (all: infer I) => void ? I : never;
 /** Checked by the compiler: the areas' factories together make every loader and list their types name. */
 export const everyLoaderAndListIsMade: [Made<'loaders'> extends Loaders ? true : never, Made<'lists'> extends Lists ? true : never] = [true, true];

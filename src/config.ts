@@ -6,8 +6,16 @@ import { parseAllowEntry } from './net/addresses.js';
 import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './net/trust-proxy.js';
 import { REDACTED } from './kernel/url-redaction.js';
 
-const listOf = (value: string) => value.split(',').map((entry) => entry.trim().toLowerCase()).filter(Boolean);
-const keysOf = (value: string) => value.split(',').map((entry) => entry.trim()).filter(Boolean);
+const listOf = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim().toLowerCase())
+    .filter(Boolean);
+const keysOf = (value: string) =>
+  value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
 /** An origin as browsers send it: scheme, host and port, no path. */
 const isOrigin = (value: string) => {
   try {
@@ -181,7 +189,10 @@ const EnvSchema = z.object({
    * `false`, a hop count, or comma-separated addresses, CIDR ranges and `loopback`, `linklocal`,
    * `uniquelocal`. Only a proxy on this machine by default: others could forge the address.
    */
-  TRUST_PROXY: z.string().default('loopback').refine((value) => parseTrustProxy(value) !== null, { error: TRUST_PROXY_FORMAT }),
+  TRUST_PROXY: z
+    .string()
+    .default('loopback')
+    .refine((value) => parseTrustProxy(value) !== null, { error: TRUST_PROXY_FORMAT }),
 });
 
 /** The variables the configuration reads. */

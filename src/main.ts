@@ -77,7 +77,11 @@ try {
 }
 if (running.provisioned) process.stdout.write(welcomeMessage(config, running.provisioned) + '\n');
 logger.info(
-  { port: running.port, database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`, metrics: running.metricsUrl && `${running.metricsUrl}/metrics` },
+  {
+    port: running.port,
+    database: config.databaseUrl ? 'postgresql' : `embedded (${config.dataDir})`,
+    metrics: running.metricsUrl && `${running.metricsUrl}/metrics`,
+  },
   `listening on ${config.publicUrl}: GraphQL at /graphql, REST at /v1`,
 );
 if (stopRequested) void shutdown(running);

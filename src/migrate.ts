@@ -17,7 +17,11 @@ const migrationsDir = join(dirname(fileURLToPath(import.meta.url)), 'db', 'migra
 
 async function createMigration(orm: Orm): Promise<string | undefined> {
   const diff = await orm.schema.getUpdateSchemaMigrationSQL({ wrap: false, safe: false });
-  const statements = (sql: string) => sql.split(/;\n/).map((s) => s.trim().replace(/;$/, '')).filter(Boolean);
+  const statements = (sql: string) =>
+    sql
+      .split(/;\n/)
+      .map((s) => s.trim().replace(/;$/, ''))
+      .filter(Boolean);
   const up = statements(diff.up);
   if (up.length === 0) return undefined;
   const stamp = new Date().toISOString().replace(/\D/g, '').slice(0, 14);

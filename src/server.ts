@@ -48,10 +48,12 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   // The metrics port, when configured, serves /metrics only, and starts and stops with the main one.
   const metricsHttp = config.metrics.port === undefined ? undefined : createHttpServer(config);
   const closeAll = () => Promise.all([http.drain(AbortSignal.timeout(0)), metricsHttp?.drain(AbortSignal.timeout(0))]);
-  const metricsPort = await metricsHttp?.listen(config.metrics.port!, config.metrics.host, { port: 'METRICS_PORT', host: 'METRICS_HOST' }).catch(async (error) => {
-    await closeAll();
-    throw error;
-  });
+  const metricsPort = await metricsHttp
+    ?.listen(config.metrics.port!, config.metrics.host, { port: 'METRICS_PORT', host: 'METRICS_HOST' })
+    .catch(async (error) => {
+      await closeAll();
+      throw error;
+    });
   const opened = await openApp(config, { ...options, clock, logger, metrics }, () => http.draining).catch(async (error) => {
     await closeAll();
     throw error;

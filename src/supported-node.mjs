@@ -65,7 +65,13 @@ export function satisfies(version, range) {
  */
 export function unsupportedNodeMessage(version, range) {
   if (satisfies(version, range)) return null;
-  return 'error: Node.js ' + version.replace(/^v?/, 'v') + ' is not supported: this server needs Node.js ' + range + ' (package.json "engines"); install Node.js 24 LTS (.nvmrc)';
+  return (
+    'error: Node.js ' +
+    version.replace(/^v?/, 'v') +
+    ' is not supported: this server needs Node.js ' +
+    range +
+    ' (package.json "engines"); install Node.js 24 LTS (.nvmrc)'
+  );
 }
 
 const refusal = unsupportedNodeMessage(process.versions.node, requiredNodeRange());

@@ -50,13 +50,16 @@ async function tryOut(page: Page, tag: string, operationId: string, expectedUrl:
 describe('/docs with PUBLIC_URL set to another address than the page', () => {
   const server = useTestServer();
 
-  it('renders the generated reference offline, calls the page\'s own server and runs getAuthenticatedUser with a bearer token', async () => {
+  it("renders the generated reference offline, calls the page's own server and runs getAuthenticatedUser with a bearer token", async () => {
     const caller = await newUser(server, { displayName: 'Ada Reference' });
     const page = await openReference(server, caller.token);
 
     // PUBLIC_URL (http://docs.test) comes first in the document; the page picks the relative server.
     const servers = page.locator('.servers select');
-    expect(await servers.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual(['http://docs.test/v1', '/v1']);
+    expect(await servers.locator('option').evaluateAll((options) => options.map((option) => (option as HTMLOptionElement).value))).toEqual([
+      'http://docs.test/v1',
+      '/v1',
+    ]);
     expect(await servers.inputValue()).toBe('/v1');
 
     const shown = await tryOut(page, 'users', 'getAuthenticatedUser', `${server.url}/v1/user`, caller.token);

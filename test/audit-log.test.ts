@@ -70,7 +70,9 @@ beforeAll(async () => {
   restCommentId = rest.body.id;
 
   step(); // 1: a comment through GraphQL
-  const gql = await team.admin.gql(`mutation($spaceId: ID!) { postComment(spaceId: $spaceId, input: { body: { markdown: "Through GraphQL" } }) { id } }`, { spaceId });
+  const gql = await team.admin.gql(`mutation($spaceId: ID!) { postComment(spaceId: $spaceId, input: { body: { markdown: "Through GraphQL" } }) { id } }`, {
+    spaceId,
+  });
   expect(gql.errors).toBeUndefined();
   graphqlCommentId = gql.data.postComment.id;
 
@@ -130,8 +132,22 @@ describe('the audit log lists a sequence of mutations through both doors', () =>
         outcome: 'denied',
         target: { organizationId: team.organization.id },
       },
-      { type: 'comment.posted', actor: team.admin.user.id, door: 'graphql', operation: 'postComment', outcome: 'succeeded', target: { spaceId, commentId: graphqlCommentId } },
-      { type: 'comment.posted', actor: team.edit.user.id, door: 'rest', operation: 'postCommentInSpace', outcome: 'succeeded', target: { spaceId, commentId: restCommentId } },
+      {
+        type: 'comment.posted',
+        actor: team.admin.user.id,
+        door: 'graphql',
+        operation: 'postComment',
+        outcome: 'succeeded',
+        target: { spaceId, commentId: graphqlCommentId },
+      },
+      {
+        type: 'comment.posted',
+        actor: team.edit.user.id,
+        door: 'rest',
+        operation: 'postCommentInSpace',
+        outcome: 'succeeded',
+        target: { spaceId, commentId: restCommentId },
+      },
     ]);
     for (const item of items) {
       expect(item.clientIp).toMatch(LOOPBACK);
@@ -223,7 +239,9 @@ describe('keyset pages', () => {
     const em = server.em().fork();
     const inserted: DomainEventRow[] = [];
     for (let i = 0; i < 250; i++) {
-      inserted.push(recordServerEvent(em, server.clock, { type: 'team.created', organizationId: other.organization.id, target: { teamId: `team-${i}` }, payload: { i } }));
+      inserted.push(
+        recordServerEvent(em, server.clock, { type: 'team.created', organizationId: other.organization.id, target: { teamId: `team-${i}` }, payload: { i } }),
+      );
     }
     await em.flush();
     const seen: string[] = [];
@@ -264,7 +282,10 @@ describe('retention', () => {
     server.clock.set(new Date(Math.max(now, ...(await pendingRuns()))));
     await server.runDueJobs();
 
-    const left = await server.em().fork().find(DomainEvent, { organizationId: other.organization.id }, { orderBy: { seq: 'asc' } });
+    const left = await server
+      .em()
+      .fork()
+      .find(DomainEvent, { organizationId: other.organization.id }, { orderBy: { seq: 'asc' } });
     expect(left.flatMap((row) => row.target.teamId ?? [])).toEqual(['old-undispatched', 'recent-dispatched']);
     expect(await pendingRuns()).toEqual([server.clock.now().getTime() + AUDIT_RETENTION_INTERVAL_MS]);
   });
@@ -290,10 +311,13 @@ describe('refusals whatever their input', () => {
     expect(recorded.map((row) => row.targetIds)).toEqual(ids.map((teamId) => [other.organization.id, teamId]));
 
     // Refused for a lone surrogate or NUL (in a value, a key, an id): recorded, the odd id left out of the target.
-    const surrogate = await other.admin.gql('mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, input: { title: "T" }) { id } }', {
-      org: other.organization.id,
-      team: 'x\ud800',
-    });
+    const surrogate = await other.admin.gql(
+      'mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, input: { title: "T" }) { id } }',
+      {
+        org: other.organization.id,
+        team: 'x\ud800',
+      },
+    );
     expect(surrogate.status).toBe(400);
     const key = await fetch(`${server.url}/v1/orgs/${other.organization.id}/teams/x`, {
       method: 'PATCH',

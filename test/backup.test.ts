@@ -70,7 +70,10 @@ describe('GET /admin/backup', () => {
   });
 
   it('`cli backup` with DATABASE_URL says to use pg_dump, with the schema', async () => {
-    const result = await runCliInProcess(['backup', join(scratch, 'never.tar.gz')], { DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none', DATABASE_SCHEMA: 'docs' });
+    const result = await runCliInProcess(['backup', join(scratch, 'never.tar.gz')], {
+      DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none',
+      DATABASE_SCHEMA: 'docs',
+    });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`pg_dump --format=custom --no-owner --schema='docs' --file=<file> "$DATABASE_URL"`);
     expect(existsSync(join(scratch, 'never.tar.gz'))).toBe(false);
@@ -185,7 +188,11 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
   it('without a server, backs up the directory itself; restore refuses a damaged file, a non-empty or held target', async () => {
     for (const server of servers.splice(0)) await stopProcess(server);
     const inside = await runCliInProcess(['backup', join(dataDir, 'backup.tar.gz')], { DATA_DIR: dataDir });
-    expect(inside).toEqual({ code: 1, stdout: '', stderr: `error: ${join(dataDir, 'backup.tar.gz')} is inside DATA_DIR (${dataDir}): write the backup elsewhere\n` });
+    expect(inside).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: ${join(dataDir, 'backup.tar.gz')} is inside DATA_DIR (${dataDir}): write the backup elsewhere\n`,
+    });
     const file = join(scratch, 'direct.tar.gz');
     const backup = await runCliInProcess(['backup', file], { DATA_DIR: dataDir });
     expect(backup).toMatchObject({ code: 0, stdout: `${file}\n` });

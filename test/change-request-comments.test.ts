@@ -27,7 +27,10 @@ describe('change-request comments through REST', () => {
     const posted = await admin.rest('POST', base, { page: page.id, body: { markdown: 'Why a draft?' } });
     expect(posted.status).toBe(200);
     expectContract('postCommentInChangeRequest', posted);
-    expect(posted.body).toMatchObject({ target: { changeRequest: cr.id, space: space.id, page: { id: page.id, title: 'Draft', path: 'draft', outdated: false } }, urls: { location: `http://docs.test${base}/${posted.body.id}` } });
+    expect(posted.body).toMatchObject({
+      target: { changeRequest: cr.id, space: space.id, page: { id: page.id, title: 'Draft', path: 'draft', outdated: false } },
+      urls: { location: `http://docs.test${base}/${posted.body.id}` },
+    });
     const id = posted.body.id;
     expectContract('getCommentInChangeRequest', await admin.rest('GET', `${base}/${id}?format=document`));
     const list = await admin.rest('GET', `${base}?status=open&order=asc&targetPage=${page.id}`);
@@ -54,7 +57,11 @@ describe('change-request comments through REST', () => {
     const reply = await postReply(reviewer, base, comment.id);
     const resolved = await reviewer.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { resolved: true });
     expect(resolved.status).toBe(200);
-    expect((await admin.rest('GET', `${base}/${comment.id}`)).body).toMatchObject({ status: 'resolved', resolvedAt: server.clock.now().toISOString(), resolvedBy: { id: reviewer.user.id } });
+    expect((await admin.rest('GET', `${base}/${comment.id}`)).body).toMatchObject({
+      status: 'resolved',
+      resolvedAt: server.clock.now().toISOString(),
+      resolvedBy: { id: reviewer.user.id },
+    });
     await reviewer.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { resolved: false });
     const reopened = (await admin.rest('GET', `${base}/${comment.id}`)).body;
     expect(reopened.status).toBe('open');
@@ -81,7 +88,11 @@ describe('change-request comments through REST', () => {
   it('targets pages and nodes of the change request content, and tells when they changed there', async () => {
     const { admin, space, cr, page, base } = await changeRequestWithPage();
     // The page exists in the change request only.
-    expectError(await admin.rest('POST', commentsPath(space.id), { page: page.id, body: { markdown: 'x' } }), 400, `page: no page "${page.id}" in this content`);
+    expectError(
+      await admin.rest('POST', commentsPath(space.id), { page: page.id, body: { markdown: 'x' } }),
+      400,
+      `page: no page "${page.id}" in this content`,
+    );
     const doc = await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${page.id}?format=document`);
     const second = doc.body.document.nodes[1].key;
     const comment = await postComment(admin, base, { page: page.id, node: second, body: { markdown: 'Reword this' } });
@@ -109,10 +120,16 @@ describe('change-request comments through REST', () => {
 describe('change-request comments through GraphQL', () => {
   it('takes the change request id on the same fields', async () => {
     const { admin, space, cr } = await changeRequestWithPage();
-    const posted = await admin.gql(`mutation($s: ID!, $cr: ID) { postComment(spaceId: $s, changeRequestId: $cr, input: { body: { markdown: "Hi" } }) { id target { changeRequest } } }`, { s: space.id, cr: String(cr.number) });
+    const posted = await admin.gql(
+      `mutation($s: ID!, $cr: ID) { postComment(spaceId: $s, changeRequestId: $cr, input: { body: { markdown: "Hi" } }) { id target { changeRequest } } }`,
+      { s: space.id, cr: String(cr.number) },
+    );
     expect(posted.errors).toBeUndefined();
     expect(posted.data.postComment.target.changeRequest).toBe(cr.id);
-    const listed = await admin.gql(`query($s: ID!, $cr: ID!) { comments(spaceId: $s, changeRequestId: $cr) { count items { id } } changeRequest(spaceId: $s, changeRequestId: $cr) { comments } }`, { s: space.id, cr: cr.id });
+    const listed = await admin.gql(
+      `query($s: ID!, $cr: ID!) { comments(spaceId: $s, changeRequestId: $cr) { count items { id } } changeRequest(spaceId: $s, changeRequestId: $cr) { comments } }`,
+      { s: space.id, cr: cr.id },
+    );
     expect(listed.data).toEqual({ comments: { count: 1, items: [{ id: posted.data.postComment.id }] }, changeRequest: { comments: 1 } });
   });
 });

@@ -20,7 +20,17 @@ describe('creating, reading and listing change requests', () => {
     expect(res.status).toBe(201);
     expectContract('createChangeRequest', res);
     expect(res.headers.get('location')).toBe(res.body.urls.location);
-    expect(res.body).toMatchObject({ object: 'change-request', number: 1, status: 'open', subject: 'First', revision: space.revision, revisionInitial: space.revision, outdated: false, comments: 0, createdBy: { id: admin.user.id } });
+    expect(res.body).toMatchObject({
+      object: 'change-request',
+      number: 1,
+      status: 'open',
+      subject: 'First',
+      revision: space.revision,
+      revisionInitial: space.revision,
+      outdated: false,
+      comments: 0,
+      createdBy: { id: admin.user.id },
+    });
     const second = await openChangeRequest(admin, space.id);
     expect(second.number).toBe(2);
     const byNumber = await admin.rest('GET', crPath(space.id, 2));
@@ -102,12 +112,21 @@ describe('editing content in a change request', () => {
     const a1 = (await createPage(admin, space.id, cr.id, { title: 'A1', parent: a.id })).page!;
     await movePage(admin, space.id, cr.id, b.id, { position: { before: a.id } });
     await movePage(admin, space.id, cr.id, a1.id, { parent: null, position: { after: b.id } });
-    const res = await admin.gql(`mutation($s: ID!, $c: ID!, $p: ID!) { movePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { parent: $c2 }) { revision { id } } }`.replace('$c2', JSON.stringify(a1.id)), { s: space.id, c: cr.id, p: a.id });
+    const res = await admin.gql(
+      `mutation($s: ID!, $c: ID!, $p: ID!) { movePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { parent: $c2 }) { revision { id } } }`.replace(
+        '$c2',
+        JSON.stringify(a1.id),
+      ),
+      { s: space.id, c: cr.id, p: a.id },
+    );
     expect(res.errors).toBeUndefined();
     const pages = await admin.rest('GET', `${crPath(space.id, cr.id)}/content/pages`);
     expect(pages.body.pages.map((p: { title: string }) => p.title)).toEqual(['B', 'A1']);
     expect(pages.body.pages[1].pages.map((p: { title: string }) => p.title)).toEqual(['A']);
-    const cycle = await admin.gql(`mutation($s: ID!, $c: ID!, $p: ID!, $to: ID) { movePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { parent: $to }) { revision { id } } }`, { s: space.id, c: cr.id, p: a1.id, to: a.id });
+    const cycle = await admin.gql(
+      `mutation($s: ID!, $c: ID!, $p: ID!, $to: ID) { movePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { parent: $to }) { revision { id } } }`,
+      { s: space.id, c: cr.id, p: a1.id, to: a.id },
+    );
     expectGqlError(cycle, 'BAD_REQUEST', 'parent: a page cannot move under itself or its descendants');
     await deletePage(admin, space.id, cr.id, a1.id);
     const after = await admin.rest('GET', `${crPath(space.id, cr.id)}/content/pages`);
@@ -119,7 +138,11 @@ describe('editing content in a change request', () => {
     const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
     const create = (input: Record<string, unknown>) =>
-      admin.gql(`mutation($s: ID!, $c: ID!, $i: CreatePageInput!) { createPage(spaceId: $s, changeRequestId: $c, input: $i) { revision { id } } }`, { s: space.id, c: cr.id, i: input });
+      admin.gql(`mutation($s: ID!, $c: ID!, $i: CreatePageInput!) { createPage(spaceId: $s, changeRequestId: $c, input: $i) { revision { id } } }`, {
+        s: space.id,
+        c: cr.id,
+        i: input,
+      });
     expectGqlError(await create({ title: '' }), 'BAD_REQUEST', 'title: must be at least 1 character');
     expectGqlError(await create({ title: 'x'.repeat(101) }), 'BAD_REQUEST', 'title: must be at most 100 characters');
     expectGqlError(await create({ title: 'T', parent: 'nope' }), 'BAD_REQUEST', 'parent: no page "nope" in this revision');
@@ -133,7 +156,10 @@ describe('editing content in a change request', () => {
     const cr = await openChangeRequest(admin, space.id);
     await createPage(admin, space.id, cr.id, { title: 'Before lock' });
     expect((await admin.rest('PATCH', `/v1/spaces/${space.id}`, { editMode: 'locked' })).status).toBe(200);
-    const edit = await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "X" }) { revision { id } } }`, { s: space.id, c: cr.id });
+    const edit = await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "X" }) { revision { id } } }`, {
+      s: space.id,
+      c: cr.id,
+    });
     expectGqlError(edit, 'CONFLICT', /locked/);
     expectError(await merge(admin, space.id, cr.id), 409, /locked/);
     expectError(await admin.rest('POST', `${crPath(space.id, cr.id)}/update`), 409, /locked/);
@@ -166,8 +192,15 @@ describe('merging', () => {
     const spaceNow = await admin.rest('GET', `/v1/spaces/${space.id}`);
     expect(spaceNow.body.revision).toBe(merged2.body.revision);
     expect(await mainPages(admin, space.id)).toEqual(['One', 'Two edited', 'Three']);
-    const body = await admin.gql(`query($id: ID!) { space(id: $id) { content { parents type mergedFrom { id } page(path: "one") { markdown } } } }`, { id: space.id });
-    expect(body.data.space.content).toEqual({ parents: [merged1.body.revision, expect.any(String)], type: 'merge', mergedFrom: { id: second.id }, page: { markdown: 'one, edited' } });
+    const body = await admin.gql(`query($id: ID!) { space(id: $id) { content { parents type mergedFrom { id } page(path: "one") { markdown } } } }`, {
+      id: space.id,
+    });
+    expect(body.data.space.content).toEqual({
+      parents: [merged1.body.revision, expect.any(String)],
+      type: 'merge',
+      mergedFrom: { id: second.id },
+      page: { markdown: 'one, edited' },
+    });
     const done = await admin.rest('GET', crPath(space.id, second.id));
     expect(done.body).toMatchObject({ status: 'merged', revisionMerged: merged2.body.revision, outdated: false });
     expectError(await merge(admin, space.id, second.id), 409, /already merged|merged/);
@@ -188,11 +221,17 @@ describe('merging', () => {
     const refused = await merge(admin, space.id, second.id);
     expectError(refused, 409, `Cannot merge: conflicting changes on pages "Shared" (${page.id})`);
     expectError(await admin.rest('POST', `${crPath(space.id, second.id)}/update`), 409, /Cannot update: conflicting changes on pages "Shared"/);
-    const kept = await admin.gql(`mutation($s: ID!, $c: ID!) { updateChangeRequestFromMain(spaceId: $s, changeRequestId: $c, conflicts: ours) { revision result } }`, { s: space.id, c: second.id });
+    const kept = await admin.gql(
+      `mutation($s: ID!, $c: ID!) { updateChangeRequestFromMain(spaceId: $s, changeRequestId: $c, conflicts: ours) { revision result } }`,
+      { s: space.id, c: second.id },
+    );
     expect(kept.data.updateChangeRequestFromMain.result).toBe('update');
     expect((await merge(admin, space.id, second.id)).status).toBe(200);
     const md = await admin.gql(`query($id: ID!) { space(id: $id) { content { pages { title markdown } } } }`, { id: space.id });
-    expect(md.data.space.content.pages).toEqual([{ title: 'Shared', markdown: 'second' }, { title: 'Other', markdown: 'other' }]);
+    expect(md.data.space.content.pages).toEqual([
+      { title: 'Shared', markdown: 'second' },
+      { title: 'Other', markdown: 'other' },
+    ]);
   });
 
   it('of two merges at once, combines different pages and refuses the conflicting one; no page is lost', async () => {
@@ -255,7 +294,10 @@ describe('permissions', () => {
     expectError(await edit.rest('POST', `${crPath(space.id, cr.id)}/merge`), 403, 'Space: this operation needs the review role');
     const reviewer = await newMember(server, organization.id, 'review');
     expect((await merge(reviewer, space.id, cr.id)).status).toBe(200);
-    const readEdit = await read.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "X" }) { revision { id } } }`, { s: space.id, c: cr.id });
+    const readEdit = await read.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "X" }) { revision { id } } }`, {
+      s: space.id,
+      c: cr.id,
+    });
     expectGqlError(readEdit, 'FORBIDDEN');
   });
 });

@@ -103,10 +103,7 @@ describe('admin CLI', { timeout: 60_000 }, () => {
   it('rejects bad input with a message on stderr and a non-zero exit', async () => {
     // Usage errors never open the database, so they run beside the others; those take turns on an embedded one.
     const [[role, missing], [badEmail, duplicate, unknownOrg]] = await Promise.all([
-      Promise.all([
-        cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'owner'),
-        cli('user:create', '--email', `carol-${tag}@example.com`),
-      ]),
+      Promise.all([cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'owner'), cli('user:create', '--email', `carol-${tag}@example.com`)]),
       inTurn(
         ['user:create', '--email', 'not-an-email', '--name', 'X'],
         ['user:create', '--email', alice.toUpperCase(), '--name', 'Alice again'],

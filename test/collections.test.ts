@@ -16,7 +16,6 @@ const DAY = 24 * 60 * 60 * 1000;
 // Helpers
 // ─────────────────────────────────────────────────────────────────────────────
 
-
 async function move(caller: Caller, id: string, body: unknown) {
   return caller.rest('POST', `/v1/collections/${id}/move`, body);
 }
@@ -180,11 +179,7 @@ describe('POST /v1/orgs/{organizationId}/collections (createCollection)', () => 
   it('enforces title max 50 and description max 100', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     expect((await createCollection(admin, organization.id, { title: 't'.repeat(50), description: 'd'.repeat(100) })).title).toHaveLength(50);
-    expectError(
-      await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 't'.repeat(51) }),
-      400,
-      'title: must be at most 50 characters',
-    );
+    expectError(await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { title: 't'.repeat(51) }), 400, 'title: must be at most 50 characters');
     expectError(
       await admin.rest('POST', `/v1/orgs/${organization.id}/collections`, { description: 'd'.repeat(101) }),
       400,
@@ -315,7 +310,11 @@ describe('PATCH /v1/collections/{collectionId} (updateCollectionById)', () => {
     expect((await admin.rest('PATCH', path, { title: 'x'.repeat(50), description: 'y'.repeat(100) })).status).toBe(200);
     expectError(await admin.rest('PATCH', path, { title: 'x'.repeat(51) }), 400, 'title: must be at most 50 characters');
     expectError(await admin.rest('PATCH', path, { description: 'y'.repeat(101) }), 400, 'description: must be at most 100 characters');
-    expectError(await admin.rest('PATCH', path, { defaultLevel: 'owner' }), 400, 'defaultLevel: expected one of: admin, create, review, edit, comment, read, inherit');
+    expectError(
+      await admin.rest('PATCH', path, { defaultLevel: 'owner' }),
+      400,
+      'defaultLevel: expected one of: admin, create, review, edit, comment, read, inherit',
+    );
     expectError(await admin.rest('PATCH', path, { defaultLevel: 'guest' }), 400, /^defaultLevel: /);
     expectError(await admin.rest('PATCH', path, { defaultLevel: 3 }), 400, /^defaultLevel: /);
     expectError(await admin.rest('PATCH', path, { title: null }), 400, /^title: /);
@@ -786,11 +785,7 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
       400,
       `position.after: collection "${topSibling.id}" is not a sibling in the target parent`,
     );
-    expectError(
-      await move(admin, m.id, { position: { before: { type: 'collection', collection: m.id } } }),
-      400,
-      /^position\.before: /,
-    );
+    expectError(await move(admin, m.id, { position: { before: { type: 'collection', collection: m.id } } }), 400, /^position\.before: /);
     expectError(await move(admin, m.id, { position: { before: { type: 'collection', collection: UNKNOWN } } }), 400, /^position\.before: /);
     expect(await listTitles(admin, organization.id)).toEqual(['P', 'InP', 'M', 'Top']);
   });
@@ -800,7 +795,11 @@ describe('POST /v1/collections/{collectionId}/move (moveCollection)', () => {
     const m = await createCollection(admin, organization.id);
     const s = await createCollection(admin, organization.id);
     expectError(await move(admin, m.id, {}), 400, 'parent or position is required');
-    expectError(await move(admin, m.id, { position: { before: { type: 'page', collection: s.id } } }), 400, 'position.before.type: must be "space" or "collection"');
+    expectError(
+      await move(admin, m.id, { position: { before: { type: 'page', collection: s.id } } }),
+      400,
+      'position.before.type: must be "space" or "collection"',
+    );
     expectError(await move(admin, m.id, { position: { before: { type: 'collection' } } }), 400, 'position.before.collection: is required');
     expectError(await move(admin, m.id, { position: { after: { type: 'space', collection: s.id } } }), 400, 'position.after.space: is required');
     expectError(await move(admin, m.id, { position: { before: { collection: s.id } } }), 400, 'position.before.type: is required');
@@ -933,7 +932,11 @@ describe('POST /v1/collections/{collectionId}/transfer (transferCollection)', ()
     );
     // admin of the target, not admin of the source
     const own = await newOrganization(server, create);
-    expectError(await create.rest('POST', `/v1/collections/${c.id}/transfer`, { organization: own.id }), 403, 'Collection: this operation needs the admin role');
+    expectError(
+      await create.rest('POST', `/v1/collections/${c.id}/transfer`, { organization: own.id }),
+      403,
+      'Collection: this operation needs the admin role',
+    );
     expect((await admin.rest('GET', `/v1/collections/${c.id}`)).body.organization).toBe(organization.id);
   });
 
@@ -1117,7 +1120,9 @@ describe('GraphQL: collections', () => {
     const query = await expectGqlAuthRequired(server, `query($id: ID!) { collection(id: $id) { id } }`, { id: c.id });
     // Refused as a whole before anything ran: no data at all.
     expect(query.data).toBeUndefined();
-    await expectGqlAuthRequired(server, `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`, { org: organization.id });
+    await expectGqlAuthRequired(server, `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "X" }) { id } }`, {
+      org: organization.id,
+    });
     expect(await listTitles(admin, organization.id)).toEqual(['Untitled collection']);
   });
 
@@ -1220,15 +1225,21 @@ describe('GraphQL: collections', () => {
     const first = await admin.gql(q, { id: c.id });
     expect(first.data.collection.collections).toMatchObject({ count: 3, items: [{ title: 'C1' }, { title: 'C2' }] });
     expect(first.data.collection.spaces).toMatchObject({ count: 3, items: [{ title: 'S1' }, { title: 'S2' }] });
-    const nextCollections = await admin.gql(`query($id: ID!, $page: String) { collection(id: $id) { collections(limit: 2, page: $page) { next { page } items { title } } } }`, {
-      id: c.id,
-      page: first.data.collection.collections.next.page,
-    });
+    const nextCollections = await admin.gql(
+      `query($id: ID!, $page: String) { collection(id: $id) { collections(limit: 2, page: $page) { next { page } items { title } } } }`,
+      {
+        id: c.id,
+        page: first.data.collection.collections.next.page,
+      },
+    );
     expect(nextCollections.data.collection.collections).toEqual({ next: null, items: [{ title: 'C3' }] });
-    const nextSpaces = await admin.gql(`query($id: ID!, $page: String) { collection(id: $id) { spaces(limit: 2, page: $page) { next { page } items { title } } } }`, {
-      id: c.id,
-      page: first.data.collection.spaces.next.page,
-    });
+    const nextSpaces = await admin.gql(
+      `query($id: ID!, $page: String) { collection(id: $id) { spaces(limit: 2, page: $page) { next { page } items { title } } } }`,
+      {
+        id: c.id,
+        page: first.data.collection.spaces.next.page,
+      },
+    );
     expect(nextSpaces.data.collection.spaces).toEqual({ next: null, items: [{ title: 'S3' }] });
   });
 
@@ -1241,7 +1252,15 @@ describe('GraphQL: collections', () => {
     );
     expect(created.errors).toBeUndefined();
     const g = created.data.createCollection;
-    expect(g).toMatchObject({ object: 'collection', title: 'G', description: 'via graphql', parent: null, defaultLevel: 'inherit', organization: organization.id, permissions: ADMIN_PERMISSIONS });
+    expect(g).toMatchObject({
+      object: 'collection',
+      title: 'G',
+      description: 'via graphql',
+      parent: null,
+      defaultLevel: 'inherit',
+      organization: organization.id,
+      permissions: ADMIN_PERMISSIONS,
+    });
     expect((await admin.rest('GET', `/v1/collections/${g.id}`)).body).toEqual({ ...g, parent: undefined });
 
     const parent = await createCollection(admin, organization.id, { title: 'Parent' });
@@ -1262,10 +1281,10 @@ describe('GraphQL: collections', () => {
       { id: g.id, input: { parent: parent.id } },
     );
     expect(moved.data.moveCollection).toEqual({ parent: parent.id, parentCollection: { id: parent.id } });
-    const reordered = await admin.gql(
-      `mutation($id: ID!, $input: MoveContentInput!) { moveCollection(id: $id, input: $input) { parent } }`,
-      { id: g.id, input: { position: { before: { type: 'collection', collection: (await listChildIds(admin, parent.id))[0] } } } },
-    );
+    const reordered = await admin.gql(`mutation($id: ID!, $input: MoveContentInput!) { moveCollection(id: $id, input: $input) { parent } }`, {
+      id: g.id,
+      input: { position: { before: { type: 'collection', collection: (await listChildIds(admin, parent.id))[0] } } },
+    });
     expect(reordered.errors).toBeUndefined();
     expect(await childTitles(admin, parent.id)).toEqual(['G2', 'Child']);
 
@@ -1288,14 +1307,26 @@ describe('GraphQL: collections', () => {
     expectGqlError(await read.gql(update, { id: c.id, input: { title: 'x' } }), 'FORBIDDEN', 'Collection: this operation needs the admin role');
     expectGqlError(await outsider.gql(update, { id: c.id, input: { title: 'x' } }), 'NOT_FOUND', 'Collection not found');
     expectGqlError(await admin.gql(update, { id: c.id, input: { title: 'x'.repeat(51) } }), 'BAD_REQUEST', 'title: must be at most 50 characters');
-    expectGqlError(await admin.gql(update, { id: c.id, input: { description: 'x'.repeat(101) } }), 'BAD_REQUEST', 'description: must be at most 100 characters');
+    expectGqlError(
+      await admin.gql(update, { id: c.id, input: { description: 'x'.repeat(101) } }),
+      'BAD_REQUEST',
+      'description: must be at most 100 characters',
+    );
     expectGqlError(await admin.gql(update, { id: c.id, input: { defaultLevel: 'owner' } }), 'BAD_REQUEST');
     expectGqlError(await admin.gql(update, { id: c.id, input: { bogus: 1 } }), 'BAD_REQUEST');
     const create = `mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "x" }) { id } }`;
-    expectGqlError(await edit.gql(create, { org: organization.id }), 'FORBIDDEN', 'Creating content at the top level needs the create role in the organization');
+    expectGqlError(
+      await edit.gql(create, { org: organization.id }),
+      'FORBIDDEN',
+      'Creating content at the top level needs the create role in the organization',
+    );
     expectGqlError(await outsider.gql(create, { org: organization.id }), 'NOT_FOUND', 'Organization not found');
     const moveQ = `mutation($id: ID!, $parent: ID) { moveCollection(id: $id, input: { parent: $parent }) { id } }`;
-    expectGqlError(await admin.gql(moveQ, { id: c.id, parent: c.id }), 'BAD_REQUEST', 'parent: a collection cannot move into itself or one of its sub-collections');
+    expectGqlError(
+      await admin.gql(moveQ, { id: c.id, parent: c.id }),
+      'BAD_REQUEST',
+      'parent: a collection cannot move into itself or one of its sub-collections',
+    );
     const transferQ = `mutation($id: ID!, $org: ID!) { transferCollection(id: $id, input: { organization: $org }) { id } }`;
     const stranger = await newUser(server);
     expectGqlError(await admin.gql(transferQ, { id: c.id, org: (await newOrganization(server, stranger)).id }), 'NOT_FOUND', 'Organization not found');

@@ -60,12 +60,21 @@ describe('space comments through REST', () => {
     server.clock.advance(1000);
     const updated = await admin.rest('PUT', `${base}/${id}`, { body: { markdown: 'Edited' }, addedReactions: ['👍'] });
     expectContract('updateCommentInSpace', updated);
-    expect(updated.body).toMatchObject({ body: { markdown: 'Edited' }, editedAt: server.clock.now().toISOString(), reactions: [{ emoji: '👍', count: 1, users: [{ user: { id: admin.user.id } }] }] });
+    expect(updated.body).toMatchObject({
+      body: { markdown: 'Edited' },
+      editedAt: server.clock.now().toISOString(),
+      reactions: [{ emoji: '👍', count: 1, users: [{ user: { id: admin.user.id } }] }],
+    });
 
     const reply = await admin.rest('POST', `${base}/${id}/replies`, { body: { markdown: 'Thanks' } });
     expect(reply.status).toBe(200);
     expectContract('postCommentReplyInSpace', reply);
-    expect(reply.body).toMatchObject({ object: 'comment-reply', body: { markdown: 'Thanks' }, postedBy: { id: admin.user.id }, urls: { location: `http://docs.test${base}/${id}/replies/${reply.body.id}` } });
+    expect(reply.body).toMatchObject({
+      object: 'comment-reply',
+      body: { markdown: 'Thanks' },
+      postedBy: { id: admin.user.id },
+      urls: { location: `http://docs.test${base}/${id}/replies/${reply.body.id}` },
+    });
     const replies = await admin.rest('GET', `${base}/${id}/replies`);
     expectContract('listCommentRepliesInSpace', replies);
     expect(replies.body).toMatchObject({ count: 1, items: [{ id: reply.body.id }] });
@@ -96,7 +105,13 @@ describe('space comments through REST', () => {
     const reply = await postReply(admin, base, comment.id);
     await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👍'] });
     expect((await admin.rest('DELETE', `${base}/${comment.id}`)).status).toBe(204);
-    const rows = await server.em().getConnection().execute(`select (select count(*) from comment_reply where comment_id = ?) as replies, (select count(*) from comment_reaction where comment_id = ?) as reactions`, [comment.id, comment.id]);
+    const rows = await server
+      .em()
+      .getConnection()
+      .execute(
+        `select (select count(*) from comment_reply where comment_id = ?) as replies, (select count(*) from comment_reaction where comment_id = ?) as reactions`,
+        [comment.id, comment.id],
+      );
     expect(Number(rows[0].replies)).toBe(0);
     expect(Number(rows[0].reactions)).toBe(0);
   });
@@ -161,21 +176,33 @@ describe('reactions', () => {
     await put(admin, { addedReactions: ['👍'] });
     server.clock.advance(1000);
     const twice = await put(admin, { addedReactions: ['👍', '👍'] });
-    expect(twice.body.reactions).toEqual([{ emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: admin.user.id }), reactedAt: firstReaction }] }]);
+    expect(twice.body.reactions).toEqual([
+      { emoji: '👍', count: 1, users: [{ user: expect.objectContaining({ id: admin.user.id }), reactedAt: firstReaction }] },
+    ]);
     const both = await put(other, { addedReactions: ['👍', '1f389'] });
-    expect(both.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([['👍', 2], ['🎉', 1]]);
+    expect(both.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([
+      ['👍', 2],
+      ['🎉', 1],
+    ]);
     // Removing a reaction the user never added changes nothing.
     const unchanged = await put(admin, { removedReactions: ['🎉', '🚀'] });
     expect(unchanged.body.reactions).toEqual(both.body.reactions);
     const removed = await put(other, { removedReactions: ['👍'] });
-    expect(removed.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([['👍', 1], ['🎉', 1]]);
+    expect(removed.body.reactions.map((r: { emoji: string; count: number }) => [r.emoji, r.count])).toEqual([
+      ['👍', 1],
+      ['🎉', 1],
+    ]);
     expect(removed.body.reactions[0].users.map((u: { user: { id: string } }) => u.user.id)).toEqual([admin.user.id]);
   });
 
   it('refuses what is not an emoji naming the field, changing nothing', async () => {
     const { admin, base } = await spaceWithComments();
     const comment = await postComment(admin, base);
-    expectError(await admin.rest('PUT', `${base}/${comment.id}`, { body: { markdown: 'New' }, addedReactions: ['👍', 'nope'] }), 400, 'addedReactions.1: must be a single emoji or its hex code point');
+    expectError(
+      await admin.rest('PUT', `${base}/${comment.id}`, { body: { markdown: 'New' }, addedReactions: ['👍', 'nope'] }),
+      400,
+      'addedReactions.1: must be a single emoji or its hex code point',
+    );
     expectError(await admin.rest('PUT', `${base}/${comment.id}`, { removedReactions: 'x' }), 400, /^removedReactions/);
     const after = await admin.rest('GET', `${base}/${comment.id}`);
     expect(after.body).toMatchObject({ reactions: [], body: { markdown: 'A comment' } });
@@ -230,7 +257,11 @@ describe('resolution and counts', () => {
     const { admin, base } = await spaceWithComments();
     const comment = await postComment(admin, base);
     const reply = await postReply(admin, base, comment.id);
-    expectError(await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { resolved: true }), 400, 'resolved: only replies in change requests take it; resolve the comment instead');
+    expectError(
+      await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { resolved: true }),
+      400,
+      'resolved: only replies in change requests take it; resolve the comment instead',
+    );
   });
 });
 
@@ -255,7 +286,10 @@ describe('targets', () => {
     expect((await merge(admin, space.id, cr0.id)).status).toBe(200);
     const after = await admin.rest('GET', `${base}/${onNode.id}`);
     expectContract('getCommentInSpace', after);
-    expect(after.body.target).toMatchObject({ node: { id: paragraph.key, preview: 'Run the installer.' }, page: { id: page.id, title: 'Guide', outdated: true } });
+    expect(after.body.target).toMatchObject({
+      node: { id: paragraph.key, preview: 'Run the installer.' },
+      page: { id: page.id, title: 'Guide', outdated: true },
+    });
   });
 
   it('refuses a page or node that is not in the content, naming the field', async () => {
@@ -294,7 +328,13 @@ describe('who may do what', () => {
     expectError(await outsider.rest('POST', base, { body: { markdown: 'x' } }), 404, 'Space not found');
     const reader = await newMember(server, organization.id, 'read');
     expect((await reader.rest('GET', base)).status).toBe(200);
-    expect((await reader.rest('GET', `${base}/${comment.id}`)).body.permissions).toEqual({ view: true, edit: false, reply: false, react: false, delete: false });
+    expect((await reader.rest('GET', `${base}/${comment.id}`)).body.permissions).toEqual({
+      view: true,
+      edit: false,
+      reply: false,
+      react: false,
+      delete: false,
+    });
     expectError(await reader.rest('POST', base, { body: { markdown: 'x' } }), 403, 'Space: this operation needs the comment role');
     expectError(await reader.rest('PUT', `${base}/${comment.id}`, { addedReactions: ['👍'] }), 403, 'Space: this operation needs the comment role');
     // A comment of another space is not found through this one.
@@ -311,7 +351,11 @@ describe('who may do what', () => {
     const reply = await postReply(author, base, comment.id);
     expect((await other.rest('GET', `${base}/${comment.id}`)).body.permissions).toEqual({ view: true, edit: false, reply: true, react: true, delete: false });
     expectError(await other.rest('PUT', `${base}/${comment.id}`, { body: { markdown: 'Mine now' } }), 403, 'body: only its author may edit a comment');
-    expectError(await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { body: { markdown: 'Mine now' } }), 403, 'body: only its author may edit a reply');
+    expectError(
+      await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { body: { markdown: 'Mine now' } }),
+      403,
+      'body: only its author may edit a reply',
+    );
     expect((await author.rest('PUT', `${base}/${comment.id}`, { body: { markdown: 'Fixed' } })).status).toBe(200);
     expect((await other.rest('PUT', `${base}/${comment.id}`, { resolved: true })).body.status).toBe('resolved');
     expectError(await other.rest('DELETE', `${base}/${comment.id}/replies/${reply.id}`), 403, 'Only its author or a space admin may delete a reply');
@@ -331,10 +375,13 @@ describe('a transferred space', () => {
     await admin.rest('PUT', `${base}/${comment.id}/replies/${reply.id}`, { addedReactions: ['👍'] });
     const target = await newOrganization(server, admin);
     expect((await admin.rest('POST', `/v1/spaces/${space.id}/transfer`, { organization: target.id })).status).toBe(200);
-    const rows = await server.em().getConnection().execute(
-      `select organization_id from comment where space_id = ? union all select organization_id from comment_reply where space_id = ? union all select organization_id from comment_reaction where space_id = ?`,
-      [space.id, space.id, space.id],
-    );
+    const rows = await server
+      .em()
+      .getConnection()
+      .execute(
+        `select organization_id from comment where space_id = ? union all select organization_id from comment_reply where space_id = ? union all select organization_id from comment_reaction where space_id = ?`,
+        [space.id, space.id, space.id],
+      );
     expect((rows as { organization_id: string }[]).map((r) => r.organization_id)).toEqual([target.id, target.id, target.id]);
     expect((await admin.rest('GET', `${base}/${comment.id}`)).body).toMatchObject({ replies: 1 });
   });
@@ -357,20 +404,41 @@ const DISCUSSION = `query($spaceId: ID!) {
 describe('GraphQL', () => {
   it('serves every operation with the same rules', async () => {
     const { admin, space } = await spaceWithComments();
-    const posted = await admin.gql(`mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "Hi" } }) { id status body { markdown } } }`, { s: space.id });
+    const posted = await admin.gql(`mutation($s: ID!) { postComment(spaceId: $s, input: { body: { markdown: "Hi" } }) { id status body { markdown } } }`, {
+      s: space.id,
+    });
     expect(posted.errors).toBeUndefined();
     const id = posted.data.postComment.id;
-    const reply = await admin.gql(`mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, input: { body: { markdown: "Yo" } }) { id comment { id } } }`, { s: space.id, c: id });
+    const reply = await admin.gql(
+      `mutation($s: ID!, $c: ID!) { postCommentReply(spaceId: $s, commentId: $c, input: { body: { markdown: "Yo" } }) { id comment { id } } }`,
+      { s: space.id, c: id },
+    );
     expect(reply.data.postCommentReply.comment.id).toBe(id);
-    const updated = await admin.gql(`mutation($s: ID!, $c: ID!) { updateComment(spaceId: $s, commentId: $c, input: { resolved: true, addedReactions: ["👍"] }) { status reactions { emoji count } } }`, { s: space.id, c: id });
+    const updated = await admin.gql(
+      `mutation($s: ID!, $c: ID!) { updateComment(spaceId: $s, commentId: $c, input: { resolved: true, addedReactions: ["👍"] }) { status reactions { emoji count } } }`,
+      { s: space.id, c: id },
+    );
     expect(updated.data.updateComment).toEqual({ status: 'resolved', reactions: [{ emoji: '👍', count: 1 }] });
-    const bad = await admin.gql(`mutation($s: ID!, $c: ID!) { updateComment(spaceId: $s, commentId: $c, input: { addedReactions: ["x"] }) { id } }`, { s: space.id, c: id });
+    const bad = await admin.gql(`mutation($s: ID!, $c: ID!) { updateComment(spaceId: $s, commentId: $c, input: { addedReactions: ["x"] }) { id } }`, {
+      s: space.id,
+      c: id,
+    });
     expectGqlError(bad, 'BAD_REQUEST', 'addedReactions.0: must be a single emoji or its hex code point');
-    const read = await admin.gql(`query($s: ID!, $c: ID!, $r: ID!) { comment(spaceId: $s, commentId: $c) { replies } commentReply(spaceId: $s, commentId: $c, commentReplyId: $r) { id } commentReplies(spaceId: $s, commentId: $c) { count } }`, { s: space.id, c: id, r: reply.data.postCommentReply.id });
+    const read = await admin.gql(
+      `query($s: ID!, $c: ID!, $r: ID!) { comment(spaceId: $s, commentId: $c) { replies } commentReply(spaceId: $s, commentId: $c, commentReplyId: $r) { id } commentReplies(spaceId: $s, commentId: $c) { count } }`,
+      { s: space.id, c: id, r: reply.data.postCommentReply.id },
+    );
     expect(read.data).toEqual({ comment: { replies: 1 }, commentReply: { id: reply.data.postCommentReply.id }, commentReplies: { count: 1 } });
-    const updatedReply = await admin.gql(`mutation($s: ID!, $c: ID!, $r: ID!) { updateCommentReply(spaceId: $s, commentId: $c, commentReplyId: $r, input: { body: { markdown: "Yes" } }) { body { markdown } } }`, { s: space.id, c: id, r: reply.data.postCommentReply.id });
+    const updatedReply = await admin.gql(
+      `mutation($s: ID!, $c: ID!, $r: ID!) { updateCommentReply(spaceId: $s, commentId: $c, commentReplyId: $r, input: { body: { markdown: "Yes" } }) { body { markdown } } }`,
+      { s: space.id, c: id, r: reply.data.postCommentReply.id },
+    );
     expect(updatedReply.data.updateCommentReply.body.markdown).toBe('Yes');
-    const deletedReply = await admin.gql(`mutation($s: ID!, $c: ID!, $r: ID!) { deleteCommentReply(spaceId: $s, commentId: $c, commentReplyId: $r) }`, { s: space.id, c: id, r: reply.data.postCommentReply.id });
+    const deletedReply = await admin.gql(`mutation($s: ID!, $c: ID!, $r: ID!) { deleteCommentReply(spaceId: $s, commentId: $c, commentReplyId: $r) }`, {
+      s: space.id,
+      c: id,
+      r: reply.data.postCommentReply.id,
+    });
     expect(deletedReply.data.deleteCommentReply).toBe(true);
     const deleted = await admin.gql(`mutation($s: ID!, $c: ID!) { deleteComment(spaceId: $s, commentId: $c) }`, { s: space.id, c: id });
     expect(deleted.data.deleteComment).toBe(true);
@@ -400,7 +468,12 @@ describe('GraphQL', () => {
     const largeCount = await countStatements(async () => void (large = await admin.gql(DISCUSSION, { spaceId: space.id })));
     expect(large.errors).toBeUndefined();
     expect(large.data.comments.count).toBe(20);
-    expect(large.data.comments.items[0]).toMatchObject({ replies: 1, reactions: [{ emoji: '👍', count: 1 }], replyItems: [{ reactions: [{ emoji: '🎉', count: 1 }] }], target: { page: { id: page.id, outdated: false } } });
+    expect(large.data.comments.items[0]).toMatchObject({
+      replies: 1,
+      reactions: [{ emoji: '👍', count: 1 }],
+      replyItems: [{ reactions: [{ emoji: '🎉', count: 1 }] }],
+      target: { page: { id: page.id, outdated: false } },
+    });
     expect(largeCount).toBe(smallCount);
     console.log(`space discussion: ${smallCount} SQL statements for 2 and for 20 comments with replies, authors and reactions`);
   });

@@ -85,7 +85,12 @@ describe('two organizations taking the same hostname at once', () => {
     const hostname = `race-${first.id.slice(0, 12).toLowerCase()}`;
     const ids = Array.from({ length: 20 }, (_, i) => (i % 2 ? second.id : first.id));
     const answers = await Promise.all(ids.map((id) => admin.rest('PATCH', `/v1/orgs/${id}`, { hostname })));
-    await expectOneWinner(hostname, ids, answers.map((a) => a.status), answers.map((a) => a.body?.error?.message));
+    await expectOneWinner(
+      hostname,
+      ids,
+      answers.map((a) => a.status),
+      answers.map((a) => a.body?.error?.message),
+    );
   });
 
   it('answers data for one organization and CONFLICT for the other through GraphQL', async () => {
@@ -96,7 +101,12 @@ describe('two organizations taking the same hostname at once', () => {
     const mutation = `mutation($id: ID!, $input: UpdateOrganizationInput!) { updateOrganization(id: $id, input: $input) { id } }`;
     const answers = await Promise.all(ids.map((id) => admin.gql(mutation, { id, input: { hostname } })));
     for (const answer of answers) if (answer.errors) expect(answer.errors[0].extensions?.code).toBe('CONFLICT');
-    await expectOneWinner(hostname, ids, gqlStatuses(answers), answers.map((a) => a.errors?.[0]?.message));
+    await expectOneWinner(
+      hostname,
+      ids,
+      gqlStatuses(answers),
+      answers.map((a) => a.errors?.[0]?.message),
+    );
   });
 });
 

@@ -15,11 +15,7 @@ import { countStatements } from './support/sql.js';
 const server = useTestServer({ BODY_LIMIT: '8mb' });
 
 // A 3×2 PNG: signature, IHDR with width 3 and height 2 (image-size reads the header only).
-const PNG = Buffer.concat([
-  Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'),
-  Buffer.from('000000030000000208060000', 'hex'),
-  Buffer.alloc(16),
-]);
+const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452', 'hex'), Buffer.from('000000030000000208060000', 'hex'), Buffer.alloc(16)]);
 
 async function upload(caller: Caller, spaceId: string, crId: string, name: string, bytes: Buffer, contentType?: string) {
   return caller.gql(
@@ -34,17 +30,40 @@ describe('content reads', () => {
   it('answers the revision, the page tree and a page in the reference shapes, in both formats', async () => {
     const { admin, space } = await newOrganizationWithSpace(server);
     const cr = await openChangeRequest(admin, space.id);
-    const guide = (await createPage(admin, space.id, cr.id, { title: 'Guide', emoji: '📘', description: 'How to', markdown: '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n```js\nlet x;\n```', layout: { width: 'wide' } })).page!;
+    const guide = (
+      await createPage(admin, space.id, cr.id, {
+        title: 'Guide',
+        emoji: '📘',
+        description: 'How to',
+        markdown: '# Title\n\nSome **bold** and [a link](https://example.com).\n\n- one\n- two\n\n```js\nlet x;\n```',
+        layout: { width: 'wide' },
+      })
+    ).page!;
     await createPage(admin, space.id, cr.id, { title: 'Child', parent: guide.id, hidden: true });
     const revision = await admin.rest('GET', content(space.id, cr.id));
     expect(revision.status).toBe(200);
     expectContract('getRevisionOfChangeRequestById', revision);
-    expect(revision.body).toMatchObject({ object: 'revision', type: 'edits', pages: [{ title: 'Guide', pages: [{ title: 'Child', hidden: true, path: 'guide/child' }] }], files: [] });
+    expect(revision.body).toMatchObject({
+      object: 'revision',
+      type: 'edits',
+      pages: [{ title: 'Guide', pages: [{ title: 'Child', hidden: true, path: 'guide/child' }] }],
+      files: [],
+    });
     const pages = await admin.rest('GET', `${content(space.id, cr.id)}/pages`);
     expectContract('listPagesInChangeRequest', pages);
     const page = await admin.rest('GET', `${content(space.id, cr.id)}/page/${guide.id}`);
     expectContract('getPageInChangeRequestById', page);
-    expect(page.body).toMatchObject({ id: guide.id, kind: 'sheet', type: 'document', emoji: '📘', description: 'How to', slug: 'guide', path: 'guide', layout: { width: 'wide', cover: true }, git: { path: 'guide/README.md', oid: expect.stringMatching(/^[0-9a-f]{40}$/) } });
+    expect(page.body).toMatchObject({
+      id: guide.id,
+      kind: 'sheet',
+      type: 'document',
+      emoji: '📘',
+      description: 'How to',
+      slug: 'guide',
+      path: 'guide',
+      layout: { width: 'wide', cover: true },
+      git: { path: 'guide/README.md', oid: expect.stringMatching(/^[0-9a-f]{40}$/) },
+    });
     expect(page.body.markdown).toContain('Some **bold**');
     const document = await admin.rest('GET', `${content(space.id, cr.id)}/page/${guide.id}?format=document&metadata=false`);
     expectContract('getPageInChangeRequestById', document);
@@ -52,7 +71,10 @@ describe('content reads', () => {
     expect(document.body.git).toBeUndefined();
     expect(document.body.document.nodes.map((n: { type: string }) => n.type)).toEqual(['heading-1', 'paragraph', 'list-unordered', 'code']);
     expectError(await admin.rest('GET', `${content(space.id, cr.id)}/page/${guide.id}?format=pdf`), 400, /format/);
-    const byPath = await admin.gql(`query($s: ID!, $c: ID!) { changeRequestContent(spaceId: $s, changeRequestId: $c) { page(path: "guide/child") { title } } }`, { s: space.id, c: cr.id });
+    const byPath = await admin.gql(
+      `query($s: ID!, $c: ID!) { changeRequestContent(spaceId: $s, changeRequestId: $c) { page(path: "guide/child") { title } } }`,
+      { s: space.id, c: cr.id },
+    );
     expect(byPath.data.changeRequestContent.page).toEqual({ title: 'Child' });
   });
 
@@ -113,15 +135,25 @@ describe('files', () => {
     expect((await fetch(`${server.url}${url.pathname}${url.search}`)).status).toBe(403);
     // Too large: 413; not base64: 400; nothing changed.
     const before = (await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`)).body.revision;
-    expectGqlError(await upload(admin, space.id, cr.id, 'big.bin', Buffer.alloc(5 * 1024 * 1024 + 1)), 'PAYLOAD_TOO_LARGE', /content: files are limited to 5242880 bytes/);
-    const bad = await admin.gql(`mutation($s: ID!, $c: ID!) { uploadFile(spaceId: $s, changeRequestId: $c, input: { name: "x", content: "%%%" }) { revision { id } } }`, { s: space.id, c: cr.id });
+    expectGqlError(
+      await upload(admin, space.id, cr.id, 'big.bin', Buffer.alloc(5 * 1024 * 1024 + 1)),
+      'PAYLOAD_TOO_LARGE',
+      /content: files are limited to 5242880 bytes/,
+    );
+    const bad = await admin.gql(
+      `mutation($s: ID!, $c: ID!) { uploadFile(spaceId: $s, changeRequestId: $c, input: { name: "x", content: "%%%" }) { revision { id } } }`,
+      { s: space.id, c: cr.id },
+    );
     expectGqlError(bad, 'BAD_REQUEST', 'content: must be base64');
     expectGqlError(await upload(admin, space.id, cr.id, 'a/b', Buffer.from('x')), 'BAD_REQUEST', /^name:/);
     expect((await admin.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}`)).body.revision).toBe(before);
     expectError(await outsider.rest('GET', `${content(space.id, cr.id)}/files/${file.id}`), 404, 'Space not found');
     expectError(await admin.rest('GET', `${content(space.id, cr.id)}/files/nofile`), 404, 'File not found');
     // Removing a file makes a revision without it.
-    const removed = await admin.gql(`mutation($s: ID!, $c: ID!, $f: ID!) { removeFile(spaceId: $s, changeRequestId: $c, fileId: $f) { revision { files { id } } } }`, { s: space.id, c: cr.id, f: text.data.uploadFile.file.id });
+    const removed = await admin.gql(
+      `mutation($s: ID!, $c: ID!, $f: ID!) { removeFile(spaceId: $s, changeRequestId: $c, fileId: $f) { revision { files { id } } } }`,
+      { s: space.id, c: cr.id, f: text.data.uploadFile.file.id },
+    );
     expect(removed.data.removeFile.revision.files).toEqual([{ id: file.id }]);
   });
 
@@ -136,7 +168,12 @@ describe('files', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectContract('listChangeRequestFileBacklinks', res);
     expect(res.body.items.map((l: { page: { id: string } }) => l.page.id)).toEqual([inline.id, cover.id]);
-    expect(res.body.items[0]).toMatchObject({ kind: 'page', organization: { id: organization.id }, space: { id: space.id }, versionContext: { type: 'changeRequest', changeRequest: { id: cr.id } } });
+    expect(res.body.items[0]).toMatchObject({
+      kind: 'page',
+      organization: { id: organization.id },
+      space: { id: space.id },
+      versionContext: { type: 'changeRequest', changeRequest: { id: cr.id } },
+    });
   });
 });
 
@@ -149,7 +186,12 @@ describe('duplicating and transferring a space carry its content', () => {
     await merge(admin, space.id, cr.id);
     const copy = await admin.rest('POST', `/v1/spaces/${space.id}/duplicate`);
     expect(copy.status).toBe(201);
-    const read = await admin.gql(`query($id: ID!) { space(id: $id) { changeRequests content { pages { title markdown } files { name size } } } }`, { id: copy.body.id });
-    expect(read.data.space).toEqual({ changeRequests: 0, content: { pages: [{ title: 'Kept', markdown: 'copied body' }], files: [{ name: 'diagram.png', size: PNG.length }] } });
+    const read = await admin.gql(`query($id: ID!) { space(id: $id) { changeRequests content { pages { title markdown } files { name size } } } }`, {
+      id: copy.body.id,
+    });
+    expect(read.data.space).toEqual({
+      changeRequests: 0,
+      content: { pages: [{ title: 'Kept', markdown: 'copied body' }], files: [{ name: 'diagram.png', size: PNG.length }] },
+    });
   });
 });

@@ -52,7 +52,9 @@ async function expectContract(operationId: string, call: Promise<unknown>): Prom
   // The client parses JSON for operations with a body; 204 operations hand back the raw response.
   const body = res.status === 204 ? (await res.text()) || undefined : res.data;
   const errors = validateResponse(operationId, res.status, body);
-  expect(errors, `${operationId} ${res.status} does not match the reference schema:\n${formatErrors(errors)}\nbody: ${JSON.stringify(body, null, 2)}`).toEqual([]);
+  expect(errors, `${operationId} ${res.status} does not match the reference schema:\n${formatErrors(errors)}\nbody: ${JSON.stringify(body, null, 2)}`).toEqual(
+    [],
+  );
   return body;
 }
 
@@ -189,7 +191,10 @@ describe('contract: the reference client against the REST facade', () => {
   describe('members', () => {
     it('listMembersInOrganizationById', async () => {
       const member = await newMember(server, organizationId, null);
-      const list = await expectContract('listMembersInOrganizationById', api.orgs.listMembersInOrganizationById(organizationId, { role: 'guest', order: 'asc' }));
+      const list = await expectContract(
+        'listMembersInOrganizationById',
+        api.orgs.listMembersInOrganizationById(organizationId, { role: 'guest', order: 'asc' }),
+      );
       expect(list.items.map((m: { id: string }) => m.id)).toContain(member.user.id);
       expect(list.items.every((m: { role: string | null }) => m.role === null)).toBe(true);
     });
@@ -201,7 +206,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('updateMemberInOrganizationById', async () => {
       const member = await newMember(server, organizationId, 'read');
-      const updated = await expectContract('updateMemberInOrganizationById', api.orgs.updateMemberInOrganizationById(organizationId, member.user.id, { role: 'edit' as MemberRole }));
+      const updated = await expectContract(
+        'updateMemberInOrganizationById',
+        api.orgs.updateMemberInOrganizationById(organizationId, member.user.id, { role: 'edit' as MemberRole }),
+      );
       expect(updated).toMatchObject({ id: member.user.id, role: 'edit' });
     });
 
@@ -239,13 +247,19 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('createOrganizationTeam', async () => {
       const member = await newMember(server, organizationId, 'edit');
-      const team = await expectContract('createOrganizationTeam', api.orgs.createOrganizationTeam(organizationId, { title: 'Writers', members: [member.user.id] }));
+      const team = await expectContract(
+        'createOrganizationTeam',
+        api.orgs.createOrganizationTeam(organizationId, { title: 'Writers', members: [member.user.id] }),
+      );
       expect(team).toMatchObject({ object: 'team', title: 'Writers', members: 1, spaces: 0 });
     });
 
     it('listTeamsInOrganizationById', async () => {
       const team = await createTeam('Listed team');
-      const list = await expectContract('listTeamsInOrganizationById', api.orgs.listTeamsInOrganizationById(organizationId, { title: 'listed', owner: admin.user.id }));
+      const list = await expectContract(
+        'listTeamsInOrganizationById',
+        api.orgs.listTeamsInOrganizationById(organizationId, { title: 'listed', owner: admin.user.id }),
+      );
       expect(list.items.map((t: { id: string }) => t.id)).toEqual([team.id]);
     });
 
@@ -257,7 +271,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('updateTeamInOrganizationById', async () => {
       const team = await createTeam();
-      const updated = await expectContract('updateTeamInOrganizationById', api.orgs.updateTeamInOrganizationById(organizationId, team.id, { title: 'Authors' }));
+      const updated = await expectContract(
+        'updateTeamInOrganizationById',
+        api.orgs.updateTeamInOrganizationById(organizationId, team.id, { title: 'Authors' }),
+      );
       expect(updated).toMatchObject({ id: team.id, title: 'Authors' });
     });
 
@@ -278,7 +295,10 @@ describe('contract: the reference client against the REST facade', () => {
       const team = await createTeam();
       await expectContract(
         'updateMembersInOrganizationTeam',
-        api.orgs.updateMembersInOrganizationTeam(organizationId, team.id, { add: [member.user.email], memberships: { [member.user.id]: { role: 'owner' as TeamMemberRole } } }),
+        api.orgs.updateMembersInOrganizationTeam(organizationId, team.id, {
+          add: [member.user.email],
+          memberships: { [member.user.id]: { role: 'owner' as TeamMemberRole } },
+        }),
       );
       const { data } = await api.orgs.listTeamMembersInOrganizationById(organizationId, team.id);
       expect(data.items.map((m) => [m.organization.id, m.team.role])).toEqual([[member.user.id, 'owner']]);
@@ -287,7 +307,10 @@ describe('contract: the reference client against the REST facade', () => {
     it('addMemberToOrganizationTeamById', async () => {
       const member = await newMember(server, organizationId, 'edit');
       const team = await createTeam();
-      await expectContract('addMemberToOrganizationTeamById', api.orgs.addMemberToOrganizationTeamById(organizationId, team.id, member.user.id, { role: 'owner' as TeamMemberRole }));
+      await expectContract(
+        'addMemberToOrganizationTeamById',
+        api.orgs.addMemberToOrganizationTeamById(organizationId, team.id, member.user.id, { role: 'owner' as TeamMemberRole }),
+      );
     });
 
     it('deleteMemberFromOrganizationTeamById', async () => {
@@ -427,10 +450,7 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('transferCollection', async () => {
       const collection = await createCollection();
-      const transferred = await expectContract(
-        'transferCollection',
-        api.collections.transferCollection(collection.id, { organization: otherOrganizationId }),
-      );
+      const transferred = await expectContract('transferCollection', api.collections.transferCollection(collection.id, { organization: otherOrganizationId }));
       expect(transferred).toMatchObject({ id: collection.id, organization: otherOrganizationId });
     });
 
@@ -443,7 +463,10 @@ describe('contract: the reference client against the REST facade', () => {
   describe('sites', () => {
     it('createSite', async () => {
       const space = await createSpace('Guide');
-      const site = await expectContract('createSite', api.orgs.createSite(organizationId, { title: 'Docs site', visibility: 'unlisted' as SiteVisibility, spaces: [space.id] }));
+      const site = await expectContract(
+        'createSite',
+        api.orgs.createSite(organizationId, { title: 'Docs site', visibility: 'unlisted' as SiteVisibility, spaces: [space.id] }),
+      );
       expect(site).toMatchObject({ object: 'site', title: 'Docs site', visibility: 'unlisted', published: false, siteSpaces: 1 });
       expect(lastRaw?.headers.get('location')).toBe(site.urls.location);
     });
@@ -500,7 +523,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('updateSiteAdaptiveSchema', async () => {
       const { site } = await createSite();
-      const schema = await expectContract('updateSiteAdaptiveSchema', api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA }));
+      const schema = await expectContract(
+        'updateSiteAdaptiveSchema',
+        api.orgs.updateSiteAdaptiveSchema(organizationId, site.id, { jsonSchema: ADAPTIVE_SCHEMA }),
+      );
       expect(schema).toMatchObject({ object: 'site-adaptive-schema', jsonSchema: ADAPTIVE_SCHEMA });
     });
 
@@ -551,7 +577,10 @@ describe('contract: the reference client against the REST facade', () => {
     it('addSectionToSite', async () => {
       const { site } = await createSite();
       const space = await createSpace('Getting Started');
-      const section = await expectContract('addSectionToSite', api.orgs.addSectionToSite(organizationId, site.id, { spaceId: space.id, title: 'Start', icon: 'rocket' }));
+      const section = await expectContract(
+        'addSectionToSite',
+        api.orgs.addSectionToSite(organizationId, site.id, { spaceId: space.id, title: 'Start', icon: 'rocket' }),
+      );
       expect(section).toMatchObject({ object: 'site-section', title: 'Start', icon: 'rocket' });
       expect(section.siteSpaces.map((s: { space: { id: string } }) => s.space.id)).toEqual([space.id]);
     });
@@ -736,7 +765,10 @@ describe('contract: the reference client against the REST facade', () => {
     it('updateSiteShareLinkById', async () => {
       const { site } = await createSite();
       const link = await createShareLink(site.id);
-      const updated = await expectContract('updateSiteShareLinkById', api.orgs.updateSiteShareLinkById(organizationId, site.id, link.id, { name: 'Press', active: false }));
+      const updated = await expectContract(
+        'updateSiteShareLinkById',
+        api.orgs.updateSiteShareLinkById(organizationId, site.id, link.id, { name: 'Press', active: false }),
+      );
       expect(updated).toMatchObject({ id: link.id, name: 'Press', active: false });
     });
 
@@ -766,7 +798,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('trackEventsInSiteById', async () => {
       const { site } = await createSite();
-      await expectContract('trackEventsInSiteById', api.orgs.trackEventsInSiteById(organizationId, site.id, { events: [pageView(), pageView('https://docs.example.com/b')] }));
+      await expectContract(
+        'trackEventsInSiteById',
+        api.orgs.trackEventsInSiteById(organizationId, site.id, { events: [pageView(), pageView('https://docs.example.com/b')] }),
+      );
     });
 
     it('aggregateSiteEvents', async () => {
@@ -806,7 +841,13 @@ describe('contract: the reference client against the REST facade', () => {
         'createOrganizationSAMLProvider',
         api.orgs.createOrganizationSamlProvider(organizationId, { ...provider(), defaultTeam: team.id }),
       );
-      expect(created).toMatchObject({ object: 'saml-provider', label: 'Okta', status: 'active', certificate, defaultTeam: { id: team.id, title: 'SSO people' } });
+      expect(created).toMatchObject({
+        object: 'saml-provider',
+        label: 'Okta',
+        status: 'active',
+        certificate,
+        defaultTeam: { id: team.id, title: 'SSO people' },
+      });
       expect(lastRaw?.headers.get('location')).toBe(created.urls.location);
     });
 
@@ -887,7 +928,10 @@ describe('contract: the reference client against the REST facade', () => {
     it('updateChangeRequest and mergeChangeRequest', async () => {
       const { space, cr } = await changeRequestWithContent();
       const { data: other } = await api.spaces.createChangeRequest(space.id, {});
-      await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Other" }) { revision { id } } }`, { s: space.id, c: other.id });
+      await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Other" }) { revision { id } } }`, {
+        s: space.id,
+        c: other.id,
+      });
       const merged = await expectContract('mergeChangeRequest', api.spaces.mergeChangeRequest(space.id, other.id));
       expect(merged.result).toBe('merge');
       const updated = await expectContract('updateChangeRequest', api.spaces.updateChangeRequest(space.id, cr.id));
@@ -901,7 +945,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('listPageLinksInChangeRequest and listSpaceLinks', async () => {
       const { space, cr, pageId } = await changeRequestWithContent();
-      await admin.gql(`mutation($s: ID!, $c: ID!, $p: ID!) { updatePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { markdown: "![i](.gitbook/assets/image.png) [x](https://example.com) [y](missing.md)" }) { page { id } } }`, { s: space.id, c: cr.id, p: pageId });
+      await admin.gql(
+        `mutation($s: ID!, $c: ID!, $p: ID!) { updatePage(spaceId: $s, changeRequestId: $c, pageId: $p, input: { markdown: "![i](.gitbook/assets/image.png) [x](https://example.com) [y](missing.md)" }) { page { id } } }`,
+        { s: space.id, c: cr.id, p: pageId },
+      );
       const pageLinks = await expectContract('listPageLinksInChangeRequest', api.spaces.listPageLinksInChangeRequest(space.id, cr.id, pageId));
       expect(pageLinks.items.map((l: { status: string }) => l.status)).toEqual(['in-app', 'ok', 'broken']);
       await api.spaces.mergeChangeRequest(space.id, cr.id);
@@ -922,7 +969,10 @@ describe('contract: the reference client against the REST facade', () => {
         const space = await createSpace('Import');
         const { data: cr } = await api.spaces.createChangeRequest(space.id, {});
         const url = `http://127.0.0.1:${(site.address() as AddressInfo).port}/`;
-        const imported = await expectContract('importContentInChangeRequest', api.spaces.importContentInChangeRequest(space.id, cr.id, { url, source: 'website' as never }));
+        const imported = await expectContract(
+          'importContentInChangeRequest',
+          api.spaces.importContentInChangeRequest(space.id, cr.id, { url, source: 'website' as never }),
+        );
         expect(imported).toMatchObject({ importedResources: 1, totalResources: 1 });
       } finally {
         site.close();
@@ -983,7 +1033,10 @@ describe('contract: the reference client against the REST facade', () => {
 
     it('updateTranslation', async () => {
       const created = await createSettings();
-      const updated = await expectShape('updateTranslation', api.orgs.updateTranslation(organizationId, created.id, { title: 'Asia', languages: ['ja'] } as never));
+      const updated = await expectShape(
+        'updateTranslation',
+        api.orgs.updateTranslation(organizationId, created.id, { title: 'Asia', languages: ['ja'] } as never),
+      );
       expect(updated).toEqual(settingsShape('Asia', ['ja']));
     });
 
@@ -1025,7 +1078,10 @@ describe('contract: the reference client against the REST facade', () => {
       const created = (await api.orgs.createOrUpdateOpenApiSpecBySlug(organizationId, 'contract-put', { source: { text } })) as unknown as ClientResponse;
       expect(created.status).toBe(201);
       expect(formatErrors(validateResponse('createOrUpdateOpenAPISpecBySlug', 201, created.data))).toBe('');
-      const updated = await expectContract('createOrUpdateOpenAPISpecBySlug', api.orgs.createOrUpdateOpenApiSpecBySlug(organizationId, 'contract-put', { source: { url: 'https://example.com/openapi.json' } }));
+      const updated = await expectContract(
+        'createOrUpdateOpenAPISpecBySlug',
+        api.orgs.createOrUpdateOpenApiSpecBySlug(organizationId, 'contract-put', { source: { url: 'https://example.com/openapi.json' } }),
+      );
       expect(updated).toMatchObject({ id: created.data.id, sourceURL: 'https://example.com/openapi.json', processingState: 'pending' });
     });
 
@@ -1078,8 +1134,13 @@ describe('contract: the reference client against the REST facade', () => {
         { o: organizationId },
       );
       expect(installed.errors).toBeUndefined();
-      const list = await expectContract('listIntegrationInstallations', api.integrations.listIntegrationInstallations('contract-installed', { externalId: 'acct-1' }));
-      expect(list.items).toEqual([expect.objectContaining({ id: installed.data.installIntegration.id, status: 'active', space_selection: 'all', spaces: expect.any(Number) })]);
+      const list = await expectContract(
+        'listIntegrationInstallations',
+        api.integrations.listIntegrationInstallations('contract-installed', { externalId: 'acct-1' }),
+      );
+      expect(list.items).toEqual([
+        expect.objectContaining({ id: installed.data.installIntegration.id, status: 'active', space_selection: 'all', spaces: expect.any(Number) }),
+      ]);
     });
 
     it('unpublishIntegration', async () => {
@@ -1096,7 +1157,10 @@ describe('contract: the reference client against the REST facade', () => {
       const list = await expectContract('listCommentsInSpace', api.spaces.listCommentsInSpace(space.id, { order: 'asc', status: 'open' }));
       expect(list.items.map((c: { id: string }) => c.id)).toEqual([posted.id]);
       await expectContract('getCommentInSpace', api.spaces.getCommentInSpace(space.id, posted.id, { format: 'document' }));
-      const resolved = await expectContract('updateCommentInSpace', api.spaces.updateCommentInSpace(space.id, posted.id, { resolved: true, addedReactions: ['👍'] }));
+      const resolved = await expectContract(
+        'updateCommentInSpace',
+        api.spaces.updateCommentInSpace(space.id, posted.id, { resolved: true, addedReactions: ['👍'] }),
+      );
       expect(resolved).toMatchObject({ status: 'resolved', resolvedBy: { id: admin.user.id }, reactions: [{ emoji: '👍', count: 1 }] });
       const reply = await expectContract('postCommentReplyInSpace', api.spaces.postCommentReplyInSpace(space.id, posted.id, { body: { markdown: 'Hi' } }));
       const replies = await expectContract('listCommentRepliesInSpace', api.spaces.listCommentRepliesInSpace(space.id, posted.id));
@@ -1110,18 +1174,36 @@ describe('contract: the reference client against the REST facade', () => {
     it('change-request comments: list, post, get, update, delete; replies: list, post, get, update, delete', async () => {
       const space = await createSpace('Reviewed');
       const { data: cr } = await api.spaces.createChangeRequest(space.id, { subject: 'Edits' });
-      const created = await admin.gql(`mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Intro", markdown: "Hello" }) { page { id } } }`, { s: space.id, c: cr.id });
+      const created = await admin.gql(
+        `mutation($s: ID!, $c: ID!) { createPage(spaceId: $s, changeRequestId: $c, input: { title: "Intro", markdown: "Hello" }) { page { id } } }`,
+        { s: space.id, c: cr.id },
+      );
       const pageId = created.data.createPage.page.id as string;
-      const posted = await expectContract('postCommentInChangeRequest', api.spaces.postCommentInChangeRequest(space.id, cr.id, { page: pageId, body: { markdown: 'Why?' } }));
+      const posted = await expectContract(
+        'postCommentInChangeRequest',
+        api.spaces.postCommentInChangeRequest(space.id, cr.id, { page: pageId, body: { markdown: 'Why?' } }),
+      );
       expect(posted.target).toMatchObject({ changeRequest: cr.id, page: { id: pageId, outdated: false } });
       const list = await expectContract('listCommentsInChangeRequest', api.spaces.listCommentsInChangeRequest(space.id, cr.id, { targetPage: pageId }));
       expect(list.items.map((c: { id: string }) => c.id)).toEqual([posted.id]);
       await expectContract('getCommentInChangeRequest', api.spaces.getCommentInChangeRequest(space.id, cr.id, posted.id));
-      await expectContract('updateCommentInChangeRequest', api.spaces.updateCommentInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Why not?' } }));
-      const reply = await expectContract('postCommentReplyInChangeRequest', api.spaces.postCommentReplyInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Because' } }));
+      await expectContract(
+        'updateCommentInChangeRequest',
+        api.spaces.updateCommentInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Why not?' } }),
+      );
+      const reply = await expectContract(
+        'postCommentReplyInChangeRequest',
+        api.spaces.postCommentReplyInChangeRequest(space.id, cr.id, posted.id, { body: { markdown: 'Because' } }),
+      );
       await expectContract('listCommentRepliesInChangeRequest', api.spaces.listCommentRepliesInChangeRequest(space.id, cr.id, posted.id));
-      await expectContract('getCommentReplyInChangeRequest', api.spaces.getCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { format: 'markdown' }));
-      await expectContract('updateCommentReplyInChangeRequest', api.spaces.updateCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { resolved: true }));
+      await expectContract(
+        'getCommentReplyInChangeRequest',
+        api.spaces.getCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { format: 'markdown' }),
+      );
+      await expectContract(
+        'updateCommentReplyInChangeRequest',
+        api.spaces.updateCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id, { resolved: true }),
+      );
       const { data: afterReply } = await api.spaces.getCommentInChangeRequest(space.id, cr.id, posted.id);
       expect(afterReply.status).toBe('resolved');
       await expectContract('deleteCommentReplyInChangeRequest', api.spaces.deleteCommentReplyInChangeRequest(space.id, cr.id, posted.id, reply.id));
@@ -1176,8 +1258,12 @@ describe('the route table', () => {
     expect(readFileSync(new URL('./fixtures/operations.tsv', import.meta.url), 'utf8')).toBe(readFileSync(shared, 'utf8'));
   });
 
-  it('declares the contract\'s path, method and success status for every routed operation', () => {
-    const rows = readFileSync(new URL('./fixtures/operations.tsv', import.meta.url), 'utf8').trim().split('\n').slice(1).map((l) => l.split('\t'));
+  it("declares the contract's path, method and success status for every routed operation", () => {
+    const rows = readFileSync(new URL('./fixtures/operations.tsv', import.meta.url), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split('\t'));
     for (const route of routes) {
       const row = rows.find((r) => r[3] === route.operationId);
       if (!row) continue; // reference operations beyond the contract

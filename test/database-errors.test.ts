@@ -24,7 +24,12 @@ describe('an internal error', () => {
     // A rule of the database that no request is expected to break (a check constraint, which nothing maps).
     await server.em().getConnection().execute(`alter table "team" add constraint "team_title_test_check" check (title <> 'Forbidden by the test') not valid`);
 
-    const restAnswer = await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Forbidden by the test' }, { 'x-request-id': 'req-internal-rest' });
+    const restAnswer = await admin.rest(
+      'PUT',
+      `/v1/orgs/${organization.id}/teams`,
+      { title: 'Forbidden by the test' },
+      { 'x-request-id': 'req-internal-rest' },
+    );
     expectError(restAnswer, 500, 'Internal server error');
 
     const mutation = `mutation($o: ID!) { createTeam(organizationId: $o, input: { title: "Forbidden by the test" }) { id } }`;
@@ -60,7 +65,9 @@ describe('a statement refused with a SQLSTATE that a closed database also sends'
     await connection.execute(`create trigger "team_test_closed" before insert on "team" for each row execute function "team_test_closed"()`);
     try {
       expectError(await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Refused like a closed database' }), 500, 'Internal server error');
-      const answer = await admin.gql(`mutation($o: ID!) { createTeam(organizationId: $o, input: { title: "Refused like a closed database" }) { id } }`, { o: organization.id });
+      const answer = await admin.gql(`mutation($o: ID!) { createTeam(organizationId: $o, input: { title: "Refused like a closed database" }) { id } }`, {
+        o: organization.id,
+      });
       expectGqlError(answer, 'INTERNAL_SERVER_ERROR', 'Internal server error');
     } finally {
       await connection.execute(`drop trigger "team_test_closed" on "team"`);

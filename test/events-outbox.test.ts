@@ -47,10 +47,17 @@ describe('the outbox', () => {
   it('names a GraphQL mutation by its root field', async () => {
     const team = await newOrganizationWithRoles(server);
     const space = await createSpace(team.admin, team.organization.id);
-    const answer = await team.admin.gql(`mutation Named($spaceId: ID!) { postComment(spaceId: $spaceId, input: { body: { markdown: "Hi" } }) { id } }`, { spaceId: space.id });
+    const answer = await team.admin.gql(`mutation Named($spaceId: ID!) { postComment(spaceId: $spaceId, input: { body: { markdown: "Hi" } }) { id } }`, {
+      spaceId: space.id,
+    });
     expect(answer.errors).toBeUndefined();
     const [event] = (await eventsOf(server, team.organization.id)).filter((e) => e.type === 'comment.posted');
-    expect(event).toMatchObject({ door: 'graphql', operation: 'postComment', actorUserId: team.admin.user.id, target: { commentId: answer.data.postComment.id } });
+    expect(event).toMatchObject({
+      door: 'graphql',
+      operation: 'postComment',
+      actorUserId: team.admin.user.id,
+      target: { commentId: answer.data.postComment.id },
+    });
   });
 
   it('announces nothing of a rolled-back change', async () => {

@@ -45,7 +45,11 @@ describe('comment and reply events', () => {
     const resolvedAndReacted = await eventsSince(org, seq);
     expect(resolvedAndReacted.map((e) => e.type)).toEqual(['comment.resolved', 'comment.reacted']);
     expect(resolvedAndReacted[0]).toMatchObject({ actorUserId: team.admin.user.id, payload: { status: 'resolved', resolvedBy: team.admin.user.id } });
-    expect(resolvedAndReacted[1].payload).toMatchObject({ id: comment.id, reactions: { user: team.admin.user.id, added: ['👍'], removed: [] }, changes: ['reactions'] });
+    expect(resolvedAndReacted[1].payload).toMatchObject({
+      id: comment.id,
+      reactions: { user: team.admin.user.id, added: ['👍'], removed: [] },
+      changes: ['reactions'],
+    });
 
     seq = await lastEventSeq(server);
     // Resolving again changes nothing, so it announces nothing; reopening does.
@@ -60,7 +64,12 @@ describe('comment and reply events', () => {
     seq = await lastEventSeq(server);
     expect((await team.edit.rest('DELETE', `${base}/${comment.id}`)).status).toBe(204);
     const [deleted] = await eventsSince(org, seq);
-    expect(deleted).toMatchObject({ type: 'comment.deleted', actorUserId: team.edit.user.id, target: { commentId: comment.id }, payload: { id: comment.id, body: { markdown: 'Second' } } });
+    expect(deleted).toMatchObject({
+      type: 'comment.deleted',
+      actorUserId: team.edit.user.id,
+      target: { commentId: comment.id },
+      payload: { id: comment.id, body: { markdown: 'Second' } },
+    });
   });
 
   it('records replies posted, edited, reacted to and deleted in a change request, and a reply resolving its comment', async () => {
@@ -242,7 +251,10 @@ describe('site events', () => {
     expect((await team.admin.rest('DELETE', linkPath)).status).toBe(204);
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['share_link.created', 'share_link.updated', 'share_link.deleted']);
-    expect(events[0]).toMatchObject({ target: { siteId: team.site.id, shareLinkId: link.body.id }, payload: { object: 'share-link', name: 'Partners', active: true } });
+    expect(events[0]).toMatchObject({
+      target: { siteId: team.site.id, shareLinkId: link.body.id },
+      payload: { object: 'share-link', name: 'Partners', active: true },
+    });
     expect(events[1].payload).toMatchObject({ active: false, changes: ['active'] });
     expect(JSON.stringify(events)).not.toContain(link.body.key ?? 'no key answered');
   });
@@ -276,7 +288,11 @@ describe('translation, OpenAPI spec and integration events', () => {
     expect((await team.admin.rest('DELETE', path)).status).toBe(204);
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['translation.created', 'translation.updated', 'translation.deleted']);
-    expect(events[0]).toMatchObject({ actorUserId: team.admin.user.id, target: { translationId: created.body.id }, payload: { object: 'translation-settings', title: 'French', languages: ['fr'] } });
+    expect(events[0]).toMatchObject({
+      actorUserId: team.admin.user.id,
+      target: { translationId: created.body.id },
+      payload: { object: 'translation-settings', title: 'French', languages: ['fr'] },
+    });
     expect(events[1].payload).toMatchObject({ title: 'French (France)', changes: ['title'] });
   });
 
@@ -295,9 +311,17 @@ describe('translation, OpenAPI spec and integration events', () => {
     expect((await team.admin.rest('DELETE', `/v1/orgs/${org}/openapi/pets`)).status).toBe(204);
     const events = await eventsSince(org, seq);
     expect(events.map((e) => e.type)).toEqual(['openapi_spec.created', 'openapi_spec.updated', 'openapi_spec.processed', 'openapi_spec.deleted']);
-    expect(events[0]).toMatchObject({ actorUserId: team.admin.user.id, target: { openAPISpecId: created.body.id }, payload: { object: 'openapi-spec', slug: 'pets', processingState: 'pending' } });
+    expect(events[0]).toMatchObject({
+      actorUserId: team.admin.user.id,
+      target: { openAPISpecId: created.body.id },
+      payload: { object: 'openapi-spec', slug: 'pets', processingState: 'pending' },
+    });
     // The first revision's job finds its source replaced: it records nothing; the second's announces the outcome.
-    expect(events[2]).toMatchObject({ actorUserId: null, door: null, payload: { slug: 'pets', processingState: 'complete', lastVersion: '1.2.4', title: 'Pets' } });
+    expect(events[2]).toMatchObject({
+      actorUserId: null,
+      door: null,
+      payload: { slug: 'pets', processingState: 'complete', lastVersion: '1.2.4', title: 'Pets' },
+    });
     expect(JSON.stringify(events)).not.toContain('"paths"');
   });
 
@@ -307,7 +331,14 @@ describe('translation, OpenAPI spec and integration events', () => {
     const name = `events-${Date.now().toString(36)}`;
     const space = await createSpace(team.admin, org);
     const seq = await lastEventSeq(server);
-    const body = { organization: org, title: 'Events', description: 'Listens', scopes: ['space:views:read'], script: 'export default {}', secrets: { KEY: 'sealed-secret-value' } };
+    const body = {
+      organization: org,
+      title: 'Events',
+      description: 'Listens',
+      scopes: ['space:views:read'],
+      script: 'export default {}',
+      secrets: { KEY: 'sealed-secret-value' },
+    };
     expect((await team.admin.rest('POST', `/v1/integrations/${name}`, body)).status).toBe(200);
     const install = `mutation($o: ID!, $name: String!, $input: InstallIntegrationInput!) { installIntegration(organizationId: $o, integrationName: $name, input: $input) { id } }`;
     const installed = await team.admin.gql(install, { o: org, name, input: {} });
@@ -322,10 +353,22 @@ describe('translation, OpenAPI spec and integration events', () => {
     expect((await team.admin.gql(uninstall, { o: org, name })).data.uninstallIntegration).toBe(false);
     expect((await team.admin.rest('DELETE', `/v1/integrations/${name}`)).status).toBe(204);
     const events = await eventsSince(org, seq);
-    expect(events.map((e) => e.type)).toEqual(['integration.published', 'integration.installed', 'integration.updated', 'integration.updated', 'integration.uninstalled', 'integration.unpublished']);
+    expect(events.map((e) => e.type)).toEqual([
+      'integration.published',
+      'integration.installed',
+      'integration.updated',
+      'integration.updated',
+      'integration.uninstalled',
+      'integration.unpublished',
+    ]);
     expect(events[0]).toMatchObject({ target: { integrationName: name }, payload: { object: 'integration', name, version: 1, title: 'Events' } });
     const installationId = installed.data.installIntegration.id;
-    expect(events[1]).toMatchObject({ door: 'graphql', operation: 'installIntegration', target: { integrationName: name, installationId }, payload: { object: 'integration-installation', id: installationId } });
+    expect(events[1]).toMatchObject({
+      door: 'graphql',
+      operation: 'installIntegration',
+      target: { integrationName: name, installationId },
+      payload: { object: 'integration-installation', id: installationId },
+    });
     expect(events[2].payload).toMatchObject({ space_selection: 'selected', spaces: [space.id], changes: ['space_selection', 'spaces'] });
     // Every space again: the selection changes, and the list of selected spaces empties.
     expect(events[3].payload).toMatchObject({ space_selection: 'all', changes: ['space_selection', 'spaces'] });

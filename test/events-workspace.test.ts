@@ -22,7 +22,10 @@ async function eventsSince(organizationId: string, since: number): Promise<Domai
 /** The only event of `type` among `events`. */
 function only(events: DomainEventRow[], type: string): DomainEventRow {
   const found = events.filter((e) => e.type === type);
-  expect(found.map((e) => e.type), `events of ${type}: ${events.map((e) => e.type).join(', ')}`).toEqual([type]);
+  expect(
+    found.map((e) => e.type),
+    `events of ${type}: ${events.map((e) => e.type).join(', ')}`,
+  ).toEqual([type]);
   return found[0];
 }
 
@@ -53,7 +56,12 @@ describe('events of organizations and members', () => {
     const since = await lastEventSeq(server);
     expect((await owner.rest('PATCH', `/v1/orgs/${organizationId}`, { title: 'Acme Inc', ai: false, sso: true })).status).toBe(200);
     const updated = only(await eventsSince(organizationId, since), 'organization.updated');
-    expect(updated).toMatchObject({ door: 'rest', operation: 'updateOrganizationById', actorUserId: owner.user.id, payload: { title: 'Acme Inc', sso: true, changes: ['title', 'sso'] } });
+    expect(updated).toMatchObject({
+      door: 'rest',
+      operation: 'updateOrganizationById',
+      actorUserId: owner.user.id,
+      payload: { title: 'Acme Inc', sso: true, changes: ['title', 'sso'] },
+    });
 
     // Nothing changed, nothing announced.
     const unchanged = await lastEventSeq(server);
@@ -65,7 +73,11 @@ describe('events of organizations and members', () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const orgId = organization.id;
     const since = await lastEventSeq(server);
-    const data = await gqlOk(admin, `mutation($o: ID!) { createInviteLink(organizationId: $o, input: { role: read }) { ... on OrganizationInviteLink { id } } }`, { o: orgId });
+    const data = await gqlOk(
+      admin,
+      `mutation($o: ID!) { createInviteLink(organizationId: $o, input: { role: read }) { ... on OrganizationInviteLink { id } } }`,
+      { o: orgId },
+    );
     const inviteId = data.createInviteLink.id as string;
     expect((await admin.rest('PATCH', `/v1/orgs/${orgId}/link-invites/${inviteId}`, { role: 'edit' })).status).toBe(200);
 
@@ -84,9 +96,18 @@ describe('events of organizations and members', () => {
     expect(updated.payload).toMatchObject({ role: 'edit', changes: ['role'] });
     for (const event of [created, updated, joined, deleted]) expect(JSON.stringify(event)).not.toContain(inviteId);
     expect(deleted.payload.fingerprint).toBe(created.payload.fingerprint);
-    expect(joined).toMatchObject({ actorUserId: joiner.user.id, operation: 'joinOrganizationWithInvite', target: { organizationId: orgId, userId: joiner.user.id }, payload: { object: 'member', id: joiner.user.id, role: 'edit', invite: created.payload.fingerprint } });
+    expect(joined).toMatchObject({
+      actorUserId: joiner.user.id,
+      operation: 'joinOrganizationWithInvite',
+      target: { organizationId: orgId, userId: joiner.user.id },
+      payload: { object: 'member', id: joiner.user.id, role: 'edit', invite: created.payload.fingerprint },
+    });
     expect(roleChanged).toMatchObject({ operation: 'updateMemberInOrganizationById', payload: { role: 'create', changes: ['role'] } });
-    expect(removed).toMatchObject({ operation: 'removeMemberFromOrganizationById', target: { userId: joiner.user.id }, payload: { id: joiner.user.id, role: 'create' } });
+    expect(removed).toMatchObject({
+      operation: 'removeMemberFromOrganizationById',
+      target: { userId: joiner.user.id },
+      payload: { id: joiner.user.id, role: 'create' },
+    });
   });
 });
 
@@ -120,16 +141,29 @@ describe('events of teams and permissions', () => {
     const collection = await createCollection(admin, organization.id);
     const team = (await admin.rest('PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Readers' })).body;
     const since = await lastEventSeq(server);
-    await gqlOk(admin, `mutation($s: ID!, $u: ID!) { grantSpaceRole(spaceId: $s, input: { user: $u, role: edit }) { role } }`, { s: space.id, u: read.user.id });
-    await gqlOk(admin, `mutation($c: ID!, $t: ID!) { grantCollectionRole(collectionId: $c, input: { team: $t, role: comment }) { role } }`, { c: collection.id, t: team.id });
+    await gqlOk(admin, `mutation($s: ID!, $u: ID!) { grantSpaceRole(spaceId: $s, input: { user: $u, role: edit }) { role } }`, {
+      s: space.id,
+      u: read.user.id,
+    });
+    await gqlOk(admin, `mutation($c: ID!, $t: ID!) { grantCollectionRole(collectionId: $c, input: { team: $t, role: comment }) { role } }`, {
+      c: collection.id,
+      t: team.id,
+    });
     await gqlOk(admin, `mutation($s: ID!, $u: ID!) { revokeSpaceRole(spaceId: $s, input: { user: $u }) }`, { s: space.id, u: read.user.id });
     // Revoking what is not there changes nothing.
     await gqlOk(admin, `mutation($s: ID!, $u: ID!) { revokeSpaceRole(spaceId: $s, input: { user: $u }) }`, { s: space.id, u: read.user.id });
 
     const events = await eventsSince(organization.id, since);
     expect(typesOf(events)).toEqual(['permission.granted', 'permission.granted', 'permission.revoked']);
-    expect(events[0]).toMatchObject({ operation: 'grantSpaceRole', target: { spaceId: space.id, userId: read.user.id }, payload: { space: space.id, collection: null, user: read.user.id, team: null, role: 'edit' } });
-    expect(events[1]).toMatchObject({ target: { collectionId: collection.id, teamId: team.id }, payload: { collection: collection.id, team: team.id, role: 'comment' } });
+    expect(events[0]).toMatchObject({
+      operation: 'grantSpaceRole',
+      target: { spaceId: space.id, userId: read.user.id },
+      payload: { space: space.id, collection: null, user: read.user.id, team: null, role: 'edit' },
+    });
+    expect(events[1]).toMatchObject({
+      target: { collectionId: collection.id, teamId: team.id },
+      payload: { collection: collection.id, team: team.id, role: 'comment' },
+    });
     expect(events[2]).toMatchObject({ operation: 'revokeSpaceRole', payload: { space: space.id, user: read.user.id, role: 'edit' } });
   });
 });
@@ -149,14 +183,36 @@ describe('events of collections and spaces', () => {
     expect((await admin.rest('DELETE', `/v1/collections/${parent.id}`)).status).toBe(204);
 
     const events = await eventsSince(organization.id, since);
-    expect(typesOf(events)).toEqual(['collection.created', 'collection.created', 'space.created', 'collection.updated', 'collection.moved', 'space.moved', 'collection.transferred', 'collection.deleted']);
+    expect(typesOf(events)).toEqual([
+      'collection.created',
+      'collection.created',
+      'space.created',
+      'collection.updated',
+      'collection.moved',
+      'space.moved',
+      'collection.transferred',
+      'collection.deleted',
+    ]);
     const [created, , , updated, moved, , transferred, deleted] = events;
-    expect(created).toMatchObject({ operation: 'createCollection', target: { collectionId: parent.id }, payload: { object: 'collection', id: parent.id, title: 'Guides', organization: organization.id, parent: null } });
+    expect(created).toMatchObject({
+      operation: 'createCollection',
+      target: { collectionId: parent.id },
+      payload: { object: 'collection', id: parent.id, title: 'Guides', organization: organization.id, parent: null },
+    });
     expect(updated.payload).toMatchObject({ description: 'How to', changes: ['description'] });
-    expect(moved.payload).toMatchObject({ parent: parent.id, from: { organization: organization.id, parent: null }, to: { organization: organization.id, parent: parent.id } });
+    expect(moved.payload).toMatchObject({
+      parent: parent.id,
+      from: { organization: organization.id, parent: null },
+      to: { organization: organization.id, parent: parent.id },
+    });
     expect(transferred).toMatchObject({
       target: { collectionId: child.id, toOrganizationId: other.id },
-      payload: { organization: other.id, from: { organization: organization.id, parent: parent.id }, to: { organization: other.id, parent: null }, spaces: [inner.id] },
+      payload: {
+        organization: other.id,
+        from: { organization: organization.id, parent: parent.id },
+        to: { organization: other.id, parent: null },
+        spaces: [inner.id],
+      },
     });
     expect(transferred.targetIds).toContain(other.id);
     expect(deleted).toMatchObject({ operation: 'deleteCollectionById', payload: { id: parent.id, collections: [], spaces: [] } });
@@ -180,13 +236,25 @@ describe('events of collections and spaces', () => {
     const events = await eventsSince(organization.id, since);
     expect(typesOf(events)).toEqual(['space.created', 'space.created', 'space.updated', 'space.deleted', 'space.restored', 'space.moved', 'space.transferred']);
     const [created, duplicated, updated, deleted, restored, moved, transferred] = events;
-    expect(created).toMatchObject({ actorUserId: admin.user.id, operation: 'createSpace', target: { spaceId: space.id }, payload: { object: 'space', id: space.id, title: 'Handbook', visibility: 'private', organization: organization.id, revision: space.revision } });
-    expect(duplicated).toMatchObject({ operation: 'duplicateSpace', target: { spaceId: copy.id }, payload: { id: copy.id, title: 'Handbook (copy)', duplicatedFrom: space.id } });
+    expect(created).toMatchObject({
+      actorUserId: admin.user.id,
+      operation: 'createSpace',
+      target: { spaceId: space.id },
+      payload: { object: 'space', id: space.id, title: 'Handbook', visibility: 'private', organization: organization.id, revision: space.revision },
+    });
+    expect(duplicated).toMatchObject({
+      operation: 'duplicateSpace',
+      target: { spaceId: copy.id },
+      payload: { id: copy.id, title: 'Handbook (copy)', duplicatedFrom: space.id },
+    });
     expect(updated.payload).toMatchObject({ title: 'Handbook 2', changes: ['title'] });
     expect(deleted.payload).toMatchObject({ id: copy.id, deletedAt: server.clock.now().toISOString() });
     expect(restored.payload).toMatchObject({ id: copy.id, deletedAt: null });
     expect(moved.payload).toMatchObject({ from: { parent: null }, to: { parent: collection.id } });
-    expect(transferred).toMatchObject({ target: { spaceId: space.id, toOrganizationId: other.id }, payload: { organization: other.id, from: { organization: organization.id, parent: collection.id }, to: { organization: other.id, parent: null } } });
+    expect(transferred).toMatchObject({
+      target: { spaceId: space.id, toOrganizationId: other.id },
+      payload: { organization: other.id, from: { organization: organization.id, parent: collection.id }, to: { organization: other.id, parent: null } },
+    });
   });
 });
 
@@ -204,13 +272,35 @@ describe('events of change requests and content', () => {
     expect(merged.status).toBe(200);
 
     const events = await eventsSince(organization.id, since);
-    expect(typesOf(events)).toEqual(['change_request.opened', 'content.edited', 'change_request.updated', 'change_request.status_changed', 'content.edited', 'change_request.merged']);
+    expect(typesOf(events)).toEqual([
+      'change_request.opened',
+      'content.edited',
+      'change_request.updated',
+      'change_request.status_changed',
+      'content.edited',
+      'change_request.merged',
+    ]);
     const [opened, edit1, updated, status, mergeRevision, mergedEvent] = events;
-    expect(opened).toMatchObject({ actorUserId: edit.user.id, operation: 'createChangeRequest', target: { spaceId: space.id, changeRequestId: cr.id }, payload: { object: 'change-request', id: cr.id, number: cr.number, status: 'open', subject: 'Intro', createdBy: edit.user.id } });
-    expect(edit1).toMatchObject({ door: 'graphql', operation: 'createPage', target: { spaceId: space.id, changeRequestId: cr.id, revisionId: edited.revision.id }, payload: { object: 'revision', id: edited.revision.id, type: 'edits', parents: edited.revision.parents, createdBy: edit.user.id } });
+    expect(opened).toMatchObject({
+      actorUserId: edit.user.id,
+      operation: 'createChangeRequest',
+      target: { spaceId: space.id, changeRequestId: cr.id },
+      payload: { object: 'change-request', id: cr.id, number: cr.number, status: 'open', subject: 'Intro', createdBy: edit.user.id },
+    });
+    expect(edit1).toMatchObject({
+      door: 'graphql',
+      operation: 'createPage',
+      target: { spaceId: space.id, changeRequestId: cr.id, revisionId: edited.revision.id },
+      payload: { object: 'revision', id: edited.revision.id, type: 'edits', parents: edited.revision.parents, createdBy: edit.user.id },
+    });
     expect(updated.payload).toMatchObject({ subject: 'Introduction', changes: ['subject'] });
     expect(status.payload).toMatchObject({ status: 'draft', from: 'open', to: 'draft' });
-    expect(mergeRevision).toMatchObject({ actorUserId: admin.user.id, operation: 'mergeChangeRequest', target: { revisionId: merged.body.revision }, payload: { type: 'merge', changeRequest: cr.id } });
+    expect(mergeRevision).toMatchObject({
+      actorUserId: admin.user.id,
+      operation: 'mergeChangeRequest',
+      target: { revisionId: merged.body.revision },
+      payload: { type: 'merge', changeRequest: cr.id },
+    });
     expect(mergedEvent).toMatchObject({ payload: { status: 'merged', revisionMerged: merged.body.revision } });
   });
 
@@ -225,7 +315,11 @@ describe('events of change requests and content', () => {
     const updated = await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/${second.id}/update`);
     expect(updated.status).toBe(200);
     const event = only(await eventsSince(organization.id, since), 'content.edited');
-    expect(event).toMatchObject({ operation: 'updateChangeRequest', target: { changeRequestId: second.id, revisionId: updated.body.revision }, payload: { type: 'update', changeRequest: second.id } });
+    expect(event).toMatchObject({
+      operation: 'updateChangeRequest',
+      target: { changeRequestId: second.id, revisionId: updated.body.revision },
+      payload: { type: 'update', changeRequest: second.id },
+    });
   });
 
   it('records saml.updated when a provider is created, changed and deleted', async () => {
@@ -236,8 +330,15 @@ describe('events of change requests and content', () => {
     expect((await admin.rest('PATCH', `${path}/${provider.id}`, { label: 'Okta SSO' })).status).toBe(200);
     expect((await admin.rest('DELETE', `${path}/${provider.id}`)).status).toBe(204);
     const events = await eventsSince(organization.id, since);
-    expect(events.map((e) => [e.type, e.payload.change])).toEqual([['saml.updated', 'created'], ['saml.updated', 'updated'], ['saml.updated', 'deleted']]);
-    expect(events[1]).toMatchObject({ target: { organizationId: organization.id, samlProviderId: provider.id }, payload: { provider: { object: 'saml-provider', label: 'Okta SSO' }, changes: ['label'] } });
+    expect(events.map((e) => [e.type, e.payload.change])).toEqual([
+      ['saml.updated', 'created'],
+      ['saml.updated', 'updated'],
+      ['saml.updated', 'deleted'],
+    ]);
+    expect(events[1]).toMatchObject({
+      target: { organizationId: organization.id, samlProviderId: provider.id },
+      payload: { provider: { object: 'saml-provider', label: 'Okta SSO' }, changes: ['label'] },
+    });
   });
 });
 
@@ -290,7 +391,11 @@ describe('refused and concurrent changes', () => {
     await server.em().nativeUpdate(User, { id: instanceAdmin.user.id }, { instanceAdmin: true });
     const since = await lastEventSeq(server);
     const set = (role: string | null) =>
-      gqlOk(instanceAdmin, `mutation($o: ID!, $u: String!, $r: Role) { adminSetMember(organizationId: $o, input: { user: $u, role: $r }) { role } }`, { o: organization.id, u: user.user.email, r: role });
+      gqlOk(instanceAdmin, `mutation($o: ID!, $u: String!, $r: Role) { adminSetMember(organizationId: $o, input: { user: $u, role: $r }) { role } }`, {
+        o: organization.id,
+        u: user.user.email,
+        r: role,
+      });
     await set('read');
     await set('read');
     await set('edit');

@@ -84,7 +84,10 @@ describe('granting and revoking roles', () => {
   it('needs the admin role on the space or collection: space admins by grant may share it further', async () => {
     const { organization, admin, edit, read, outsider, space } = await newOrganizationWithSpace(server);
     const give = (caller: Caller, user: string) =>
-      caller.gql(`mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id } }`, { id: space.id, input: { user, role: 'edit' } });
+      caller.gql(`mutation($id: ID!, $input: GrantInput!) { grantSpaceRole(spaceId: $id, input: $input) { id } }`, {
+        id: space.id,
+        input: { user, role: 'edit' },
+      });
     expectGqlError(await give(edit, read.user.id), 'FORBIDDEN', 'Space: this operation needs the admin role');
     expectGqlError(await give(outsider, read.user.id), 'NOT_FOUND', 'Space not found');
     await grant(admin, { space: space.id }, { user: edit.user.id }, 'admin');

@@ -42,7 +42,12 @@ describe('graphql-jit, patched', () => {
     );
     const result = await query.query(undefined, {}, {});
     expect(calls).toBe(4);
-    expect(result.data).toEqual({ items: [{ n: 1, tripled: 3, shown: null }, { n: 2, tripled: 6, shown: null }] });
+    expect(result.data).toEqual({
+      items: [
+        { n: 1, tripled: 3, shown: null },
+        { n: 2, tripled: 6, shown: null },
+      ],
+    });
     expect(result.errors?.map((error) => [error.message, error.path])).toEqual([
       ['thrown', ['items', 0, 'shown']],
       ['rejected', ['items', 1, 'shown']],
@@ -64,7 +69,12 @@ describe('graphql-jit, patched', () => {
     const result = await query.query(undefined, {}, {});
     expect(result.errors).toBeUndefined();
     // `...rest` after three parameters: length 3, so no info; `(...args)`: length 0, so info as before.
-    expect(result.data).toEqual({ items: [{ shown: 'no info', asked: 'asked@asked', tripled: 7 }, { shown: 'no info', asked: 'asked@asked', tripled: 7 }] });
+    expect(result.data).toEqual({
+      items: [
+        { shown: 'no info', asked: 'asked@asked', tripled: 7 },
+        { shown: 'no info', asked: 'asked@asked', tripled: 7 },
+      ],
+    });
   });
 
   it('serializes leaves of built-in scalars as graphql-js does, taking values the scalar keeps as they are', async () => {
@@ -74,7 +84,8 @@ describe('graphql-jit, patched', () => {
     });
     const query = compileQuery(schema, parse('{ leaves { s id b i f need } }'));
     if (!isCompiledQuery(query)) throw new Error('did not compile');
-    const run = (leaf: Record<string, unknown>) => query.query({ leaves: [leaf] }, {}, {}) as { data?: any; errors?: readonly { message: string; path?: readonly unknown[] }[] };
+    const run = (leaf: Record<string, unknown>) =>
+      query.query({ leaves: [leaf] }, {}, {}) as { data?: any; errors?: readonly { message: string; path?: readonly unknown[] }[] };
     expect(run({ s: 'a', id: 'x', b: true, i: -3, f: 1.5, need: 'n' }).data).toEqual({ leaves: [{ s: 'a', id: 'x', b: true, i: -3, f: 1.5, need: 'n' }] });
     // Values the scalar converts or refuses go through graphql-js' serializers, as without the patch.
     const converted = run({ s: 5, id: 7, b: null, i: 2.0, f: 3, need: 'n' });
@@ -82,10 +93,12 @@ describe('graphql-jit, patched', () => {
     expect(converted.data).toEqual({ leaves: [{ s: '5', id: '7', b: null, i: 2, f: 3, need: 'n' }] });
     const refused = run({ s: 'a', i: 2 ** 40, f: Infinity, need: null });
     expect(refused.data).toBeNull();
-    expect(refused.errors?.map((error) => error.message).sort()).toEqual([
-      'Cannot return null for non-nullable field Leaf.need.',
-      'Int cannot represent non 32-bit signed integer value: 1099511627776',
-      'Float cannot represent non numeric value: Infinity',
-    ].sort());
+    expect(refused.errors?.map((error) => error.message).sort()).toEqual(
+      [
+        'Cannot return null for non-nullable field Leaf.need.',
+        'Int cannot represent non 32-bit signed integer value: 1099511627776',
+        'Float cannot represent non numeric value: Infinity',
+      ].sort(),
+    );
   });
 });

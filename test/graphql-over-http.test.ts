@@ -46,7 +46,10 @@ describe('document errors by the media type asked for', () => {
     'does not validate': { query: '{ viewer { noSuchField } }', message: /Cannot query field "noSuchField"/ },
     'has too many tokens': { query: `{ ${'__typename '.repeat(6000)}}`, message: /Token limit of 5000 exceeded/ },
     'has too many aliases': { query: `{ ${Array.from({ length: 60 }, (_, i) => `a${i}: viewer { id }`).join(' ')} }`, message: /Aliases limit of 50 exceeded/ },
-    'costs too much': { query: '{ organizations(limit: 1000) { items { spaces(limit: 1000) { items { id title } } } } }', message: /^Query cost limit of 2000000 exceeded/ },
+    'costs too much': {
+      query: '{ organizations(limit: 1000) { items { spaces(limit: 1000) { items { id title } } } } }',
+      message: /^Query cost limit of 2000000 exceeded/,
+    },
     'has variables that do not coerce': { query: 'query($id: ID!) { space(id: $id) { id } }', variables: { id: null }, message: /^Variable "\$id"/ },
   };
 

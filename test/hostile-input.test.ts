@@ -30,7 +30,11 @@ const collectionsOf = (organizationId: string) => server.em().count(Collection, 
 
 /** A raw request: the body as given (bytes or text), with exactly the headers given. */
 async function send(path: string, init: { method: string; headers?: Record<string, string>; body?: string | Uint8Array }) {
-  const res = await fetch(server.url + path, { method: init.method, headers: { authorization: `Bearer ${admin.token}`, ...init.headers }, body: init.body as never });
+  const res = await fetch(server.url + path, {
+    method: init.method,
+    headers: { authorization: `Bearer ${admin.token}`, ...init.headers },
+    body: init.body as never,
+  });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : undefined };
 }
@@ -119,9 +123,15 @@ describe('lone surrogates', () => {
     const viaRest = await track(admin, site, [claims]);
     expect(viaRest.body).toEqual({ error: { code: 400, message: `events.0.session.visitorAuthClaims.plan: ${SURROGATE}` } });
     const link = siteEvent({ type: 'link_click', link: { target: { kind: 'url', url: 'https://a.example/\ud800' }, position: 'header' } });
-    const viaGraphql = await admin.gql('mutation($site: ID!, $events: [JSON!]) { trackSiteEvents(siteId: $site, events: $events) }', { site: site.id, events: [link] });
+    const viaGraphql = await admin.gql('mutation($site: ID!, $events: [JSON!]) { trackSiteEvents(siteId: $site, events: $events) }', {
+      site: site.id,
+      events: [link],
+    });
     expect(viaGraphql.errors?.[0]).toMatchObject({ message: `events.0.link.target.url: ${SURROGATE}`, extensions: { code: 'BAD_REQUEST' } });
-    const asBatch = await admin.gql('mutation($site: ID!, $batch: InsightsEventBatch) { trackSiteEvents(siteId: $site, batch: $batch) }', { site: site.id, batch: JSON.stringify({ events: [link] }) });
+    const asBatch = await admin.gql('mutation($site: ID!, $batch: InsightsEventBatch) { trackSiteEvents(siteId: $site, batch: $batch) }', {
+      site: site.id,
+      batch: JSON.stringify({ events: [link] }),
+    });
     expect(asBatch.errors?.[0]?.message).toBe(`events.0.link.target.url: ${SURROGATE}`);
   });
 });
@@ -151,7 +161,11 @@ describe('nesting', () => {
     expect(await collectionsOf(team.organization.id)).toBe(before);
 
     const site = await insertSite(server, team.organization.id);
-    const events = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/insights/events`, { method: 'POST', headers: json, body: `{"events":[${deep(1000)}]}` });
+    const events = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/insights/events`, {
+      method: 'POST',
+      headers: json,
+      body: `{"events":[${deep(1000)}]}`,
+    });
     expect(events).toEqual({ status: 400, body: { error: { code: 400, message: `body: ${TOO_DEEP}` } } });
   });
 
@@ -173,7 +187,11 @@ describe('insights batches given as a GraphQL literal', () => {
     expect(res.errors).toBeUndefined();
     expect(res.data).toEqual({ trackSiteEvents: true });
     // The REST door reads its path regardless of case, as express routes it: the body still goes over as bytes.
-    const upper = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/INSIGHTS/Events`, { method: 'POST', headers: json, body: JSON.stringify({ events: [siteEvent()] }) });
+    const upper = await send(`/v1/orgs/${team.organization.id}/sites/${site.id}/INSIGHTS/Events`, {
+      method: 'POST',
+      headers: json,
+      body: JSON.stringify({ events: [siteEvent()] }),
+    });
     expect(upper.status).toBe(204);
     const bad = await admin.gql(`mutation { trackSiteEvents(siteId: "${site.id}", batch: "[]") }`);
     expect(bad.errors?.[0]).toMatchObject({ message: 'body: expected a JSON object', extensions: { code: 'BAD_REQUEST' } });
@@ -212,7 +230,7 @@ describe('bodies', () => {
     expect(await collectionsOf(team.organization.id)).toBe(before);
   });
 
-  it('answer a GraphQL document over the body limit with 413 in GraphQL\'s error shape', async () => {
+  it("answer a GraphQL document over the body limit with 413 in GraphQL's error shape", async () => {
     const query = `{ viewer { id } } # ${'x'.repeat(2 * 1024 * 1024)}`;
     const res = await send('/graphql', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query }) });
     expect(res.status).toBe(413);
@@ -237,7 +255,9 @@ describe('GraphQL documents', () => {
     const heapAfter = process.memoryUsage().heapUsed;
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/Token limit of 5000 exceeded/);
-    console.log(`alias bomb of 20,000 aliases (${(bomb.length / 1024).toFixed(0)} KB): refused in ${elapsed.toFixed(0)} ms; heap ${(heapBefore / 2 ** 20).toFixed(0)} → ${(heapAfter / 2 ** 20).toFixed(0)} MiB`);
+    console.log(
+      `alias bomb of 20,000 aliases (${(bomb.length / 1024).toFixed(0)} KB): refused in ${elapsed.toFixed(0)} ms; heap ${(heapBefore / 2 ** 20).toFixed(0)} → ${(heapAfter / 2 ** 20).toFixed(0)} MiB`,
+    );
 
     const spaces = `query($org: ID!) { ${Array.from({ length: 60 }, (_, i) => `s${i}: spaces(organizationId: $org) { count }`).join(' ')} }`;
     const aliases = await rest(server, admin.token, 'POST', '/graphql', { query: spaces, variables: { org: team.organization.id } });

@@ -30,7 +30,8 @@ beforeAll(async () => {
 });
 
 /** The pending (unclaimed) jobs of a kind, by when they are due. */
-const pending = async (kind: string) => (await server.em().find(Job, { kind, lockedUntil: null }, { orderBy: { runAt: 'asc' } })).map((job) => job.runAt.getTime());
+const pending = async (kind: string) =>
+  (await server.em().find(Job, { kind, lockedUntil: null }, { orderBy: { runAt: 'asc' } })).map((job) => job.runAt.getTime());
 
 /** A table's statistics (the session's latest counts pushed to them first on the embedded database). */
 async function tableStats(table: string): Promise<{ dead: number; vacuums: number; rows: number }> {
@@ -70,15 +71,22 @@ describe('the recurring housekeeping jobs', () => {
 });
 
 describe('the vacuum', () => {
-  it('runs soon after a large delete, vacuuming the tables whose dead rows pass autovacuum\'s threshold; on a server, autovacuum does', async () => {
+  it("runs soon after a large delete, vacuuming the tables whose dead rows pass autovacuum's threshold; on a server, autovacuum does", async () => {
     const { admin, space } = await newOrganizationWithSpace(server);
     const posted = await admin.rest('POST', `/v1/spaces/${space.id}/comments`, { body: { markdown: 'First' } });
     expect(posted.status).toBe(200);
     // Many comments, copied in SQL from the one the API made (every column kept but the id).
     const connection = server.em().getConnection();
-    const columns = (await connection.execute<{ name: string }[]>(`select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'comment' order by ordinal_position`)).map((c) => `"${c.name}"`);
+    const columns = (
+      await connection.execute<{ name: string }[]>(
+        `select column_name as name from information_schema.columns where table_schema = current_schema() and table_name = 'comment' order by ordinal_position`,
+      )
+    ).map((c) => `"${c.name}"`);
     const copied = columns.map((c) => (c === '"id"' ? `"id" || '-' || g` : c));
-    await connection.execute(`insert into "comment" (${columns.join(', ')}) select ${copied.join(', ')} from "comment", generate_series(1, 400) g where "id" = ?`, [posted.body.id]);
+    await connection.execute(
+      `insert into "comment" (${columns.join(', ')}) select ${copied.join(', ')} from "comment", generate_series(1, 400) g where "id" = ?`,
+      [posted.body.id],
+    );
 
     expect((await admin.rest('DELETE', `/v1/spaces/${space.id}`)).status).toBe(204);
     const before = await tableStats('comment');
@@ -122,7 +130,10 @@ describe('the retention of raw insights events', () => {
     const [row] = await server
       .em()
       .getConnection()
-      .execute<{ count: number }[]>(`select count(*)::int as count from "insight_event" where "site_id" = ? and "time" ${condition === 'before' ? '<' : '>='} ?`, [siteId, new Date(time)]);
+      .execute<{ count: number }[]>(
+        `select count(*)::int as count from "insight_event" where "site_id" = ? and "time" ${condition === 'before' ? '<' : '>='} ?`,
+        [siteId, new Date(time)],
+      );
     return row.count;
   }
 
@@ -136,7 +147,12 @@ describe('the retention of raw insights events', () => {
       visitor: `visitor-${i % 11}`,
       browser: i % 4 === 0 ? 'firefox' : 'chrome',
     }));
-    const events = sent.map((e) => siteEvent({ timestamp: new Date(e.time).toISOString(), session: { visitorId: e.visitor, sessionId: e.visitor, ...(e.browser === 'firefox' ? { userAgent: FIREFOX } : {}) } }));
+    const events = sent.map((e) =>
+      siteEvent({
+        timestamp: new Date(e.time).toISOString(),
+        session: { visitorId: e.visitor, sessionId: e.visitor, ...(e.browser === 'firefox' ? { userAgent: FIREFOX } : {}) },
+      }),
+    );
     expect((await track(admin, site, events)).status).toBe(204);
 
     const retained = { from: new Date(now - 20 * DAY).toISOString(), to: new Date(now).toISOString() };

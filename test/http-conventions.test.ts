@@ -33,7 +33,10 @@ function raw(server: TestServer, method: string, path: string, headers: Record<s
 }
 
 const json = (answer: Raw) => JSON.parse((answer.headers['content-encoding'] === 'gzip' ? gunzipSync(answer.body) : answer.body).toString('utf8'));
-const listOf = (header: string | string[] | undefined) => String(header ?? '').split(/\s*,\s*/).map((v) => v.toLowerCase());
+const listOf = (header: string | string[] | undefined) =>
+  String(header ?? '')
+    .split(/\s*,\s*/)
+    .map((v) => v.toLowerCase());
 const accessControlHeaders = (answer: Raw) => Object.keys(answer.headers).filter((name) => name.startsWith('access-control-'));
 
 const APP = 'https://app.example.com';
@@ -111,7 +114,10 @@ describe('CORS for any origin', () => {
 
 describe('CORS_ORIGINS', () => {
   it('takes exact origins or *, and refuses anything else naming the variable', () => {
-    expect(loadConfig({ CORS_ORIGINS: 'https://A.example.com/, http://localhost:5173' }).corsOrigins).toEqual(['https://a.example.com', 'http://localhost:5173']);
+    expect(loadConfig({ CORS_ORIGINS: 'https://A.example.com/, http://localhost:5173' }).corsOrigins).toEqual([
+      'https://a.example.com',
+      'http://localhost:5173',
+    ]);
     expect(loadConfig({ CORS_ORIGINS: ' * ' }).corsOrigins).toBe('*');
     expect(loadConfig({}).corsOrigins).toEqual([]);
     for (const bad of ['app.example.com', 'https://app.example.com/path', 'ftp://files.example.com']) {
@@ -149,7 +155,10 @@ describe('without CORS_ORIGINS', () => {
       expect(gzipped.body.length).toBeLessThan(plain.body.length / 5);
       console.log(`site tree of 500 site spaces: ${plain.body.length} bytes of JSON, ${gzipped.body.length} gzipped`);
 
-      const list = await raw(server, 'GET', `/v1/orgs/${organization.id}/spaces?limit=100`, { authorization: `Bearer ${admin.token}`, 'accept-encoding': 'gzip, deflate, br' });
+      const list = await raw(server, 'GET', `/v1/orgs/${organization.id}/spaces?limit=100`, {
+        authorization: `Bearer ${admin.token}`,
+        'accept-encoding': 'gzip, deflate, br',
+      });
       expect(list.status).toBe(200);
       expect(list.headers['content-encoding']).toBeDefined();
 
@@ -159,7 +168,11 @@ describe('without CORS_ORIGINS', () => {
     });
 
     it.skipIf(!!process.env.TEST_DATABASE_URL)('sends the backup (a .tar.gz already) as it is', async () => {
-      const user = await createUser(server.em(), server.clock, { email: `admin-${newId().toLowerCase()}@example.com`, displayName: 'Admin', instanceAdmin: true });
+      const user = await createUser(server.em(), server.clock, {
+        email: `admin-${newId().toLowerCase()}@example.com`,
+        displayName: 'Admin',
+        instanceAdmin: true,
+      });
       const { secret } = await createApiToken(server.em(), server.clock, user.id, 'backup');
       const backup = await raw(server, 'GET', '/admin/backup', { authorization: `Bearer ${secret}`, 'accept-encoding': 'gzip' });
       expect(backup.status).toBe(200);
@@ -202,7 +215,13 @@ describe('without CORS_ORIGINS', () => {
       const again = await raw(server, 'GET', path, { ...headers, 'if-none-match': first.headers.etag as string });
       expect(again.status).toBe(304);
       // A POST's answer is never revalidated: not hashed for a tag.
-      const posted = await raw(server, 'POST', '/graphql', { authorization: headers.authorization, 'content-type': 'application/json' }, JSON.stringify({ query: '{ viewer { email } }' }));
+      const posted = await raw(
+        server,
+        'POST',
+        '/graphql',
+        { authorization: headers.authorization, 'content-type': 'application/json' },
+        JSON.stringify({ query: '{ viewer { email } }' }),
+      );
       expect(posted.status).toBe(200);
       expect(json(posted).data.viewer.email).toBe(caller.user.email);
       expect(posted.headers.etag).toBeUndefined();
@@ -294,7 +313,10 @@ describe('without CORS_ORIGINS', () => {
       ]) {
         const answer = await rest(server, caller.token, 'POST', '/graphql', { query, operationName });
         expect(answer.status).toBe(400);
-        expect(answer.body.errors[0]).toMatchObject({ message: `Unknown operation named "${operationName}"`, extensions: { code: 'BAD_REQUEST', status: 400 } });
+        expect(answer.body.errors[0]).toMatchObject({
+          message: `Unknown operation named "${operationName}"`,
+          extensions: { code: 'BAD_REQUEST', status: 400 },
+        });
       }
       const several = await rest(server, caller.token, 'POST', '/graphql', { query: 'query A { viewer { email } } query B { viewer { id } }' });
       expect(several.status).toBe(400);
@@ -319,7 +341,10 @@ describe('without CORS_ORIGINS', () => {
       const path = `/graphql?query=${encodeURIComponent('{ __typename }')}`;
       const anonymous = await raw(server, 'GET', path);
       expect(anonymous.status).toBe(400);
-      expect(json(anonymous).errors[0]).toMatchObject({ message: expect.stringContaining('Cross-Site Request Forgery'), extensions: { code: 'BAD_REQUEST', status: 400 } });
+      expect(json(anonymous).errors[0]).toMatchObject({
+        message: expect.stringContaining('Cross-Site Request Forgery'),
+        extensions: { code: 'BAD_REQUEST', status: 400 },
+      });
       const preflighted = await raw(server, 'GET', path, { 'apollo-require-preflight': 'true' });
       expect({ status: preflighted.status, body: json(preflighted) }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
 
@@ -363,7 +388,10 @@ describe('without CORS_ORIGINS', () => {
       const byDefault = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean = false) { __typename viewer @include(if: $me) { id } }' });
       expect({ status: byDefault.status, body: byDefault.body }).toEqual({ status: 200, body: { data: { __typename: 'Query' } } });
       // Variables that do not fit are bad input whoever sends them.
-      const badVariable = await rest(server, null, 'POST', '/graphql', { query: 'query($me: Boolean!) { viewer @include(if: $me) { id } }', variables: { me: 'yes' } });
+      const badVariable = await rest(server, null, 'POST', '/graphql', {
+        query: 'query($me: Boolean!) { viewer @include(if: $me) { id } }',
+        variables: { me: 'yes' },
+      });
       expect(badVariable.status).toBe(400);
     });
   });
@@ -375,7 +403,14 @@ describe('without CORS_ORIGINS', () => {
         const answer = await rest(server, caller.token, 'POST', '/graphql', body);
         expect({ status: answer.status, body: answer.body }, String(body)).toEqual({
           status: 400,
-          body: { errors: [{ message: 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}', extensions: { code: 'BAD_REQUEST', status: 400 } }] },
+          body: {
+            errors: [
+              {
+                message: 'body: a JSON object with the GraphQL document in "query" is required, e.g. {"query": "{ viewer { id } }"}',
+                extensions: { code: 'BAD_REQUEST', status: 400 },
+              },
+            ],
+          },
         });
       }
       const noQuery = await rest(server, caller.token, 'POST', '/graphql', { variables: {} });

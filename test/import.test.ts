@@ -16,7 +16,10 @@ const page = (title: string, body: string) => `<!doctype html><html><head><title
 <body><nav><a href="/">Home</a> Site menu</nav><main><h1>${title}</h1>${body}</main><footer>© Footer text</footer></body></html>`;
 
 const SITE: Record<string, string> = {
-  '/': page('Welcome', '<p>Start <strong>here</strong>.</p><ul><li><a href="/guide">Guide</a></li><li><a href="/about#team">About</a></li><li><a href="https://example.com/">Elsewhere</a></li><li><a href="/data.json">Data</a></li></ul>'),
+  '/': page(
+    'Welcome',
+    '<p>Start <strong>here</strong>.</p><ul><li><a href="/guide">Guide</a></li><li><a href="/about#team">About</a></li><li><a href="https://example.com/">Elsewhere</a></li><li><a href="/data.json">Data</a></li></ul>',
+  ),
   '/guide': page('Guide', '<h2>Install</h2><pre><code>npm install</code></pre><p><a href="/guide/deep">Deeper</a></p>'),
   '/about': page('About us', '<p>We write docs.</p>'),
   '/guide/deep': page('Deep page', '<p>Too deep for depth 1 <a href="/guide/deeper">deeper</a></p>'),
@@ -25,7 +28,13 @@ const SITE: Record<string, string> = {
 
 let site: Server;
 let siteUrl: string;
-const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', IMPORT_MAX_PAGES: '4', IMPORT_MAX_DEPTH: '1', IMPORT_MAX_BYTES: '4096', IMPORT_TIMEOUT_MS: '1500' });
+const server = useTestServer({
+  FETCH_ALLOW_PRIVATE: '127.0.0.1',
+  IMPORT_MAX_PAGES: '4',
+  IMPORT_MAX_DEPTH: '1',
+  IMPORT_MAX_BYTES: '4096',
+  IMPORT_TIMEOUT_MS: '1500',
+});
 const strict = useTestServer({ IMPORT_TIMEOUT_MS: '1500' });
 
 beforeAll(async () => {
@@ -35,8 +44,10 @@ beforeAll(async () => {
     if (path === '/to-private') return res.writeHead(302, { location: 'http://10.0.0.1/' }).end();
     if (path === '/to-home') return res.writeHead(301, { location: '/' }).end();
     if (path === '/data.json') return res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    if (path === '/many') return res.writeHead(200, { 'content-type': 'text/html' }).end(page('Many', [1, 2, 3, 4, 5, 6].map((n) => `<a href="/about?n=${n}">${n}</a>`).join(' ')));
-    if (path === '/with-big') return res.writeHead(200, { 'content-type': 'text/html' }).end(page('Has big', '<a href="/big">big</a> <a href="/about">about</a>'));
+    if (path === '/many')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(page('Many', [1, 2, 3, 4, 5, 6].map((n) => `<a href="/about?n=${n}">${n}</a>`).join(' ')));
+    if (path === '/with-big')
+      return res.writeHead(200, { 'content-type': 'text/html' }).end(page('Has big', '<a href="/big">big</a> <a href="/about">about</a>'));
     const html = SITE[path];
     if (!html) return res.writeHead(404).end('no');
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(html);
@@ -59,7 +70,10 @@ async function changeRequest(on: TestServer) {
 type Page = { title: string; markdown?: string; pages: Page[] };
 
 async function pagesOf(caller: Caller, spaceId: string, crId: string) {
-  const res = await caller.gql(`query($s: ID!, $c: ID!) { changeRequestPages(spaceId: $s, changeRequestId: $c) { pages { title markdown pages { title markdown pages { title } } } } }`, { s: spaceId, c: crId });
+  const res = await caller.gql(
+    `query($s: ID!, $c: ID!) { changeRequestPages(spaceId: $s, changeRequestId: $c) { pages { title markdown pages { title markdown pages { title } } } } }`,
+    { s: spaceId, c: crId },
+  );
   return res.data.changeRequestPages.pages as Page[];
 }
 
@@ -85,11 +99,14 @@ describe('website import', () => {
 
   it('skips pages over the size bound and follows redirects on the same site', async () => {
     const { admin, space, cr, path } = await changeRequest(server);
-    const res = await admin.gql(`mutation($s: ID!, $c: ID!, $i: ImportContentInput!) { importContent(spaceId: $s, changeRequestId: $c, input: $i) { importedResources totalResources } }`, {
-      s: space.id,
-      c: cr.id,
-      i: { url: `${siteUrl}/with-big`, source: 'website' },
-    });
+    const res = await admin.gql(
+      `mutation($s: ID!, $c: ID!, $i: ImportContentInput!) { importContent(spaceId: $s, changeRequestId: $c, input: $i) { importedResources totalResources } }`,
+      {
+        s: space.id,
+        c: cr.id,
+        i: { url: `${siteUrl}/with-big`, source: 'website' },
+      },
+    );
     // Found: /with-big, its menu's /, /big (over 4096 bytes: skipped) and /about.
     expect(res.data.importContent).toEqual({ importedResources: 3, totalResources: 4 });
     expect((await pagesOf(admin, space.id, cr.id))[0].pages.map((p) => p.title)).toEqual(['Welcome', 'About us']);
@@ -107,11 +124,19 @@ describe('website import', () => {
   it('refuses private and loopback addresses, before and after DNS and on redirects', async () => {
     const { admin, path } = await changeRequest(strict);
     expectError(await admin.rest('POST', path, { url: `${siteUrl}/`, source: 'website' }), 400, /^url: 127\.0\.0\.1 is a loopback address/);
-    expectError(await admin.rest('POST', path, { url: `http://localhost:${new URL(siteUrl).port}/`, source: 'website' }), 400, /^url: localhost is at .*, a loopback address/);
+    expectError(
+      await admin.rest('POST', path, { url: `http://localhost:${new URL(siteUrl).port}/`, source: 'website' }),
+      400,
+      /^url: localhost is at .*, a loopback address/,
+    );
     expectError(await admin.rest('POST', path, { url: 'http://10.1.2.3/', source: 'website' }), 400, /^url: 10\.1\.2\.3 is a private address/);
     expectError(await admin.rest('POST', path, { url: 'http://[::1]/', source: 'website' }), 400, /^url: ::1 is a loopback address/);
     const allowed = await changeRequest(server);
-    expectError(await allowed.admin.rest('POST', allowed.path, { url: `${siteUrl}/to-private`, source: 'website' }), 400, /^url: 10\.0\.0\.1 is a private address/);
+    expectError(
+      await allowed.admin.rest('POST', allowed.path, { url: `${siteUrl}/to-private`, source: 'website' }),
+      400,
+      /^url: 10\.0\.0\.1 is a private address/,
+    );
   });
 
   it('gives up on a site that never answers', async () => {
@@ -132,7 +157,16 @@ describe('website import', () => {
     expectError(await rest(server, null, 'POST', path, { url: `${siteUrl}/`, source: 'website' }), 401, /Authentication required/);
     expectError(await read.rest('POST', path, { url: `${siteUrl}/`, source: 'website' }), 403, /.+/);
     expectError(await outsider.rest('POST', path, { url: `${siteUrl}/`, source: 'website' }), 404, /not found/);
-    expectError(await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/NOPE/content/import`, { url: `${siteUrl}/`, source: 'website' }), 404, /not found/);
-    expectGqlError(await admin.gql(`mutation($s: ID!) { importContent(spaceId: $s, changeRequestId: "NOPE", input: { url: "http://x", source: "website" }) { revision } }`, { s: space.id }), 'NOT_FOUND');
+    expectError(
+      await admin.rest('POST', `/v1/spaces/${space.id}/change-requests/NOPE/content/import`, { url: `${siteUrl}/`, source: 'website' }),
+      404,
+      /not found/,
+    );
+    expectGqlError(
+      await admin.gql(`mutation($s: ID!) { importContent(spaceId: $s, changeRequestId: "NOPE", input: { url: "http://x", source: "website" }) { revision } }`, {
+        s: space.id,
+      }),
+      'NOT_FOUND',
+    );
   });
 });

@@ -30,7 +30,20 @@ let spaceId: string;
 let siteSpaceId: string;
 
 /** What the test knows of each event it sent, to count independently of the server. */
-type Sent = { time: number; type: string; browser: string; os: string; device: string; visitor: string; session: string; page: string | null; space: string | null; url: string; language: string | null; claims?: Record<string, unknown> };
+type Sent = {
+  time: number;
+  type: string;
+  browser: string;
+  os: string;
+  device: string;
+  visitor: string;
+  session: string;
+  page: string | null;
+  space: string | null;
+  url: string;
+  language: string | null;
+  claims?: Record<string, unknown>;
+};
 const sent: Sent[] = [];
 
 const BROWSERS = [
@@ -90,7 +103,8 @@ beforeAll(async () => {
 
 const within = (from: number, to: number) => sent.filter((e) => e.time >= from && e.time < to);
 const lastDays = (days: number) => within(NOW.getTime() - days * DAY, NOW.getTime() + 1);
-const utcBucket = (time: number, unit: 'hour' | 'day') => new Date(Math.floor(time / (unit === 'hour' ? HOUR : DAY)) * (unit === 'hour' ? HOUR : DAY)).toISOString();
+const utcBucket = (time: number, unit: 'hour' | 'day') =>
+  new Date(Math.floor(time / (unit === 'hour' ? HOUR : DAY)) * (unit === 'hour' ? HOUR : DAY)).toISOString();
 
 function countBy<T>(events: Sent[], key: (e: Sent) => T) {
   const groups = new Map<string, { key: T; events: number; visitors: Set<string>; sessions: Set<string> }>();
@@ -139,7 +153,10 @@ describe('counts over time', () => {
       where: [{ column: 'eventType', values: ['page_view'] }],
       range: 'last30Days',
     });
-    const expected = countBy(lastDays(30).filter((e) => e.type === 'page_view'), (e) => utcBucket(e.time, 'day'))
+    const expected = countBy(
+      lastDays(30).filter((e) => e.type === 'page_view'),
+      (e) => utcBucket(e.time, 'day'),
+    )
       .map((g) => ({ datetime: g.key, eventsCount: g.events }))
       .sort((a, b) => a.datetime.localeCompare(b.datetime));
     expect(rowsOf(body)).toEqual(expected);
@@ -164,7 +181,11 @@ describe('counts over time', () => {
     const where = [{ column: 'eventType', values: ['page_view'] }];
     for (const interval of ['hour', 'day'] as const) {
       const body = await query({ groupBy: [{ column: 'datetime', interval }, { column: 'visitorBrowser' }], where, range });
-      const expected = countBy(events, (e) => [utcBucket(e.time, interval), e.browser]).map((g) => ({ datetime: g.key[0], visitorBrowser: g.key[1], eventsCount: g.events }));
+      const expected = countBy(events, (e) => [utcBucket(e.time, interval), e.browser]).map((g) => ({
+        datetime: g.key[0],
+        visitorBrowser: g.key[1],
+        eventsCount: g.events,
+      }));
       expect(sortRows(rowsOf(body))).toEqual(sortRows(expected));
       const edges = rowsOf(body).map((row) => row.datetime as string);
       expect(edges).toContain(utcBucket(events.at(-1)!.time, interval)); // the first bucket (events are sent newest first)
@@ -180,10 +201,16 @@ describe('counts over time', () => {
       const day = new Date(utcBucket(time, 'day'));
       return new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY).toISOString();
     };
-    expect(rowsOf(week)).toEqual(countBy(sent, (e) => monday(e.time)).map((g) => ({ datetime: g.key, eventsCount: g.events })).sort((a, b) => a.datetime.localeCompare(b.datetime)));
+    expect(rowsOf(week)).toEqual(
+      countBy(sent, (e) => monday(e.time))
+        .map((g) => ({ datetime: g.key, eventsCount: g.events }))
+        .sort((a, b) => a.datetime.localeCompare(b.datetime)),
+    );
     const month = await query({ groupBy: [{ column: 'datetime', interval: 'month' }], range: 'lastYear' });
     expect(rowsOf(month)).toEqual(
-      countBy(sent, (e) => `${new Date(e.time).toISOString().slice(0, 7)}-01T00:00:00.000Z`).map((g) => ({ datetime: g.key, eventsCount: g.events })).sort((a, b) => a.datetime.localeCompare(b.datetime)),
+      countBy(sent, (e) => `${new Date(e.time).toISOString().slice(0, 7)}-01T00:00:00.000Z`)
+        .map((g) => ({ datetime: g.key, eventsCount: g.events }))
+        .sort((a, b) => a.datetime.localeCompare(b.datetime)),
     );
   });
 
@@ -265,13 +292,27 @@ describe('grouping, filters, order and limit', () => {
     const byPlan = await query({ groupBy: [{ column: 'visitorClaim', claim: 'plan' }], range: 'last30Days' });
     expect(byPlan.columns[0]).toMatchObject({ column: 'visitorClaim', claim: 'plan' });
     // Claim values are strings: events without the claim are left out.
-    const expectedPlans = countBy(lastDays(30).filter((e) => e.claims), (e) => e.claims!.plan as string).map((g) => ({ visitorClaim: g.key, eventsCount: g.events }));
+    const expectedPlans = countBy(
+      lastDays(30).filter((e) => e.claims),
+      (e) => e.claims!.plan as string,
+    ).map((g) => ({ visitorClaim: g.key, eventsCount: g.events }));
     expect(sortRows(rowsOf(byPlan))).toEqual(sortRows(expectedPlans));
-    const byTier = await query({ groupBy: [{ column: 'visitorClaim', claim: 'org.tier' }], where: [{ column: 'visitorClaim', claim: 'org.tier', values: ['0'] }], range: 'last30Days' });
-    expect(rowsOf(byTier)).toEqual([{ visitorClaim: '0', eventsCount: lastDays(30).filter((e) => (e.claims?.org as { tier: number } | undefined)?.tier === 0).length }]);
+    const byTier = await query({
+      groupBy: [{ column: 'visitorClaim', claim: 'org.tier' }],
+      where: [{ column: 'visitorClaim', claim: 'org.tier', values: ['0'] }],
+      range: 'last30Days',
+    });
+    expect(rowsOf(byTier)).toEqual([
+      { visitorClaim: '0', eventsCount: lastDays(30).filter((e) => (e.claims?.org as { tier: number } | undefined)?.tier === 0).length },
+    ]);
     const properties = await query({ groupBy: [{ column: 'visitorClaimProperty' }], range: 'last30Days' });
     const withClaims = lastDays(30).filter((e) => e.claims).length;
-    expect(sortRows(rowsOf(properties))).toEqual(sortRows([{ visitorClaimProperty: 'org', eventsCount: withClaims }, { visitorClaimProperty: 'plan', eventsCount: withClaims }]));
+    expect(sortRows(rowsOf(properties))).toEqual(
+      sortRows([
+        { visitorClaimProperty: 'org', eventsCount: withClaims },
+        { visitorClaimProperty: 'plan', eventsCount: withClaims },
+      ]),
+    );
   });
 
   it('groups by utm source and device; a column without null values leaves out events without one', async () => {
@@ -280,7 +321,9 @@ describe('grouping, filters, order and limit', () => {
     const expected = countBy(tagged, (e) => e.device).map((g) => ({ utmSource: 'newsletter', visitorDevice: g.key, eventsCount: g.events }));
     expect(sortRows(rowsOf(body))).toEqual(sortRows(expected));
     const languages = await query({ groupBy: [{ column: 'visitorLanguage' }], range: 'last7Days' });
-    expect(sortRows(rowsOf(languages))).toEqual(sortRows(countBy(lastDays(7), (e) => e.language).map((g) => ({ visitorLanguage: g.key, eventsCount: g.events }))));
+    expect(sortRows(rowsOf(languages))).toEqual(
+      sortRows(countBy(lastDays(7), (e) => e.language).map((g) => ({ visitorLanguage: g.key, eventsCount: g.events }))),
+    );
   });
 
   it('reads rating columns as counts per rating', async () => {
@@ -304,13 +347,31 @@ describe('grouping, filters, order and limit', () => {
 describe('rollups', () => {
   const requests: AggregateRequest[] = [
     { groupBy: [{ column: 'datetime', interval: 'day' }], range: 'lastYear' },
-    { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'visitorBrowser' }], range: { from: new Date(NOW.getTime() - 50 * HOUR - 13 * MINUTE).toISOString(), to: new Date(NOW.getTime() - 3 * MINUTE).toISOString() } },
+    {
+      groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'visitorBrowser' }],
+      range: { from: new Date(NOW.getTime() - 50 * HOUR - 13 * MINUTE).toISOString(), to: new Date(NOW.getTime() - 3 * MINUTE).toISOString() },
+    },
     { groupBy: [{ column: 'page' }, { column: 'url' }], where: [{ column: 'eventType', values: ['page_view'] }], range: 'last30Days' },
-    { groupBy: [{ column: 'datetime', interval: 'week' }, { column: 'visitorOS' }], where: [{ column: 'visitorDevice', operator: 'notIn', values: ['mobile'] }], range: 'last3Months' },
-    { groupBy: [{ column: 'visitorLanguage' }], where: [{ column: 'eventsCount', operator: 'greaterThanOrEqual', values: [50] }], range: { from: '2026-02-03T05:30:00Z', to: '2026-03-01T00:00:00Z' } },
+    {
+      groupBy: [{ column: 'datetime', interval: 'week' }, { column: 'visitorOS' }],
+      where: [{ column: 'visitorDevice', operator: 'notIn', values: ['mobile'] }],
+      range: 'last3Months',
+    },
+    {
+      groupBy: [{ column: 'visitorLanguage' }],
+      where: [{ column: 'eventsCount', operator: 'greaterThanOrEqual', values: [50] }],
+      range: { from: '2026-02-03T05:30:00Z', to: '2026-03-01T00:00:00Z' },
+    },
     // Hourly buckets: hourly rollups for whole hours, raw rows for the cut hours at both edges.
-    { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'visitorBrowser' }], range: { from: new Date(NOW.getTime() - 3 * DAY - 25 * MINUTE).toISOString(), to: new Date(NOW.getTime() - DAY + 17 * MINUTE).toISOString() } },
-    { groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }], where: [{ column: 'eventType', values: ['page_view'] }], range: { from: '2026-03-05T03:10:00Z', to: '2026-03-05T09:50:00Z' } },
+    {
+      groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'visitorBrowser' }],
+      range: { from: new Date(NOW.getTime() - 3 * DAY - 25 * MINUTE).toISOString(), to: new Date(NOW.getTime() - DAY + 17 * MINUTE).toISOString() },
+    },
+    {
+      groupBy: [{ column: 'datetime', interval: 'hour' }, { column: 'page' }],
+      where: [{ column: 'eventType', values: ['page_view'] }],
+      range: { from: '2026-03-05T03:10:00Z', to: '2026-03-05T09:50:00Z' },
+    },
     // Less than a day, more than an hour: no daily piece; and less than an hour: raw rows only.
     { groupBy: [{ column: 'visitorOS' }], range: { from: '2026-03-04T20:59:00Z', to: '2026-03-05T07:01:00Z' } },
     { groupBy: [{ column: 'datetime', interval: 'day' }, { column: 'url' }], range: { from: '2026-02-27T23:30:00Z', to: '2026-03-02T00:45:00Z' } },
@@ -338,7 +399,9 @@ describe('rollups', () => {
 
 describe('rollup pieces, the watermark and late events', () => {
   const pieces = (from: string, to: string, hourly?: boolean, watermark?: string) =>
-    piecesOf({ from: new Date(from), to: new Date(to) }, hourly, watermark ? Date.parse(watermark) : undefined).map((p) => `${p.source} ${p.from.toISOString().slice(0, 16)}..${p.to.toISOString().slice(0, 16)}`);
+    piecesOf({ from: new Date(from), to: new Date(to) }, hourly, watermark ? Date.parse(watermark) : undefined).map(
+      (p) => `${p.source} ${p.from.toISOString().slice(0, 16)}..${p.to.toISOString().slice(0, 16)}`,
+    );
 
   it('reads whole days from daily rollups, whole hours from hourly ones and partial hours from raw rows', () => {
     expect(pieces('2026-02-27T22:43:00Z', '2026-03-02T01:29:00Z')).toEqual([
@@ -373,7 +436,9 @@ describe('rollup pieces, the watermark and late events', () => {
     const db = kyselyOf(server.em());
     const rows = async (delta: boolean) => {
       let total = 0;
-      for (const table of ROLLUP_TABLES) total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0].count;
+      for (const table of ROLLUP_TABLES)
+        total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0]
+          .count;
       return total;
     };
     const dayKeys = async () =>
@@ -414,22 +479,43 @@ describe('time slices (how the embedded database reads raw rows without stalling
   const requests: AggregateRequest[] = [
     { select: [{ column: 'visitorBrowser' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }, { column: 'eventsCount' }], range: 'last30Days' },
     { groupBy: [{ column: 'datetime', interval: 'day' }], select: [{ column: 'visitorsCount' }], range: 'lastYear' },
-    { select: [{ column: 'page' }, { column: 'visitorClaim', claim: 'plan' }, { column: 'visitorsCount' }], where: [{ column: 'visitorsCount', operator: 'greaterThan', values: [3] }, { column: 'visitorBrowser', operator: 'notIn', values: ['edge'] }], order: { by: { column: 'visitorsCount' }, direction: 'desc' }, limit: 4, range: 'last3Months' },
+    {
+      select: [{ column: 'page' }, { column: 'visitorClaim', claim: 'plan' }, { column: 'visitorsCount' }],
+      where: [
+        { column: 'visitorsCount', operator: 'greaterThan', values: [3] },
+        { column: 'visitorBrowser', operator: 'notIn', values: ['edge'] },
+      ],
+      order: { by: { column: 'visitorsCount' }, direction: 'desc' },
+      limit: 4,
+      range: 'last3Months',
+    },
     { select: [{ column: 'pageFeedbackRating' }, { column: 'visitorLanguage' }, { column: 'sessionsCount' }], range: 'last30Days' },
     { select: [{ column: 'datetime', interval: 'week' }, { column: 'visitorsCount' }, { column: 'sessionsCount' }], range: 'last3Months' },
-    { select: [{ column: 'datetime', interval: 'month' }, { column: 'visitorsCount' }], where: [{ column: 'visitorsCount', operator: 'greaterThan', values: [5] }], range: 'lastYear' },
-    { select: [{ column: 'datetime', interval: 'hour' }, { column: 'sessionsCount' }], order: { by: { column: 'sessionsCount' }, direction: 'desc' }, limit: 10, range: { from: '2026-02-03T05:30:00Z', to: '2026-03-09T13:00:00Z' } },
+    {
+      select: [{ column: 'datetime', interval: 'month' }, { column: 'visitorsCount' }],
+      where: [{ column: 'visitorsCount', operator: 'greaterThan', values: [5] }],
+      range: 'lastYear',
+    },
+    {
+      select: [{ column: 'datetime', interval: 'hour' }, { column: 'sessionsCount' }],
+      order: { by: { column: 'sessionsCount' }, direction: 'desc' },
+      limit: 10,
+      range: { from: '2026-02-03T05:30:00Z', to: '2026-03-09T13:00:00Z' },
+    },
     { groupBy: [{ column: 'visitorClaimProperty' }, { column: 'visitorLanguage' }], range: { from: '2026-02-01T10:00:00Z', to: '2026-03-10T00:00:00Z' } },
   ];
   it.each(requests.map((request, i) => [i, request] as const))('request %i: slices answer exactly as one statement', async (_, request) => {
-    const [whole, sliced] = await eachWay(request, [{ rollups: false, sliced: false }, { rollups: false, sliced: true }]);
+    const [whole, sliced] = await eachWay(request, [
+      { rollups: false, sliced: false },
+      { rollups: false, sliced: true },
+    ]);
     expect(whole.source).toBe('raw');
     expect(sliced.source).toBe('sliced');
     expect(sliced.columns).toEqual(whole.columns);
     expect(whole.columns[0].values.length).toBeGreaterThan(0);
   });
 
-  it('cuts slices on the edges of the answer\'s time buckets', () => {
+  it("cuts slices on the edges of the answer's time buckets", () => {
     const range = { from: new Date('2026-01-14T10:00:00Z'), to: new Date('2026-03-10T15:20:00Z') };
     const edges = (interval?: 'day' | 'week' | 'month') => sliceRanges(range, interval).map((r) => r.to.toISOString().slice(0, 13));
     expect(edges('day').slice(0, 2)).toEqual(['2026-01-15T00', '2026-01-16T00']);
@@ -452,22 +538,62 @@ describe('bad requests', () => {
     ['a custom range without to', { range: { from: '2026-03-02T00:00:00Z' } }, 'range.to: is required'],
     ['a bad date', { range: { from: 'yesterday', to: '2026-03-01T00:00:00Z' } }, 'range.from: must be an ISO 8601 date-time'],
     ['an unknown column', { range: 'last7Days', select: [{ column: 'password' }] }, 'select[0].column: unknown column "password"'],
-    ['an unknown groupBy column', { range: 'last7Days', groupBy: [{ column: 'url' }, { column: 'e.site_id' }] }, 'groupBy[1].column: unknown column "e.site_id"'],
-    ['an unknown operator', { range: 'last7Days', where: [{ column: 'url', operator: 'like', values: ['%'] }] }, 'where[0].operator: unknown operator "like" (one of: in, notIn, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual)'],
+    [
+      'an unknown groupBy column',
+      { range: 'last7Days', groupBy: [{ column: 'url' }, { column: 'e.site_id' }] },
+      'groupBy[1].column: unknown column "e.site_id"',
+    ],
+    [
+      'an unknown operator',
+      { range: 'last7Days', where: [{ column: 'url', operator: 'like', values: ['%'] }] },
+      'where[0].operator: unknown operator "like" (one of: in, notIn, greaterThan, greaterThanOrEqual, lessThan, lessThanOrEqual)',
+    ],
     ['an unknown where column', { range: 'last7Days', where: [{ column: 'ip', values: ['1.2.3.4'] }] }, 'where[0].column: unknown column "ip"'],
-    ['a bad interval', { range: 'last7Days', select: [{ column: 'datetime', interval: 'minute' }] }, 'select[0].interval: must be one of: hour, day, week, month'],
-    ['an interval on another column', { range: 'last7Days', select: [{ column: 'url', interval: 'day' }] }, 'select[0].interval: only the datetime column takes an interval'],
-    ['a claim column without claim', { range: 'last7Days', groupBy: [{ column: 'visitorClaim' }] }, 'groupBy[0].claim: is required, a claim name (dots reach nested claims)'],
+    [
+      'a bad interval',
+      { range: 'last7Days', select: [{ column: 'datetime', interval: 'minute' }] },
+      'select[0].interval: must be one of: hour, day, week, month',
+    ],
+    [
+      'an interval on another column',
+      { range: 'last7Days', select: [{ column: 'url', interval: 'day' }] },
+      'select[0].interval: only the datetime column takes an interval',
+    ],
+    [
+      'a claim column without claim',
+      { range: 'last7Days', groupBy: [{ column: 'visitorClaim' }] },
+      'groupBy[0].claim: is required, a claim name (dots reach nested claims)',
+    ],
     ['grouping by a count', { range: 'last7Days', groupBy: [{ column: 'eventsCount' }] }, 'groupBy[0].column: "eventsCount" is a count and cannot group'],
     ['a duplicate column', { range: 'last7Days', select: [{ column: 'url' }, { column: 'url' }] }, 'select[1].column: "url" is listed twice'],
-    ['ordering by a column not in the answer', { range: 'last7Days', groupBy: [{ column: 'url' }], order: { by: { column: 'page' }, direction: 'asc' } }, 'order.by.column: "page" must be one of the selected or grouped columns'],
-    ['a bad direction', { range: 'last7Days', groupBy: [{ column: 'url' }], order: { by: { column: 'url' }, direction: 'up' } }, 'order.direction: must be one of: asc, desc'],
+    [
+      'ordering by a column not in the answer',
+      { range: 'last7Days', groupBy: [{ column: 'url' }], order: { by: { column: 'page' }, direction: 'asc' } },
+      'order.by.column: "page" must be one of the selected or grouped columns',
+    ],
+    [
+      'a bad direction',
+      { range: 'last7Days', groupBy: [{ column: 'url' }], order: { by: { column: 'url' }, direction: 'up' } },
+      'order.direction: must be one of: asc, desc',
+    ],
     ['limit 0', { range: 'last7Days', limit: 0 }, 'limit: must be an integer from 1 to 1000'],
     ['limit 1001', { range: 'last7Days', limit: 1001 }, 'limit: must be an integer from 1 to 1000'],
-    ['a comparison with two values', { range: 'last7Days', where: [{ column: 'datetime', operator: 'greaterThan', values: ['2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z'] }] }, 'where[0].values: greaterThan takes exactly one non-null value'],
+    [
+      'a comparison with two values',
+      { range: 'last7Days', where: [{ column: 'datetime', operator: 'greaterThan', values: ['2026-03-01T00:00:00Z', '2026-03-02T00:00:00Z'] }] },
+      'where[0].values: greaterThan takes exactly one non-null value',
+    ],
     ['a number for a text column', { range: 'last7Days', where: [{ column: 'url', values: [3] }] }, 'where[0].values[0]: must be a string or null'],
-    ['text for a count', { range: 'last7Days', where: [{ column: 'eventsCount', operator: 'greaterThan', values: ['3'] }] }, 'where[0].values[0]: must be a number'],
-    ['filtering on rating counts', { range: 'last7Days', where: [{ column: 'pageFeedbackRating', values: [] }] }, 'where[0].column: "pageFeedbackRating" cannot be filtered'],
+    [
+      'text for a count',
+      { range: 'last7Days', where: [{ column: 'eventsCount', operator: 'greaterThan', values: ['3'] }] },
+      'where[0].values[0]: must be a number',
+    ],
+    [
+      'filtering on rating counts',
+      { range: 'last7Days', where: [{ column: 'pageFeedbackRating', values: [] }] },
+      'where[0].column: "pageFeedbackRating" cannot be filtered',
+    ],
     ['an unknown body field', { range: 'last7Days', having: [] }, 'having: unknown field'],
   ];
   it.each(cases)('rejects %s with 400 naming the field', async (_, body, message) => {
@@ -479,7 +605,10 @@ describe('bad requests', () => {
     let body!: Awaited<ReturnType<typeof query>>;
     const statements = await statementsDuring(async () => {
       body = await query({
-        where: [{ column: 'url', values: [attack] }, { column: 'visitorClaim', claim: `plan'); drop table insight_event; --`, values: [attack] }],
+        where: [
+          { column: 'url', values: [attack] },
+          { column: 'visitorClaim', claim: `plan'); drop table insight_event; --`, values: [attack] },
+        ],
         range: 'last30Days',
       });
     });

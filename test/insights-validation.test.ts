@@ -38,7 +38,27 @@ const VALID: Record<string, unknown>[] = [
 ];
 
 /** Values put in place of a field: each is wrong for most fields and right for a few. */
-const REPLACEMENTS: unknown[] = [undefined, null, 0, 1, -1, 1.5, true, '', 'x', 'x'.repeat(257), 'x'.repeat(2049), {}, [], ['a'], { kind: 'url' }, 'https://example.com/x', 'ftp://example.com/', '2026-01-15T11:00:00Z', '127.0.0.1'];
+const REPLACEMENTS: unknown[] = [
+  undefined,
+  null,
+  0,
+  1,
+  -1,
+  1.5,
+  true,
+  '',
+  'x',
+  'x'.repeat(257),
+  'x'.repeat(2049),
+  {},
+  [],
+  ['a'],
+  { kind: 'url' },
+  'https://example.com/x',
+  'ftp://example.com/',
+  '2026-01-15T11:00:00Z',
+  '127.0.0.1',
+];
 
 /** Every path to a value inside an event (objects only: events hold no arrays). */
 function pathsOf(value: unknown, prefix: string[] = []): string[][] {
@@ -127,7 +147,7 @@ describe('the compiled check and zod agree', () => {
     for (const event of edgy) agree(event);
   });
 
-  it('answers an invalid event with zod\'s words, naming its index and field', () => {
+  it("answers an invalid event with zod's words, naming its index and field", () => {
     expect(() => validateEvent(siteEvent({ session: { visitorId: '' } }), 7)).toThrow('events[7].session.visitorId: must not be empty');
     expect(() => validateEvent(siteEvent({ location: { url: 'docs' } }), 2)).toThrow('events[2].location.url: must be an http(s) URL');
   });

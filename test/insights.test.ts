@@ -38,7 +38,15 @@ describe('ingestion', () => {
   it('requires a token for every insights operation', async () => {
     const { site } = await newOrganizationWithSite(server);
     const noEvents = { events: [] };
-    await expectAuthRequired(server, [['POST', eventsPath(site), noEvents], ['POST', `${eventsPath(site)}/aggregate`, noEvents], ['GET', segmentsPath(site)]], { badToken: false });
+    await expectAuthRequired(
+      server,
+      [
+        ['POST', eventsPath(site), noEvents],
+        ['POST', `${eventsPath(site)}/aggregate`, noEvents],
+        ['GET', segmentsPath(site)],
+      ],
+      { badToken: false },
+    );
   });
 
   it('answers 204 once the batch is committed: the events are read back at once', async () => {
@@ -55,7 +63,10 @@ describe('ingestion', () => {
 
   it('takes events through GraphQL too', async () => {
     const { edit, site } = await newOrganizationWithSite(server);
-    const res = await edit.gql(`mutation($siteId: ID!, $events: [JSON!]!) { trackSiteEvents(siteId: $siteId, events: $events) }`, { siteId: site.id, events: [siteEvent()] });
+    const res = await edit.gql(`mutation($siteId: ID!, $events: [JSON!]!) { trackSiteEvents(siteId: $siteId, events: $events) }`, {
+      siteId: site.id,
+      events: [siteEvent()],
+    });
     expect(res.data).toEqual({ trackSiteEvents: true });
     expect(await storedEvents(site.id)).toBe(1);
   });
@@ -92,7 +103,22 @@ describe('ingestion', () => {
     ];
     expect((await track(admin, site, events)).status).toBe(204);
     const one = async (column: string) => (await countWith(admin, site, { groupBy: [{ column }], order: { by: { column }, direction: 'asc' } }))[0].values;
-    expect(await one('eventType')).toEqual(['ad_click', 'ad_display', 'api_client_open', 'api_client_request', 'ask_question', 'ask_rate_response', 'link_click', 'page_post_feedback', 'page_post_feedback_comment', 'page_view', 'search_open', 'search_open_result', 'search_type_query', 'trademark_click']);
+    expect(await one('eventType')).toEqual([
+      'ad_click',
+      'ad_display',
+      'api_client_open',
+      'api_client_request',
+      'ask_question',
+      'ask_rate_response',
+      'link_click',
+      'page_post_feedback',
+      'page_post_feedback_comment',
+      'page_view',
+      'search_open',
+      'search_open_result',
+      'search_type_query',
+      'trademark_click',
+    ]);
     expect(await one('eventSearchQuery')).toEqual(['How to install?', 'install']);
     expect(await one('eventPageFeedbackRating')).toEqual(['bad', 'good']);
     expect(await one('eventPageFeedbackComment')).toEqual(['Unclear']);
@@ -124,8 +150,25 @@ describe('ingestion', () => {
 
   it('derives browser, device, OS and bot from the user agent', async () => {
     const { admin, site } = await newOrganizationWithSite(server);
-    const agents = [AGENTS.chromeWindows, AGENTS.safariIphone, AGENTS.firefoxLinux, AGENTS.safariIpad, AGENTS.edgeWindows, AGENTS.chromeAndroid, AGENTS.googlebot, AGENTS.claudebot];
-    expect((await track(admin, site, agents.map((userAgent) => siteEvent({ session: { userAgent, visitorId: userAgent } })))).status).toBe(204);
+    const agents = [
+      AGENTS.chromeWindows,
+      AGENTS.safariIphone,
+      AGENTS.firefoxLinux,
+      AGENTS.safariIpad,
+      AGENTS.edgeWindows,
+      AGENTS.chromeAndroid,
+      AGENTS.googlebot,
+      AGENTS.claudebot,
+    ];
+    expect(
+      (
+        await track(
+          admin,
+          site,
+          agents.map((userAgent) => siteEvent({ session: { userAgent, visitorId: userAgent } })),
+        )
+      ).status,
+    ).toBe(204);
     const columns = await countWith(admin, site, {
       select: [{ column: 'visitorBrowser' }, { column: 'visitorDevice' }, { column: 'visitorOS' }, { column: 'visitorBot' }],
       order: { by: { column: 'visitorBrowser' }, direction: 'asc' },
@@ -146,14 +189,26 @@ describe('ingestion', () => {
   it('derives the referrer domain and the utm parameters of the URL', async () => {
     const { admin, site } = await newOrganizationWithSite(server);
     const events = [
-      siteEvent({ session: { referrer: 'https://www.google.com/search?q=docs' }, location: { url: 'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner' } }),
+      siteEvent({
+        session: { referrer: 'https://www.google.com/search?q=docs' },
+        location: { url: 'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner' },
+      }),
       siteEvent({ session: { referrer: '' } }),
     ];
     expect((await track(admin, site, events)).status).toBe(204);
     const columns = await countWith(admin, site, {
       select: ['referrer', 'referrerDomain', 'utmSource', 'utmMedium', 'utmCampaign', 'utmTerm', 'utmContent', 'url'].map((column) => ({ column })),
     });
-    expect(columns.map((c) => c.values[0])).toEqual(['https://www.google.com/search?q=docs', 'www.google.com', 'ads', 'cpc', 'spring', 'docs', 'banner', 'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner']);
+    expect(columns.map((c) => c.values[0])).toEqual([
+      'https://www.google.com/search?q=docs',
+      'www.google.com',
+      'ads',
+      'cpc',
+      'spring',
+      'docs',
+      'banner',
+      'https://docs.example.com/?utm_source=ads&utm_medium=cpc&utm_campaign=spring&utm_term=docs&utm_content=banner',
+    ]);
     expect(columns[0].values).toHaveLength(1); // the event without referrer or utm has none of those values
   });
 
@@ -173,7 +228,11 @@ describe('ingestion', () => {
 describe('whole-batch validation', () => {
   const cases: [string, Record<string, unknown>, string][] = [
     ['a missing type', { type: undefined }, 'events[1].type: is required'],
-    ['an unknown type', { type: 'page_print' }, 'events[1].type: must be one of: page_view, search_open, search_type_query, search_open_result, page_post_feedback, page_post_feedback_comment, ask_question, ask_rate_response, link_click, api_client_open, api_client_request, trademark_click, ad_click, ad_display'],
+    [
+      'an unknown type',
+      { type: 'page_print' },
+      'events[1].type: must be one of: page_view, search_open, search_type_query, search_open_result, page_post_feedback, page_post_feedback_comment, ask_question, ask_rate_response, link_click, api_client_open, api_client_request, trademark_click, ad_click, ad_display',
+    ],
     ['a missing session', { session: undefined }, 'events[1].session: is required'],
     ['a missing visitorId', { session: { visitorId: undefined } }, 'events[1].session.visitorId: is required'],
     ['an empty sessionId', { session: { sessionId: '' } }, 'events[1].session.sessionId: must not be empty'],
@@ -182,7 +241,11 @@ describe('whole-batch validation', () => {
     ['a missing userAgent', { session: { userAgent: undefined } }, 'events[1].session.userAgent: is required'],
     ['a numeric language', { session: { language: 7 } }, 'events[1].session.language: must be a string or null'],
     ['a referrer that is no URL', { session: { referrer: 'google' } }, 'events[1].session.referrer: must be an http(s) URL, an empty string or null'],
-    ['claims that are a list', { session: { visitorAuthClaims: ['a'] } }, 'events[1].session.visitorAuthClaims: must be an object of strings, numbers, booleans and objects (at most 5 deep)'],
+    [
+      'claims that are a list',
+      { session: { visitorAuthClaims: ['a'] } },
+      'events[1].session.visitorAuthClaims: must be an object of strings, numbers, booleans and objects (at most 5 deep)',
+    ],
     ['an unknown session field', { session: { fingerprint: 'x' } }, 'events[1].session.fingerprint: unknown field'],
     ['a missing location', { location: undefined }, 'events[1].location: is required'],
     ['a location url that is no URL', { location: { url: 'docs/start' } }, 'events[1].location.url: must be an http(s) URL'],
@@ -196,9 +259,17 @@ describe('whole-batch validation', () => {
     ['a timestamp long ago', { timestamp: '2001-01-01T00:00:00Z' }, 'events[1].timestamp: must be within the last two years'],
     ['a search without query', { type: 'search_type_query' }, 'events[1].query: is required'],
     ['a bad feedback rating', { type: 'page_post_feedback', feedback: { rating: 'great' } }, 'events[1].feedback.rating: must be one of: bad, ok, good'],
-    ['an overlong feedback comment', { type: 'page_post_feedback_comment', feedback: { rating: 'ok', comment: 'x'.repeat(513) } }, 'events[1].feedback.comment: must be at most 512 characters'],
+    [
+      'an overlong feedback comment',
+      { type: 'page_post_feedback_comment', feedback: { rating: 'ok', comment: 'x'.repeat(513) } },
+      'events[1].feedback.comment: must be at most 512 characters',
+    ],
     ['a bad ask rating', { type: 'ask_rate_response', query: 'q', rating: 2, responseId: 'r' }, 'events[1].rating: must be 1 or -1'],
-    ['a bad link position', { type: 'link_click', link: { target: { kind: 'url', url: 'https://x.dev' }, position: 'middle' } }, 'events[1].link.position: must be one of: announcement, header, footer, sidebar, content'],
+    [
+      'a bad link position',
+      { type: 'link_click', link: { target: { kind: 'url', url: 'https://x.dev' }, position: 'middle' } },
+      'events[1].link.position: must be one of: announcement, header, footer, sidebar, content',
+    ],
     ['a field of another kind', { type: 'page_view', query: 'x' }, 'events[1].query: unknown field'],
     ['an event that is no object', { replace: 'nope' }, 'events[1]: must be an object'],
   ];
@@ -259,7 +330,9 @@ describe('whole-batch validation', () => {
   it('takes a batch on the GraphQL door as events or as the JSON text of a body, exactly one of them', async () => {
     const { edit, site } = await newOrganizationWithSite(server);
     const mutation = `mutation($siteId: ID!, $events: [JSON!], $batch: InsightsEventBatch) { trackSiteEvents(siteId: $siteId, events: $events, batch: $batch) }`;
-    expect((await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent(), siteEvent()] }) })).data).toEqual({ trackSiteEvents: true });
+    expect((await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent(), siteEvent()] }) })).data).toEqual({
+      trackSiteEvents: true,
+    });
     expect(await storedEvents(site.id)).toBe(2);
     expectGqlError(await edit.gql(mutation, { siteId: site.id, batch: JSON.stringify({ events: [siteEvent({ type: 'nope' })] }) }), 'BAD_REQUEST');
     expectGqlError(await edit.gql(mutation, { siteId: site.id, events: [siteEvent()], batch: JSON.stringify({ events: [] }) }), 'BAD_REQUEST');
@@ -303,7 +376,10 @@ describe('visitor segments', () => {
       siteEvent({ session: { visitorId: 'b', sessionId: 'b1', visitorAuthClaims: pro } }),
       siteEvent({ session: { visitorId: 'c', sessionId: 'c1', visitorAuthClaims: { plan: 'free' } } }),
       siteEvent({ session: { visitorId: 'd', sessionId: 'd1' } }),
-      siteEvent({ session: { visitorId: 'e', sessionId: 'e1', visitorAuthClaims: { plan: 'pro' } }, timestamp: new Date(server.clock.now().getTime() - 31 * 24 * 3_600_000).toISOString() }),
+      siteEvent({
+        session: { visitorId: 'e', sessionId: 'e1', visitorAuthClaims: { plan: 'pro' } },
+        timestamp: new Date(server.clock.now().getTime() - 31 * 24 * 3_600_000).toISOString(),
+      }),
     ];
     expect((await track(admin, site, events)).status).toBe(204);
     const res = await read.rest('GET', segmentsPath(site));
@@ -328,7 +404,13 @@ describe('the roll-up job', () => {
     const { admin, site } = await newOrganizationWithSite(server);
     const db = kyselyOf(server.em());
     const rows = async (table: string) =>
-      (await execute<{ delta: boolean; count: number }>(db, `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`, [site.id])).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
+      (
+        await execute<{ delta: boolean; count: number }>(
+          db,
+          `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`,
+          [site.id],
+        )
+      ).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
     const jobs = () => server.em().count(Job, { kind: 'roll-up-site-insights', payload: { siteId: site.id } });
     const day = { from: '2026-01-20T00:00:00Z', to: '2026-01-21T00:00:00Z' };
     server.clock.set(new Date('2026-01-20T10:20:00.000Z'));
@@ -368,7 +450,8 @@ describe('the roll-up job', () => {
   it('lets an ingest and the job that moves the watermark take turns, losing no count', async () => {
     const { admin, site } = await newOrganizationWithSite(server);
     server.clock.set(new Date('2026-01-22T09:30:00.000Z'));
-    const batch = (minute: number) => Array.from({ length: 20 }, (_, i) => siteEvent({ timestamp: new Date(Date.parse('2026-01-22T08:00:00Z') + (minute + i) * 60_000).toISOString() }));
+    const batch = (minute: number) =>
+      Array.from({ length: 20 }, (_, i) => siteEvent({ timestamp: new Date(Date.parse('2026-01-22T08:00:00Z') + (minute + i) * 60_000).toISOString() }));
     // Batches of the ended hour 08:00 race with its roll-up: each lands before (raw rows, rolled up) or after (late, counted at ingest).
     const sent = await Promise.all([
       track(admin, site, batch(0)),
@@ -378,7 +461,11 @@ describe('the roll-up job', () => {
       track(admin, site, batch(40)),
     ]);
     for (const res of [sent[0], sent[2], sent[4]] as { status: number }[]) expect(res.status).toBe(204);
-    const [{ sum }] = await execute<{ sum: number }>(kyselyOf(server.em()), `select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = $1`, [site.id]);
+    const [{ sum }] = await execute<{ sum: number }>(
+      kyselyOf(server.em()),
+      `select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = $1`,
+      [site.id],
+    );
     expect(sum).toBe(60);
   });
 });
@@ -405,7 +492,7 @@ describe('concurrent ingests', () => {
     // transactions back while the other batches come: those go in groups. The embedded database has
     // one session, whose statements take turns: batches seldom meet there.
     const pglite = embeddedDatabaseOf(server.em());
-    const holder = pglite ? undefined : await ((await server.em().getConnection().getNativeClient())).connect();
+    const holder = pglite ? undefined : await (await server.em().getConnection().getNativeClient()).connect();
     try {
       await holder?.query('begin');
       for (const target of [first, second]) await holder?.query(rollupLock(target.site.id, 'exclusive'));

@@ -113,9 +113,9 @@ describe('PUBLIC_URL', () => {
     const refused = starts.filter((result) => result.status === 'rejected');
     expect(started).toHaveLength(1);
     expect(refused).toHaveLength(1);
-    expect((refused[0]).reason).toBeInstanceOf(InstanceDisagreement);
+    expect(refused[0].reason).toBeInstanceOf(InstanceDisagreement);
     const winner = (started[0] as PromiseFulfilledResult<TestServer>).value;
-    expect((refused[0]).reason.message).toContain(`served at ${(await recorded(winner)).public_url}`);
+    expect(refused[0].reason.message).toContain(`served at ${(await recorded(winner)).public_url}`);
   });
 
   it('a server process that disagrees exits 1 with one line on stderr, naming both values', async () => {
@@ -124,13 +124,15 @@ describe('PUBLIC_URL', () => {
     const server = await spawnServer({ ...db.env, PUBLIC_URL: 'https://elsewhere.example.com' });
     cleanups.add(() => stopProcess(server));
     expect(await server.exited).toEqual({ code: 1, signal: null });
-    expect(server.stderr().trim().split('\n')).toEqual([expect.stringMatching(/^error: PUBLIC_URL is https:\/\/elsewhere\.example\.com but this database is served at https:\/\/docs\.example\.com: /)]);
+    expect(server.stderr().trim().split('\n')).toEqual([
+      expect.stringMatching(/^error: PUBLIC_URL is https:\/\/elsewhere\.example\.com but this database is served at https:\/\/docs\.example\.com: /),
+    ]);
     expect(server.stdout()).not.toMatch(/listening/);
   }, 120_000);
 });
 
 describe('OWNER_TOKEN', () => {
-  it('is only warned about when it is not the provisioned owner\'s token: it authenticates nobody, the provisioned one still works', async () => {
+  it("is only warned about when it is not the provisioned owner's token: it authenticates nobody, the provisioned one still works", async () => {
     const db = await cleanups.database();
     expect(await startAndStop(db, { OWNER_TOKEN })).toEqual([]);
     // The same token again: nothing to say.
@@ -146,11 +148,13 @@ describe('OWNER_TOKEN', () => {
   it('is warned about once the provisioned token is revoked; a database provisioned without it warns too', async () => {
     const db = await cleanups.database();
     const first = await start(db, { OWNER_TOKEN });
-    const [token] = (await (await fetch(`${first.url}/graphql`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${OWNER_TOKEN}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ query: '{ apiTokens { id label } }' }),
-    }).then((res) => res.json())) as { data: { apiTokens: { id: string; label: string }[] } }).data.apiTokens;
+    const [token] = (
+      (await await fetch(`${first.url}/graphql`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${OWNER_TOKEN}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ query: '{ apiTokens { id label } }' }),
+      }).then((res) => res.json())) as { data: { apiTokens: { id: string; label: string }[] } }
+    ).data.apiTokens;
     expect(token).toMatchObject({ label: 'owner (first start)' });
     const revoked = await fetch(`${first.url}/graphql`, {
       method: 'POST',
@@ -169,7 +173,7 @@ describe('OWNER_TOKEN', () => {
     expect(await startAndStop(unset, { OWNER_TOKEN })).toEqual([expect.stringMatching(/^OWNER_TOKEN is not the token this database was provisioned with/)]);
   });
 
-  it('of a database provisioned before the fingerprint was recorded: the migration takes it from the owner\'s first token', async () => {
+  it("of a database provisioned before the fingerprint was recorded: the migration takes it from the owner's first token", async () => {
     const db = await cleanups.database();
     const server = await start(db, { PUBLIC_URL: 'https://docs.example.com', OWNER_TOKEN });
     await runMigration(server.deps.orm, 'Migration20261210090000', 'down');

@@ -36,7 +36,9 @@ const fullBody = (organization: string, overrides: Record<string, unknown> = {})
   target: 'all',
   scopes: ['space:views:read', 'site:views:read'],
   categories: ['analytics'],
-  blocks: [{ id: 'chart', title: 'Chart', description: 'A chart', urlUnfurl: ['https://*.charts.example.com/*'], markdown: { codeblock: 'chart', body: 'data' } }],
+  blocks: [
+    { id: 'chart', title: 'Chart', description: 'A chart', urlUnfurl: ['https://*.charts.example.com/*'], markdown: { codeblock: 'chart', body: 'data' } },
+  ],
   contentSources: [{ id: 'feed', title: 'Feed', configuration: { componentId: 'feedConfig' } }],
   externalLinks: [{ url: 'https://example.com/docs', label: 'Docs' }],
   configurations: {
@@ -143,7 +145,17 @@ describe('publishing', () => {
     await server.em().nativeUpdate(Organization, { id: organization.id }, { hostname });
     const name = uniqueName('minimal');
     const published = await publish(admin, name, { organization: hostname, title: 'Mini', description: '', scopes: [], script: 'x' });
-    expect(published).toMatchObject({ owner: { id: organization.id }, version: 1, previewImages: [], blocks: [], contentSources: [], externalLinks: [], categories: [], target: 'all', visibility: 'public' });
+    expect(published).toMatchObject({
+      owner: { id: organization.id },
+      version: 1,
+      previewImages: [],
+      blocks: [],
+      contentSources: [],
+      externalLinks: [],
+      categories: [],
+      target: 'all',
+      visibility: 'public',
+    });
     expect(published.urls.icon).toBeUndefined();
     expect(published.contentSecurityPolicy).toBeUndefined();
   });
@@ -160,10 +172,13 @@ describe('publishing', () => {
     const { title: _title, ...noTitle } = fullBody(organization.id);
     const refused = await admin.rest('POST', `/v1/integrations/${name}`, noTitle);
     expectError(refused, 400, 'title: is required');
-    const refusedGql = await admin.gql(`mutation($n: String!, $input: PublishIntegrationInput!) { publishIntegration(integrationName: $n, input: $input) { name } }`, {
-      n: name,
-      input: { ...noTitle, secrets: { API_SECRET: SECRET }, scopes: ['nope', 5] },
-    });
+    const refusedGql = await admin.gql(
+      `mutation($n: String!, $input: PublishIntegrationInput!) { publishIntegration(integrationName: $n, input: $input) { name } }`,
+      {
+        n: name,
+        input: { ...noTitle, secrets: { API_SECRET: SECRET }, scopes: ['nope', 5] },
+      },
+    );
     expectGqlError(refusedGql, 'BAD_REQUEST', /^Variable "\$input"( at "[^"]+")?: /);
     answers.push(refused.body, refusedGql.errors);
     for (const answer of answers) expect(JSON.stringify(answer)).not.toContain(SECRET);
@@ -192,7 +207,11 @@ describe('publishing', () => {
     expectError(await admin.rest('POST', `/v1/integrations/${name}`, fullBody('no-such-org')), 404, 'Organization not found');
     await publish(admin, name, fullBody(organization.id));
     const theirs = await newOrganization(server, outsider);
-    expectError(await outsider.rest('POST', `/v1/integrations/${name}`, fullBody(theirs.id)), 409, `integrationName: "${name}" is published by another organization`);
+    expectError(
+      await outsider.rest('POST', `/v1/integrations/${name}`, fullBody(theirs.id)),
+      409,
+      `integrationName: "${name}" is published by another organization`,
+    );
     expect((await admin.rest('GET', `/v1/integrations/${name}`)).body.version).toBe(1);
   });
 
@@ -232,7 +251,11 @@ describe('publishing', () => {
     const { scopes: _sc, ...noScopes } = fullBody(organization.id);
     expectError(await admin.rest('POST', `/v1/integrations/${name}`, noScopes), 400, 'scopes: is required');
     expectError(await admin.rest('POST', `/v1/integrations/${name}`, fullBody(organization.id, { runtime: 'v9' })), 400, 'runtime: unknown field');
-    expectError(await admin.rest('POST', `/v1/integrations/bad%20name`, fullBody(organization.id)), 400, 'integrationName: must be letters, digits, -, _ and .');
+    expectError(
+      await admin.rest('POST', `/v1/integrations/bad%20name`, fullBody(organization.id)),
+      400,
+      'integrationName: must be letters, digits, -, _ and .',
+    );
     expectError(await admin.rest('GET', `/v1/integrations/${name}`), 404, 'Integration not found');
   });
 });
@@ -278,7 +301,7 @@ describe('listing, getting and unpublishing', () => {
     expectError(await other.rest('GET', `/v1/integrations/${names.c}`), 404, 'Integration not found');
   });
 
-  it('unpublishes for the owner\'s admins only, removing installations', async () => {
+  it("unpublishes for the owner's admins only, removing installations", async () => {
     const { organization, admin, create } = await newOrganizationWithRoles(server);
     const stranger = await newUser(server);
     const strangerOrg = await newOrganization(server, stranger);
@@ -294,7 +317,13 @@ describe('listing, getting and unpublishing', () => {
     expect(res.status).toBe(204);
     expectError(await admin.rest('GET', `/v1/integrations/${name}`), 404, 'Integration not found');
     expectError(await admin.rest('DELETE', `/v1/integrations/${name}`), 404, 'Integration not found');
-    expectGqlError(await stranger.gql(`query($o: ID!, $n: String!) { integrationInstallation(organizationId: $o, integrationName: $n) { id } }`, { o: strangerOrg.id, n: name }), 'NOT_FOUND');
+    expectGqlError(
+      await stranger.gql(`query($o: ID!, $n: String!) { integrationInstallation(organizationId: $o, integrationName: $n) { id } }`, {
+        o: strangerOrg.id,
+        n: name,
+      }),
+      'NOT_FOUND',
+    );
   });
 });
 
@@ -306,7 +335,11 @@ describe('installations', () => {
 
     const customer = await newUser(server);
     const customerOrg = await newOrganization(server, customer);
-    const [s1, s2, s3] = [await newSpace(customer, customerOrg.id, 'One'), await newSpace(customer, customerOrg.id, 'Two'), await newSpace(customer, customerOrg.id, 'Three')];
+    const [s1, s2, s3] = [
+      await newSpace(customer, customerOrg.id, 'One'),
+      await newSpace(customer, customerOrg.id, 'Two'),
+      await newSpace(customer, customerOrg.id, 'Three'),
+    ];
     const site = (await customer.rest('POST', `/v1/orgs/${customerOrg.id}/sites`, { title: 'Site' })).body;
 
     const all = await customer.gql(INSTALL, { o: customerOrg.id, name, input: { configuration: { apiKey: 'abc' }, externalIds: ['ext-1'] } });
@@ -345,25 +378,48 @@ describe('installations', () => {
     expectContract('listIntegrationInstallations', list);
     expect(list.body.count).toBe(2);
     const byOrg = new Map(list.body.items.map((i: { target: { organization: string } }) => [i.target.organization, i]));
-    expect(byOrg.get(customerOrg.id)).toMatchObject({ status: 'active', space_selection: 'selected', site_selection: 'selected', spaces: 1, externalIds: ['ext-1'] });
+    expect(byOrg.get(customerOrg.id)).toMatchObject({
+      status: 'active',
+      space_selection: 'selected',
+      site_selection: 'selected',
+      spaces: 1,
+      externalIds: ['ext-1'],
+    });
     expect(byOrg.get(organization.id)).toMatchObject({ status: 'pending', space_selection: 'all', spaces: 0 });
     const filtered = await admin.rest('GET', `/v1/integrations/${name}/installations?externalId=ext-1`);
     expect(filtered.body.items.map((i: { id: string }) => i.id)).toEqual([all.data.installIntegration.id]);
     // The integration's developer sees counts, never the customer's spaces.
-    const walk = await admin.gql(`query($n: String!) { integrationInstallations(integrationName: $n) { items { selectedSpaces { id } selectedSites { id } } } }`, { n: name });
-    expect(walk.data.integrationInstallations.items.flatMap((i: { selectedSpaces: unknown[]; selectedSites: unknown[] }) => [...i.selectedSpaces, ...i.selectedSites])).toEqual([]);
+    const walk = await admin.gql(
+      `query($n: String!) { integrationInstallations(integrationName: $n) { items { selectedSpaces { id } selectedSites { id } } } }`,
+      { n: name },
+    );
+    expect(
+      walk.data.integrationInstallations.items.flatMap((i: { selectedSpaces: unknown[]; selectedSites: unknown[] }) => [
+        ...i.selectedSpaces,
+        ...i.selectedSites,
+      ]),
+    ).toEqual([]);
 
     // A space transferred to another organization no longer counts either.
     const elsewhere = await newOrganization(server, customer);
     expect((await customer.rest('POST', `/v1/spaces/${s1.id}/transfer`, { organization: elsewhere.id })).status).toBe(200);
-    const afterTransfer = await customer.gql(`query($o: ID!, $n: String!) { integrationInstallation(organizationId: $o, integrationName: $n) { spaces selectedSpaces { id } } }`, {
-      o: customerOrg.id,
-      n: name,
-    });
+    const afterTransfer = await customer.gql(
+      `query($o: ID!, $n: String!) { integrationInstallation(organizationId: $o, integrationName: $n) { spaces selectedSpaces { id } } }`,
+      {
+        o: customerOrg.id,
+        n: name,
+      },
+    );
     expect(afterTransfer.data.integrationInstallation).toEqual({ spaces: 0, selectedSpaces: [] });
 
-    expect((await customer.gql(`mutation($o: ID!, $n: String!) { uninstallIntegration(organizationId: $o, integrationName: $n) }`, { o: customerOrg.id, n: name })).data).toEqual({ uninstallIntegration: true });
-    expect((await customer.gql(`mutation($o: ID!, $n: String!) { uninstallIntegration(organizationId: $o, integrationName: $n) }`, { o: customerOrg.id, n: name })).data).toEqual({ uninstallIntegration: false });
+    expect(
+      (await customer.gql(`mutation($o: ID!, $n: String!) { uninstallIntegration(organizationId: $o, integrationName: $n) }`, { o: customerOrg.id, n: name }))
+        .data,
+    ).toEqual({ uninstallIntegration: true });
+    expect(
+      (await customer.gql(`mutation($o: ID!, $n: String!) { uninstallIntegration(organizationId: $o, integrationName: $n) }`, { o: customerOrg.id, n: name }))
+        .data,
+    ).toEqual({ uninstallIntegration: false });
     expect((await admin.rest('GET', `/v1/integrations/${name}/installations`)).body.count).toBe(1);
     void s3;
   });
@@ -396,7 +452,9 @@ describe('installations', () => {
     const adminOfBoth = await newMember(server, organization.id, 'admin');
     const second = await newOrganization(server, adminOfBoth);
     expectGqlError(await adminOfBoth.gql(INSTALL, { o: second.id, name: privateName, input: {} }), 'FORBIDDEN');
-    expect((await admin.gql(INSTALL, { o: organization.id, name: privateName, input: { configuration: { apiKey: 'k' } } })).data.installIntegration.status).toBe('active');
+    expect(
+      (await admin.gql(INSTALL, { o: organization.id, name: privateName, input: { configuration: { apiKey: 'k' } } })).data.installIntegration.status,
+    ).toBe('active');
     expect((await admin.rest('GET', `/v1/integrations/${name}/installations`)).body.count).toBe(0);
   });
 
@@ -404,9 +462,21 @@ describe('installations', () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const name = uniqueName('plain');
     await publish(admin, name, fullBody(organization.id, { configurations: undefined, target: 'site' }));
-    expectGqlError(await admin.gql(INSTALL, { o: organization.id, name, input: { configuration: { a: 1 } } }), 'BAD_REQUEST', 'configuration: this integration takes no configuration');
+    expectGqlError(
+      await admin.gql(INSTALL, { o: organization.id, name, input: { configuration: { a: 1 } } }),
+      'BAD_REQUEST',
+      'configuration: this integration takes no configuration',
+    );
     const space = await newSpace(admin, organization.id);
-    expectGqlError(await admin.gql(INSTALL, { o: organization.id, name, input: { spaces: [space.id] } }), 'BAD_REQUEST', 'spaces: this integration installs on sites only');
-    expect((await admin.gql(INSTALL, { o: organization.id, name, input: {} })).data.installIntegration).toMatchObject({ status: 'active', configuration: {}, spaces: 1 });
+    expectGqlError(
+      await admin.gql(INSTALL, { o: organization.id, name, input: { spaces: [space.id] } }),
+      'BAD_REQUEST',
+      'spaces: this integration installs on sites only',
+    );
+    expect((await admin.gql(INSTALL, { o: organization.id, name, input: {} })).data.installIntegration).toMatchObject({
+      status: 'active',
+      configuration: {},
+      spaces: 1,
+    });
   });
 });

@@ -62,10 +62,18 @@ describe('creating and listing invite links (GraphQL)', () => {
     expectGqlError(await create({}), 'BAD_REQUEST', 'role: is required (null invites guests)');
     expectGqlError(await create({ role: 'edit', level: 'edit' }), 'BAD_REQUEST', 'level: only a link to a space or collection takes a level');
     expectGqlError(await create({ space: space.id }), 'BAD_REQUEST', 'level: is required for a link to a space or collection');
-    expectGqlError(await create({ space: space.id, level: 'edit', role: 'edit' }), 'BAD_REQUEST', 'role: a link to a space or collection takes a level, not a role');
+    expectGqlError(
+      await create({ space: space.id, level: 'edit', role: 'edit' }),
+      'BAD_REQUEST',
+      'role: a link to a space or collection takes a level, not a role',
+    );
     expectGqlError(await create({ space: foreign.id, level: 'edit' }), 'BAD_REQUEST', `space: no space "${foreign.id}" in this organization`);
     expectGqlError(await create({ collection: 'nope', level: 'edit' }), 'BAD_REQUEST', 'collection: no collection "nope" in this organization');
-    expectGqlError(await create({ space: space.id, collection: 'x', level: 'edit' }), 'BAD_REQUEST', 'space: a link is to one space or one collection, not both');
+    expectGqlError(
+      await create({ space: space.id, collection: 'x', level: 'edit' }),
+      'BAD_REQUEST',
+      'space: a link is to one space or one collection, not both',
+    );
     expectGqlError(await create({ role: 'owner' }), 'BAD_REQUEST');
   });
 
@@ -120,7 +128,11 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
     expectContract('updateOrganizationInviteById', res);
     expect(res.body).toMatchObject({ id: link.id, role: 'edit' });
     expect((await admin.rest('PATCH', linkPath(organization.id, link.id), { role: null })).body.role).toBeNull();
-    expectError(await admin.rest('PATCH', linkPath(organization.id, link.id), { level: 'edit' }), 400, 'level: this link is to the organization; change its role');
+    expectError(
+      await admin.rest('PATCH', linkPath(organization.id, link.id), { level: 'edit' }),
+      400,
+      'level: this link is to the organization; change its role',
+    );
     expectError(await admin.rest('PATCH', linkPath(organization.id, link.id), {}), 400, 'role: is required (null invites guests)');
     expectError(await admin.rest('PATCH', linkPath(organization.id, link.id), { role: 'owner' }), 400, /^role: /);
     expectError(await edit.rest('PATCH', linkPath(organization.id, link.id), { role: 'admin' }), 403, 'Organization: this operation needs the admin role');
@@ -129,7 +141,11 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/link-invites/{inviteId
     const updated = await admin.rest('PATCH', linkPath(organization.id, content.id), { level: 'review' });
     expectContract('updateOrganizationInviteById', updated);
     expect(updated.body).toMatchObject({ level: 'review', space: { id: space.id } });
-    expectError(await admin.rest('PATCH', linkPath(organization.id, content.id), { role: 'edit' }), 400, 'role: this link is to a space or collection; change its level');
+    expectError(
+      await admin.rest('PATCH', linkPath(organization.id, content.id), { role: 'edit' }),
+      400,
+      'role: this link is to a space or collection; change its level',
+    );
     expectError(await admin.rest('PATCH', linkPath(organization.id, content.id), { level: null }), 400, 'level: is required');
   });
 
@@ -224,7 +240,7 @@ describe('joining with an invite link (GraphQL)', () => {
     expect((await joinWithInvite(newcomer, organization.id, link.id)).data.joinOrganizationWithInvite.role).toBe('read');
   });
 
-  it("answers 404 for a link of another organization, and needs a token", async () => {
+  it('answers 404 for a link of another organization, and needs a token', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const other = await newOrganizationWithRoles(server);
     const link = await createInviteLink(admin, organization.id, { role: 'read' });

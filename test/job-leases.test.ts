@@ -195,7 +195,7 @@ describe('a run that holds its claim', () => {
     expect(await jobRow(id)).toBeNull();
   });
 
-  it('in a transaction, holds its job\'s row: past its lease nobody claims it, and the job ends with what the transaction wrote', async () => {
+  it("in a transaction, holds its job's row: past its lease nobody claims it, and the job ends with what the transaction wrote", async () => {
     const id = await schedule();
     const { entered, resume, runs, hold } = heldWork();
     const handlers: Record<string, JobHandler> = {
@@ -238,7 +238,13 @@ describe('the worker', () => {
   it('runs one due job after another at once, not one per poll', async () => {
     for (const n of [1, 2, 3]) await schedule({ n });
     const ran: unknown[] = [];
-    const worker = startWorker(server.deps.orm, server.clock, { [KIND]: async (_em, payload) => void ran.push(payload.n) }, { config: server.deps.config, logger: server.deps.logger }, 50);
+    const worker = startWorker(
+      server.deps.orm,
+      server.clock,
+      { [KIND]: async (_em, payload) => void ran.push(payload.n) },
+      { config: server.deps.config, logger: server.deps.logger },
+      50,
+    );
     try {
       await vi.waitFor(() => expect(ran).toHaveLength(3), { timeout: 10 * SECOND, interval: 20 });
     } finally {
@@ -279,7 +285,13 @@ describe('the worker', () => {
     // Claimed by a process that died (the data directory's lock says no other process holds it now).
     await server.em().nativeUpdate(Job, { id }, { claim: 'dead-process', lockedUntil: new Date(server.clock.now().getTime() + LONG_LEASE_MS), attempts: 1 });
     const ran: string[] = [];
-    const worker = startWorker(server.deps.orm, server.clock, { [KIND]: async () => void ran.push('ran') }, { config: server.deps.config, logger: server.deps.logger }, 20);
+    const worker = startWorker(
+      server.deps.orm,
+      server.clock,
+      { [KIND]: async () => void ran.push('ran') },
+      { config: server.deps.config, logger: server.deps.logger },
+      20,
+    );
     try {
       await vi.waitFor(() => expect(ran).toEqual(['ran']), { timeout: 10 * SECOND, interval: 20 });
     } finally {

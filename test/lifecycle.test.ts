@@ -202,13 +202,27 @@ describe('start-up errors', () => {
     'retries an unreachable DATABASE_URL with backoff, logging each retry, then exits 1 naming the server and the cause',
     async () => {
       const port = await freePort();
-      const { server, exit, lines } = await failedStart({ DATABASE_URL: `postgres://app:hunter2@127.0.0.1:${port}/docs`, SECRET_KEY: TEST_SECRET_KEY, DATABASE_CONNECT_TIMEOUT_MS: '1500' });
+      const { server, exit, lines } = await failedStart({
+        DATABASE_URL: `postgres://app:hunter2@127.0.0.1:${port}/docs`,
+        SECRET_KEY: TEST_SECRET_KEY,
+        DATABASE_CONNECT_TIMEOUT_MS: '1500',
+      });
       expect(exit).toEqual({ code: 1, signal: null });
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(new RegExp(`^error: Cannot use the database server 127\\.0\\.0\\.1:${port} \\(DATABASE_URL\\): ECONNREFUSED .*gave up after \\d+ s`));
-      const retries = server.stdout().split('\n').filter((line) => line.includes('database unreachable; retrying'));
+      expect(lines[0]).toMatch(
+        new RegExp(`^error: Cannot use the database server 127\\.0\\.0\\.1:${port} \\(DATABASE_URL\\): ECONNREFUSED .*gave up after \\d+ s`),
+      );
+      const retries = server
+        .stdout()
+        .split('\n')
+        .filter((line) => line.includes('database unreachable; retrying'));
       expect(retries.length).toBeGreaterThanOrEqual(2);
-      expect(JSON.parse(retries[0])).toMatchObject({ server: `127.0.0.1:${port}`, attempt: 1, retryInMs: expect.any(Number), cause: expect.stringContaining('ECONNREFUSED') });
+      expect(JSON.parse(retries[0])).toMatchObject({
+        server: `127.0.0.1:${port}`,
+        attempt: 1,
+        retryInMs: expect.any(Number),
+        cause: expect.stringContaining('ECONNREFUSED'),
+      });
       expect(server.stdout() + server.stderr()).not.toContain('hunter2');
       expect(server.stdout()).not.toMatch(/token|listening/i);
     },
@@ -235,7 +249,9 @@ describe('start-up errors', () => {
       const { server, exit, lines } = await failedStart({ DATABASE_URL: url.href, DATABASE_CONNECT_TIMEOUT_MS: '60000' });
       expect(exit).toEqual({ code: 1, signal: null });
       expect(lines).toHaveLength(1);
-      expect(lines[0]).toMatch(/^error: Cannot use the database server .+ \(DATABASE_URL\): no such database: 3D000 database "no_such_database_of_the_tests" does not exist$/);
+      expect(lines[0]).toMatch(
+        /^error: Cannot use the database server .+ \(DATABASE_URL\): no such database: 3D000 database "no_such_database_of_the_tests" does not exist$/,
+      );
       expect(server.stdout()).not.toContain('retrying');
     },
     TEST_MS,

@@ -13,9 +13,17 @@ const server = useTestServer();
 
 const PNG = Buffer.concat([Buffer.from('89504e470d0a1a0a0000000d49484452000000030000000208060000', 'hex'), Buffer.alloc(16)]);
 
-type Usage = { status: string; targetReference: { kind: string; url?: string; page?: { id: string }; file?: { id: string }; space?: { id: string } }; locationReferences: { kind: string; page: { id: string } }[] };
+type Usage = {
+  status: string;
+  targetReference: { kind: string; url?: string; page?: { id: string }; file?: { id: string }; space?: { id: string } };
+  locationReferences: { kind: string; page: { id: string } }[];
+};
 const summary = (items: Usage[]) =>
-  items.map((u) => [u.status, u.targetReference.kind, u.targetReference.url ?? u.targetReference.page?.id ?? u.targetReference.file?.id ?? u.targetReference.space?.id]);
+  items.map((u) => [
+    u.status,
+    u.targetReference.kind,
+    u.targetReference.url ?? u.targetReference.page?.id ?? u.targetReference.file?.id ?? u.targetReference.space?.id,
+  ]);
 
 async function setup() {
   const team = await newOrganizationWithRoles(server);
@@ -23,11 +31,14 @@ async function setup() {
   const other = await createSpace(admin, organization.id, { title: 'Other' });
   const space = await createSpace(admin, organization.id, { title: 'Docs' });
   const cr = await openChangeRequest(admin, space.id);
-  const upload = await admin.gql(`mutation($s: ID!, $c: ID!, $i: UploadFileInput!) { uploadFile(spaceId: $s, changeRequestId: $c, input: $i) { file { id } } }`, {
-    s: space.id,
-    c: cr.id,
-    i: { name: 'diagram.png', content: PNG.toString('base64') },
-  });
+  const upload = await admin.gql(
+    `mutation($s: ID!, $c: ID!, $i: UploadFileInput!) { uploadFile(spaceId: $s, changeRequestId: $c, input: $i) { file { id } } }`,
+    {
+      s: space.id,
+      c: cr.id,
+      i: { name: 'diagram.png', content: PNG.toString('base64') },
+    },
+  );
   const fileId = upload.data.uploadFile.file.id as string;
   const guide = (await createPage(admin, space.id, cr.id, { title: 'Guide', markdown: 'See [setup](setup.md).' })).page!;
   const setupPage = (await createPage(admin, space.id, cr.id, { title: 'Setup', markdown: '' })).page!;
@@ -104,7 +115,11 @@ describe('page links in a change request', () => {
     ]);
     // Both broken links are new on this page: the main content's guide links to setup only.
     expect(res.body.stats).toEqual({ total: 3, broken: { total: 2, changeRequest: 2 } });
-    expect(res.body.items[0].locationReferences[0]).toMatchObject({ kind: 'page', page: { id: guide.id }, versionContext: { type: 'changeRequest', changeRequest: { id: cr.id } } });
+    expect(res.body.items[0].locationReferences[0]).toMatchObject({
+      kind: 'page',
+      page: { id: guide.id },
+      versionContext: { type: 'changeRequest', changeRequest: { id: cr.id } },
+    });
     // On the setup page, unchanged, no broken link is the change request's doing.
     const setupLinks = await read.rest('GET', `/v1/spaces/${space.id}/change-requests/${cr.id}/content/page/${setupPage.id}/links`);
     expect(setupLinks.body.stats).toEqual({ total: 11, broken: { total: 6, changeRequest: 0 } });

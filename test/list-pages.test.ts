@@ -25,7 +25,9 @@ async function insertRows(table: string, columns: Record<string, string>, rows: 
   await server
     .em()
     .getConnection()
-    .execute(`insert into "${table}" (${names.join(', ')}) select ${names.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${types.join(', ')})`, [JSON.stringify(rows)]);
+    .execute(`insert into "${table}" (${names.join(', ')}) select ${names.join(', ')} from jsonb_to_recordset(?::jsonb) as r(${types.join(', ')})`, [
+      JSON.stringify(rows),
+    ]);
 }
 
 async function selectRows<T>(text: string, params: unknown[]): Promise<T[]> {
@@ -37,8 +39,7 @@ function compareKeys(a: (string | number)[], b: (string | number)[]) {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] < b[i] ? -1 : 1;
   return 0;
 }
-const sortedBy = <T>(rows: T[], key: (row: T) => (string | number)[], desc = false) =>
-  [...rows].sort((x, y) => (desc ? -1 : 1) * compareKeys(key(x), key(y)));
+const sortedBy = <T>(rows: T[], key: (row: T) => (string | number)[], desc = false) => [...rows].sort((x, y) => (desc ? -1 : 1) * compareKeys(key(x), key(y)));
 
 type PageOf = { items: unknown[]; count: number; next: { page: string } | null };
 
@@ -110,8 +111,18 @@ describe('change requests of a space', () => {
     await insertRows(
       'change_request',
       {
-        id: 'text', organization_id: 'text', space_id: 'text', number: 'int', status: 'text', subject: 'text', created_by: 'text',
-        contributors: 'jsonb', revision: 'text', revision_initial: 'text', created_at: 'timestamptz', updated_at: 'timestamptz',
+        id: 'text',
+        organization_id: 'text',
+        space_id: 'text',
+        number: 'int',
+        status: 'text',
+        subject: 'text',
+        created_by: 'text',
+        contributors: 'jsonb',
+        revision: 'text',
+        revision_initial: 'text',
+        created_at: 'timestamptz',
+        updated_at: 'timestamptz',
       },
       rows,
     );
@@ -119,13 +130,22 @@ describe('change requests of a space', () => {
       'select id, number, status, contributors from change_request where space_id = ?',
       [space.id],
     );
-    const contributorsOf = (row: (typeof stored)[number]) => (typeof row.contributors === 'string' ? (JSON.parse(row.contributors) as string[]) : row.contributors);
+    const contributorsOf = (row: (typeof stored)[number]) =>
+      typeof row.contributors === 'string' ? (JSON.parse(row.contributors) as string[]) : row.contributors;
     const expected = (status: string, contributor?: string) =>
-      sortedBy(stored.filter((c) => c.status === status && (!contributor || contributorsOf(c).includes(contributor))), (c) => [c.number], true).map((c) => c.id);
+      sortedBy(
+        stored.filter((c) => c.status === status && (!contributor || contributorsOf(c).includes(contributor))),
+        (c) => [c.number],
+        true,
+      ).map((c) => c.id);
 
     const idOf = (item: { id: string }) => item.id;
     await expectPagesOf(graphPages(admin, CHANGE_REQUESTS, 'changeRequests', { space: space.id, limit: 170 }), idOf, expected('open'));
-    await expectPagesOf(graphPages(admin, CHANGE_REQUESTS, 'changeRequests', { space: space.id, status: 'draft', contributor: edit.user.id, limit: 50 }), idOf, expected('draft', edit.user.id));
+    await expectPagesOf(
+      graphPages(admin, CHANGE_REQUESTS, 'changeRequests', { space: space.id, status: 'draft', contributor: edit.user.id, limit: 50 }),
+      idOf,
+      expected('draft', edit.user.id),
+    );
     await expectPagesOf(restPages(admin, `/v1/spaces/${space.id}/change-requests?status=merged&limit=300`), idOf, expected('merged'));
 
     // A page stays put when rows are added before it: the cursor is the last row's key, not an offset.
@@ -170,7 +190,17 @@ describe('comments of a space and of a change request', () => {
     }));
     await insertRows(
       'comment',
-      { id: 'text', organization_id: 'text', space_id: 'text', change_request_id: 'text', posted_by: 'text', posted_at: 'timestamptz', markdown: 'text', status: 'text', revision: 'text' },
+      {
+        id: 'text',
+        organization_id: 'text',
+        space_id: 'text',
+        change_request_id: 'text',
+        posted_by: 'text',
+        posted_at: 'timestamptz',
+        markdown: 'text',
+        status: 'text',
+        revision: 'text',
+      },
       rows,
     );
     type Stored = { id: string; change_request_id: string | null; posted_by: string; posted_at: Date | string; status: string };
@@ -187,9 +217,17 @@ describe('comments of a space and of a change request', () => {
     await expectPagesOf(read({ limit: 200 }), idOf, expected(null));
     await expectPagesOf(read({ order: 'asc', limit: 333 }), idOf, expected(null, { desc: false }));
     await expectPagesOf(read({ changeRequest: changeRequest.id, limit: 250 }), idOf, expected(changeRequest.id));
-    await expectPagesOf(read({ changeRequest: changeRequest.id, status: 'resolved', order: 'asc', limit: 40 }), idOf, expected(changeRequest.id, { desc: false, status: 'resolved' }));
+    await expectPagesOf(
+      read({ changeRequest: changeRequest.id, status: 'resolved', order: 'asc', limit: 40 }),
+      idOf,
+      expected(changeRequest.id, { desc: false, status: 'resolved' }),
+    );
     await expectPagesOf(read({ status: 'open', authors: [edit.user.id], limit: 60 }), idOf, expected(null, { status: 'open', author: edit.user.id }));
-    await expectPagesOf(restPages(admin, `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/comments?order=asc&limit=500`), idOf, expected(changeRequest.id, { desc: false }));
+    await expectPagesOf(
+      restPages(admin, `/v1/spaces/${space.id}/change-requests/${changeRequest.id}/comments?order=asc&limit=500`),
+      idOf,
+      expected(changeRequest.id, { desc: false }),
+    );
 
     const path = `/v1/spaces/${space.id}/comments`;
     expectError(await admin.rest('GET', `${path}?page=${encodeURIComponent('%%%')}`), 400, BAD_PAGE);
@@ -258,10 +296,18 @@ describe('members of an organization and of a team', () => {
     await expectPagesOf(read({ limit: 300 }), idOf, expected());
     await expectPagesOf(read({ order: 'asc', limit: 1000 }), idOf, expected({ order: 'asc' }));
     await expectPagesOf(read({ sort: 'lastSeenAt', limit: 250 }), idOf, expected({ sort: 'lastSeenAt' }));
-    await expectPagesOf(read({ sort: 'lastSeenAt', order: 'asc', role: 'edit', limit: 70 }), idOf, expected({ sort: 'lastSeenAt', order: 'asc', role: 'edit' }));
+    await expectPagesOf(
+      read({ sort: 'lastSeenAt', order: 'asc', role: 'edit', limit: 70 }),
+      idOf,
+      expected({ sort: 'lastSeenAt', order: 'asc', role: 'edit' }),
+    );
     await expectPagesOf(read({ role: 'guest', limit: 90 }), idOf, expected({ role: 'guest' }));
     await expectPagesOf(read({ search: 'NEEDLE', limit: 100 }), idOf, expected({ search: 'NEEDLE' }));
-    await expectPagesOf(read({ search: 'émile', sort: 'lastSeenAt', order: 'asc', limit: 80 }), idOf, expected({ search: 'émile', sort: 'lastSeenAt', order: 'asc' }));
+    await expectPagesOf(
+      read({ search: 'émile', sort: 'lastSeenAt', order: 'asc', limit: 80 }),
+      idOf,
+      expected({ search: 'émile', sort: 'lastSeenAt', order: 'asc' }),
+    );
     await expectPagesOf(restPages(admin, `/v1/orgs/${organization.id}/members?sort=joinedAt&order=asc&limit=400`), idOf, expected({ order: 'asc' }));
     expect(expected({ search: 'émile' }).length).toBe(stored.filter((m) => /émile/i.test(m.display_name)).length);
 
@@ -276,20 +322,43 @@ describe('members of an organization and of a team', () => {
   it('pages through a team of thousands in the order they were added, with exact counts', async () => {
     const { organization, admin, read } = await newOrganizationWithRoles(server);
     const team = await createTeam(admin, organization.id, 'Everyone', [read.user.id]);
-    const users = Array.from({ length: 1600 }, () => ({ id: newId(), email: `team-${newId().toLowerCase()}@example.com`, display_name: 'Teammate', created_at: new Date(BASE).toISOString() }));
+    const users = Array.from({ length: 1600 }, () => ({
+      id: newId(),
+      email: `team-${newId().toLowerCase()}@example.com`,
+      display_name: 'Teammate',
+      created_at: new Date(BASE).toISOString(),
+    }));
     await insertRows('app_user', { id: 'text', email: 'text', display_name: 'text', created_at: 'timestamptz' }, users);
     await insertRows(
       'member',
       { organization_id: 'text', user_id: 'text', role: 'text', joined_at: 'timestamptz', disabled: 'boolean', sso: 'boolean' },
-      users.map((user) => ({ organization_id: organization.id, user_id: user.id, role: 'read', joined_at: new Date(BASE).toISOString(), disabled: false, sso: false })),
+      users.map((user) => ({
+        organization_id: organization.id,
+        user_id: user.id,
+        role: 'read',
+        joined_at: new Date(BASE).toISOString(),
+        disabled: false,
+        sso: false,
+      })),
     );
     await insertRows(
       'team_member',
       { team_id: 'text', user_id: 'text', organization_id: 'text', role: 'text', added_at: 'timestamptz' },
-      users.map((user, i) => ({ team_id: team.id, user_id: user.id, organization_id: organization.id, role: i % 9 ? 'member' : 'owner', added_at: new Date(BASE - 5_000 + Math.floor(i / 4)).toISOString() })),
+      users.map((user, i) => ({
+        team_id: team.id,
+        user_id: user.id,
+        organization_id: organization.id,
+        role: i % 9 ? 'member' : 'owner',
+        added_at: new Date(BASE - 5_000 + Math.floor(i / 4)).toISOString(),
+      })),
     );
     // Another team of the organization, with some of the same people.
-    const otherTeam = await createTeam(admin, organization.id, 'Some', users.slice(0, 10).map((u) => u.id));
+    const otherTeam = await createTeam(
+      admin,
+      organization.id,
+      'Some',
+      users.slice(0, 10).map((u) => u.id),
+    );
     const stored = await selectRows<{ user_id: string; added_at: Date | string }>('select user_id, added_at from team_member where team_id = ?', [team.id]);
     const expected = sortedBy(stored, (m) => [new Date(m.added_at).getTime(), m.user_id]).map((m) => m.user_id);
     expect(expected).toHaveLength(1601);

@@ -34,7 +34,11 @@ function expectRedacted(secrets: string[], routes: RegExp[]) {
     expect(text).not.toContain(encodeURIComponent(secret));
   }
   const urls = loggedUrls();
-  for (const route of routes) expect(urls.some((url) => route.test(url)), `${route} among ${JSON.stringify(urls)}`).toBe(true);
+  for (const route of routes)
+    expect(
+      urls.some((url) => route.test(url)),
+      `${route} among ${JSON.stringify(urls)}`,
+    ).toBe(true);
 }
 
 /** Path and query of a URL this server handed out (built on PUBLIC_URL), requested on the test server. */
@@ -106,7 +110,10 @@ describe('request logs', () => {
     expect((await admin.rest('DELETE', path)).status).toBe(204);
     expect((await admin.rest('GET', path)).status).toBe(404);
     expectRedacted([link.id], [new RegExp(`^/v1/orgs/${organization.id}/link-invites/\\[redacted\\]$`)]);
-    const methods = lines.map((line) => JSON.parse(line)).filter((e) => e.req?.url?.includes('link-invites')).map((e) => e.req.method);
+    const methods = lines
+      .map((line) => JSON.parse(line))
+      .filter((e) => e.req?.url?.includes('link-invites'))
+      .map((e) => e.req.method);
     expect(methods).toEqual(['GET', 'PATCH', 'DELETE', 'GET']);
   });
 

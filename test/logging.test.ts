@@ -26,8 +26,20 @@ describe('request logs', () => {
     const entries = lines.map((line) => JSON.parse(line));
     const completed = (id: string) => entries.find((e) => e.req?.id === id && e.msg === 'request completed');
     const viewer = { viewerId: admin.user.id, tokenId: expect.any(String) };
-    expect(completed('req-rest-facts')).toMatchObject({ operationId: 'getOrganizationById', door: 'rest', ...viewer, res: { statusCode: 200 }, responseTime: expect.any(Number) });
-    expect(completed('req-gql-facts')).toMatchObject({ operationId: 'LoggedViewer', door: 'graphql', ...viewer, res: { statusCode: 200 }, responseTime: expect.any(Number) });
+    expect(completed('req-rest-facts')).toMatchObject({
+      operationId: 'getOrganizationById',
+      door: 'rest',
+      ...viewer,
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
+    expect(completed('req-gql-facts')).toMatchObject({
+      operationId: 'LoggedViewer',
+      door: 'graphql',
+      ...viewer,
+      res: { statusCode: 200 },
+      responseTime: expect.any(Number),
+    });
     // Without a token: the operation, no viewer.
     const anonymous = completed('req-anonymous');
     expect(anonymous).toMatchObject({ operationId: 'listOrganizationsForAuthenticatedUser', door: 'rest', res: { statusCode: 401 } });

@@ -53,7 +53,13 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       object: 'member',
       id: admin.user.id,
       role: 'admin',
-      user: { object: 'user', id: admin.user.id, displayName: 'Ada Admin', email: admin.user.email, urls: { location: `http://docs.test/v1/users/${admin.user.id}` } },
+      user: {
+        object: 'user',
+        id: admin.user.id,
+        displayName: 'Ada Admin',
+        email: admin.user.email,
+        urls: { location: `http://docs.test/v1/users/${admin.user.id}` },
+      },
       disabled: false,
       joinedAt: expect.any(String),
       sso: false,
@@ -134,8 +140,15 @@ describe('GET /v1/orgs/{organizationId}/members', () => {
       { org: organization.id },
     );
     expect(res.errors).toBeUndefined();
-    expect(res.data.members).toEqual({ count: 1, items: [{ id: edit.user.id, role: 'edit', user: { displayName: 'Test User' }, owningOrganization: { id: organization.id } }] });
-    expectGqlError(await admin.gql(`query($org: ID!) { members(organizationId: $org, sort: "x") { count } }`, { org: organization.id }), 'BAD_REQUEST', 'sort: must be one of: joinedAt, lastSeenAt');
+    expect(res.data.members).toEqual({
+      count: 1,
+      items: [{ id: edit.user.id, role: 'edit', user: { displayName: 'Test User' }, owningOrganization: { id: organization.id } }],
+    });
+    expectGqlError(
+      await admin.gql(`query($org: ID!) { members(organizationId: $org, sort: "x") { count } }`, { org: organization.id }),
+      'BAD_REQUEST',
+      'sort: must be one of: joinedAt, lastSeenAt',
+    );
   });
 });
 
@@ -236,7 +249,10 @@ describe('DELETE /v1/orgs/{organizationId}/members/{userId}', () => {
 
   it('answers the same through GraphQL', async () => {
     const { organization, admin, read } = await newOrganizationWithRoles(server);
-    const res = await admin.gql(`mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`, { org: organization.id, user: read.user.id });
+    const res = await admin.gql(`mutation($org: ID!, $user: ID!) { removeMember(organizationId: $org, userId: $user) }`, {
+      org: organization.id,
+      user: read.user.id,
+    });
     expect(res.data.removeMember).toBe(true);
     expect(await server.em().count(Member, { organization: organization.id, user: read.user.id })).toBe(0);
   });
@@ -322,10 +338,13 @@ describe('GET /v1/orgs/{organizationId}/members/{userId}/teams', () => {
     const filtered = await admin.rest('GET', `/v1/orgs/${organization.id}/members/${edit.user.id}/teams?title=WRITER`);
     expect(filtered.body.items.map((i: { team: { title: string } }) => i.team.title)).toEqual(['Technical Writers']);
     expect((await admin.rest('GET', `/v1/orgs/${organization.id}/members/${edit.user.id}`)).body.teams).toBe(2);
-    const gql = await edit.gql(`query($org: ID!, $user: ID!) { memberTeams(organizationId: $org, userId: $user, title: "review") { items { team { title } member { role } } } }`, {
-      org: organization.id,
-      user: edit.user.id,
-    });
+    const gql = await edit.gql(
+      `query($org: ID!, $user: ID!) { memberTeams(organizationId: $org, userId: $user, title: "review") { items { team { title } member { role } } } }`,
+      {
+        org: organization.id,
+        user: edit.user.id,
+      },
+    );
     expect(gql.data.memberTeams.items).toEqual([{ team: { title: 'Reviewers' }, member: { role: 'owner' } }]);
   });
 });

@@ -124,6 +124,9 @@ const NESTED: [operationId: string, field: string][] = [
 
 describe('nested fields', () => {
   it.each(NESTED)('%s: null for %s is refused', async (operationId, field) => {
-    await expectRefused(routes.find((route) => route.operationId === operationId)!, field);
+    await expectRefused(
+      routes.find((route) => route.operationId === operationId)!,
+      field,
+    );
   });
 });

@@ -24,7 +24,29 @@ beforeAll(async () => {
   spaceId = (await createSpace(admin, team.organization.id)).id;
 });
 
-const ODD_UNITS = ['\ud800', '\udc00', '\ud83d\ude00', '\u0000', '"', "'", '{', '}', '[', ']', ',', '\\', ' ', '\t', '\n', 'NULL', 'a', 'é', '𠡯', '\u202e', '\ufeff'];
+const ODD_UNITS = [
+  '\ud800',
+  '\udc00',
+  '\ud83d\ude00',
+  '\u0000',
+  '"',
+  "'",
+  '{',
+  '}',
+  '[',
+  ']',
+  ',',
+  '\\',
+  ' ',
+  '\t',
+  '\n',
+  'NULL',
+  'a',
+  'é',
+  '𠡯',
+  '\u202e',
+  '\ufeff',
+];
 const oddString = fc.oneof(
   fc.string({ unit: fc.constantFrom(...ODD_UNITS), maxLength: 12 }),
   fc.string({ unit: 'binary', maxLength: 12 }),
@@ -70,7 +92,11 @@ const CALLS: ((s: string) => Promise<Outcome>)[] = [
   (s) => graphql('mutation($id: ID!, $title: String) { updateSpace(id: $id, input: { title: $title }) { id } }', { id: spaceId, title: s }),
   (s) => graphql('mutation($id: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $id, input: $input) { id } }', { id: spaceId, input: { [s]: s } }),
   (s) => graphql(`mutation($id: ID!) { updateSpace(id: $id, input: { title: ${literal(s)} }) { id } }`, { id: spaceId }),
-  (s) => graphql('mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, input: { title: "Team" }) { id } }', { org: team.organization.id, team: s }),
+  (s) =>
+    graphql('mutation($org: ID!, $team: ID!) { updateTeam(organizationId: $org, teamId: $team, input: { title: "Team" }) { id } }', {
+      org: team.organization.id,
+      team: s,
+    }),
   (s) => graphql('mutation($id: ID!) { updateSpace(id: $id, input: { title: "ok" }) { id } }', { id: s }),
 ];
 
@@ -86,7 +112,18 @@ describe('odd strings through both doors', () => {
         expect(await refusalsRecorded(), `call ${call} with ${JSON.stringify(s)}: refused ${outcome.refused}`).toBe(before + (outcome.refused ? 1 : 0));
       }),
       // The reported cases first: a blank and a comma in an id (a malformed array literal), a lone surrogate, NUL in a key.
-      { numRuns: 400, examples: [[3, ' '], [8, ' ,4𠡯ò'], [3, 'NULL'], [0, '\ud800'], [1, 'a\u0000'], [6, '\udc00'], [9, '\ud800']] },
+      {
+        numRuns: 400,
+        examples: [
+          [3, ' '],
+          [8, ' ,4𠡯ò'],
+          [3, 'NULL'],
+          [0, '\ud800'],
+          [1, 'a\u0000'],
+          [6, '\udc00'],
+          [9, '\ud800'],
+        ],
+      },
     );
     expect(logs.lines.filter((line) => line.includes('could not record'))).toEqual([]);
   });

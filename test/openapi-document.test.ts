@@ -34,7 +34,9 @@ async function served(): Promise<Doc> {
 
 const operationAt = (doc: Doc, method: string, path: string) => doc.paths[path.replace(/^\/v1/, '')]?.[method.toLowerCase()];
 const successStatuses = (operation: { responses: Record<string, unknown> }) =>
-  Object.keys(operation.responses).filter((status) => /^2\d\d$/.test(status)).map(Number);
+  Object.keys(operation.responses)
+    .filter((status) => /^2\d\d$/.test(status))
+    .map(Number);
 /** A path with its parameters unnamed: the contract renames one (translationSettingsId) where the reference says translationId. */
 const unnamed = (path: string) => path.replace(/\{\w+\}/g, '{}');
 
@@ -88,7 +90,10 @@ describe('operations', () => {
     expect(rows).toHaveLength(129);
     for (const row of rows) {
       const ours = operationAt(doc, row.method, row.path);
-      const theirs = referenceByUnnamed.get(unnamed(row.path.replace(/^\/v1/, '')))?.[row.method.toLowerCase()] as { operationId: string; responses: Record<string, unknown> };
+      const theirs = referenceByUnnamed.get(unnamed(row.path.replace(/^\/v1/, '')))?.[row.method.toLowerCase()] as {
+        operationId: string;
+        responses: Record<string, unknown>;
+      };
       expect(ours?.operationId, `${row.method} ${row.path}`).toBe(row.operationId);
       expect(theirs?.operationId, `${row.method} ${row.path} in the reference`).toBe(row.operationId);
       expect(successStatuses(ours).sort(), row.operationId).toEqual(row.success);
@@ -105,7 +110,11 @@ describe('operations', () => {
     expect(createSpace.responses['201'].headers.Location.schema).toEqual({ type: 'string', format: 'uri' });
     // An upsert answers 200 when it updates and 201 when it creates.
     const upsert = operationAt(doc, 'PUT', '/v1/orgs/{organizationId}/openapi/{specSlug}');
-    expect(Object.keys(upsert.responses).filter((status) => status.startsWith('2')).sort()).toEqual(['200', '201']);
+    expect(
+      Object.keys(upsert.responses)
+        .filter((status) => status.startsWith('2'))
+        .sort(),
+    ).toEqual(['200', '201']);
   });
 
   it('declares the error body for failures, with Retry-After on 429', async () => {
@@ -134,13 +143,19 @@ describe('shapes', () => {
 
   it('limit has the bounds of pageSize, and path parameters are required strings', async () => {
     const doc = await served();
-    const parameters = operationAt(doc, 'GET', '/v1/orgs/{organizationId}/spaces').parameters as { name: string; in: string; required?: boolean; schema: any }[];
+    const parameters = operationAt(doc, 'GET', '/v1/orgs/{organizationId}/spaces').parameters as {
+      name: string;
+      in: string;
+      required?: boolean;
+      schema: any;
+    }[];
     expect(parameters.find((p) => p.name === 'limit')).toEqual(
       expect.objectContaining({ in: 'query', schema: expect.objectContaining({ type: 'integer', minimum: 1, maximum: MAX_PAGE_SIZE }) }),
     );
     expect(parameters.find((p) => p.name === 'organizationId')).toEqual({ name: 'organizationId', in: 'path', required: true, schema: { type: 'string' } });
     // Not a paged list: the aggregate's own bound (describeArgument).
-    const aggregate = operationAt(doc, 'POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate').requestBody.content['application/json'].schema;
+    const aggregate = operationAt(doc, 'POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events/aggregate').requestBody.content['application/json']
+      .schema;
     expect(aggregate.properties.limit).toEqual(expect.objectContaining({ type: 'integer', minimum: 1, maximum: AGGREGATE_MAX_LIMIT }));
     expect(aggregate.required).toEqual(['range']);
   });
@@ -155,14 +170,16 @@ describe('shapes', () => {
     expect(input.properties.visibility.enum).toContain('private');
     expect(input.additionalProperties).toBe(false);
 
-    const perField = routes.find((route) => route.method !== 'GET' && route.method !== 'DELETE' && !route.body && /\$\w+: \w+!?[,)]/.test(route.document.replace(/\$\w+Id: ID!/g, '')));
+    const perField = routes.find(
+      (route) => route.method !== 'GET' && route.method !== 'DELETE' && !route.body && /\$\w+: \w+!?[,)]/.test(route.document.replace(/\$\w+Id: ID!/g, '')),
+    );
     expect(perField, 'a route with per-field body').toBeDefined();
     const fields = operationAt(doc, perField!.method, perField!.path).requestBody?.content['application/json'].schema;
     expect(fields).toEqual(expect.objectContaining({ type: 'object', additionalProperties: false }));
     expect(Object.keys(fields.properties).length).toBeGreaterThan(0);
   });
 
-  it("the insights ingestion body is the events batch the domain accepts, at most INSIGHTS_MAX_BATCH events", async () => {
+  it('the insights ingestion body is the events batch the domain accepts, at most INSIGHTS_MAX_BATCH events', async () => {
     const doc = await served();
     const body = operationAt(doc, 'POST', '/v1/orgs/{organizationId}/sites/{siteId}/insights/events').requestBody.content['application/json'].schema;
     expect(body.required).toEqual(['events']);
@@ -180,7 +197,8 @@ describe('shapes', () => {
 
   it('an operation whose root field is @public takes a token but does not need one', () => {
     const schema = makeExecutableSchema({
-      typeDefs: 'directive @public on FIELD_DEFINITION\ndirective @authenticated on FIELD_DEFINITION\ntype Query { ping: String! @public, me: String! @authenticated }',
+      typeDefs:
+        'directive @public on FIELD_DEFINITION\ndirective @authenticated on FIELD_DEFINITION\ntype Query { ping: String! @public, me: String! @authenticated }',
     });
     const doc = openApiDocument(schema, loadConfig({ PUBLIC_URL: 'http://docs.test' }), [
       { operationId: 'ping', method: 'GET', path: '/v1/ping', status: 200, document: 'query { ping }' },
@@ -217,7 +235,10 @@ describe('real answers meet the generated response schemas (ajv, JSON Schema 202
     let compiled = 0;
     for (const item of Object.values(doc.paths)) {
       for (const operation of Object.values(item)) {
-        const schemas = [operation.requestBody?.content['application/json'].schema, ...Object.values(operation.responses as Record<string, any>).map((r) => r.content?.['application/json']?.schema)];
+        const schemas = [
+          operation.requestBody?.content['application/json'].schema,
+          ...Object.values(operation.responses as Record<string, any>).map((r) => r.content?.['application/json']?.schema),
+        ];
         for (const schema of schemas.filter(Boolean)) {
           ajv.compile(local(schema));
           compiled++;

@@ -164,7 +164,11 @@ describe('the operations', () => {
     for (const slug of ['legacy', 'inline']) {
       expect(await processed(admin, organization.id, slug)).toMatchObject({ processingState: 'complete', lastVersion: '2024.1' });
       const res = await admin.gql(OPERATIONS, { organizationId: organization.id, slug });
-      expect(res.data.openAPISpec).toMatchObject({ format: 'swagger 2.0', title: 'Legacy', operations: [{ path: '/users', method: 'get', summary: 'List users' }] });
+      expect(res.data.openAPISpec).toMatchObject({
+        format: 'swagger 2.0',
+        title: 'Legacy',
+        operations: [{ path: '/users', method: 'get', summary: 'List users' }],
+      });
     }
     const inline = (await admin.rest('GET', `${base(organization.id)}/inline`)).body;
     expect(inline.sourceURL).toBeUndefined();
@@ -204,12 +208,15 @@ describe('the operations', () => {
     expect(specs.requests.slice(requestsBefore).filter((path) => path === '/v3.json')).toHaveLength(0);
   });
 
-  it('never follows a document\'s external references (no files, no URLs)', async () => {
+  it("never follows a document's external references (no files, no URLs)", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const requestsBefore = specs.requests.length;
     const external = {
       ...OPENAPI_3,
-      paths: { '/a': { get: { responses: { '200': { $ref: `${local('/v2.yaml')}#/definitions/Users` } } } }, '/b': { get: { responses: { '200': { $ref: '/etc/passwd' } } } } },
+      paths: {
+        '/a': { get: { responses: { '200': { $ref: `${local('/v2.yaml')}#/definitions/Users` } } } },
+        '/b': { get: { responses: { '200': { $ref: '/etc/passwd' } } } },
+      },
     };
     await createSpec(admin, organization.id, 'external', { text: JSON.stringify(external) });
     expect(await processed(admin, organization.id, 'external')).toMatchObject({ processingState: 'complete', lastVersion: '1.2.3' });
@@ -292,7 +299,11 @@ describe('bad input', () => {
   it('refuses a slug the organization already has (409), not one of another organization', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     await createSpec(admin, organization.id, 'dup', { text: SWAGGER_2_YAML });
-    expectError(await admin.rest('POST', base(organization.id), { slug: 'dup', source: { text: '{}' } }), 409, 'slug: the organization already has a specification "dup"');
+    expectError(
+      await admin.rest('POST', base(organization.id), { slug: 'dup', source: { text: '{}' } }),
+      409,
+      'slug: the organization already has a specification "dup"',
+    );
     const other = await newOrganization(server, admin);
     await createSpec(admin, other.id, 'dup', { text: SWAGGER_2_YAML });
   });
@@ -313,19 +324,23 @@ describe('GraphQL', () => {
     expect(put.data.putOpenAPISpec).toEqual({ created: false, spec: { slug: 'gql' } });
     await runJobs();
     const list = await read.gql(`query($o: ID!) { openAPISpecs(organizationId: $o) { items { slug operations { operationId } } } }`, { o: organization.id });
-    expect(list.data.openAPISpecs.items).toEqual([{ slug: 'gql', operations: [{ operationId: 'listPets' }, { operationId: 'createPet' }, { operationId: 'getPet' }] }]);
+    expect(list.data.openAPISpecs.items).toEqual([
+      { slug: 'gql', operations: [{ operationId: 'listPets' }, { operationId: 'createPet' }, { operationId: 'getPet' }] },
+    ]);
     expectGqlError(await read.gql(`mutation($o: ID!) { deleteOpenAPISpec(organizationId: $o, specSlug: "gql") }`, { o: organization.id }), 'FORBIDDEN');
     expectGqlError(
       await admin.gql(`mutation($o: ID!) { createOpenAPISpec(organizationId: $o, input: {slug: "x", source: {}}) { id } }`, { o: organization.id }),
       'BAD_REQUEST',
       'source: give exactly one of url and text',
     );
-    expect((await admin.gql(`mutation($o: ID!) { deleteOpenAPISpec(organizationId: $o, specSlug: "gql") }`, { o: organization.id })).data).toEqual({ deleteOpenAPISpec: true });
+    expect((await admin.gql(`mutation($o: ID!) { deleteOpenAPISpec(organizationId: $o, specSlug: "gql") }`, { o: organization.id })).data).toEqual({
+      deleteOpenAPISpec: true,
+    });
   });
 });
 
 describe('a restart in the middle of processing', () => {
-  it('finishes the job on the next server once the first one\'s lease has run out', async () => {
+  it("finishes the job on the next server once the first one's lease has run out", async () => {
     const database = await freshDatabase();
     const clock = new ManualClock(new Date('2026-02-01T08:00:00.000Z'));
     try {
@@ -362,7 +377,7 @@ describe('a restart in the middle of processing', () => {
 });
 
 describe('a run that lost its claim', () => {
-  it('records nothing over the run that took the job over: the stored result is the later fetch\'s', async () => {
+  it("records nothing over the run that took the job over: the stored result is the later fetch's", async () => {
     // Each fetch of /versioned answers its own version; the first is held until the test lets it go.
     let fetches = 0;
     let releaseFirst!: () => void;

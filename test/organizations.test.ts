@@ -7,7 +7,20 @@ import { useTestServer } from './support/server.js';
 const server = useTestServer();
 
 const ORGANIZATION_KEYS = [
-  'object', 'id', 'title', 'createdAt', 'emailDomains', 'type', 'defaultRole', 'sso', 'ai', 'inviteLinks', 'plan', 'urls', 'trial', 'permissions',
+  'object',
+  'id',
+  'title',
+  'createdAt',
+  'emailDomains',
+  'type',
+  'defaultRole',
+  'sso',
+  'ai',
+  'inviteLinks',
+  'plan',
+  'urls',
+  'trial',
+  'permissions',
 ];
 
 describe('GET /v1/orgs', () => {
@@ -16,7 +29,7 @@ describe('GET /v1/orgs', () => {
     expect(res.status).toBe(401);
   });
 
-  it('lists only the caller\'s organizations, with every field of the contract', async () => {
+  it("lists only the caller's organizations, with every field of the contract", async () => {
     const alice = await newUser(server);
     const mine = await newOrganization(server, alice, { title: 'Alice Inc' });
     const bob = await newUser(server);
@@ -154,7 +167,7 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
 });
 
 describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
-  it('lists the organizations of the caller\'s own domain, and otherwise only the caller\'s', async () => {
+  it("lists the organizations of the caller's own domain, and otherwise only the caller's", async () => {
     const domain = `d${Date.now()}.example.com`;
     const owner = await newUser(server);
     const joinable = await newOrganization(server, owner, { title: 'Joinable', emailDomains: [domain] });
@@ -172,7 +185,7 @@ describe('GET /v1/email-domains/{emailDomain}/orgs', () => {
 });
 
 describe('POST /v1/orgs/{organizationId}/ping', () => {
-  it('records the caller\'s last-seen time and returns signed visitor claims', async () => {
+  it("records the caller's last-seen time and returns signed visitor claims", async () => {
     const { organization, edit, outsider } = await newOrganizationWithRoles(server);
     server.clock.advance(60_000);
     const res = await edit.rest('POST', `/v1/orgs/${organization.id}/ping`);
@@ -206,7 +219,7 @@ describe('GraphQL', () => {
     expect(denied.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
   });
 
-  it('reports the viewer\'s role for guests as null', async () => {
+  it("reports the viewer's role for guests as null", async () => {
     const { organization } = await newOrganizationWithRoles(server);
     const guest = await newMember(server, organization.id, null);
     const res = await guest.gql('query($id: ID!) { organization(id: $id) { viewerRole permissions { view admin } } }', { id: organization.id });

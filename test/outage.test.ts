@@ -65,7 +65,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that goes a
       const graphql = await rest(server, admin.token, 'POST', '/graphql', { query: '{ viewer { id } }' });
       expect(graphql.status).toBe(503);
       expect(graphql.headers.get('retry-after')).toBe('5');
-      expect(graphql.body.errors).toEqual([expect.objectContaining({ message: UNAVAILABLE.error.message, extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } })]);
+      expect(graphql.body.errors).toEqual([
+        expect.objectContaining({ message: UNAVAILABLE.error.message, extensions: { code: 'SERVICE_UNAVAILABLE', status: 503 } }),
+      ]);
       expect((await rest(server, null, 'GET', '/healthz')).status).toBe(503);
     } finally {
       await proxy.open();
@@ -274,15 +276,30 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that refuse
       ['rest', 'PUT', `${org}/teams`, { title: `During ${tag}` }],
       ['rest', 'PATCH', `${org}/teams/${team.id}`, { title: `Renamed during ${tag}` }],
       ['rest', 'DELETE', `${org}/teams/${team.id}`],
-      ['graphql', 'POST', '/graphql', { query: `query($id: ID!) { organization(id: $id) { id title } }`, variables: { id: organizationId } }, { accept: 'application/json' }],
+      [
+        'graphql',
+        'POST',
+        '/graphql',
+        { query: `query($id: ID!) { organization(id: $id) { id title } }`, variables: { id: organizationId } },
+        { accept: 'application/json' },
+      ],
       ['graphql', 'POST', '/graphql', { query: `{ viewer { id } }` }, { accept: 'application/graphql-response+json' }],
       [
         'graphql',
         'POST',
         '/graphql',
-        { query: `mutation($o: ID!, $t: String!) { createTeam(organizationId: $o, input: { title: $t }) { id } }`, variables: { o: organizationId, t: `During ${tag}` } },
+        {
+          query: `mutation($o: ID!, $t: String!) { createTeam(organizationId: $o, input: { title: $t }) { id } }`,
+          variables: { o: organizationId, t: `During ${tag}` },
+        },
       ],
-      ['graphql', 'GET', `/graphql?query=${encodeURIComponent('{ viewer { id } }')}`, undefined, { accept: 'application/json', 'apollo-require-preflight': 'true' }],
+      [
+        'graphql',
+        'GET',
+        `/graphql?query=${encodeURIComponent('{ viewer { id } }')}`,
+        undefined,
+        { accept: 'application/json', 'apollo-require-preflight': 'true' },
+      ],
       ['plain', 'GET', `/files/no-such-file/notes.txt?${fileQuery}`],
       ['plain', 'GET', `/pdf/no-such-space?revision=no-such-revision&${pdfQuery}`],
       ['plain', 'GET', `/saml/${samlProviderId}/metadata`],
@@ -302,7 +319,9 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that refuse
 
   /** The log entries of one request. */
   const loggedFor = (id: string) =>
-    lines.map((line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode: number }; req?: { id?: string }; cause?: string; err?: unknown }).filter((entry) => entry.req?.id === id);
+    lines
+      .map((line) => JSON.parse(line) as { level: number; msg: string; res?: { statusCode: number }; req?: { id?: string }; cause?: string; err?: unknown })
+      .filter((entry) => entry.req?.id === id);
 
   for (const [index, outage] of outages.entries()) {
     it(`answers 503 with Retry-After to every call while the database is ${outage.what}, changes nothing, and serves again once it is back`, async () => {
@@ -331,9 +350,17 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that refuse
         const why = logged.filter((entry) => entry.cause !== undefined);
         expect(why, where).toHaveLength(1);
         expect(why[0].cause, where).toMatch(outage.cause);
-        expect(why[0], where).toMatchObject(outage.refused ? { level: 50, msg: expect.stringMatching(/^database refuses this server/) } : { level: 40, msg: 'database unavailable' });
-        expect(logged.filter((entry) => entry.res), where).toEqual([expect.objectContaining({ level: 40, res: expect.objectContaining({ statusCode: 503 }) })]);
-        expect(logged.filter((entry) => entry.err !== undefined || entry.msg === 'unexpected error'), where).toEqual([]);
+        expect(why[0], where).toMatchObject(
+          outage.refused ? { level: 50, msg: expect.stringMatching(/^database refuses this server/) } : { level: 40, msg: 'database unavailable' },
+        );
+        expect(
+          logged.filter((entry) => entry.res),
+          where,
+        ).toEqual([expect.objectContaining({ level: 40, res: expect.objectContaining({ statusCode: 503 }) })]);
+        expect(
+          logged.filter((entry) => entry.err !== undefined || entry.msg === 'unexpected error'),
+          where,
+        ).toEqual([]);
       }
       expect(health!.status).toBe(503);
       expect(health!.body).toMatchObject({ status: 'unavailable' });
@@ -367,7 +394,14 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('a PostgreSQL server that refuse
     expect(provider.status, JSON.stringify(provider.body)).toBe(201);
     const { acsURL, entityID } = provider.body.service as { acsURL: string; entityID: string };
     const response = signSaml(
-      samlResponseXml({ issuer: 'https://idp.example.com/metadata', inResponseTo: newSamlId(), acsURL, audience: entityID, email: 'ada@corp.example.com', issuedAt: server.clock.now() }),
+      samlResponseXml({
+        issuer: 'https://idp.example.com/metadata',
+        inResponseTo: newSamlId(),
+        acsURL,
+        audience: entityID,
+        email: 'ada@corp.example.com',
+        issuedAt: server.clock.now(),
+      }),
       idp,
     );
     // The signature holds; the connection is cut as the InResponseTo of the response is looked up.
@@ -391,9 +425,19 @@ describe('the logs of a GraphQL request that the database failed in several fiel
     const { logger, lines } = capturedLogs();
     // What a batch read that failed for every item of a list answers: one error per item.
     const refused = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
-    const failures = [0, 1, 2].map((i) => new GraphQLError('Database unavailable, retry later', { path: ['spaces', 'items', i, 'parentCollection'], originalError: serviceUnavailable(refused) }));
+    const failures = [0, 1, 2].map(
+      (i) =>
+        new GraphQLError('Database unavailable, retry later', { path: ['spaces', 'items', i, 'parentCollection'], originalError: serviceUnavailable(refused) }),
+    );
     logRequestFailures(logger, failures);
-    expect(lines.map((line) => JSON.parse(line))).toEqual([expect.objectContaining({ level: 40, msg: 'database unavailable', cause: 'ECONNREFUSED (nothing listens there)', path: ['spaces', 'items', 0, 'parentCollection'] })]);
+    expect(lines.map((line) => JSON.parse(line))).toEqual([
+      expect.objectContaining({
+        level: 40,
+        msg: 'database unavailable',
+        cause: 'ECONNREFUSED (nothing listens there)',
+        path: ['spaces', 'items', 0, 'parentCollection'],
+      }),
+    ]);
     expect(lines.join('\n')).not.toContain('stack');
   });
 });

@@ -28,7 +28,9 @@ async function setup() {
   const space = await createSpace(team.admin, team.organization.id, { title: 'Handbook' });
   const cr = await openChangeRequest(team.admin, space.id);
   const intro = (await createPage(team.admin, space.id, cr.id, { title: 'Introduction', markdown: 'Welcome aboard.\n\n## Goals\n\n- Ship\n- Learn' })).page!;
-  const deploy = (await createPage(team.admin, space.id, cr.id, { title: 'Deployment', description: 'Getting it live', markdown: 'Run the server.\n\n```sh\nnpm start\n```' })).page!;
+  const deploy = (
+    await createPage(team.admin, space.id, cr.id, { title: 'Deployment', description: 'Getting it live', markdown: 'Run the server.\n\n```sh\nnpm start\n```' })
+  ).page!;
   const child = (await createPage(team.admin, space.id, cr.id, { title: 'Rollbacks', parent: deploy.id, markdown: 'Undo a release.' })).page!;
   return { ...team, space, cr, intro, deploy, child };
 }
@@ -43,7 +45,8 @@ describe('change request PDF', () => {
     const pdf = await pdfText(res.body.url);
     expect(pdf.type).toBe('application/pdf');
     expect(pdf.pages).toBe(3);
-    for (const words of ['Introduction', 'Welcome aboard.', 'Goals', 'Ship', 'Deployment', 'Getting it live', 'npm start', 'Rollbacks', 'Undo a release.']) expect(pdf.text).toContain(words);
+    for (const words of ['Introduction', 'Welcome aboard.', 'Goals', 'Ship', 'Deployment', 'Getting it live', 'npm start', 'Rollbacks', 'Undo a release.'])
+      expect(pdf.text).toContain(words);
     const gql = await admin.gql(`query($s: ID!, $c: ID!) { changeRequestPDF(spaceId: $s, changeRequestId: $c) { url } }`, { s: space.id, c: cr.id });
     expect(gql.data.changeRequestPDF.url).toMatch(/signature=/);
   });

@@ -36,10 +36,7 @@ const organizationShape = fc.record({
   spaces: fc.array(fc.record({ parent: fc.nat(), nested: fc.boolean(), level, deleted: oneIn(6) }), { minLength: 1, maxLength: 10 }),
   roles: fc.array(orgRole, { minLength: 5, maxLength: 5 }),
   teams: fc.array(fc.array(fc.nat(4), { maxLength: 3 }), { maxLength: 3 }),
-  grants: fc.array(
-    fc.record({ onSpace: fc.boolean(), target: fc.nat(), toTeam: oneIn(3), grantee: fc.nat(), role }),
-    { maxLength: 8 },
-  ),
+  grants: fc.array(fc.record({ onSpace: fc.boolean(), target: fc.nat(), toTeam: oneIn(3), grantee: fc.nat(), role }), { maxLength: 8 }),
   moves: fc.array(fc.record({ collection: fc.nat(), parent: fc.nat(), toTop: oneIn(4), level: fc.option(level) }), { maxLength: 3 }),
 });
 type Shape = typeof organizationShape extends fc.Arbitrary<infer T> ? T : never;
@@ -49,18 +46,49 @@ async function build(shape: Shape) {
   const em = server.em();
   const now = server.clock.now();
   const organization = em.create(Organization, {
-    id: newId(), title: 'Random', createdAt: now, emailDomains: [], hostname: null, type: 'business', useCase: null, communityType: null,
-    defaultRole: 'read', defaultContent: null, logo: null, sso: false, ai: false, inviteLinks: true, plan: 'free',
+    id: newId(),
+    title: 'Random',
+    createdAt: now,
+    emailDomains: [],
+    hostname: null,
+    type: 'business',
+    useCase: null,
+    communityType: null,
+    defaultRole: 'read',
+    defaultContent: null,
+    logo: null,
+    sso: false,
+    ai: false,
+    inviteLinks: true,
+    plan: 'free',
   });
   shape.roles.forEach((r, i) => {
     if (r === 'none') return;
-    em.create(Member, { organization: organization.id, user: people[i].user.id, role: r === 'disabled' ? 'edit' : r, joinedAt: now, lastSeenAt: null, disabled: r === 'disabled', sso: false });
+    em.create(Member, {
+      organization: organization.id,
+      user: people[i].user.id,
+      role: r === 'disabled' ? 'edit' : r,
+      joinedAt: now,
+      lastSeenAt: null,
+      disabled: r === 'disabled',
+      sso: false,
+    });
   });
   const collections: string[] = [];
   for (const [i, c] of shape.collections.entries()) {
     const id = newId();
     const parent = c.nested && i > 0 ? collections[c.parent % i] : null;
-    em.create(Collection, { id, organization: organization.id, parent, title: `C${i}`, description: null, defaultLevel: c.level, position: `a${i}`, createdAt: now, updatedAt: now });
+    em.create(Collection, {
+      id,
+      organization: organization.id,
+      parent,
+      title: `C${i}`,
+      description: null,
+      defaultLevel: c.level,
+      position: `a${i}`,
+      createdAt: now,
+      updatedAt: now,
+    });
     collections.push(id);
     await em.flush(); // parents before children: the database derives each row from its parent's
   }
@@ -68,8 +96,19 @@ async function build(shape: Shape) {
     const id = newId();
     const parent = s.nested && collections.length ? collections[s.parent % collections.length] : null;
     em.create(Space, {
-      id, organization: organization.id, parent, title: `S${i}`, emoji: null, visibility: 'private', editMode: 'live', defaultLevel: s.level,
-      position: `b${i}`, revision: newId(), createdAt: new Date(now.getTime() + i), updatedAt: now, deletedAt: s.deleted ? now : null,
+      id,
+      organization: organization.id,
+      parent,
+      title: `S${i}`,
+      emoji: null,
+      visibility: 'private',
+      editMode: 'live',
+      defaultLevel: s.level,
+      position: `b${i}`,
+      revision: newId(),
+      createdAt: new Date(now.getTime() + i),
+      updatedAt: now,
+      deletedAt: s.deleted ? now : null,
     });
     return id;
   });
@@ -92,8 +131,14 @@ async function build(shape: Shape) {
     if (given.has(`${target}|${grantee}`)) continue;
     given.add(`${target}|${grantee}`);
     em.create(ContentGrant, {
-      id: newId(), organization: organization.id, space: g.onSpace ? target : null, collection: g.onSpace ? null : target,
-      team: g.toTeam ? grantee : null, user: g.toTeam ? null : grantee, role: g.role, createdAt: now,
+      id: newId(),
+      organization: organization.id,
+      space: g.onSpace ? target : null,
+      collection: g.onSpace ? null : target,
+      team: g.toTeam ? grantee : null,
+      user: g.toTeam ? null : grantee,
+      role: g.role,
+      createdAt: now,
     });
   }
   await em.flush();
@@ -102,7 +147,11 @@ async function build(shape: Shape) {
     if (!collections.length) break;
     const id = collections[move.collection % collections.length];
     const candidate = collections[move.parent % collections.length];
-    const [{ inside }] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) or id = ? as inside from collection where id = ?`, [id, id, candidate]);
+    const [{ inside }] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) or id = ? as inside from collection where id = ?`, [
+      id,
+      id,
+      candidate,
+    ]);
     const parent = move.toTop || inside ? null : candidate;
     await em.nativeUpdate(Collection, { id }, { parent, ...(move.level === null ? {} : { defaultLevel: move.level }) });
   }
@@ -122,13 +171,24 @@ const ids = (list: { items: { id: string }[] }) => list.items.map((item) => item
 async function expected(viewer: Caller, organizationId: string) {
   const ctx = server.context({ user: viewer.user, tokenId: 'oracle' });
   const em = server.em();
-  const [spaces, collections] = await Promise.all([em.find(Space, { organization: organizationId, deletedAt: null }), em.find(Collection, { organization: organizationId })]);
+  const [spaces, collections] = await Promise.all([
+    em.find(Space, { organization: organizationId, deletedAt: null }),
+    em.find(Collection, { organization: organizationId }),
+  ]);
   const seesSpace = await Promise.all(spaces.map((s) => ctx.policy.spaceRole(s)));
   const seesCollection = await Promise.all(collections.map((c) => ctx.policy.collectionRole(c)));
   const visibleSpaces = spaces.filter((_, i) => seesSpace[i] !== null);
   const visibleCollections = collections.filter((_, i) => seesCollection[i] !== null);
-  const spacesOf = (parent: string | null) => visibleSpaces.filter((s) => (s.parent ?? null) === parent).map((s) => s.id).sort();
-  const childrenOf = (parent: string | null) => visibleCollections.filter((c) => (c.parent ?? null) === parent).map((c) => c.id).sort();
+  const spacesOf = (parent: string | null) =>
+    visibleSpaces
+      .filter((s) => (s.parent ?? null) === parent)
+      .map((s) => s.id)
+      .sort();
+  const childrenOf = (parent: string | null) =>
+    visibleCollections
+      .filter((c) => (c.parent ?? null) === parent)
+      .map((c) => c.id)
+      .sort();
   const memberSpaces = async (userId: string) => {
     const theirs = await Promise.all(visibleSpaces.map((s: SpaceRow) => ctx.policy.forUser(userId).spaceRole(s)));
     return theirs.filter((r) => r !== null).length;

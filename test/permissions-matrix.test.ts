@@ -142,13 +142,21 @@ const OPERATIONS: Operation[] = [
   { name: 'getOrganizationById', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('GET', org) },
   { name: 'updateOrganizationById', expect: { target: 'organization', need: 'admin', success: 200 }, run: rest('PATCH', org, () => ({ title: 'Matrix org' })) },
   { name: 'updateOrganizationMemberLastSeenAt', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('POST', (w) => `${org(w)}/ping`) },
-  { name: 'listCollectionsInOrganizationById', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('GET', (w) => `${org(w)}/collections`) },
+  {
+    name: 'listCollectionsInOrganizationById',
+    expect: { target: 'organization', need: 'member', success: 200 },
+    run: rest('GET', (w) => `${org(w)}/collections`),
+  },
   { name: 'listSpacesInOrganizationById', expect: { target: 'organization', need: 'member', success: 200 }, run: rest('GET', (w) => `${org(w)}/spaces`) },
   { name: 'listSites', expect: { target: 'organization', need: 'read', success: 200 }, run: rest('GET', (w) => `${org(w)}/sites`) },
   {
     name: 'createCollection (top level)',
     expect: { target: 'organization', need: 'create', success: 201 },
-    run: rest('POST', (w) => `${org(w)}/collections`, () => ({ title: 'Top' })),
+    run: rest(
+      'POST',
+      (w) => `${org(w)}/collections`,
+      () => ({ title: 'Top' }),
+    ),
   },
   { name: 'getCollectionById', expect: { target: 'collection', need: 'read', success: 200 }, run: rest('GET', (w) => `/v1/collections/${w.collectionId}`) },
   {
@@ -159,13 +167,21 @@ const OPERATIONS: Operation[] = [
   {
     name: 'updateCollectionById',
     expect: { target: 'collection', need: 'admin', success: 200 },
-    run: rest('PATCH', (w) => `/v1/collections/${w.collectionId}`, () => ({ description: 'About' })),
+    run: rest(
+      'PATCH',
+      (w) => `/v1/collections/${w.collectionId}`,
+      () => ({ description: 'About' }),
+    ),
   },
   { name: 'getSpaceById', expect: { target: 'space', need: 'read', success: 200 }, run: rest('GET', (w) => `/v1/spaces/${w.spaceId}`) },
   {
     name: 'updateSpaceById',
     expect: { target: 'space', need: 'admin', success: 200 },
-    run: rest('PATCH', (w) => `/v1/spaces/${w.spaceId}`, () => ({ title: 'Matrix space' })),
+    run: rest(
+      'PATCH',
+      (w) => `/v1/spaces/${w.spaceId}`,
+      () => ({ title: 'Matrix space' }),
+    ),
   },
   {
     // Reading the space is the guard; the copy lands in its collection, which needs create there.
@@ -183,7 +199,11 @@ const OPERATIONS: Operation[] = [
   {
     name: 'updateMemberInOrganizationById',
     expect: { target: 'organization', need: 'admin', success: 200 },
-    run: rest('PATCH', (w) => `${org(w)}/members/${w.target.user.id}`, () => ({ role: 'read' })),
+    run: rest(
+      'PATCH',
+      (w) => `${org(w)}/members/${w.target.user.id}`,
+      () => ({ role: 'read' }),
+    ),
   },
   {
     name: 'setUserAsSSOMemberForOrganization',
@@ -213,13 +233,21 @@ const OPERATIONS: Operation[] = [
   {
     name: 'createOrganizationTeam',
     expect: { target: 'organization', need: 'admin', success: 201 },
-    run: rest('PUT', (w) => `${org(w)}/teams`, () => ({ title: 'Another team' })),
+    run: rest(
+      'PUT',
+      (w) => `${org(w)}/teams`,
+      () => ({ title: 'Another team' }),
+    ),
   },
   { name: 'getTeamInOrganizationById', expect: { target: 'team', need: 'read', success: 200 }, run: rest('GET', (w) => `${org(w)}/teams/${w.teamId}`) },
   {
     name: 'updateTeamInOrganizationById',
     expect: { target: 'organization', need: 'admin', success: 200 },
-    run: rest('PATCH', (w) => `${org(w)}/teams/${w.teamId}`, () => ({ title: 'Matrix team' })),
+    run: rest(
+      'PATCH',
+      (w) => `${org(w)}/teams/${w.teamId}`,
+      () => ({ title: 'Matrix team' }),
+    ),
   },
   {
     name: 'removeTeamFromOrganizationById',
@@ -237,7 +265,11 @@ const OPERATIONS: Operation[] = [
   {
     name: 'updateMembersInOrganizationTeam',
     expect: { target: 'team', need: 'admin', success: 204 },
-    run: rest('PUT', (w) => `${org(w)}/teams/${w.teamId}/members`, (w) => ({ add: [w.target.user.id] })),
+    run: rest(
+      'PUT',
+      (w) => `${org(w)}/teams/${w.teamId}/members`,
+      (w) => ({ add: [w.target.user.id] }),
+    ),
   },
   {
     name: 'addMemberToOrganizationTeamById',
@@ -258,7 +290,11 @@ const OPERATIONS: Operation[] = [
   {
     name: 'updateOrganizationInviteById',
     expect: { target: 'organization', need: 'admin', success: 200 },
-    run: rest('PATCH', (w) => `${org(w)}/link-invites/${w.inviteId}`, () => ({ role: 'read' })),
+    run: rest(
+      'PATCH',
+      (w) => `${org(w)}/link-invites/${w.inviteId}`,
+      () => ({ role: 'read' }),
+    ),
   },
   {
     name: 'deleteOrganizationInviteById',
@@ -283,7 +319,10 @@ const OPERATIONS: Operation[] = [
   {
     name: 'revokeSpaceRole (GraphQL)',
     expect: { target: 'space', need: 'admin', success: 200 },
-    run: graphql(`mutation($id: ID!, $user: ID!) { revokeSpaceRole(spaceId: $id, input: { user: $user }) }`, (w) => ({ id: w.spaceId, user: w.target.user.id })),
+    run: graphql(`mutation($id: ID!, $user: ID!) { revokeSpaceRole(spaceId: $id, input: { user: $user }) }`, (w) => ({
+      id: w.spaceId,
+      user: w.target.user.id,
+    })),
   },
   listGrantsOperation('space'),
   grantRoleOperation('collection'),
@@ -296,7 +335,8 @@ describe('roles × operations', () => {
     const actual: Record<string, number> = {};
     for (const subject of SUBJECTS) {
       const roles = EXPECTED_ROLES[subject];
-      expected[subject] = typeof op.expect === 'function' ? op.expect(roles) : statusFor(roles[op.expect.target], op.expect.target, op.expect.need, op.expect.success);
+      expected[subject] =
+        typeof op.expect === 'function' ? op.expect(roles) : statusFor(roles[op.expect.target], op.expect.target, op.expect.need, op.expect.success);
       actual[subject] = await op.run(world.callers[subject], world);
     }
     expect(actual).toEqual(expected);
@@ -312,11 +352,19 @@ describe('permissions objects and listings agree with the guards', () => {
       return { data: res.data as T | null, status: gqlStatus(res) };
     };
     /** What the caller reads of a resource: 404 when it is hidden from them, else their role there and the permissions it gives. */
-    const expectViewed = (answer: { data: Record<string, unknown> | null; status: number }, field: string, role: Held, hidden: boolean, permissions: (role: Held) => Record<string, boolean>) => {
+    const expectViewed = (
+      answer: { data: Record<string, unknown> | null; status: number },
+      field: string,
+      role: Held,
+      hidden: boolean,
+      permissions: (role: Held) => Record<string, boolean>,
+    ) => {
       if (hidden) expect(answer.status).toBe(404);
       else expect(answer.data![field]).toEqual({ viewerRole: role, permissions: permissions(role) });
     };
-    const organization = await ask<{ organization: any }>(`query($org: ID!) { organization(id: $org) { viewerRole permissions { view admin ownTeam createContent listMembers listTeams } } }`);
+    const organization = await ask<{ organization: any }>(
+      `query($org: ID!) { organization(id: $org) { viewerRole permissions { view admin ownTeam createContent listMembers listTeams } } }`,
+    );
     expectViewed(organization, 'organization', roles.organization, roles.organization === undefined, (role) => ({
       view: true,
       admin: role === 'admin',
@@ -326,10 +374,18 @@ describe('permissions objects and listings agree with the guards', () => {
       listTeams: role !== null,
     }));
 
-    const collection = await ask<{ collection: any }>(`query($collection: ID!) { collection(id: $collection) { viewerRole permissions { view admin create } } }`);
-    expectViewed(collection, 'collection', roles.collection, !roles.collection, (role) => ({ view: true, admin: atLeast(role, 'admin'), create: atLeast(role, 'create') }));
+    const collection = await ask<{ collection: any }>(
+      `query($collection: ID!) { collection(id: $collection) { viewerRole permissions { view admin create } } }`,
+    );
+    expectViewed(collection, 'collection', roles.collection, !roles.collection, (role) => ({
+      view: true,
+      admin: atLeast(role, 'admin'),
+      create: atLeast(role, 'create'),
+    }));
 
-    const space = await ask<{ space: any }>(`query($space: ID!) { space(id: $space) { viewerRole permissions { view access admin edit comment merge review } } }`);
+    const space = await ask<{ space: any }>(
+      `query($space: ID!) { space(id: $space) { viewerRole permissions { view access admin edit comment merge review } } }`,
+    );
     expectViewed(space, 'space', roles.space, !roles.space, (role) => ({
       view: true,
       access: true,

@@ -27,7 +27,11 @@ describe('health and routing', () => {
   });
 
   it('answers a routed operation without a token with 401 in the error shape', async () => {
-    for (const [method, path] of [['GET', '/v1/orgs'], ['PATCH', '/v1/spaces/abc'], ['DELETE', '/v1/collections/abc']]) {
+    for (const [method, path] of [
+      ['GET', '/v1/orgs'],
+      ['PATCH', '/v1/spaces/abc'],
+      ['DELETE', '/v1/collections/abc'],
+    ]) {
       const res = await rest(server, null, method, path, method === 'GET' || method === 'DELETE' ? undefined : {});
       expect(res.status, `${method} ${path}`).toBe(401);
       expect(res.body).toEqual(errorBody(401));
@@ -97,7 +101,7 @@ describe('authentication', () => {
     expect(rows[0].secret_hash).not.toContain(alice.token);
   });
 
-  it('cannot revoke somebody else\'s token', async () => {
+  it("cannot revoke somebody else's token", async () => {
     const alice = await newUser(server);
     const bob = await newUser(server);
     const created = await bob.gql('mutation { createApiToken(label: "x") { id } }');
@@ -155,7 +159,8 @@ describe('errors and limits', () => {
 
   it('refuses GraphQL queries deeper than the limit', async () => {
     const alice = await newUser(server);
-    const deep = '{ organizations { items { spaces { items { owningOrganization { spaces { items { owningOrganization { spaces { items { id } } } } } } } } } } }';
+    const deep =
+      '{ organizations { items { spaces { items { owningOrganization { spaces { items { owningOrganization { spaces { items { id } } } } } } } } } } }';
     const res = await rest(server, alice.token, 'POST', '/graphql', { query: deep });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].message).toMatch(/depth limit of 8 exceeded/);
@@ -207,7 +212,13 @@ describe('permission declarations', () => {
   it('refuses to start on a check that is not declared, does not judge the target, or reads an argument the field lacks', () => {
     const real = buildSchema(areas);
     const declarations = [print(real.getDirective('requires')!.astNode!), print(real.getType('GuardTarget')!.astNode!)].join('\n');
-    const guarded = (field: string) => () => withGuards(makeExecutableSchema({ typeDefs: `${declarations}\ninput MoveInput { position: Int }\ntype Mutation { ${field} }\ntype Query { ok: Boolean @public }\ndirective @public on FIELD_DEFINITION` }), registryOf(real));
+    const guarded = (field: string) => () =>
+      withGuards(
+        makeExecutableSchema({
+          typeDefs: `${declarations}\ninput MoveInput { position: Int }\ntype Mutation { ${field} }\ntype Query { ok: Boolean @public }\ndirective @public on FIELD_DEFINITION`,
+        }),
+        registryOf(real),
+      );
 
     expect(guarded('move(id: ID!, input: MoveInput!): Boolean @requires(role: "admin", on: SPACE, arg: "id", check: "adminOfBoth")')).toThrow(
       'Field Mutation.move: @requires names the check "adminOfBoth", which reads a missing argument "input.organization"',
@@ -221,14 +232,16 @@ describe('permission declarations', () => {
     expect(guarded('move(id: ID!): Boolean @requires(role: "read", on: SPACE, arg: "id", or: "activeShareKey")')).toThrow(
       'Field Mutation.move: @requires names the alternative "activeShareKey", which reads a missing argument "shareKey"',
     );
-    expect(guarded('move(id: ID!, shareKey: String): Boolean @requires(role: "read", on: SPACE, arg: "id", or: "activeShareKey", check: "liveSpace")')).not.toThrow();
+    expect(
+      guarded('move(id: ID!, shareKey: String): Boolean @requires(role: "read", on: SPACE, arg: "id", or: "activeShareKey", check: "liveSpace")'),
+    ).not.toThrow();
   });
 
   it('keeps docs/permissions.md in step with the schema', () => {
     expect(readFileSync(PERMISSIONS_DOCUMENT, 'utf8'), 'run: npm run permissions:table -- --write').toBe(permissionsDocument());
   });
 
-  it('keeps the top-level schema.graphql in step with the areas\' schemas', () => {
+  it("keeps the top-level schema.graphql in step with the areas' schemas", () => {
     expect(readFileSync(SCHEMA_DOCUMENT, 'utf8'), 'run: npm run schema:print -- --write').toBe(printedSchema());
   });
 });

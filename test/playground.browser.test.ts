@@ -62,7 +62,12 @@ describe('the GraphQL playground', () => {
       await page.locator('.graphiql-query-editor .CodeMirror-wrap').waitFor();
       const hint = (await query.text()).split('\n').filter((line) => line.startsWith('#'));
       const setupLines = hint.findIndex((line) => line.includes('"Authorization"')) + 1;
-      expect(hint.slice(0, setupLines).map((line) => line.replace(/^#\s*/, '')).join(' ')).toContain('open the Headers tab');
+      expect(
+        hint
+          .slice(0, setupLines)
+          .map((line) => line.replace(/^#\s*/, ''))
+          .join(' '),
+      ).toContain('open the Headers tab');
       const inView = width >= 768 ? hint.length : setupLines;
 
       const shown = await page.locator('.graphiql-query-editor .CodeMirror:visible').evaluate(
@@ -84,7 +89,10 @@ describe('the GraphQL playground', () => {
             overflow: scroller.scrollWidth - scroller.clientWidth,
             boxes: rendered.flatMap(boxesOf).length,
             cutAcross: rendered.flatMap(boxesOf).filter((box) => !across(box)).length,
-            cutDown: rendered.slice(0, inView).flatMap(boxesOf).filter((box) => !down(box)).length,
+            cutDown: rendered
+              .slice(0, inView)
+              .flatMap(boxesOf)
+              .filter((box) => !down(box)).length,
           };
         },
         { lines: hint.length, inView },

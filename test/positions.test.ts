@@ -131,9 +131,7 @@ describe('creating at once under one parent', () => {
     for (let i = 0; i < 20; i++) expect((await create(admin, 'REST', i % 4 ? 'space' : 'collection', organization.id, parent, `Item ${i}`)).status).toBe(201);
     const order = await childrenOf(organization.id, parent);
     // Half go to the end, half right after the first item, through both doors at once.
-    const answers = await Promise.all(
-      order.map((child, i) => move(admin, i % 3 ? 'REST' : 'GraphQL', child, i % 2 ? { after: order[0] } : {})),
-    );
+    const answers = await Promise.all(order.map((child, i) => move(admin, i % 3 ? 'REST' : 'GraphQL', child, i % 2 ? { after: order[0] } : {})));
     expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
     const after = await childrenOf(organization.id, parent);
     expect(after).toHaveLength(20);
@@ -173,7 +171,8 @@ describe('positions made equal before placements were serialized', () => {
   /** Gives these children one position, with SQL, as concurrent creations used to. */
   async function makeEqual(children: Child[], position: string) {
     const em = server.em();
-    for (const child of children) await em.execute(`update ${child.kind === 'space' ? 'space' : 'collection'} set position = ? where id = ?`, [position, child.id]);
+    for (const child of children)
+      await em.execute(`update ${child.kind === 'space' ? 'space' : 'collection'} set position = ? where id = ?`, [position, child.id]);
   }
 
   it('let moves before, after and between them succeed, exactly there, through both doors', async () => {
@@ -219,9 +218,9 @@ describe('positions made equal before placements were serialized', () => {
     const site = await insertSite(server, organization.id);
     const section = await insertSection(server, site, { path: 's', position: 'a0', isDefault: true });
     const spaces = await times(4, async (i) => (await create(admin, 'REST', 'space', organization.id, null, `Space ${i}`)).id);
-    for (const [i, space] of spaces.entries()) await insertSiteSpace(server, site, { space, path: `p${i}`, position: i === 0 ? 'a0' : 'a1', section: section.id });
-    const listed = async () =>
-      ((await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=100`)).body.items as { id: string }[]).map((item) => item.id);
+    for (const [i, space] of spaces.entries())
+      await insertSiteSpace(server, site, { space, path: `p${i}`, position: i === 0 ? 'a0' : 'a1', section: section.id });
+    const listed = async () => ((await admin.rest('GET', `${siteBase(site)}/site-spaces?limit=100`)).body.items as { id: string }[]).map((item) => item.id);
     const [first, ...equal] = await listed();
     const moveSiteSpace = (id: string, position: unknown) => admin.rest('POST', `${siteBase(site)}/site-spaces/${id}/move`, { position });
 

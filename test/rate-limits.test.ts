@@ -40,7 +40,12 @@ function expectRestRefusal(res: Response, rateClass: string, subject: 'token' | 
   const retryAfter = Number(res.headers.get('retry-after'));
   expect(retryAfter).toBeGreaterThan(0);
   expect(retryAfter).toBeLessThanOrEqual(WINDOW_S);
-  expect(res.body).toEqual({ error: { code: 429, message: expect.stringMatching(new RegExp(`^Rate limit exceeded: \\d+ ${rateClass} per ${WINDOW_S} s for this ${subject}; retry in ${retryAfter} s$`)) } });
+  expect(res.body).toEqual({
+    error: {
+      code: 429,
+      message: expect.stringMatching(new RegExp(`^Rate limit exceeded: \\d+ ${rateClass} per ${WINDOW_S} s for this ${subject}; retry in ${retryAfter} s$`)),
+    },
+  });
   expect(limitsOf(res).remaining).toBe(0);
 }
 
@@ -130,7 +135,8 @@ describe('over the budget', () => {
 
   it('refuses a GraphQL mutation with HTTP 429, RATE_LIMITED and Retry-After, and creates nothing', async () => {
     const { admin, organization } = await newOrganizationWithRoles(server);
-    for (const title of ['One', 'Two', 'Three']) expect((await graphql(admin.token, CREATE_SPACE, { org: organization.id, title })).body.errors).toBeUndefined();
+    for (const title of ['One', 'Two', 'Three'])
+      expect((await graphql(admin.token, CREATE_SPACE, { org: organization.id, title })).body.errors).toBeUndefined();
     expectGraphqlRefusal(await graphql(admin.token, CREATE_SPACE, { org: organization.id, title: 'Refused' }));
     const spaces = await admin.rest('GET', `/v1/orgs/${organization.id}/spaces`);
     expect(spaces.body.items).toHaveLength(3);
@@ -246,7 +252,10 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('on a PostgreSQL server', () => 
     const proxied = new URL(target);
     proxied.host = `127.0.0.1:${proxy.port}`;
     const { schema } = fresh.database as { schema: string };
-    const instance = await startTestServer({ ...LIMITS, DATABASE_URL: proxied.href, DATABASE_SCHEMA: schema }, { database: { ...fresh, database: { url: proxied.href, schema } } });
+    const instance = await startTestServer(
+      { ...LIMITS, DATABASE_URL: proxied.href, DATABASE_SCHEMA: schema },
+      { database: { ...fresh, database: { url: proxied.href, schema } } },
+    );
     try {
       await proxy.close();
       // Without a token nothing else reads the database: the answer is the 401, counted in memory.

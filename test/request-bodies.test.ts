@@ -62,15 +62,19 @@ describe('which routes take a body', () => {
     expect(mismatches).toEqual([]);
     const contractRoutes = routes.filter((route) => contractOperations.has(route.operationId));
     expect(contractRoutes).toHaveLength(129);
-    expect(contractRoutes.filter((route) => bodyOf(route) === 'optional').map((route) => route.operationId).sort()).toEqual(
-      ['addMemberToOrganizationTeamById', 'createCollection', 'createSite', 'moveSiteSection', 'moveSiteSectionGroup', 'moveSiteSpace'].sort(),
-    );
+    expect(
+      contractRoutes
+        .filter((route) => bodyOf(route) === 'optional')
+        .map((route) => route.operationId)
+        .sort(),
+    ).toEqual(['addMemberToOrganizationTeamById', 'createCollection', 'createSite', 'moveSiteSection', 'moveSiteSectionGroup', 'moveSiteSpace'].sort());
   });
 
   it('every route outside the contract says explicitly whether it takes a body', () => {
     const others = routes.filter((route) => !contractOperations.has(route.operationId));
     expect(Object.fromEntries(others.map((route) => [route.operationId, bodyOf(route)]))).toEqual({ ...OUTSIDE_THE_CONTRACT, ...EXTRAS });
-    for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT)) expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
+    for (const operationId of Object.keys(OUTSIDE_THE_CONTRACT))
+      expect(bodyOf(routes.find((r) => r.operationId === operationId)!)).toBe(referenceRule(operationId));
   });
 
   it('has an example request for every route that takes a body', () => {
@@ -117,10 +121,14 @@ describe('a missing body', () => {
 describe('an update that changes nothing', () => {
   // Every update of the API: PATCH, PUT, and publishing an integration (a POST that replaces its definition).
   const updates = routes.filter(
-    (route) => (route.method === 'PATCH' || route.method === 'PUT' || route.operationId === 'publishIntegration') && route.operationId !== 'createOrganizationTeam',
+    (route) =>
+      (route.method === 'PATCH' || route.method === 'PUT' || route.operationId === 'publishIntegration') && route.operationId !== 'createOrganizationTeam',
   );
   // Their examples' bodies are empty (which these refuse): a field set to the value it has.
-  const SAME_VALUES: Record<string, Record<string, unknown>> = { updateSiteShareLinkById: { name: 'Partners' }, updateOrganizationSAMLProvider: { label: 'Example IdP' } };
+  const SAME_VALUES: Record<string, Record<string, unknown>> = {
+    updateSiteShareLinkById: { name: 'Partners' },
+    updateOrganizationSAMLProvider: { label: 'Example IdP' },
+  };
 
   it.each(updates.map((route) => [route.operationId, route] as const))(
     'changes nothing for %s, given its values again or {}: no updatedAt moved, no event, no audit row',

@@ -31,7 +31,12 @@ async function storageOf(spaceId: string) {
   return { revisions: Number(row.revisions), entries: Number(row.entries), nodes: Number(row.nodes), bytes: Number(row.bytes) };
 }
 
-const minus = (a: Awaited<ReturnType<typeof storageOf>>, b: typeof a) => ({ revisions: a.revisions - b.revisions, entries: a.entries - b.entries, nodes: a.nodes - b.nodes, bytes: a.bytes - b.bytes });
+const minus = (a: Awaited<ReturnType<typeof storageOf>>, b: typeof a) => ({
+  revisions: a.revisions - b.revisions,
+  entries: a.entries - b.entries,
+  nodes: a.nodes - b.nodes,
+  bytes: a.bytes - b.bytes,
+});
 
 describe('revision storage', () => {
   it('stores N edits of one page in O(N) rows and bytes, whatever the number of pages of the space', async () => {
@@ -48,7 +53,10 @@ describe('revision storage', () => {
       const before = await storageOf(space.id);
       for (let i = 0; i < EDITS; i++) await updatePage(admin, space.id, cr.id, ids[0], { markdown: `Edit ${i}` });
       added[pages] = minus(await storageOf(space.id), before);
-      const read = await admin.gql(`query($s: ID!, $c: ID!) { changeRequestContent(spaceId: $s, changeRequestId: $c) { pages { title markdown } } }`, { s: space.id, c: cr.id });
+      const read = await admin.gql(`query($s: ID!, $c: ID!) { changeRequestContent(spaceId: $s, changeRequestId: $c) { pages { title markdown } } }`, {
+        s: space.id,
+        c: cr.id,
+      });
       expect(read.data.changeRequestContent.pages).toHaveLength(pages);
       expect(read.data.changeRequestContent.pages[0]).toEqual({ title: 'Page 0', markdown: `Edit ${EDITS - 1}` });
     }
@@ -124,7 +132,11 @@ describe('migration to content trees', () => {
       `select pages, files from revision where id = (select revision from space where id = ?)`,
       [space.id],
     );
-    expect(main.pages.map((p) => [p.page, p.path])).toEqual([[guide.id, 'guide'], [child.id, 'guide/child'], [other.id, 'other-renamed']]);
+    expect(main.pages.map((p) => [p.page, p.path])).toEqual([
+      [guide.id, 'guide'],
+      [child.id, 'guide/child'],
+      [other.id, 'other-renamed'],
+    ]);
     expect(main.files.map((f) => f.file)).toEqual([alpha, beta]);
     // A revision written in the old shape: the open change request's content without the added page
     // and with its files in the other order.
@@ -152,7 +164,9 @@ describe('migration to content trees', () => {
 
     // History still merges: base (the first main revision), the converted change request and main.
     expect((await merge(admin, space.id, open.id)).status).toBe(200);
-    const merged = await admin.gql(`query($s: ID!) { space(id: $s) { content { pages { title markdown pages { title markdown } } files { id } } } }`, { s: space.id });
+    const merged = await admin.gql(`query($s: ID!) { space(id: $s) { content { pages { title markdown pages { title markdown } } files { id } } } }`, {
+      s: space.id,
+    });
     expect(merged.data.space.content).toEqual({
       pages: [
         { title: 'Guide', markdown: 'The guide.', pages: [{ title: 'Child', markdown: 'The child, rewritten.' }] },

@@ -135,9 +135,15 @@ describe('startURL', () => {
 
     // HTTP-Redirect binding: the signature covers SAMLRequest, RelayState (none) and SigAlg as sent.
     expect(url.searchParams.get('SigAlg')).toBe('http://www.w3.org/2001/04/xmldsig-more#rsa-sha256');
-    const signed = url.search.slice(1).split('&').filter((part) => /^(SAMLRequest|SigAlg)=/.test(part)).join('&');
+    const signed = url.search
+      .slice(1)
+      .split('&')
+      .filter((part) => /^(SAMLRequest|SigAlg)=/.test(part))
+      .join('&');
     const metadata = await fetch(`${server.url}${pathOf(provider.service.entityID)}`).then((r) => r.text());
-    const certificate = new X509Certificate(`-----BEGIN CERTIFICATE-----\n${/<ds:X509Certificate>([^<]+)</.exec(metadata)![1].trim()}\n-----END CERTIFICATE-----`);
+    const certificate = new X509Certificate(
+      `-----BEGIN CERTIFICATE-----\n${/<ds:X509Certificate>([^<]+)</.exec(metadata)![1].trim()}\n-----END CERTIFICATE-----`,
+    );
     expect(verify('sha256', Buffer.from(signed), certificate.publicKey, Buffer.from(url.searchParams.get('Signature')!, 'base64'))).toBe(true);
 
     // The request is remembered in the database, so that any instance takes the answer.
@@ -148,7 +154,11 @@ describe('startURL', () => {
 
   it('answers 404 for an unknown provider, 409 for a pending one and 400 for a returnTo outside the web application', async () => {
     const { provider, admin, organization } = await ssoOrganization();
-    expectError(await fetch(`${server.url}/saml/nope/start`).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers })), 404, 'SAML provider not found');
+    expectError(
+      await fetch(`${server.url}/saml/nope/start`).then(async (r) => ({ status: r.status, body: await r.json(), headers: r.headers })),
+      404,
+      'SAML provider not found',
+    );
     const pending = await admin.rest('POST', `/v1/orgs/${organization.id}/saml`, { label: 'Later' });
     const res = await start(pending.body);
     expect(res.status).toBe(409);

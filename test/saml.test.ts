@@ -77,7 +77,15 @@ describe('creating a provider', () => {
       ssoURL: 'https://idp.example.com/sso',
       entityID: 'https://idp.example.com/metadata',
       certificate,
-      defaultTeam: { object: 'team', id: team.id, title: 'Engineering', members: 0, spaces: 0, createdAt: team.createdAt.toISOString(), permissions: { admin: true, view: true } },
+      defaultTeam: {
+        object: 'team',
+        id: team.id,
+        title: 'Engineering',
+        members: 0,
+        spaces: 0,
+        createdAt: team.createdAt.toISOString(),
+        permissions: { admin: true, view: true },
+      },
       defaultRole: 'edit',
       createdAt: serverNow(server),
       status: 'active',
@@ -88,7 +96,7 @@ describe('creating a provider', () => {
     expect(await server.em().findOneOrFail(SamlProvider, { id })).toMatchObject({ organization: organization.id, defaultTeam: team.id });
   });
 
-  it('needs only a label: the provider is pending, and new members get the organization\'s defaultRole', async () => {
+  it("needs only a label: the provider is pending, and new members get the organization's defaultRole", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id, { label: 'Later' });
     expect(provider).toEqual({
@@ -132,13 +140,17 @@ describe('creating a provider', () => {
     for (const [body, message] of cases) expectError(await admin.rest('POST', url, body), 400, message);
     expect(await server.em().count(SamlProvider, { organization: organization.id })).toBe(0);
     // The bounds themselves are accepted; surrounding whitespace of a certificate is dropped.
-    const edge = await createProvider(admin, organization.id, complete({ label: 'x'.repeat(30), entityID: 'e'.repeat(1024), certificate: `\n${certificate}\n` }));
+    const edge = await createProvider(
+      admin,
+      organization.id,
+      complete({ label: 'x'.repeat(30), entityID: 'e'.repeat(1024), certificate: `\n${certificate}\n` }),
+    );
     expect(edge.certificate).toBe(certificate);
   });
 });
 
 describe('reading providers', () => {
-  it('lists an organization\'s providers oldest first, with pages, and only that organization\'s', async () => {
+  it("lists an organization's providers oldest first, with pages, and only that organization's", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const created = [];
     for (const label of ['First', 'Second', 'Third']) {
@@ -179,7 +191,14 @@ describe('changing and deleting providers', () => {
     const res = await admin.rest('PATCH', url, complete({ label: 'Azure', defaultTeam: team.id, defaultRole: 'comment' }));
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expectContract('updateOrganizationSAMLProvider', res);
-    expect(res.body).toMatchObject({ label: 'Azure', status: 'active', defaultRole: 'comment', defaultTeam: { id: team.id }, certificate, createdAt: provider.createdAt });
+    expect(res.body).toMatchObject({
+      label: 'Azure',
+      status: 'active',
+      defaultRole: 'comment',
+      defaultTeam: { id: team.id },
+      certificate,
+      createdAt: provider.createdAt,
+    });
 
     const cleared = await admin.rest('PATCH', url, { defaultTeam: null, defaultRole: null });
     expect(cleared.status).toBe(200);
@@ -193,7 +212,11 @@ describe('changing and deleting providers', () => {
     const provider = await createProvider(admin, organization.id);
     const url = `${base(organization.id)}/${provider.id}`;
     expectError(await admin.rest('PATCH', url, {}), 400, 'at least one field to change is required');
-    expectError(await admin.rest('PATCH', url, { label: 'ok', certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }), 400, /^certificate: /);
+    expectError(
+      await admin.rest('PATCH', url, { label: 'ok', certificate: '-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----' }),
+      400,
+      /^certificate: /,
+    );
     expectError(await admin.rest('PATCH', url, { label: 'x'.repeat(31) }), 400, 'label: must be at most 30 characters');
     expectError(await admin.rest('PATCH', url, { defaultTeam: 'nope' }), 400, 'defaultTeam: no team "nope" in this organization');
     expectError(await admin.rest('PATCH', url, { ssoURL: null }), 400, /^ssoURL: /);
@@ -267,7 +290,10 @@ describe('GraphQL', () => {
     });
     const listed = await admin.gql(`query($org: ID!) { samlProviders(organizationId: $org) { count items { id } } }`, { org: organization.id });
     expect(listed.data.samlProviders).toEqual({ count: 1, items: [{ id: provider.id }] });
-    const one = await admin.gql(`query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { label } }`, { org: organization.id, id: provider.id });
+    const one = await admin.gql(`query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { label } }`, {
+      org: organization.id,
+      id: provider.id,
+    });
     expect(one.data.samlProvider.label).toBe('Okta');
 
     const bad = await admin.gql(`mutation($org: ID!, $id: ID!) { updateSAMLProvider(organizationId: $org, id: $id, input: { label: "" }) { id } }`, {
@@ -275,11 +301,20 @@ describe('GraphQL', () => {
       id: provider.id,
     });
     expectGqlError(bad, 'BAD_REQUEST', 'label: must be at least 1 character');
-    const forbidden = await edit.gql(`mutation($org: ID!, $id: ID!) { deleteSAMLProvider(organizationId: $org, id: $id) }`, { org: organization.id, id: provider.id });
+    const forbidden = await edit.gql(`mutation($org: ID!, $id: ID!) { deleteSAMLProvider(organizationId: $org, id: $id) }`, {
+      org: organization.id,
+      id: provider.id,
+    });
     expectGqlError(forbidden, 'FORBIDDEN');
-    const deleted = await admin.gql(`mutation($org: ID!, $id: ID!) { deleteSAMLProvider(organizationId: $org, id: $id) }`, { org: organization.id, id: provider.id });
+    const deleted = await admin.gql(`mutation($org: ID!, $id: ID!) { deleteSAMLProvider(organizationId: $org, id: $id) }`, {
+      org: organization.id,
+      id: provider.id,
+    });
     expect(deleted.data.deleteSAMLProvider).toBe(true);
-    const gone = await admin.gql(`query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, { org: organization.id, id: provider.id });
+    const gone = await admin.gql(`query($org: ID!, $id: ID!) { samlProvider(organizationId: $org, id: $id) { id } }`, {
+      org: organization.id,
+      id: provider.id,
+    });
     expectGqlError(gone, 'NOT_FOUND', 'SAML provider not found');
   });
 
@@ -287,7 +322,9 @@ describe('GraphQL', () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const provider = await createProvider(admin, organization.id);
     const outsider = await newUser(server);
-    const res = await rest(server, outsider.token, 'POST', '/graphql', { query: `{ ssoProviderLogins(organizationId: "${organization.id}") { items { id label startURL } } }` });
+    const res = await rest(server, outsider.token, 'POST', '/graphql', {
+      query: `{ ssoProviderLogins(organizationId: "${organization.id}") { items { id label startURL } } }`,
+    });
     expect(res.body.data.ssoProviderLogins.items).toEqual([{ id: provider.id, label: 'Okta', startURL: service(provider.id).startURL }]);
   });
 });
@@ -295,7 +332,7 @@ describe('GraphQL', () => {
 // ─── the login page's list ──────────────────────────────────────────────────────────────────────────
 
 describe('GET /v1/orgs/{organizationId}/sso', () => {
-  it('lists the active providers\' logins without the list envelope, to any caller with a token', async () => {
+  it("lists the active providers' logins without the list envelope, to any caller with a token", async () => {
     const { organization, admin, read } = await newOrganizationWithRoles(server);
     const okta = await createProvider(admin, organization.id);
     await createProvider(admin, organization.id, { label: 'Pending' });

@@ -17,9 +17,14 @@ import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../s
 
 const server = useTestServer();
 
-
 /** A space whose main content holds the pages, each `{title, markdown}`. */
-async function spaceWith(caller: Caller, organizationId: string, title: string, pages: { title: string; markdown: string }[], body: Record<string, unknown> = {}) {
+async function spaceWith(
+  caller: Caller,
+  organizationId: string,
+  title: string,
+  pages: { title: string; markdown: string }[],
+  body: Record<string, unknown> = {},
+) {
   const space = await createSpace(caller, organizationId, { title, ...body });
   const cr = await openChangeRequest(caller, space.id);
   for (const page of pages) await createPage(caller, space.id, cr.id, page);
@@ -34,7 +39,11 @@ describe('organization search', () => {
   it('ranks spaces, pages and sections, with app URLs, in the reference shape', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const guides = await spaceWith(admin, organization.id, 'Guides', [
-      { title: 'Installing', markdown: 'How to install the server.\n\n## Upgrading\n\nUpgrade the servers one by one; install the new server version.\n\n## Backups\n\nNothing about it here.' },
+      {
+        title: 'Installing',
+        markdown:
+          'How to install the server.\n\n## Upgrading\n\nUpgrade the servers one by one; install the new server version.\n\n## Backups\n\nNothing about it here.',
+      },
       { title: 'Unrelated', markdown: 'Bananas and apples.' },
     ]);
     const other = await spaceWith(admin, organization.id, 'Notes', [{ title: 'Misc', markdown: 'Once we mentioned a server.' }]);
@@ -45,10 +54,18 @@ describe('organization search', () => {
     const [space] = res.body.items;
     expect(space).toMatchObject({ id: guides.id, title: 'Guides' });
     expect(space.pages).toHaveLength(1);
-    expect(space.pages[0]).toMatchObject({ title: 'Installing', path: 'installing', urls: { app: expect.stringMatching(new RegExp(`/s/${guides.id}/installing$`)) } });
+    expect(space.pages[0]).toMatchObject({
+      title: 'Installing',
+      path: 'installing',
+      urls: { app: expect.stringMatching(new RegExp(`/s/${guides.id}/installing$`)) },
+    });
     expect(space.pages[0].sections.map((s: { title: string }) => s.title).sort()).toEqual(['Installing', 'Upgrading']);
     const upgrading = space.pages[0].sections.find((s: { title: string }) => s.title === 'Upgrading');
-    expect(upgrading).toMatchObject({ path: 'installing#upgrading', body: expect.stringContaining('Upgrade the servers'), urls: { app: expect.stringMatching(/\/installing#upgrading$/) } });
+    expect(upgrading).toMatchObject({
+      path: 'installing#upgrading',
+      body: expect.stringContaining('Upgrade the servers'),
+      urls: { app: expect.stringMatching(/\/installing#upgrading$/) },
+    });
 
     // A word in both spaces: the space whose page names it in its title ranks first.
     const both = await search(admin, organization.id, 'server');
@@ -59,7 +76,10 @@ describe('organization search', () => {
     expect(second.body).toMatchObject({ items: [{ id: other.id }] });
     expect(second.body.next).toBeUndefined();
 
-    const gql = await admin.gql(`query($o: ID!) { searchOrganizationContent(organizationId: $o, query: "bananas") { count items { space { id } pages { title } } } }`, { o: organization.id });
+    const gql = await admin.gql(
+      `query($o: ID!) { searchOrganizationContent(organizationId: $o, query: "bananas") { count items { space { id } pages { title } } } }`,
+      { o: organization.id },
+    );
     expect(gql.data.searchOrganizationContent).toEqual({ count: 1, items: [{ space: { id: guides.id }, pages: [{ title: 'Unrelated' }] }] });
   });
 
@@ -98,18 +118,31 @@ describe('organization search', () => {
     expectError(await search(admin, organization.id, 'x'.repeat(513)), 400, /^query: must be at most 512 characters/);
     expectError(await admin.rest('GET', `/v1/orgs/${organization.id}/search`), 400, /query/);
     expectError(await search(admin, organization.id, 'x', '&limit=0'), 400, /^limit/);
-    expectGqlError(await admin.gql(`query($o: ID!) { searchOrganizationContent(organizationId: $o, query: "") { count } }`, { o: organization.id }), 'BAD_REQUEST', /^query: /);
+    expectGqlError(
+      await admin.gql(`query($o: ID!) { searchOrganizationContent(organizationId: $o, query: "") { count } }`, { o: organization.id }),
+      'BAD_REQUEST',
+      /^query: /,
+    );
     expectError(await search(admin, organization.id, 'x', '&page=bm90IGEgY3Vyc29y'), 400, /^page: /);
   });
 });
 
-type PlanNode = { 'Node Type': string; 'Relation Name'?: string; 'Actual Rows': number; 'Actual Loops': number; 'Rows Removed by Filter'?: number; 'Rows Removed by Index Recheck'?: number; Plans?: PlanNode[] };
+type PlanNode = {
+  'Node Type': string;
+  'Relation Name'?: string;
+  'Actual Rows': number;
+  'Actual Loops': number;
+  'Rows Removed by Filter'?: number;
+  'Rows Removed by Index Recheck'?: number;
+  Plans?: PlanNode[];
+};
 
 /** Rows of `search_section` a plan read from the table (index entries of a bitmap not counted: it lists matches, compressed). */
 function sectionRowsRead(node: PlanNode): number {
-  const own = node['Relation Name'] === 'search_section' && ['Seq Scan', 'Bitmap Heap Scan', 'Index Scan'].includes(node['Node Type'])
-    ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * node['Actual Loops']
-    : 0;
+  const own =
+    node['Relation Name'] === 'search_section' && ['Seq Scan', 'Bitmap Heap Scan', 'Index Scan'].includes(node['Node Type'])
+      ? (node['Actual Rows'] + (node['Rows Removed by Filter'] ?? 0) + (node['Rows Removed by Index Recheck'] ?? 0)) * node['Actual Loops']
+      : 0;
   return own + (node.Plans ?? []).reduce((sum, child) => sum + sectionRowsRead(child), 0);
 }
 
@@ -120,14 +153,17 @@ describe('organization search at scale', () => {
     for (let i = 0; i < 12; i++) spaces.push((await createSpace(admin, organization.id, { title: `Space ${i}` })).id);
     // 20,000 sections: most name "falcon" one to four times in their body, one in 211 in its heading.
     const SECTIONS = 20_000;
-    await server.em().getConnection().execute(
-      `insert into search_section (id, organization_id, space_id, page, position, anchor, page_title, page_path, title, body)
+    await server
+      .em()
+      .getConnection()
+      .execute(
+        `insert into search_section (id, organization_id, space_id, page, position, anchor, page_title, page_path, title, body)
        select 'bulk-' || g, ?, (?::jsonb ->> (g % 12)), 'p' || g, 0, 'a' || g, 'Page ' || g, 'page-' || g,
          case when g % 211 = 0 then 'Falcon care ' || g else 'Section ' || g end,
          case when g % 7 = 0 then 'Quiet text ' || g else repeat('The falcon flies high. ', 1 + g % 4) || g end
        from generate_series(1, ${SECTIONS}) g`,
-      [organization.id, JSON.stringify(spaces)],
-    );
+        [organization.id, JSON.stringify(spaces)],
+      );
     // The answer as ranking every match gives it: the best 1000 sections, spaces by their best section.
     const [reference] = await readRows<{ matches: number; spaces: { space: string; best: string }[] }>(
       server.em(),
@@ -144,16 +180,21 @@ describe('organization search at scale', () => {
       const first = await search(caller, organization.id, 'falcon', '&limit=5');
       expect(first.status, JSON.stringify(first.body)).toBe(200);
       expect(first.body.count).toBe(12);
-      const answered = first.body.items.map((item: { id: string; pages: { sections: { id: string }[] }[] }) => ({ space: item.id, best: item.pages[0].sections[0].id }));
+      const answered = first.body.items.map((item: { id: string; pages: { sections: { id: string }[] }[] }) => ({
+        space: item.id,
+        best: item.pages[0].sections[0].id,
+      }));
       expect(answered).toEqual(reference.spaces.slice(0, 5));
       const second = await search(caller, organization.id, 'falcon', `&limit=5&page=${first.body.next.page}`);
       expect(second.body.items.map((item: { id: string }) => item.id)).toEqual(reference.spaces.slice(5, 10).map((s) => s.space));
     }
     // The statement reads the candidates, not every match.
     const statement = rankingStatementOf({ organizationId: organization.id, query: 'falcon', readable: null }, null, 6);
-    const [{ 'QUERY PLAN': plan }] = (await readRows<{ 'QUERY PLAN': unknown }>(server.em(), `explain (analyze, format json) ${statement.text}`, statement.values)) as [
-      { 'QUERY PLAN': unknown },
-    ];
+    const [{ 'QUERY PLAN': plan }] = (await readRows<{ 'QUERY PLAN': unknown }>(
+      server.em(),
+      `explain (analyze, format json) ${statement.text}`,
+      statement.values,
+    )) as [{ 'QUERY PLAN': unknown }];
     const [{ Plan: root }] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: PlanNode }];
     const rowsRead = sectionRowsRead(root);
     expect(rowsRead).toBeGreaterThan(0);

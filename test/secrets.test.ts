@@ -70,7 +70,8 @@ async function dump(server: TestServer): Promise<Record<string, string>> {
   return Object.fromEntries(rows.map((row) => [row.name, row.value]));
 }
 
-const keyIdsOf = (values: Record<string, string>) => new Set(Object.values(values).map((value) => /^sealed:v1:([0-9a-f]{12}):[A-Za-z0-9_-]+$/.exec(value)?.[1]));
+const keyIdsOf = (values: Record<string, string>) =>
+  new Set(Object.values(values).map((value) => /^sealed:v1:([0-9a-f]{12}):[A-Za-z0-9_-]+$/.exec(value)?.[1]));
 
 /** What the secrets do, seen through the doors, to compare across restarts. */
 type Observed = { certificate: string; pdfStatus: number; claims: string };
@@ -302,7 +303,12 @@ describe('values stored in clear before sealing', () => {
     await holder.query('commit');
     const servers = await starting;
 
-    expect(logs.flatMap(sealedLines).flatMap((entry) => entry.sealed).sort()).toEqual(SECRET_NAMES);
+    expect(
+      logs
+        .flatMap(sealedLines)
+        .flatMap((entry) => entry.sealed)
+        .sort(),
+    ).toEqual(SECRET_NAMES);
     expect(keyIdsOf(await dump(servers[0]))).toEqual(new Set([idOf(TEST_SECRET_KEY)]));
     for (const server of servers) expect(await observe(server, onAgain(server, used))).toEqual(before);
   });

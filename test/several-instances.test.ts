@@ -46,7 +46,8 @@ describe.skipIf(!onPostgres)('several instances on one database', () => {
     fetched.set(path, n);
     return n;
   };
-  const answer = (res: ServerResponse, version: number) => json({ ...OPENAPI_3, info: { ...OPENAPI_3.info, version: String(version) } })(undefined as never, res);
+  const answer = (res: ServerResponse, version: number) =>
+    json({ ...OPENAPI_3, info: { ...OPENAPI_3.info, version: String(version) } })(undefined as never, res);
 
   async function start(): Promise<ServerProcess> {
     const server = await spawnServer({ ...database.env, ...INSTANCE_ENV });
@@ -115,12 +116,14 @@ describe.skipIf(!onPostgres)('several instances on one database', () => {
   });
 
   it(
-    'run a job whose work outlives its first lease once: one fetch, and the stored result is that fetch\'s',
+    "run a job whose work outlives its first lease once: one fetch, and the stored result is that fetch's",
     async () => {
       // Two specs at once through both instances, each answering after more than a lease.
       const slugs = ['slow-1', 'slow-2'];
       const created = await Promise.all(
-        slugs.map((slug, i) => call(i % 2 ? b : a, 'POST', `/v1/orgs/${organizationId}/openapi`, { slug, source: { url: `http://127.0.0.1:${specs.port}/slow/${i + 1}` } })),
+        slugs.map((slug, i) =>
+          call(i % 2 ? b : a, 'POST', `/v1/orgs/${organizationId}/openapi`, { slug, source: { url: `http://127.0.0.1:${specs.port}/slow/${i + 1}` } }),
+        ),
       );
       expect(created.map((res) => res.status)).toEqual([201, 201]);
       const results = await Promise.all(slugs.map((slug, i) => processed(i % 2 ? a : b, slug)));
@@ -151,7 +154,9 @@ describe.skipIf(!onPostgres)('several instances on one database', () => {
       const collection = await call(a, 'POST', `/v1/orgs/${organizationId}/collections`, { title: 'Shared' });
       expect(collection.status).toBe(201);
       const answers = await Promise.all(
-        Array.from({ length: 16 }, (_, i) => call(i % 2 ? b : a, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: `Space ${i}`, parent: collection.body.id })),
+        Array.from({ length: 16 }, (_, i) =>
+          call(i % 2 ? b : a, 'POST', `/v1/orgs/${organizationId}/spaces`, { title: `Space ${i}`, parent: collection.body.id }),
+        ),
       );
       expect(answers.map((res) => res.status)).toEqual(Array(16).fill(201));
       const rows = await sql<{ position: string }>(`select "position" from "space" where "parent_id" = $1`, [collection.body.id]);
@@ -162,7 +167,7 @@ describe.skipIf(!onPostgres)('several instances on one database', () => {
   );
 
   it(
-    'finish a killed instance\'s job on another within the lease',
+    "finish a killed instance's job on another within the lease",
     async () => {
       // One instance with a worker, so that it is the one that takes the job.
       await stopProcess(b);
@@ -178,7 +183,9 @@ describe.skipIf(!onPostgres)('several instances on one database', () => {
       await stopProcess(a, 'SIGKILL');
       const spec = await processed(c, 'held');
       const takeoverMs = Date.now() - killedAt;
-      console.log(`job of a killed instance finished on another ${takeoverMs} ms after kill -9 (JOB_LEASE_MS=${LEASE_MS}, JOB_POLL_MS=${INSTANCE_ENV.JOB_POLL_MS})`);
+      console.log(
+        `job of a killed instance finished on another ${takeoverMs} ms after kill -9 (JOB_LEASE_MS=${LEASE_MS}, JOB_POLL_MS=${INSTANCE_ENV.JOB_POLL_MS})`,
+      );
       expect(spec).toMatchObject({ processingState: 'complete', lastVersion: '2' });
       expect(fetched.get('/held')).toBe(2);
       expect(takeoverMs).toBeLessThan(10 * LEASE_MS);

@@ -20,7 +20,6 @@ const PUBLIC_URL = 'http://docs.test';
 const server = useTestServer();
 beforeEach(() => server.clock.advance(SECOND));
 
-
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
 /** The sites of these tests, as rows: published and shared by link. */
@@ -110,7 +109,7 @@ describe('share link operations', () => {
     expect(await server.em().count(ShareLink, { site: site.id })).toBe(2);
   });
 
-  it('lists a site\'s links oldest first, with pages, and only that site\'s', async () => {
+  it("lists a site's links oldest first, with pages, and only that site's", async () => {
     const { organization, admin, site } = await newOrganizationWithSite(server, SHARED);
     const other = await insertSite(server, organization.id, SHARED);
     const links = [];
@@ -173,7 +172,10 @@ describe('share link operations', () => {
     expect(created.errors).toBeUndefined();
     const { id } = created.data.createShareLink;
     expect(created.data.createShareLink).toMatchObject({ object: 'share-link', name: 'Press', active: true });
-    const updated = await admin.gql(`mutation($s: ID!, $id: ID!) { updateShareLink(siteId: $s, id: $id, input: { active: false }) { active } }`, { s: site.id, id });
+    const updated = await admin.gql(`mutation($s: ID!, $id: ID!) { updateShareLink(siteId: $s, id: $id, input: { active: false }) { active } }`, {
+      s: site.id,
+      id,
+    });
     expect(updated.data.updateShareLink).toEqual({ active: false });
     const listed = await admin.gql(`query($s: ID!) { shareLinks(siteId: $s) { count items { id active } } }`, { s: site.id });
     expect(listed.data.shareLinks).toEqual({ count: 1, items: [{ id, active: false }] });
@@ -223,7 +225,7 @@ describe('permissions and isolation', () => {
 // ─── share keys at work ─────────────────────────────────────────────────────────────────────────────
 
 describe('share keys', () => {
-  it('open the site\'s spaces and site spaces to an authenticated non-member, read only', async () => {
+  it("open the site's spaces and site spaces to an authenticated non-member, read only", async () => {
     const { site, space, siteSpace, key, visitor, admin } = await sharedSite();
     const q = `shareKey=${encodeURIComponent(key)}`;
     expectError(await visitor.rest('GET', `/v1/spaces/${space.id}`), 404, 'Space not found');
@@ -241,7 +243,10 @@ describe('share keys', () => {
     const asAdmin = await admin.rest('GET', `${siteBase(site)}/site-spaces`);
     expect(asAdmin.body.items[0].urls.published).toBe(`${PUBLIC_URL}/sites/${site.id}/partner-guide`);
 
-    const gql = await visitor.gql(`query($s: ID!, $k: String) { siteSpaces(siteId: $s, shareKey: $k) { count items { id space { id } } } }`, { s: site.id, k: key });
+    const gql = await visitor.gql(`query($s: ID!, $k: String) { siteSpaces(siteId: $s, shareKey: $k) { count items { id space { id } } } }`, {
+      s: site.id,
+      k: key,
+    });
     expect(gql.errors).toBeUndefined();
     expect(gql.data.siteSpaces).toEqual({ count: 1, items: [{ id: siteSpace.id, space: { id: space.id } }] });
 
@@ -267,7 +272,7 @@ describe('share keys', () => {
     expect(await reads(visitor, site, space.id, key)).toEqual([404, 404]);
   });
 
-  it('work only while the site\'s visibility is share-link', async () => {
+  it("work only while the site's visibility is share-link", async () => {
     const { site, space, key, visitor } = await sharedSite();
     for (const visibility of ['public', 'unlisted', 'visitor-auth']) {
       await server.em().nativeUpdate(Site, { id: site.id }, { visibility });
@@ -286,7 +291,11 @@ describe('share keys', () => {
     expectError(await visitor.rest('GET', `/v1/spaces/${space.id}?shareKey=not-a-key`), 404, 'Space not found');
     // Under another organization's path the site is not found, key or not.
     const other = await newOrganizationWithRoles(server);
-    expectError(await visitor.rest('GET', `/v1/orgs/${other.organization.id}/sites/${site.id}/site-spaces?shareKey=${encodeURIComponent(key)}`), 404, 'Site not found');
+    expectError(
+      await visitor.rest('GET', `/v1/orgs/${other.organization.id}/sites/${site.id}/site-spaces?shareKey=${encodeURIComponent(key)}`),
+      404,
+      'Site not found',
+    );
     // Once the space leaves the site, the key no longer opens it.
     const siteSpaces = (await admin.rest('GET', `${siteBase(site)}/site-spaces`)).body.items;
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${siteSpaces[0].id}`)).status).toBe(204);

@@ -121,7 +121,11 @@ describe('the site layout statement', () => {
 
     const stranger = await newUser(server);
     const others = await Promise.all([1, 2, 3].map((n) => newOrganization(server, stranger, { title: `Other ${n}` })));
-    await fillOtherTenants(server.em(), others.map((o) => o.id), 20_000);
+    await fillOtherTenants(
+      server.em(),
+      others.map((o) => o.id),
+      20_000,
+    );
 
     let after: Awaited<ReturnType<typeof reads>> | undefined;
     const statements = await layoutStatementsOf(async () => void (after = await reads(admin)));

@@ -80,7 +80,9 @@ describe('site navigation lists', () => {
     expect(await everyPage(lists.siteSpaces, 250)).toEqual(want.siteSpaces);
 
     // A group moves to the front, a top-level section joins a group, a site space moves to another place.
-    const move = await admin.rest('POST', `${siteBase(site)}/section-groups/${groups[2].id}/move`, { position: { before: { type: 'site-section-group', id: groups[0].id } } });
+    const move = await admin.rest('POST', `${siteBase(site)}/section-groups/${groups[2].id}/move`, {
+      position: { before: { type: 'site-section-group', id: groups[0].id } },
+    });
     expect(move.status, JSON.stringify(move.body)).toBe(200);
     const topLevel = (await server.em().find(SiteSection, { site: site.id, sectionGroup: null }, { limit: 1 }))[0];
     expect((await admin.rest('POST', `${siteBase(site)}/section-groups/${groups[1].id}/sections`, { sectionId: topLevel.id })).status).toBe(201);

@@ -64,7 +64,6 @@ async function topLevel(site: SiteRow): Promise<(string | { group: string; secti
   );
 }
 
-
 // ─── addSectionToSite ───────────────────────────────────────────────────────────────────────────────
 
 describe('POST B/sections (addSectionToSite)', () => {
@@ -260,14 +259,21 @@ describe('the first section of a site with root-level site spaces', () => {
 // ─── listSiteSections / listSiteSectionGroups ───────────────────────────────────────────────────────
 
 describe('GET B/sections and B/section-groups', () => {
-  it('lists every section in navigation order, grouped ones at their group\'s place, page by page', async () => {
+  it("lists every section in navigation order, grouped ones at their group's place, page by page", async () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
-    const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
+    const [a, b, c, d] = [
+      await addSection(admin, site, 'Alpha'),
+      await addSection(admin, site, 'Beta'),
+      await addSection(admin, site, 'Gamma'),
+      await addSection(admin, site, 'Delta'),
+    ];
     const group = await addGroup(admin, site, { sections: [d.id, b.id] });
     const e = await addSection(admin, site, 'Epsilon');
     expect(await sectionOrder(admin, site)).toEqual([a.id, c.id, d.id, b.id, e.id]);
     // Move the group first: its sections follow it.
-    expect((await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: a.id } } })).status).toBe(200);
+    expect(
+      (await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: a.id } } })).status,
+    ).toBe(200);
     expect(await sectionOrder(admin, site)).toEqual([d.id, b.id, a.id, c.id, e.id]);
 
     const seen: string[] = [];
@@ -375,7 +381,7 @@ describe('PATCH B/sections/{siteSectionId}', () => {
     expect((await patch({ title: 'ab', path: 'p' })).status).toBe(200);
   });
 
-  it('stores a description of 256 characters, the contract\'s maximum', async () => {
+  it("stores a description of 256 characters, the contract's maximum", async () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
     const section = await addSection(admin, site, 'Alpha');
     const res = await admin.rest('PATCH', `${siteBase(site)}/sections/${section.id}`, { description: 'd'.repeat(256) });
@@ -387,7 +393,11 @@ describe('PATCH B/sections/{siteSectionId}', () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
     const a = await addSection(admin, site, 'Alpha');
     await addSection(admin, site, 'Beta');
-    expectError(await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'beta' }), 409, 'path: "beta" is already used by another section of the site');
+    expectError(
+      await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'beta' }),
+      409,
+      'path: "beta" is already used by another section of the site',
+    );
     // Its own path is not a conflict.
     expect((await admin.rest('PATCH', `${siteBase(site)}/sections/${a.id}`, { path: 'alpha' })).status).toBe(200);
   });
@@ -519,7 +529,9 @@ describe('POST B/sections/{siteSectionId}/move', () => {
     expect(await topLevel(site)).toEqual([c.id, a.id, b.id, g]);
     expect((await move(a.id, { position: { after: { type: 'site-section', siteSection: b.id } } })).status).toBe(200);
     expect(await topLevel(site)).toEqual([c.id, b.id, a.id, g]);
-    expect((await move(c.id, { position: { after: { type: 'site-section', siteSection: b.id }, before: { type: 'site-section', siteSection: a.id } } })).status).toBe(200);
+    expect(
+      (await move(c.id, { position: { after: { type: 'site-section', siteSection: b.id }, before: { type: 'site-section', siteSection: a.id } } })).status,
+    ).toBe(200);
     expect(await topLevel(site)).toEqual([b.id, c.id, a.id, g]);
     expect((await move(b.id, {})).status).toBe(200);
     expect(await topLevel(site)).toEqual([c.id, a.id, g, b.id]);
@@ -527,7 +539,12 @@ describe('POST B/sections/{siteSectionId}/move', () => {
 
   it('orders grouped sections among their group; a pointer across levels is a 400', async () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
-    const [a, b, c, top] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Top')];
+    const [a, b, c, top] = [
+      await addSection(admin, site, 'Alpha'),
+      await addSection(admin, site, 'Beta'),
+      await addSection(admin, site, 'Gamma'),
+      await addSection(admin, site, 'Top'),
+    ];
     const group = await addGroup(admin, site, { sections: [a.id, b.id, c.id] });
     const move = (id: string, body: unknown) => admin.rest('POST', `${siteBase(site)}/sections/${id}/move`, body);
 
@@ -624,7 +641,10 @@ describe('section groups', () => {
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     expect(res.body).toMatchObject({ object: 'site-section-group', id: group.id, sections: [{ id: b.id }, { id: a.id }] });
     expect((await add(c.id)).status).toBe(201); // from another group
-    expect(await topLevel(site)).toEqual([{ group: group.id, sections: [b.id, a.id, c.id] }, { group: other.id, sections: [] }]);
+    expect(await topLevel(site)).toEqual([
+      { group: group.id, sections: [b.id, a.id, c.id] },
+      { group: other.id, sections: [] },
+    ]);
     expect((await add(b.id)).body.sections.map((s: { id: string }) => s.id)).toEqual([b.id, a.id, c.id]); // already in: stays
     expectError(await add('nope'), 400, 'sectionId: no section "nope" in this site');
     expectError(await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/sections`, {}), 400, 'sectionId: is required');
@@ -638,7 +658,12 @@ describe('section groups', () => {
 
   it('deletes a group and keeps its sections, at the end of the top level in their order', async () => {
     const { admin, site } = await newOrganizationWithSite(server, SITE);
-    const [a, b, c, d] = [await addSection(admin, site, 'Alpha'), await addSection(admin, site, 'Beta'), await addSection(admin, site, 'Gamma'), await addSection(admin, site, 'Delta')];
+    const [a, b, c, d] = [
+      await addSection(admin, site, 'Alpha'),
+      await addSection(admin, site, 'Beta'),
+      await addSection(admin, site, 'Gamma'),
+      await addSection(admin, site, 'Delta'),
+    ];
     const group = await addGroup(admin, site, { sections: [c.id, a.id] });
     await admin.rest('POST', `${siteBase(site)}/section-groups/${group.id}/move`, { position: { before: { type: 'site-section', id: b.id } } });
     expect(await topLevel(site)).toEqual([{ group: group.id, sections: [c.id, a.id] }, b.id, d.id]);
@@ -674,7 +699,11 @@ describe('section groups', () => {
     expectError(await move(g1.id, { position: { before: { type: 'site-section', id: inner.id } } }), 400, /^position\.before\.id: /);
     expectError(await move(g1.id, { position: { before: { type: 'site-section-group', id: a.id } } }), 400, /^position\.before\.id: /);
     expectError(await move(g1.id, { position: { before: { type: 'site-section-group', id: g1.id } } }), 400, /^position\.before\.id: /);
-    expectError(await move(g1.id, { position: { before: { type: 'space', id: a.id } } }), 400, 'position.before.type: must be "site-section" or "site-section-group"');
+    expectError(
+      await move(g1.id, { position: { before: { type: 'space', id: a.id } } }),
+      400,
+      'position.before.type: must be "site-section" or "site-section-group"',
+    );
   });
 
   it('works through GraphQL with the graph fields', async () => {
@@ -697,12 +726,21 @@ describe('section groups', () => {
       sections: [{ id: a.id, sectionGroup: group.id, group: { id: group.id, title: 'Group' } }],
     });
     const vars = { siteId: site.id, id: group.id, sectionId: a.id };
-    expect((await admin.gql(`mutation($siteId: ID!, $id: ID!, $sectionId: ID!) { removeSectionFromGroup(siteId: $siteId, id: $id, sectionId: $sectionId) }`, vars)).data).toEqual({
+    expect(
+      (await admin.gql(`mutation($siteId: ID!, $id: ID!, $sectionId: ID!) { removeSectionFromGroup(siteId: $siteId, id: $id, sectionId: $sectionId) }`, vars))
+        .data,
+    ).toEqual({
       removeSectionFromGroup: true,
     });
-    const added = await admin.gql(`mutation($siteId: ID!, $id: ID!, $sectionId: ID!) { addSectionToGroup(siteId: $siteId, id: $id, sectionId: $sectionId) { sections { id } } }`, vars);
+    const added = await admin.gql(
+      `mutation($siteId: ID!, $id: ID!, $sectionId: ID!) { addSectionToGroup(siteId: $siteId, id: $id, sectionId: $sectionId) { sections { id } } }`,
+      vars,
+    );
     expect(added.data.addSectionToGroup.sections).toEqual([{ id: a.id }]);
-    const updated = await admin.gql(`mutation($siteId: ID!, $id: ID!) { updateSiteSectionGroup(siteId: $siteId, id: $id, input: { icon: "gear" }) { icon } }`, vars);
+    const updated = await admin.gql(
+      `mutation($siteId: ID!, $id: ID!) { updateSiteSectionGroup(siteId: $siteId, id: $id, input: { icon: "gear" }) { icon } }`,
+      vars,
+    );
     expect(updated.data.updateSiteSectionGroup.icon).toBe('gear');
     const moved = await admin.gql(`mutation($siteId: ID!, $id: ID!) { moveSiteSectionGroup(siteId: $siteId, id: $id) { id } }`, vars);
     expect(moved.errors).toBeUndefined();
@@ -758,10 +796,7 @@ describe('401, 403 and 404', () => {
         else expectError(res, 403, 'Site: this operation needs the admin role');
       }
     }
-    expectGqlError(
-      await read.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSection(siteId: $s, id: $id) }`, { s: site.id, id: section.id }),
-      'FORBIDDEN',
-    );
+    expectGqlError(await read.gql(`mutation($s: ID!, $id: ID!) { deleteSiteSection(siteId: $s, id: $id) }`, { s: site.id, id: section.id }), 'FORBIDDEN');
     expect(await server.em().count(SiteSection, { site: site.id })).toBe(1);
   });
 

@@ -12,7 +12,16 @@ import { createSpace } from './support/content.js';
 import { expectAuthRequired, expectContract, expectError, expectGqlAuthRequired, expectLimitsRefused } from './support/expectations.js';
 import { newOrganizationWithRoles, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
-import { insertAdaptiveSchema, insertSection, insertSectionGroup, insertSite, newOrganizationWithSite, sectionRow, siteBase, siteRow } from './support/sites.js';
+import {
+  insertAdaptiveSchema,
+  insertSection,
+  insertSectionGroup,
+  insertSite,
+  newOrganizationWithSite,
+  sectionRow,
+  siteBase,
+  siteRow,
+} from './support/sites.js';
 import { countStatements } from './support/sql.js';
 
 const SECOND = 1000;
@@ -157,7 +166,11 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
     expectError(await admin.rest('POST', url, { spaceId: 'nope' }), 400, 'spaceId: no space "nope" that you can read in the site\'s organization');
     expectError(await admin.rest('POST', url, { spaceId: foreign.id }), 400, `spaceId: no space "${foreign.id}" that you can read in the site's organization`);
     expectError(await admin.rest('POST', url, { spaceId: deleted.id }), 400, `spaceId: space "${deleted.id}" is deleted; restore it first`);
-    expectError(await admin.rest('POST', url, { spaceId: space.id, sectionId: foreignSection.id }), 400, `sectionId: no section "${foreignSection.id}" in this site`);
+    expectError(
+      await admin.rest('POST', url, { spaceId: space.id, sectionId: foreignSection.id }),
+      400,
+      `sectionId: no section "${foreignSection.id}" in this site`,
+    );
     expectError(await admin.rest('POST', url, { spaceId: space.id, sectionId: 'nope' }), 400, 'sectionId: no section "nope" in this site');
     expectError(await admin.rest('POST', url, { spaceId: space.id, extra: 1 }), 400, 'extra: unknown field');
     expect(await server.em().count(SiteSpace, { site: site.id })).toBe(0);
@@ -264,7 +277,13 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
     expectError(await admin.rest('GET', `${siteBase(site)}/site-spaces?default=yes`), 400, 'default: must be true or false');
 
     const gql = await admin.gql(`query($id: ID!) { siteSpaces(siteId: $id, default: false) { count items { id default } } }`, { id: site.id });
-    expect(gql.data.siteSpaces).toEqual({ count: 2, items: [{ id: a2.id, default: false }, { id: b2.id, default: false }] });
+    expect(gql.data.siteSpaces).toEqual({
+      count: 2,
+      items: [
+        { id: a2.id, default: false },
+        { id: b2.id, default: false },
+      ],
+    });
   });
 
   it('pages with `limit` and `page`, and keeps `limit` within 1-1000', async () => {
@@ -433,7 +452,7 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
     expect((await siteRow(server, site.id)).defaultSiteSpace).toBeNull();
   });
 
-  it('hands a section\'s default to the next site space, and keeps it when another one goes', async () => {
+  it("hands a section's default to the next site space, and keeps it when another one goes", async () => {
     const { admin, site, section, a, b, c } = await sectionWithThreeSiteSpaces();
     expect((await sectionRow(server, section.id)).defaultSiteSpace).toBe(a.id);
 
@@ -457,7 +476,9 @@ describe('DELETE /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpace
     const y = await publish(admin, site, 'Y');
     const z = await publish(admin, site, 'Z');
     // Z moved first: position order is Z, X, Y.
-    expect((await admin.rest('POST', `${siteBase(site)}/site-spaces/${z.id}/move`, { position: { before: { type: 'site-space', siteSpace: x.id } } })).status).toBe(200);
+    expect(
+      (await admin.rest('POST', `${siteBase(site)}/site-spaces/${z.id}/move`, { position: { before: { type: 'site-space', siteSpace: x.id } } })).status,
+    ).toBe(200);
     await server.em().nativeUpdate(Site, { id: site.id }, { defaultSiteSpace: z.id });
 
     expect((await admin.rest('DELETE', `${siteBase(site)}/site-spaces/${z.id}`)).status).toBe(204);
@@ -494,7 +515,9 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
     expect((await move(c.id, { position: { after: { type: 'site-space', siteSpace: a.id } } })).status).toBe(200);
     expect(await listIds(admin, site)).toEqual([a.id, c.id, b.id]);
 
-    expect((await move(a.id, { position: { after: { type: 'site-space', siteSpace: c.id }, before: { type: 'site-space', siteSpace: b.id } } })).status).toBe(200);
+    expect((await move(a.id, { position: { after: { type: 'site-space', siteSpace: c.id }, before: { type: 'site-space', siteSpace: b.id } } })).status).toBe(
+      200,
+    );
     expect(await listIds(admin, site)).toEqual([c.id, a.id, b.id]);
 
     expect((await move(c.id)).status).toBe(200);
@@ -513,7 +536,11 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
     const url = `${siteBase(site)}/site-spaces/${a.id}/move`;
 
     const pointer = (siteSpace: string, type = 'site-space') => ({ type, siteSpace });
-    expectError(await admin.rest('POST', url, { position: { before: pointer(elsewhere.id) } }), 400, `position.before: "${elsewhere.id}" is not a sibling of the item`);
+    expectError(
+      await admin.rest('POST', url, { position: { before: pointer(elsewhere.id) } }),
+      400,
+      `position.before: "${elsewhere.id}" is not a sibling of the item`,
+    );
     expectError(await admin.rest('POST', url, { position: { after: pointer(a.id) } }), 400, `position.after: "${a.id}" is not a sibling of the item`);
     expectError(await admin.rest('POST', url, { position: { before: pointer(b.id, 'space') } }), 400, 'position.before.type: must be "site-space"');
     expectError(
@@ -530,10 +557,11 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces/{siteSpaceId
     const { admin, site } = await newOrganizationWithSite(server);
     const a = await publish(admin, site, 'A');
     const b = await publish(admin, site, 'B');
-    const res = await admin.gql(
-      `mutation($s: ID!, $id: ID!, $p: SiteSpacePositionInput) { moveSiteSpace(siteId: $s, id: $id, position: $p) { id } }`,
-      { s: site.id, id: b.id, p: { before: { type: 'site-space', siteSpace: a.id } } },
-    );
+    const res = await admin.gql(`mutation($s: ID!, $id: ID!, $p: SiteSpacePositionInput) { moveSiteSpace(siteId: $s, id: $id, position: $p) { id } }`, {
+      s: site.id,
+      id: b.id,
+      p: { before: { type: 'site-space', siteSpace: a.id } },
+    });
     expect(res.errors).toBeUndefined();
     expect(await listIds(admin, site)).toEqual([b.id, a.id]);
   });

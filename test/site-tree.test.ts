@@ -34,7 +34,7 @@ describe('a whole site tree in one GraphQL request', () => {
     }
   });
 
-  it('reads a page of sections with their site spaces and spaces in the page\'s statement', async () => {
+  it("reads a page of sections with their site spaces and spaces in the page's statement", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const small = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
     const large = await seedSiteTree(server.em(), organization.id, 20, 25, 5, server.clock.now());
@@ -45,7 +45,10 @@ describe('a whole site tree in one GraphQL request', () => {
     const sections = answer!.data.site.sections.items;
     expect(sections).toHaveLength(20);
     expect(sections.flatMap((section: any) => section.siteSpaces.map((siteSpace: any) => siteSpace.space.title))).toHaveLength(500);
-    expect(sections.find((section: any) => section.title === 'Section 1').siteSpaces[3]).toMatchObject({ path: 'v3', space: { title: 'Space 1.3', visibility: 'public' } });
+    expect(sections.find((section: any) => section.title === 'Section 1').siteSpaces[3]).toMatchObject({
+      path: 'v3',
+      space: { title: 'Space 1.3', visibility: 'public' },
+    });
     // The token (with the caller's memberships), the site, and the page with its count, site spaces and spaces.
     expect(largeCount).toBe(3);
     expect(smallCount).toBe(largeCount);
@@ -84,7 +87,9 @@ describe('a whole site tree in one GraphQL request', () => {
 
     // A page that ends early is the SQL list's, whose cursor leads on.
     const short = await admin.gql(`query($id: ID!, $limit: Int) { site(id: $id) { structure { type } ${lists} } }`, { id: site, limit: 5 });
-    expect(short.data.site.sections.items.map((s: { id: string }) => s.id)).toEqual(alone.data.site.sections.items.slice(0, 5).map((s: { id: string }) => s.id));
+    expect(short.data.site.sections.items.map((s: { id: string }) => s.id)).toEqual(
+      alone.data.site.sections.items.slice(0, 5).map((s: { id: string }) => s.id),
+    );
     expect(short.data.site.sections.next).not.toBeNull();
     const rest = await admin.gql(`query($id: ID!, $page: String) { site(id: $id) { structure { type } sections(limit: 100, page: $page) { items { id } } } }`, {
       id: site,
@@ -97,7 +102,9 @@ describe('a whole site tree in one GraphQL request', () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const siteId = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());
     const spacesOf = (data: any): string[] =>
-      data.site.structure.structure.flatMap((item: any) => (item.sections ?? [item]).flatMap((section: any) => section.siteSpaces.map((ss: any) => ss.space.id)));
+      data.site.structure.structure.flatMap((item: any) =>
+        (item.sections ?? [item]).flatMap((section: any) => section.siteSpaces.map((ss: any) => ss.space.id)),
+      );
     const [busy, quiet] = spacesOf((await admin.gql(SITE_TREE_QUERY, { id: siteId })).data);
 
     // busy: two open change requests and one archived; three comments of its own, one resolved, and
@@ -115,7 +122,8 @@ describe('a whole site tree in one GraphQL request', () => {
     const tree = (await admin.gql(SITE_TREE_QUERY, { id: siteId })).data;
     const shown = new Map<string, { comments: number; changeRequestsOpen: number }>();
     for (const item of tree.site.structure.structure) {
-      for (const section of item.sections ?? [item]) for (const ss of section.siteSpaces) shown.set(ss.space.id, { comments: ss.space.comments, changeRequestsOpen: ss.space.changeRequestsOpen });
+      for (const section of item.sections ?? [item])
+        for (const ss of section.siteSpaces) shown.set(ss.space.id, { comments: ss.space.comments, changeRequestsOpen: ss.space.changeRequestsOpen });
     }
     expect(shown.get(busy)).toEqual({ comments: 2, changeRequestsOpen: 2 });
     expect(shown.get(quiet)).toEqual({ comments: 1, changeRequestsOpen: 0 });

@@ -23,7 +23,6 @@ const server = useTestServer();
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
 
-
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
 
 const sitesPath = (organizationId: string) => `/v1/orgs/${organizationId}/sites`;
@@ -39,7 +38,6 @@ async function createSite(caller: Caller, organizationId: string, body: Record<s
 async function patchSite(caller: Caller, organizationId: string, siteId: string, body: unknown) {
   return caller.rest('PATCH', sitePath(organizationId, siteId), body);
 }
-
 
 /**
  * A site created through POST /sites (unlike newOrganizationWithSite's inserted row) in a new organization with
@@ -285,7 +283,7 @@ describe('GET /v1/orgs/{organizationId}/sites/{siteId}', () => {
 });
 
 describe('GET /v1/orgs/{organizationId}/sites', () => {
-  it('lists the organization\'s sites oldest first, and only them', async () => {
+  it("lists the organization's sites oldest first, and only them", async () => {
     const { organization, admin, read } = await newOrganizationWithRoles(server);
     const other = await newOrganization(server, admin);
     const first = await createSite(admin, organization.id, { title: 'First' });
@@ -403,7 +401,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     expect((await siteRow(server, site.id)).title).toBe('x'.repeat(128));
   });
 
-  it('sets a proxy origin whose target is the site\'s own address, removes it with null, and keeps origins unique', async () => {
+  it("sets a proxy origin whose target is the site's own address, removes it with null, and keeps origins unique", async () => {
     const { organization, admin, site } = await organizationWithCreatedSite();
     const set = await patchSite(admin, organization.id, site.id, { proxy: 'www.example.com/developer/docs', basename: 'v2' });
     expect(set.status, JSON.stringify(set.body)).toBe(200);
@@ -429,7 +427,7 @@ describe('PATCH /v1/orgs/{organizationId}/sites/{siteId}', () => {
     const a = await createSpace(admin, organization.id, 'A');
     const b = await createSpace(admin, organization.id, 'B');
     const site = await createSite(admin, organization.id, { spaces: [a.id, b.id] });
-    const [, second] = (await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } }));
+    const [, second] = await server.em().find(SiteSpace, { site: site.id }, { orderBy: { position: 'asc' } });
     const res = await patchSite(admin, organization.id, site.id, { defaultSiteSpace: second.id });
     expect(res.status, JSON.stringify(res.body)).toBe(200);
     expect((await siteRow(server, site.id)).defaultSiteSpace).toBe(second.id);
@@ -576,7 +574,7 @@ describe('adaptive schema', () => {
     expect(viaGraphql.data.site.adaptiveSchema).toEqual(replaced.body);
   });
 
-  it('refuses schemas that are not the reference\'s shape of visitor attributes, saying why', async () => {
+  it("refuses schemas that are not the reference's shape of visitor attributes, saying why", async () => {
     const { organization, admin, site } = await organizationWithCreatedSite();
     const put = (jsonSchema: unknown) => admin.rest('PUT', schemaPath(organization.id, site.id), { jsonSchema });
     const withAttribute = (attribute: unknown) => ({ type: 'object', properties: { attribute }, additionalProperties: false });
@@ -608,7 +606,11 @@ describe('adaptive schema', () => {
         'jsonSchema.properties.attribute.properties.inner.description: is required: a string that describes the attribute',
       ],
       [
-        { type: 'object', properties: { unsigned: { type: 'object', description: 'Mine', properties: {}, additionalProperties: false } }, additionalProperties: false },
+        {
+          type: 'object',
+          properties: { unsigned: { type: 'object', description: 'Mine', properties: {}, additionalProperties: false } },
+          additionalProperties: false,
+        },
         'jsonSchema.properties.unsigned.description: must be "Unsigned claims of the site visitor."',
       ],
       [
@@ -664,8 +666,27 @@ describe('adaptive schema', () => {
 
 /** Every key of the customization tree that the contract lists or the reference requires. */
 const CUSTOMIZATION_KEYS = [
-  'title', 'styling', 'internationalization', 'favicon', 'header', 'footer', 'announcement', 'themes', 'pdf', 'feedback', 'aiSearch', 'ai',
-  'advancedCustomization', 'git', 'pageActions', 'externalLinks', 'pagination', 'trademark', 'privacyPolicy', 'socialPreview', 'insights',
+  'title',
+  'styling',
+  'internationalization',
+  'favicon',
+  'header',
+  'footer',
+  'announcement',
+  'themes',
+  'pdf',
+  'feedback',
+  'aiSearch',
+  'ai',
+  'advancedCustomization',
+  'git',
+  'pageActions',
+  'externalLinks',
+  'pagination',
+  'trademark',
+  'privacyPolicy',
+  'socialPreview',
+  'insights',
 ];
 
 describe('GET /v1/orgs/{organizationId}/sites/{siteId}/published', () => {
@@ -849,7 +870,11 @@ describe('the Site type in GraphQL', () => {
 
     const asReader = await read.gql(query.replace('SHARE', ''), { id: site.id });
     expect(asReader.errors).toBeUndefined();
-    expectGqlError(await read.gql(query.replace('SHARE', 'shareLinks { count }'), { id: site.id }), 'FORBIDDEN', 'Site: listing share links needs the admin role');
+    expectGqlError(
+      await read.gql(query.replace('SHARE', 'shareLinks { count }'), { id: site.id }),
+      'FORBIDDEN',
+      'Site: listing share links needs the admin role',
+    );
   });
 });
 
@@ -907,7 +932,7 @@ describe('permissions', () => {
     expect(await siteRow(server, site.id)).toMatchObject({ title: 'Untitled site', published: false });
   });
 
-  it('gives guests no sites: 403 on the organization\'s list, 404 on a site', async () => {
+  it("gives guests no sites: 403 on the organization's list, 404 on a site", async () => {
     const { organization, guest, site } = await organizationWithCreatedSite();
     expectError(await guest.rest('GET', sitesPath(organization.id)), 403, 'Organization: this operation needs the read role');
     expectError(await guest.rest('GET', sitePath(organization.id, site.id)), 404, 'Site not found');
@@ -924,7 +949,7 @@ describe('permissions', () => {
     expectGqlError(await outsider.gql(`query($id: ID!) { site(id: $id) { id } }`, { id: site.id }), 'NOT_FOUND', 'Site not found');
   });
 
-  it('answers 404 for a site of another organization under an organization\'s path, even to an admin of both', async () => {
+  it("answers 404 for a site of another organization under an organization's path, even to an admin of both", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const otherOrganization = await newOrganization(server, admin);
     const elsewhere = await createSite(admin, otherOrganization.id);

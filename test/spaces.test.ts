@@ -29,9 +29,7 @@ beforeAll(async () => {
 // Each test starts one second after the previous one ended, so creation times of separate tests never tie.
 beforeEach(() => server.clock.advance(SECOND));
 
-
 // ─── helpers ────────────────────────────────────────────────────────────────────────────────────────
-
 
 async function patchSpace(caller: Caller, spaceId: string, body: unknown) {
   return caller.rest('PATCH', `/v1/spaces/${spaceId}`, body);
@@ -54,16 +52,15 @@ async function orgSpaceIds(caller: Caller, organizationId: string): Promise<stri
 async function topLevelOrder(organizationId: string): Promise<string[]> {
   const em = server.em();
   const where = { organization: organizationId, parent: null };
-  const rows = [
-    ...(await em.find(Collection, where)),
-    ...(await em.find(Space, { ...where, deletedAt: null })),
-  ].map((r) => ({ id: r.id, position: r.position }));
+  const rows = [...(await em.find(Collection, where)), ...(await em.find(Space, { ...where, deletedAt: null }))].map((r) => ({
+    id: r.id,
+    position: r.position,
+  }));
   return rows.sort((a, b) => (a.position < b.position ? -1 : a.position > b.position ? 1 : a.id < b.id ? -1 : 1)).map((r) => r.id);
 }
 
 const spaceRow = (id: string) => server.em().findOne(Space, { id });
-const purgeJobsOf = async (spaceId: string) =>
-  (await server.em().find(Job, { kind: 'space.purge' })).filter((j) => j.payload.spaceId === spaceId);
+const purgeJobsOf = async (spaceId: string) => (await server.em().find(Job, { kind: 'space.purge' })).filter((j) => j.payload.spaceId === spaceId);
 
 /** Runs due jobs until none is left (one call claims a bounded batch). */
 async function runJobsUntilIdle(): Promise<number> {
@@ -239,11 +236,31 @@ describe('permissions and roles', () => {
       },
       edit: {
         role: 'edit',
-        permissions: { view: true, access: true, admin: false, viewInviteLinks: false, edit: true, triggerGitSync: true, comment: true, merge: false, review: false },
+        permissions: {
+          view: true,
+          access: true,
+          admin: false,
+          viewInviteLinks: false,
+          edit: true,
+          triggerGitSync: true,
+          comment: true,
+          merge: false,
+          review: false,
+        },
       },
       read: {
         role: 'read',
-        permissions: { view: true, access: true, admin: false, viewInviteLinks: false, edit: false, triggerGitSync: false, comment: false, merge: false, review: false },
+        permissions: {
+          view: true,
+          access: true,
+          admin: false,
+          viewInviteLinks: false,
+          edit: false,
+          triggerGitSync: false,
+          comment: false,
+          merge: false,
+          review: false,
+        },
       },
     } as const;
     for (const [who, { role, permissions }] of Object.entries(expected)) {
@@ -565,10 +582,10 @@ describe('POST /v1/orgs/{organizationId}/spaces', () => {
   it('creates through GraphQL too', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id, { title: 'Home' });
-    const res = await admin.gql(
-      `mutation($o: ID!, $input: CreateSpaceInput!) { createSpace(organizationId: $o, input: $input) { ...S } } ${SPACE_GQL}`,
-      { o: organization.id, input: { title: 'From GraphQL', emoji: '🚀', parent: collection.id, visibility: 'public' } },
-    );
+    const res = await admin.gql(`mutation($o: ID!, $input: CreateSpaceInput!) { createSpace(organizationId: $o, input: $input) { ...S } } ${SPACE_GQL}`, {
+      o: organization.id,
+      input: { title: 'From GraphQL', emoji: '🚀', parent: collection.id, visibility: 'public' },
+    });
     expect(res.errors).toBeUndefined();
     expect(res.data.createSpace).toMatchObject({
       title: 'From GraphQL',
@@ -654,11 +671,17 @@ describe('GET /v1/orgs/{organizationId}/spaces', () => {
     );
     expect(first.errors).toBeUndefined();
     const list = first.data.organization.spaces;
-    expect(list).toMatchObject({ count: 2, items: [{ id: a.id, title: 'A', viewerRole: 'read', parentCollection: null, owningOrganization: { id: organization.id } }] });
-    const second = await read.gql(`query($o: ID!, $p: String) { spaces(organizationId: $o, limit: 1, page: $p) { count next { page } items { id parentCollection { title } } } }`, {
-      o: organization.id,
-      p: list.next.page,
+    expect(list).toMatchObject({
+      count: 2,
+      items: [{ id: a.id, title: 'A', viewerRole: 'read', parentCollection: null, owningOrganization: { id: organization.id } }],
     });
+    const second = await read.gql(
+      `query($o: ID!, $p: String) { spaces(organizationId: $o, limit: 1, page: $p) { count next { page } items { id parentCollection { title } } } }`,
+      {
+        o: organization.id,
+        p: list.next.page,
+      },
+    );
     expect(second.data.spaces).toEqual({ count: 2, next: null, items: [{ id: b.id, parentCollection: { title: 'Box' } }] });
     const asAdmin = await admin.gql(`query($o: ID!) { spaces(organizationId: $o) { count items { id } } }`, { o: organization.id });
     expect(asAdmin.data.spaces.items.map((s: { id: string }) => s.id)).toEqual([a.id, b.id, c.id]);
@@ -885,11 +908,7 @@ describe('DELETE /v1/spaces/{spaceId} and POST /v1/spaces/{spaceId}/restore', ()
     expectError(await admin.rest('DELETE', `/v1/spaces/${space.id}`), 409, conflict);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/duplicate`), 409, conflict);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/move`, { parent: collection.id }), 409, conflict);
-    expectError(
-      await admin.rest('POST', `/v1/spaces/${space.id}/move`, { position: { after: { type: 'space', space: sibling.id } } }),
-      409,
-      conflict,
-    );
+    expectError(await admin.rest('POST', `/v1/spaces/${space.id}/move`, { position: { after: { type: 'space', space: sibling.id } } }), 409, conflict);
     expectError(await admin.rest('POST', `/v1/spaces/${space.id}/transfer`, { organization: otherOrg.id }), 409, conflict);
     expectGqlError(await admin.gql(`mutation($id: ID!) { updateSpace(id: $id, input: { title: "x" }) { id } }`, { id: space.id }), 'CONFLICT', conflict);
     expectGqlError(await admin.gql(`mutation($id: ID!) { deleteSpace(id: $id) }`, { id: space.id }), 'CONFLICT', conflict);
@@ -1083,7 +1102,13 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
   it('answers 201 with a new space, "(copy)" title, same settings, placed right after the original', async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const collection = await createCollection(admin, organization.id);
-    const a = await createSpace(admin, organization.id, { parent: collection.id, title: 'Guide', emoji: '📘', visibility: 'in-collection', editMode: 'locked' });
+    const a = await createSpace(admin, organization.id, {
+      parent: collection.id,
+      title: 'Guide',
+      emoji: '📘',
+      visibility: 'in-collection',
+      editMode: 'locked',
+    });
     const b = await createSpace(admin, organization.id, { parent: collection.id, title: 'Other' });
     await patchSpace(admin, a.id, { defaultLevel: 'edit' });
     server.clock.advance(SECOND);
@@ -1159,7 +1184,12 @@ describe('POST /v1/spaces/{spaceId}/duplicate', () => {
     const space = await createSpace(admin, organization.id, { parent: collection.id, title: 'Doc' });
     const res = await admin.gql(`mutation($id: ID!) { duplicateSpace(id: $id) { ...S } } ${SPACE_GQL}`, { id: space.id });
     expect(res.errors).toBeUndefined();
-    expect(res.data.duplicateSpace).toMatchObject({ title: 'Doc (copy)', parent: collection.id, parentCollection: { id: collection.id, title: 'Box' }, viewerRole: 'admin' });
+    expect(res.data.duplicateSpace).toMatchObject({
+      title: 'Doc (copy)',
+      parent: collection.id,
+      parentCollection: { id: collection.id, title: 'Box' },
+      viewerRole: 'admin',
+    });
     expect(res.data.duplicateSpace.id).not.toBe(space.id);
   });
 });
@@ -1262,7 +1292,10 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
       [{ position: { after: { type: 'page', space: b.id } } }, 'position.after.type: must be "space" or "collection"'],
       [{ position: { after: { type: 'space' } } }, 'position.after.space: is required'],
       [{ position: { after: { space: b.id } } }, 'position.after.type: is required'],
-      [{ position: { after: { type: 'space', space: c.id }, before: { type: 'space', space: b.id } } }, 'position: "after" and "before" must be adjacent siblings, in that order'],
+      [
+        { position: { after: { type: 'space', space: c.id }, before: { type: 'space', space: b.id } } },
+        'position: "after" and "before" must be adjacent siblings, in that order',
+      ],
       [{ parent: null, color: 'red' }, 'color: unknown field'],
       [{ position: 'end' }, /^position: /],
       ['{"parent": ', 'Malformed JSON body'],
@@ -1280,7 +1313,11 @@ describe('POST /v1/spaces/{spaceId}/move', () => {
     const space = await createSpace(admin, organization.id);
     // The member administrates this space, but may only read the collection.
     await patchSpace(admin, space.id, { defaultLevel: 'admin' });
-    expectError(await create.rest('POST', `/v1/spaces/${space.id}/move`, { parent: readOnly.id }), 403, 'Creating content in this collection needs the create role on it');
+    expectError(
+      await create.rest('POST', `/v1/spaces/${space.id}/move`, { parent: readOnly.id }),
+      403,
+      'Creating content in this collection needs the create role on it',
+    );
     // Within the same parent, no create check applies.
     const sibling = await createSpace(admin, organization.id);
     const ok = await create.rest('POST', `/v1/spaces/${space.id}/move`, { position: { after: { type: 'space', space: sibling.id } } });

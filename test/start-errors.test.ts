@@ -23,13 +23,22 @@ const REFUSED: Record<string, [value: string, line: string]> = {
   PORT: ['abc', 'PORT: must be a whole number from 0 to 65535, got "abc"'],
   KEEP_ALIVE_TIMEOUT_MS: ['500', 'KEEP_ALIVE_TIMEOUT_MS: must be a whole number from 1000 to 3600000, got "500"'],
   SHUTDOWN_TIMEOUT_MS: ['-1', 'SHUTDOWN_TIMEOUT_MS: must be a whole number from 0 to 600000, got "-1"'],
-  DATABASE_URL: ['mysql://app:hunter2@db/docs', 'DATABASE_URL: must be a URL such as postgres://user:password@host:5432/database, got "mysql://[redacted]@db/docs"'],
+  DATABASE_URL: [
+    'mysql://app:hunter2@db/docs',
+    'DATABASE_URL: must be a URL such as postgres://user:password@host:5432/database, got "mysql://[redacted]@db/docs"',
+  ],
   DATABASE_CONNECT_TIMEOUT_MS: ['30s', 'DATABASE_CONNECT_TIMEOUT_MS: must be a whole number from 0 to 3600000, got "30s"'],
   DATABASE_SCHEMA: ['Docs', 'DATABASE_SCHEMA: must be a lowercase SQL identifier: a letter or _, then letters, digits or _, 63 characters at most, got "Docs"'],
   PUBLIC_URL: ['docs.example.com', 'PUBLIC_URL: must be an http or https URL such as https://docs.example.com, got "docs.example.com"'],
-  PUBLIC_URL_PREVIOUS: ['ftp://old.example.com', 'PUBLIC_URL_PREVIOUS: must be an http or https URL such as https://docs.example.com, got "ftp://old.example.com"'],
+  PUBLIC_URL_PREVIOUS: [
+    'ftp://old.example.com',
+    'PUBLIC_URL_PREVIOUS: must be an http or https URL such as https://docs.example.com, got "ftp://old.example.com"',
+  ],
   APP_URL: ['app', 'APP_URL: must be an http or https URL such as https://docs.example.com, got "app"'],
-  SECRET_KEY: ['hunter2-key', 'SECRET_KEY: must be 32 or more random bytes in hex or base64 (make one with `openssl rand -base64 32`), got 11 characters (not shown)'],
+  SECRET_KEY: [
+    'hunter2-key',
+    'SECRET_KEY: must be 32 or more random bytes in hex or base64 (make one with `openssl rand -base64 32`), got 11 characters (not shown)',
+  ],
   SECRET_KEY_PREVIOUS: [
     'hunter2-a,hunter2-b',
     'SECRET_KEY_PREVIOUS: must be comma-separated keys, each of which must be 32 or more random bytes in hex or base64 (make one with `openssl rand -base64 32`), got 19 characters (not shown)',
@@ -160,7 +169,10 @@ describe('an invalid configuration at start', () => {
         nodeArgs,
         code: 1,
         stdout: '',
-        lines: ['error: PORT: must be a whole number from 0 to 65535, got "70000"', 'error: OWNER_EMAIL: must be an e-mail address such as owner@example.com, got "nobody"'],
+        lines: [
+          'error: PORT: must be a whole number from 0 to 65535, got "70000"',
+          'error: OWNER_EMAIL: must be an e-mail address such as owner@example.com, got "nobody"',
+        ],
       });
     }
   });
@@ -197,11 +209,14 @@ describe('the Node.js version', () => {
   const oldNode = process.env.OLD_NODE ?? '/usr/bin/node';
   const oldVersion = existsSync(oldNode) ? execFileSync(oldNode, ['--version'], { encoding: 'utf8' }).trim() : undefined;
 
-  it.runIf(oldVersion && !satisfies(oldVersion, range))(`refuses ${oldVersion} in one line before anything loads: server, npm start's launcher, CLI`, async () => {
-    for (const nodeArgs of [['--import', 'tsx', 'src/main.ts'], ['scripts/start.mjs'], ['--import', 'tsx', 'src/cli.ts', '--help']]) {
-      const { code, stdout, stderr } = await runNodeProcess(nodeArgs, { DATA_DIR: join(scratch, 'old-node') }, oldNode);
-      expect({ nodeArgs, code, stdout, stderr }).toEqual({ nodeArgs, code: 1, stdout: '', stderr: `${unsupportedNodeMessage(oldVersion!, range)}\n` });
-    }
-    expect(existsSync(join(scratch, 'old-node'))).toBe(false);
-  });
+  it.runIf(oldVersion && !satisfies(oldVersion, range))(
+    `refuses ${oldVersion} in one line before anything loads: server, npm start's launcher, CLI`,
+    async () => {
+      for (const nodeArgs of [['--import', 'tsx', 'src/main.ts'], ['scripts/start.mjs'], ['--import', 'tsx', 'src/cli.ts', '--help']]) {
+        const { code, stdout, stderr } = await runNodeProcess(nodeArgs, { DATA_DIR: join(scratch, 'old-node') }, oldNode);
+        expect({ nodeArgs, code, stdout, stderr }).toEqual({ nodeArgs, code: 1, stdout: '', stderr: `${unsupportedNodeMessage(oldVersion!, range)}\n` });
+      }
+      expect(existsSync(join(scratch, 'old-node'))).toBe(false);
+    },
+  );
 });

@@ -33,7 +33,9 @@ describe('the GraphQL playground', () => {
     await postComment(team.edit, commentsPath(space.id), 'Seen live in the playground');
     const result = editor(page, '.graphiql-response');
     await expect.poll(() => result.text(), { timeout: 30_000 }).toContain('Seen live in the playground');
-    expect(JSON.parse(await result.text())).toMatchObject({ data: { spaceComments: { type: 'comment.posted', payload: { body: { markdown: 'Seen live in the playground' } } } } });
+    expect(JSON.parse(await result.text())).toMatchObject({
+      data: { spaceComments: { type: 'comment.posted', payload: { body: { markdown: 'Seen live in the playground' } } } },
+    });
     expect(browser.foreignRequests).toEqual([]);
   });
 });

@@ -138,7 +138,7 @@ describe('subscriptions over WebSocket', () => {
     await client.dispose();
   });
 
-  it("ends a stream its consumer does not keep up with, past MAX_PENDING_EVENTS, so that memory stays bounded", async () => {
+  it('ends a stream its consumer does not keep up with, past MAX_PENDING_EVENTS, so that memory stays bounded', async () => {
     const before = server.live.feed.openStreams;
     const stream = server.live.feed.open({ organizationId: 'any', takesType: () => true, takesEvent: () => true });
     const event = { id: 'e', type: 'comment.posted' } as DomainEventRow;

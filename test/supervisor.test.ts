@@ -79,7 +79,12 @@ function send(agent: Agent, server: ServerProcess, method: string, path: string,
         res.setEncoding('utf8');
         res.on('data', (chunk) => (text += chunk));
         res.on('end', () =>
-          resolve({ status: res.statusCode!, body: text ? JSON.parse(text) : null, reusedConnection: req.reusedSocket, closing: res.headers.connection === 'close' }),
+          resolve({
+            status: res.statusCode!,
+            body: text ? JSON.parse(text) : null,
+            reusedConnection: req.reusedSocket,
+            closing: res.headers.connection === 'close',
+          }),
         );
         res.on('error', reject);
       },
@@ -142,7 +147,9 @@ describe('production start', () => {
     expect(finalStage).toMatch(/^HEALTHCHECK .*\n?.*\/healthz/m);
 
     // Neither npm start nor its documented alternative appears where a supervisor starts the server.
-    const runExamples = [...docs.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)].map((block) => block[1]).filter((block) => /docker (run|compose)|services:/.test(block));
+    const runExamples = [...docs.matchAll(/```(?:sh|yaml)\n([\s\S]*?)```/g)]
+      .map((block) => block[1])
+      .filter((block) => /docker (run|compose)|services:/.test(block));
     expect(runExamples.length).toBeGreaterThanOrEqual(2);
     for (const text of [unit, finalStage, ...runExamples]) {
       expect(text).not.toMatch(/\bnpm (start|run start)|npm run start:prod|\bnpx\b|\btsx\b/);

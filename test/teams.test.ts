@@ -85,7 +85,11 @@ describe('GET /v1/orgs/{organizationId}/teams', () => {
     expect(titles(await read.rest('GET', `${teamsPath(organization.id)}?owner=${edit.user.id}`))).toEqual(['Support']);
     expect(titles(await read.rest('GET', `${teamsPath(organization.id)}?owner=${admin.user.id}&title=s`))).toEqual(['Docs Team', 'Support', 'Sales docs']);
     expect(titles(await read.rest('GET', `${teamsPath(organization.id)}?owner=${read.user.id}`))).toEqual([]);
-    expectError(await read.rest('GET', `${teamsPath(organization.id)}?owner=${outsider.user.id}`), 400, `owner: no member "${outsider.user.id}" in this organization`);
+    expectError(
+      await read.rest('GET', `${teamsPath(organization.id)}?owner=${outsider.user.id}`),
+      400,
+      `owner: no member "${outsider.user.id}" in this organization`,
+    );
     const page = await read.rest('GET', `${teamsPath(organization.id)}?limit=2`);
     expect(titles(page)).toEqual(['Docs Team', 'Support']);
     expect(titles(await read.rest('GET', `${teamsPath(organization.id)}?limit=2&page=${page.body.next.page}`))).toEqual(['Sales docs']);
@@ -130,7 +134,11 @@ describe('GET, PATCH and DELETE /v1/orgs/{organizationId}/teams/{teamId}', () =>
     expect(res.body.title).toBe('Authors');
     expectError(await admin.rest('PATCH', teamPath(organization.id, team.id), { title: '' }), 400, 'title: must be at least 1 character');
     expectError(await admin.rest('PATCH', teamPath(organization.id, team.id), {}), 400, 'title: is required');
-    expectError(await edit.rest('PATCH', teamPath(organization.id, team.id), { title: 'Owners rule' }), 403, 'Organization: this operation needs the admin role');
+    expectError(
+      await edit.rest('PATCH', teamPath(organization.id, team.id), { title: 'Owners rule' }),
+      403,
+      'Organization: this operation needs the admin role',
+    );
     expectError(await other.admin.rest('PATCH', teamPath(other.organization.id, team.id), { title: 'Stolen' }), 404, 'Team not found');
     expect((await admin.rest('GET', teamPath(organization.id, team.id))).body.title).toBe('Authors');
   });
@@ -163,8 +171,16 @@ describe('team members', () => {
     expect(res.status).toBe(200);
     expectContract('listTeamMembersInOrganizationById', res);
     expect(res.body.items).toEqual([
-      { organization: expect.objectContaining({ object: 'member', id: edit.user.id, role: 'edit', teams: 1 }), team: { role: 'member' }, permissions: { view: true } },
-      { organization: expect.objectContaining({ object: 'member', id: read.user.id, role: 'read', teams: 1 }), team: { role: 'owner' }, permissions: { view: true } },
+      {
+        organization: expect.objectContaining({ object: 'member', id: edit.user.id, role: 'edit', teams: 1 }),
+        team: { role: 'member' },
+        permissions: { view: true },
+      },
+      {
+        organization: expect.objectContaining({ object: 'member', id: read.user.id, role: 'read', teams: 1 }),
+        team: { role: 'owner' },
+        permissions: { view: true },
+      },
     ]);
     const first = await read.rest('GET', `${teamPath(organization.id, team.id)}/members?limit=1`);
     expect(first.body.items.map((m: { organization: { id: string } }) => m.organization.id)).toEqual([edit.user.id]);
@@ -210,7 +226,11 @@ describe('team members', () => {
       400,
       `memberships.${read.user.id}: not a member of the team`,
     );
-    expectError(await admin.rest('PUT', path, { memberships: { [edit.user.id]: { role: 'boss' } } }), 400, `memberships.${edit.user.id}.role: must be one of: owner, member`);
+    expectError(
+      await admin.rest('PUT', path, { memberships: { [edit.user.id]: { role: 'boss' } } }),
+      400,
+      `memberships.${edit.user.id}.role: must be one of: owner, member`,
+    );
     expectError(await admin.rest('PUT', path, { add: 'everyone' }), 400, /^add: /);
     expect(await teamMemberRoles(admin, organization.id, team.id)).toEqual(before);
   });
@@ -263,8 +283,16 @@ describe('team members', () => {
     // Members who own no team, and owners of another team, may not.
     expectError(await read.rest('PUT', `${teamPath(organization.id, mine.id)}/members/${read.user.id}`), 403, 'Team: this operation needs the admin role');
     expectError(await edit.rest('PUT', `${teamPath(organization.id, theirs.id)}/members/${edit.user.id}`), 403, 'Team: this operation needs the admin role');
-    expectError(await edit.rest('PUT', `${teamPath(organization.id, theirs.id)}/members`, { add: [edit.user.id] }), 403, 'Team: this operation needs the admin role');
-    expectError(await edit.rest('DELETE', `${teamPath(organization.id, theirs.id)}/members/${admin.user.id}`), 403, 'Team: this operation needs the admin role');
+    expectError(
+      await edit.rest('PUT', `${teamPath(organization.id, theirs.id)}/members`, { add: [edit.user.id] }),
+      403,
+      'Team: this operation needs the admin role',
+    );
+    expectError(
+      await edit.rest('DELETE', `${teamPath(organization.id, theirs.id)}/members/${admin.user.id}`),
+      403,
+      'Team: this operation needs the admin role',
+    );
     expectError(await edit.rest('PATCH', teamPath(organization.id, mine.id), { title: 'Renamed' }), 403, 'Organization: this operation needs the admin role');
   });
 
@@ -277,11 +305,14 @@ describe('team members', () => {
       { org: organization.id, team: team.id, user: edit.user.id },
     );
     expect(add.data.addTeamMember).toEqual({ organization: { id: edit.user.id, role: 'edit' }, team: { role: 'owner' } });
-    const bulk = await edit.gql(`mutation($org: ID!, $team: ID!, $input: UpdateTeamMembersInput!) { updateTeamMembers(organizationId: $org, teamId: $team, input: $input) }`, {
-      org: organization.id,
-      team: team.id,
-      input: { add: [admin.user.email] },
-    });
+    const bulk = await edit.gql(
+      `mutation($org: ID!, $team: ID!, $input: UpdateTeamMembersInput!) { updateTeamMembers(organizationId: $org, teamId: $team, input: $input) }`,
+      {
+        org: organization.id,
+        team: team.id,
+        input: { add: [admin.user.email] },
+      },
+    );
     expect(bulk.data.updateTeamMembers).toBe(true);
     const read = await edit.gql(`query($org: ID!, $team: ID!) { team(organizationId: $org, teamId: $team) { title members owningOrganization { id } } }`, {
       org: organization.id,

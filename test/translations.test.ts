@@ -131,7 +131,9 @@ describe('GraphQL', () => {
       { o: organization.id, id },
     );
     expect(updated.data.updateTranslationSettings.languages).toEqual(['es']);
-    const list = await read.gql(`query($o: ID!) { translationSettingsList(organizationId: $o) { count items { id permissions { edit } } } }`, { o: organization.id });
+    const list = await read.gql(`query($o: ID!) { translationSettingsList(organizationId: $o) { count items { id permissions { edit } } } }`, {
+      o: organization.id,
+    });
     expect(list.data.translationSettingsList).toEqual({ count: 1, items: [{ id, permissions: { edit: false } }] });
     expectGqlError(
       await read.gql(`mutation($o: ID!, $id: ID!) { deleteTranslationSettings(organizationId: $o, translationSettingsId: $id) }`, { o: organization.id, id }),

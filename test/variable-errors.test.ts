@@ -77,11 +77,19 @@ describe('through the REST door', () => {
         headers: { authorization: `Bearer ${team.admin.token}`, 'content-type': 'application/json' },
         body,
       });
-      expect({ body, status: res.status, answer: await res.json() }).toEqual({ body, status: 400, answer: { error: { code: 400, message: 'body: expected a JSON object' } } });
+      expect({ body, status: res.status, answer: await res.json() }).toEqual({
+        body,
+        status: 400,
+        answer: { error: { code: 400, message: 'body: expected a JSON object' } },
+      });
     }
     const array = await team.admin.rest('POST', `/v1/orgs/${team.organization.id}/collections`, ['title']);
     expect(array.body).toEqual({ error: { code: 400, message: 'body: expected a JSON object' } });
-    const graphql = await fetch(`${server.url}/graphql`, { method: 'POST', headers: { authorization: `Bearer ${team.admin.token}`, 'content-type': 'application/json' }, body: 'null' });
+    const graphql = await fetch(`${server.url}/graphql`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${team.admin.token}`, 'content-type': 'application/json' },
+      body: 'null',
+    });
     expect(graphql.status).toBe(400);
     expect((await graphql.json()).errors[0]).toMatchObject({ message: 'body: expected a JSON object', extensions: { code: 'BAD_REQUEST' } });
   });

@@ -63,10 +63,10 @@ async function createWebhook(admin: Caller, organizationId: string, url: string)
 }
 
 async function webhookEvents(server: TestServer, organizationId: string) {
-  const rows = await server.em().getConnection().execute<{ type: string }[]>(
-    `select type from domain_event where organization_id = ? and type like 'webhook.%' order by seq`,
-    [organizationId],
-  );
+  const rows = await server
+    .em()
+    .getConnection()
+    .execute<{ type: string }[]>(`select type from domain_event where organization_id = ? and type like 'webhook.%' order by seq`, [organizationId]);
   return rows.map((row) => row.type);
 }
 
@@ -117,12 +117,26 @@ describe('without FETCH_ALLOW_PRIVATE', () => {
 describe('with FETCH_ALLOW_PRIVATE covering 127.0.0.1', () => {
   it('takes every spelling of 127.0.0.1, and refuses the private addresses it does not cover', async () => {
     const { admin, organization } = await newOrganizationWithRoles(allowing);
-    const spellings = ['http://127.0.0.1:9/hook', 'http://[::ffff:127.0.0.1]:9/hook', 'http://[::ffff:7f00:1]:9/hook', 'http://2130706433:9/hook', 'http://127.1:9/hook'];
+    const spellings = [
+      'http://127.0.0.1:9/hook',
+      'http://[::ffff:127.0.0.1]:9/hook',
+      'http://[::ffff:7f00:1]:9/hook',
+      'http://2130706433:9/hook',
+      'http://127.1:9/hook',
+    ];
     for (const url of spellings) await createWebhook(admin, organization.id, url);
     const viaGraphql = await admin.gql(CREATE, { o: organization.id, input: { url: 'http://127.1:10/hook', eventTypes: ['*'] } });
     expect(viaGraphql.errors).toBeUndefined();
-    expectError(await admin.rest('POST', webhooksPath(organization.id), { url: 'http://0.0.0.0:9/hook', eventTypes: ['*'] }), 400, /^url: 0\.0\.0\.0 is an unspecified address/);
-    expectError(await admin.rest('POST', webhooksPath(organization.id), { url: 'http://10.1.2.3/hook', eventTypes: ['*'] }), 400, /^url: 10\.1\.2\.3 is a private address/);
+    expectError(
+      await admin.rest('POST', webhooksPath(organization.id), { url: 'http://0.0.0.0:9/hook', eventTypes: ['*'] }),
+      400,
+      /^url: 0\.0\.0\.0 is an unspecified address/,
+    );
+    expectError(
+      await admin.rest('POST', webhooksPath(organization.id), { url: 'http://10.1.2.3/hook', eventTypes: ['*'] }),
+      400,
+      /^url: 10\.1\.2\.3 is a private address/,
+    );
     expect((await admin.rest('GET', webhooksPath(organization.id))).body.items).toHaveLength(spellings.length + 1);
   });
 

@@ -25,7 +25,10 @@ import { startReceiver } from './support/webhook-receiver.js';
 
 const logs = capturedLogs('warn');
 // The signature's timestamp is the server's clock: near the real time, which the receiver's check uses.
-const server = useTestServer({ FETCH_ALLOW_PRIVATE: '127.0.0.1', WEBHOOK_DISABLE_AFTER_FAILURES: '3' }, { clock: new ManualClock(new Date()), logger: logs.logger });
+const server = useTestServer(
+  { FETCH_ALLOW_PRIVATE: '127.0.0.1', WEBHOOK_DISABLE_AFTER_FAILURES: '3' },
+  { clock: new ManualClock(new Date()), logger: logs.logger },
+);
 
 /** The warnings logged about failed attempts at `webhookId`'s deliveries. */
 const failedAttemptsLogged = (webhookId: string) =>
@@ -73,7 +76,14 @@ describe('endpoints', () => {
   it('are created, read, listed, changed and deleted by an admin; the secret is shown once', async () => {
     const { admin, organizationId } = await world();
     const created = await createWebhook(admin, organizationId, { url: 'https://hooks.example.com/a', eventTypes: ['comment.posted'], description: 'Chat' });
-    expect(created).toMatchObject({ object: 'webhook', organizationId, url: 'https://hooks.example.com/a', eventTypes: ['comment.posted'], active: true, failureStreak: 0 });
+    expect(created).toMatchObject({
+      object: 'webhook',
+      organizationId,
+      url: 'https://hooks.example.com/a',
+      eventTypes: ['comment.posted'],
+      active: true,
+      failureStreak: 0,
+    });
     // REST leaves null fields out.
     expect(created).not.toHaveProperty('disabledAt');
     expect(created.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
@@ -81,7 +91,10 @@ describe('endpoints', () => {
     const read = await admin.rest('GET', `${webhooksPath(organizationId)}/${created.id}`);
     expect(read.status).toBe(200);
     expect(read.body).not.toHaveProperty('secret');
-    const viaGraphql = await admin.gql(`query($o: ID!, $w: ID!) { webhook(organizationId: $o, webhookId: $w) { url secret } }`, { o: organizationId, w: created.id });
+    const viaGraphql = await admin.gql(`query($o: ID!, $w: ID!) { webhook(organizationId: $o, webhookId: $w) { url secret } }`, {
+      o: organizationId,
+      w: created.id,
+    });
     expect(viaGraphql.data.webhook).toEqual({ url: 'https://hooks.example.com/a', secret: null });
 
     server.clock.advance(1000);
@@ -133,11 +146,17 @@ describe('endpoints', () => {
       expectError(await member.rest('POST', webhooksPath(organizationId), { url: 'https://x.example.com', eventTypes: ['*'] }), 403);
       expectError(await member.rest('PATCH', `${webhooksPath(organizationId)}/${created.id}`, { active: false }), 403);
       expectError(await member.rest('GET', `${webhooksPath(organizationId)}/${created.id}/deliveries`), 403);
-      const viaGraphql = await member.gql(`mutation($o: ID!, $w: ID!) { deleteWebhook(organizationId: $o, webhookId: $w) }`, { o: organizationId, w: created.id });
+      const viaGraphql = await member.gql(`mutation($o: ID!, $w: ID!) { deleteWebhook(organizationId: $o, webhookId: $w) }`, {
+        o: organizationId,
+        w: created.id,
+      });
       expect(viaGraphql.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
     }
     expect([403, 404]).toContain((await outsider.rest('GET', webhooksPath(organizationId))).status);
-    expectError(await outsider.rest('DELETE', `${webhooksPath(organizationId)}/${created.id}`), (await outsider.rest('GET', webhooksPath(organizationId))).status);
+    expectError(
+      await outsider.rest('DELETE', `${webhooksPath(organizationId)}/${created.id}`),
+      (await outsider.rest('GET', webhooksPath(organizationId))).status,
+    );
     const anonymous = await fetch(`${server.url}${webhooksPath(organizationId)}`);
     expect(anonymous.status).toBe(401);
     expect((await admin.rest('GET', `${webhooksPath(organizationId)}/${created.id}`)).body.active).toBe(true);
@@ -264,10 +283,12 @@ describe('deliveries', () => {
     const events = await admin.gql(`query($o: ID!) { webhooks(organizationId: $o) { items { id active } } }`, { o: organizationId });
     expect(events.data.webhooks.items).toEqual([{ id: webhook.id, active: false }]);
     const em = server.em();
-    const [announced] = await em.getConnection().execute<{ type: string; actor_user_id: string | null; payload: any }[]>(
-      `select type, actor_user_id, payload from domain_event where organization_id = ? and type = 'webhook.updated' order by seq desc limit 1`,
-      [organizationId],
-    );
+    const [announced] = await em
+      .getConnection()
+      .execute<{ type: string; actor_user_id: string | null; payload: any }[]>(
+        `select type, actor_user_id, payload from domain_event where organization_id = ? and type = 'webhook.updated' order by seq desc limit 1`,
+        [organizationId],
+      );
     expect(announced).toMatchObject({ type: 'webhook.updated', actor_user_id: null, payload: { id: webhook.id, active: false } });
 
     // Activated again: the streak is cleared and the pending delivery goes out.
@@ -285,10 +306,13 @@ describe('deliveries', () => {
     for (const text of ['one', 'two', 'three']) await postComment(edit, commentsPath(space.id), text);
     const now = server.clock.now();
     await Promise.all([1, 2, 3].map(() => server.em().transactional((tx) => fanOutEvents(tx, now))));
-    const [row] = await server.em().getConnection().execute<{ deliveries: string; events: string }[]>(
-      `select count(*) as deliveries, count(distinct event_id) as events from webhook_delivery where webhook_id = ?`,
-      [webhook.id],
-    );
+    const [row] = await server
+      .em()
+      .getConnection()
+      .execute<{ deliveries: string; events: string }[]>(
+        `select count(*) as deliveries, count(distinct event_id) as events from webhook_delivery where webhook_id = ?`,
+        [webhook.id],
+      );
     expect({ deliveries: Number(row.deliveries), events: Number(row.events) }).toEqual({ deliveries: 3, events: 3 });
   });
 

@@ -64,7 +64,9 @@ export function openApiDocument(schema: GraphQLSchema, config: Config, routes: r
     tags: [...new Set(tagOf.values())].map((name) => ({ name })),
     paths,
     components: {
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`cli tokens create`, or the one printed on first start).' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`cli tokens create`, or the one printed on first start).' },
+      },
       schemas: components.schemas,
       responses: errorResponseComponents(),
     },

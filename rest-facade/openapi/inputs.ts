@@ -56,7 +56,10 @@ export function inputSchema(type: GraphQLInputType, components: Components): Jso
 }
 
 /** An enum type, by name. */
-export function enumSchema(type: { name: string; description?: string | null; getValues(): readonly { value: unknown }[] }, components: Components): JsonSchema {
+export function enumSchema(
+  type: { name: string; description?: string | null; getValues(): readonly { value: unknown }[] },
+  components: Components,
+): JsonSchema {
   return components.named(type.name, () => ({
     type: 'string',
     ...(type.description ? { description: type.description } : {}),
@@ -82,7 +85,20 @@ function zodBounds(typeName: string): Bounds | undefined {
 }
 
 /** What a zod field adds to a leaf: bounds of strings, numbers and lists, allowed values, null. */
-const BOUND_KEYS = ['minLength', 'maxLength', 'pattern', 'format', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minItems', 'maxItems', 'enum', 'const'];
+const BOUND_KEYS = [
+  'minLength',
+  'maxLength',
+  'pattern',
+  'format',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'minItems',
+  'maxItems',
+  'enum',
+  'const',
+];
 
 function withBounds(schema: JsonSchema, zodField: JsonSchema): JsonSchema {
   const branches = Array.isArray(zodField.anyOf) ? (zodField.anyOf as JsonSchema[]) : [zodField];

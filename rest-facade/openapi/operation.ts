@@ -167,7 +167,9 @@ function successResponses(
   const answer = context.selections.valueSchema(answered.type, answered.selection.selectionSet, fragments);
   const content = { 'application/json': { schema: answer } };
   // The router sets Location on a 201 from the body's urls.location.
-  const location = hasLocation(answer, context.components) ? { headers: { Location: { description: 'The URL of the created resource.', schema: { type: 'string', format: 'uri' } } } } : {};
+  const location = hasLocation(answer, context.components)
+    ? { headers: { Location: { description: 'The URL of the created resource.', schema: { type: 'string', format: 'uri' } } } }
+    : {};
   const responses: Record<string, JsonSchema> = {};
   if (route.status === 201 || route.upsert) responses['201'] = { description: 'Created.', ...location, content };
   if (route.status === 200) responses['200'] = { description: route.upsert ? 'Updated.' : 'OK.', content };

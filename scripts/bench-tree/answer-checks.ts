@@ -19,7 +19,11 @@ async function answerOf(target: Target): Promise<Answer> {
 function withoutNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(withoutNulls);
   if (value === null || typeof value !== 'object') return value;
-  return Object.fromEntries(Object.entries(value).filter(([, child]) => child !== null).map(([key, child]) => [key, withoutNulls(child)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([, child]) => child !== null)
+      .map(([key, child]) => [key, withoutNulls(child)]),
+  );
 }
 
 const dataOf = (answer: Answer, field: string) => (answer.json as { data?: Record<string, unknown> }).data?.[field];

@@ -65,7 +65,13 @@ export function ratiosTable(byKey: Map<Target['key'], Measured>, databaseMeasure
   const ratios: Ratio[] = [
     { name: 'structural tree (ours, c) / PostGraphile (d), req/s', of: windows('c'), to: windows('d'), measure: requestsPerSecond, goal: { atLeast: 1.5 } },
     { name: 'full tree (b) / json_agg (a), req/s', of: windows('b'), to: windows('a'), measure: requestsPerSecond, goal: { atLeast: 0.9 } },
-    { name: 'REST listSiteSections (e) / same GraphQL document (f), req/s', of: windows('e'), to: windows('f'), measure: requestsPerSecond, goal: { atLeast: 0.95 } },
+    {
+      name: 'REST listSiteSections (e) / same GraphQL document (f), req/s',
+      of: windows('e'),
+      to: windows('f'),
+      measure: requestsPerSecond,
+      goal: { atLeast: 0.95 },
+    },
     {
       name: `CPU per full-tree request (${databaseMeasured ? 'server + DB' : 'server only, DB n/a'}) (b) / json_agg (a)`,
       of: windows('b'),

@@ -5,7 +5,6 @@ import type { Rows } from '../kernel/rows.js';
 import type { Viewer } from '../kernel/viewer.js';
 import { bearerSecret, hashTokenSecret } from './tokens.js';
 
-
 /**
  * How many of the user's memberships the token's statement brings along: most requests judge the
  * viewer's role in an organization, and most users belong to a few; a membership not among them is

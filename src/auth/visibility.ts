@@ -63,8 +63,12 @@ export function visibleCounts(
   alias: string,
   grantedRows: (condition: Sql) => Sql,
 ): Sql {
-  const kept = keptCount(counter, raw('k.counted'), sql`(k.organization = any(${reach.everything}::text[])
-    or (k.organization = any(${reach.byDefault}::text[]) and kept.bucket <> 'none'))`);
+  const kept = keptCount(
+    counter,
+    raw('k.counted'),
+    sql`(k.organization = any(${reach.everything}::text[])
+    or (k.organization = any(${reach.byDefault}::text[]) and kept.bucket <> 'none'))`,
+  );
   const anyGrant = reach.spaces.length > 0 || reach.collections.length > 0;
   const row = raw(alias);
   const granted = anyGrant

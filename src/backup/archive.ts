@@ -66,12 +66,21 @@ const GZIP_LEVEL = 1;
  * is consumed. `isPart` says which files (by path relative to `root`) are the database's.
  */
 export function packBackup(root: string, manifest: BackupManifest, isPart: (path: string) => boolean = (path) => isBackedUp(path.split('/')[0])): Readable {
-  const pack = new Pack({ cwd: root, gzip: { level: GZIP_LEVEL }, portable: true, strict: true, filter: (path) => path === MANIFEST_ENTRY || isPart(path.replace(/^\.\//, '')) });
+  const pack = new Pack({
+    cwd: root,
+    gzip: { level: GZIP_LEVEL },
+    portable: true,
+    strict: true,
+    filter: (path) => path === MANIFEST_ENTRY || isPart(path.replace(/^\.\//, '')),
+  });
   const body = Buffer.from(`${JSON.stringify(manifest, null, 2)}\n`);
   const entry = new ReadEntry(new Header({ path: MANIFEST_ENTRY, type: 'File', size: body.length, mode: 0o600, mtime: new Date(manifest.createdAt) }));
   pack.add(entry);
   entry.end(body);
-  for (const name of readdirSync(root).filter((name) => isPart(name)).sort()) pack.add(name);
+  for (const name of readdirSync(root)
+    .filter((name) => isPart(name))
+    .sort())
+    pack.add(name);
   pack.end();
   return pack as unknown as Readable;
 }
@@ -97,7 +106,8 @@ export function manifestOf(text: string): BackupManifest {
   const parsed = Manifest.safeParse(json);
   if (!parsed.success) {
     const format = (json as { format?: unknown; version?: unknown } | null) ?? {};
-    if (format.format === FORMAT && format.version !== VERSION) throw new BadBackup(`backup format version ${String(format.version)} is not read by this version of the server`);
+    if (format.format === FORMAT && format.version !== VERSION)
+      throw new BadBackup(`backup format version ${String(format.version)} is not read by this version of the server`);
     throw new BadBackup(`${MANIFEST_ENTRY} is not the manifest of a backup of this server`);
   }
   return parsed.data;

@@ -106,11 +106,11 @@ function keyIds(keys: RestoreKeys): { ids: string[]; described: string } {
       ? { id: masterKeyOf(readKeyText(keys.keyFile), keys.keyFile).id, from: keys.keyFile }
       : undefined;
   const previous = keys.previousSecretKeys.map((text) => masterKeyOf(text, 'SECRET_KEY_PREVIOUS').id);
-  const described = [
-    ...(current ? [`${current.id} (${current.from})`] : []),
-    ...previous.map((id) => `${id} (SECRET_KEY_PREVIOUS)`),
-  ];
-  return { ids: [...(current ? [current.id] : []), ...previous], described: described.length ? `the keys given are ${described.join(', ')}` : 'no key was given' };
+  const described = [...(current ? [`${current.id} (${current.from})`] : []), ...previous.map((id) => `${id} (SECRET_KEY_PREVIOUS)`)];
+  return {
+    ids: [...(current ? [current.id] : []), ...previous],
+    described: described.length ? `the keys given are ${described.join(', ')}` : 'no key was given',
+  };
 }
 
 function readKeyText(file: string): string {
@@ -136,7 +136,8 @@ async function openRestored(dir: string): Promise<Omit<RestoreReport, 'manifest'
   }
   try {
     const exists = async (table: string) => (await pglite.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0].found;
-    const count = async (table: string) => ((await exists(table)) ? Number((await pglite.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0].n) : 0);
+    const count = async (table: string) =>
+      (await exists(table)) ? Number((await pglite.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0].n) : 0;
     const migrations = (await exists('mikro_orm_migrations')) ? (await pglite.query<{ name: string }>('select name from mikro_orm_migrations')).rows : [];
     const applied = new Set(migrations.map((row) => row.name));
     const known = new Set(migrationsList.map((migration) => migration.name));

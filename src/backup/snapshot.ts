@@ -26,7 +26,9 @@ export async function whileStill<T>(pglite: PGlite, dataDir: string, use: (tx: T
   await pglite.exec('checkpoint');
   return pglite.transaction(async (tx) => {
     const [wal] = (
-      await tx.query<{ first: string; last: string }>('select redo_wal_file as first, pg_walfile_name(pg_current_wal_insert_lsn()) as last from pg_control_checkpoint()')
+      await tx.query<{ first: string; last: string }>(
+        'select redo_wal_file as first, pg_walfile_name(pg_current_wal_insert_lsn()) as last from pg_control_checkpoint()',
+      )
     ).rows;
     const { first, last } = wal;
     const isPart: FileFilter = (path) => {
@@ -47,7 +49,9 @@ export async function describeDatabase(tx: Pick<Transaction, 'query'>, dataDir: 
     : null;
   // Sealed values name their key (sealing.ts): `sealed:<format>:<key id>:<payload>`.
   const masterKeys = (await exists('server_secret'))
-    ? (await tx.query<{ key: string }>(`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).rows.map((row) => row.key)
+    ? (await tx.query<{ key: string }>(`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).rows.map(
+        (row) => row.key,
+      )
     : [];
   return newManifest({ postgres: readFileSync(join(dataDir, 'PG_VERSION'), 'utf8').trim(), migration, masterKeys });
 }

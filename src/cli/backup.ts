@@ -23,7 +23,8 @@ export async function backupCommand(file: string, io: CliIo): Promise<void> {
   const config = loadConfig(io.env);
   if (config.databaseUrl) throw new Error(pgDumpAdvice(config.databaseSchema));
   const dataDir = resolve(config.dataDir);
-  if (!existsSync(join(dataDir, 'PG_VERSION'))) throw new Error(`${dataDir} holds no embedded database (no PG_VERSION): set DATA_DIR to the server's data directory`);
+  if (!existsSync(join(dataDir, 'PG_VERSION')))
+    throw new Error(`${dataDir} holds no embedded database (no PG_VERSION): set DATA_DIR to the server's data directory`);
   const target = resolve(file);
   const inside = relative(dataDir, target);
   if (!inside.startsWith('..') && !isAbsolute(inside)) throw new Error(`${target} is inside DATA_DIR (${dataDir}): write the backup elsewhere`);
@@ -106,7 +107,9 @@ async function download(access: ServerAccess, path: string): Promise<void> {
 
 /** What to keep beside the backup: the master key is not in it (docs/backups.md says why). */
 function keyReminder(manifest: BackupManifest, dataDir: string): string {
-  const keys = manifest.masterKeys.length ? `its server secrets are sealed with master key ${manifest.masterKeys.join(', ')}` : 'it holds no sealed server secrets yet';
+  const keys = manifest.masterKeys.length
+    ? `its server secrets are sealed with master key ${manifest.masterKeys.join(', ')}`
+    : 'it holds no sealed server secrets yet';
   return `the master key is not in the backup (${keys}): keep a copy of ${join(dataDir, KEY_FILE)} (or SECRET_KEY) apart from it; restoring needs it`;
 }
 

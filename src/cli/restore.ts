@@ -25,8 +25,12 @@ function restoredSummary(report: RestoreReport, target: string, seconds: string)
   ];
   if (report.keyWritten) lines.push(`the master key is in ${report.keyWritten}`);
   else if (manifest.masterKeys.length) lines.push(`its server secrets open with SECRET_KEY: start the server with it`);
-  if (report.unknown.length) lines.push(`warning: the backup comes from a newer version of the server (migrations ${report.unknown.join(', ')} are unknown here): run that version on it`);
-  if (report.pending.length) lines.push(`${report.pending.length} migrations of this version are not applied to it yet: the server applies them when it starts`);
+  if (report.unknown.length)
+    lines.push(
+      `warning: the backup comes from a newer version of the server (migrations ${report.unknown.join(', ')} are unknown here): run that version on it`,
+    );
+  if (report.pending.length)
+    lines.push(`${report.pending.length} migrations of this version are not applied to it yet: the server applies them when it starts`);
   lines.push(`start a server on it with DATA_DIR=${target}`);
   return lines.join('\n');
 }

@@ -51,7 +51,8 @@ function uniqueViolation(error: PgError): DomainError {
   // Keys are scoped by their first columns (organization, site, space): the last one is the caller's.
   const column = key?.columns.at(-1);
   const value = key?.values?.at(-1);
-  const message = typeof error.constraint === 'string' && Object.hasOwn(TAKEN_MESSAGES, error.constraint) ? TAKEN_MESSAGES[error.constraint as TakenConstraint] : undefined;
+  const message =
+    typeof error.constraint === 'string' && Object.hasOwn(TAKEN_MESSAGES, error.constraint) ? TAKEN_MESSAGES[error.constraint as TakenConstraint] : undefined;
   if (message && value !== undefined) return conflict(message(value));
   if (!column) return conflict('Conflicts with a concurrent change; retry');
   return conflict(value === undefined ? `${fieldOf(column)}: already taken` : `${fieldOf(column)}: "${value}" is already taken`);
@@ -59,7 +60,8 @@ function uniqueViolation(error: PgError): DomainError {
 
 function foreignKeyViolation(error: PgError): DomainError {
   // Deleting a row that others still refer to (the references that do not cascade).
-  if (typeof error.detail === 'string' && / is still referenced from table /.test(error.detail)) return conflict('Still in use elsewhere; remove what uses it first');
+  if (typeof error.detail === 'string' && / is still referenced from table /.test(error.detail))
+    return conflict('Still in use elsewhere; remove what uses it first');
   const key = keyOf(error.detail);
   const column = key?.columns.at(-1);
   const value = key?.values?.at(-1);

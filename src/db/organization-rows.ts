@@ -1,4 +1,4 @@
-import type {EntityName} from '@mikro-orm/core';
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
 import { creationOrder } from './creation-order.js';
@@ -25,6 +25,12 @@ export async function rowOfOrganization<Row extends OrganizationRow>(
 }
 
 /** The organization's rows of `entity` (table alias `alias`), oldest first; one page read in SQL. */
-export function pageOfOrganization<Row extends OrganizationRow>(em: EntityManager, entity: EntityName<Row>, alias: string, organizationId: string, args: PageArgs) {
+export function pageOfOrganization<Row extends OrganizationRow>(
+  em: EntityManager,
+  entity: EntityName<Row>,
+  alias: string,
+  organizationId: string,
+  args: PageArgs,
+) {
   return readPage(em, { entity, alias, where: sql`${raw(alias)}.organization_id = ${organizationId}`, order: creationOrder<Row>(alias) }, args);
 }

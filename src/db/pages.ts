@@ -54,7 +54,16 @@ export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: P
   const statement = sql`select (select page_count.count from (${counting}) page_count) as "count", x.* from (select) as one left join lateral (${page}) x on true`;
   const found = await readRows<FoundRow & { count: string | number }>(em, statement.text, statement.values);
   const count = Number(found[0]?.count ?? 0);
-  return pageOf(list, rowsFound(em, list, found.filter((row) => row.row !== null)), count, limit);
+  return pageOf(
+    list,
+    rowsFound(
+      em,
+      list,
+      found.filter((row) => row.row !== null),
+    ),
+    count,
+    limit,
+  );
 }
 
 /** The statement of one page: the rows after the cursor, one more than the limit (does another page follow?). */
@@ -87,7 +96,9 @@ export type PartitionedList<T> = Omit<ListQuery<T>, 'count'> & { partition: stri
 export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, keys: readonly string[], args: PageArgs): Promise<Page<Plain<T>>[]> {
   const { limit, after, from, columns, orderBy } = partsOf(em, list, args);
   const partition = raw(list.partition);
-  const counting = list.counts?.(keys) ?? sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
+  const counting =
+    list.counts?.(keys) ??
+    sql`select ${partition} as "key", count(*) as count from ${from} where ${partition} = any(${keys}::text[]) and ${list.where} group by 1`;
   // Pages and counts in one statement, each page read beside its parent's count: a parent whose list
   // is empty keeps its row (a null "row"), and a parent the counts do not name has no rows at all.
   // The parent's alias must differ from any list's alias, which would hide it inside the page.
@@ -160,7 +171,11 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 
 /** The entity rows of what a page statement found, with the extra columns on them. */
 function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
-  const rows = rowsOf<Plain<T>>(em, list.entity, found.map((r) => r.row));
+  const rows = rowsOf<Plain<T>>(
+    em,
+    list.entity,
+    found.map((r) => r.row),
+  );
   for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
   const nested = Object.keys(list.nested ?? {});
   if (nested.length > 0) rows.forEach((row, i) => nestedValues.set(row, Object.fromEntries(nested.map((name) => [name, found[i][name]]))));

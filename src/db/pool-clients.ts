@@ -10,7 +10,7 @@ const prepared = new WeakSet<pg.PoolClient>();
  * named prepared statements), with the configured schema on its search path. Release it when done.
  */
 export async function poolClientOf(em: EntityManager): Promise<pg.PoolClient> {
-  const pool = (await em.getConnection().getNativeClient());
+  const pool = await em.getConnection().getNativeClient();
   const client = await pool.connect();
   const schema = em.config.get('schema');
   if (schema && !prepared.has(client)) {

@@ -59,14 +59,21 @@ export async function reachDatabase(orm: Orm, url: string, options: { timeoutMs:
       shouldRetry: ({ error }) => transient(error),
       onFailedAttempt: ({ error, attemptNumber, retryDelay }) => {
         if (transient(error) && retryDelay > 0) {
-          options.logger.warn({ server, attempt: attemptNumber, retryInMs: retryDelay, cause: describeConnectionFailure(error) }, 'database unreachable; retrying');
+          options.logger.warn(
+            { server, attempt: attemptNumber, retryInMs: retryDelay, cause: describeConnectionFailure(error) },
+            'database unreachable; retrying',
+          );
         }
       },
     });
   } catch (error) {
     const refusal = REFUSALS[codeOf(error) ?? ''];
     const waited = Math.round((Date.now() - started) / 1000);
-    const detail = transient(error) ? `${describeConnectionFailure(error)}; gave up after ${waited} s (DATABASE_CONNECT_TIMEOUT_MS)` : refusal ? `${refusal}: ${describeConnectionFailure(error)}` : describeConnectionFailure(error);
+    const detail = transient(error)
+      ? `${describeConnectionFailure(error)}; gave up after ${waited} s (DATABASE_CONNECT_TIMEOUT_MS)`
+      : refusal
+        ? `${refusal}: ${describeConnectionFailure(error)}`
+        : describeConnectionFailure(error);
     throw new DatabaseUnreachable(`Cannot use the database server ${server} (DATABASE_URL): ${detail}`, { cause: error });
   }
 }

@@ -103,7 +103,9 @@ function plainProperties(em: EntityManager, entity: AnyEntity) {
  * driver to parse, once per row.
  */
 export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, orderBy?: Order): string {
-  const order = Object.entries(orderBy ?? {}).map(([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`);
+  const order = Object.entries(orderBy ?? {}).map(
+    ([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`,
+  );
   return `coalesce(json_agg(${jsonTupleOf(em, entity, alias)}${order.length ? ` order by ${order.join(', ')}` : ''}), '[]')`;
 }
 
@@ -187,8 +189,10 @@ export async function rowsWhereIn<T extends object>(
   orderBy?: Partial<Record<keyof T & string, 'asc' | 'desc'>>,
 ): Promise<Plain<T>[]> {
   const target = entity as AnyEntity;
-  const sql = once(`where-in|${metadataOf(em, target).className}|${keyProperty}|${JSON.stringify(orderBy ?? {})}`, () =>
-    `select ${jsonListOf(em, target, 't', orderBy as Order | undefined)} as "rows" from ${tableOf(em, target)} t where t.${columnOf(em, target, keyProperty)} = any($1)`,
+  const sql = once(
+    `where-in|${metadataOf(em, target).className}|${keyProperty}|${JSON.stringify(orderBy ?? {})}`,
+    () =>
+      `select ${jsonListOf(em, target, 't', orderBy as Order | undefined)} as "rows" from ${tableOf(em, target)} t where t.${columnOf(em, target, keyProperty)} = any($1)`,
   );
   const [{ rows }] = await readRows<{ rows: unknown[][] }>(em, sql, [keys]);
   return rowsOf<Plain<T>>(em, target, rows);
@@ -199,7 +203,10 @@ export async function rowsWhereIn<T extends object>(
  * as SQL (the ORM builds the statement; it reads through the EntityManager's connection).
  */
 export function rowsWhere<T extends object>(em: EntityManager, entity: EntityName<T>, where: FilterQuery<T>, orderBy?: Order): Promise<Plain<T>[]> {
-  const qb = em.createQueryBuilder(entity).select('*').where(where as never);
+  const qb = em
+    .createQueryBuilder(entity)
+    .select('*')
+    .where(where as never);
   if (orderBy) qb.orderBy(orderBy as never);
   return qb.execute('all', true) as Promise<Plain<T>[]>;
 }

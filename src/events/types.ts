@@ -47,7 +47,7 @@ export const EVENT_TYPES = {
   'comment.resolved': 'A comment was resolved.',
   'comment.reopened': 'A resolved comment was reopened.',
   'comment.deleted': 'A comment was deleted.',
-  'comment.reacted': "Reactions to a comment were added or removed.",
+  'comment.reacted': 'Reactions to a comment were added or removed.',
   'comment_reply.posted': 'A reply to a comment was posted.',
   'comment_reply.edited': "A reply's body changed.",
   'comment_reply.deleted': 'A reply was deleted.',

@@ -55,12 +55,18 @@ export function maskError(formatted: GraphQLFormattedError, error: unknown): Gra
   const domain = domainErrorIn(error);
   if (domain) return { ...formatted, extensions: { code: domain.code, status: ERROR_STATUS[domain.code] } };
   if (isInternal(error)) {
-    return { message: 'Internal server error', path: formatted.path, locations: formatted.locations, extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 } };
+    return {
+      message: 'Internal server error',
+      path: formatted.path,
+      locations: formatted.locations,
+      extensions: { code: 'INTERNAL_SERVER_ERROR', status: 500 },
+    };
   }
   const code = formatted.extensions?.code as string | undefined;
   // Apollo's refusals of the request (BAD_REQUEST) and the limits' come with a code but no status; a
   // status set for the answer (405 for a mutation over GET) is theirs.
-  if (code && code in ERROR_STATUS) return { ...formatted, extensions: { ...formatted.extensions, status: httpStatusOf(error) ?? ERROR_STATUS[code as ErrorCode] } };
+  if (code && code in ERROR_STATUS)
+    return { ...formatted, extensions: { ...formatted.extensions, status: httpStatusOf(error) ?? ERROR_STATUS[code as ErrorCode] } };
   return { ...formatted, message: variableErrorMessage(formatted.message), extensions: { code: 'BAD_REQUEST', status: 400 } };
 }
 

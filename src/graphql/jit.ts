@@ -107,7 +107,8 @@ export class CompiledQueryCache {
 
 /** The error of a request whose `operationName` names no operation of its document. */
 function unresolvedOperation(operationName: string | null | undefined): GraphQLError {
-  const message = typeof operationName === 'string' ? `Unknown operation named "${operationName}"` : 'Must provide an operation name: the document has several operations';
+  const message =
+    typeof operationName === 'string' ? `Unknown operation named "${operationName}"` : 'Must provide an operation name: the document has several operations';
   return new GraphQLError(message, { extensions: { code: 'BAD_REQUEST' } });
 }
 

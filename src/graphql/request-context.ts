@@ -38,7 +38,19 @@ export function contextFor(
   const { areas } = deps;
   const loaders = createLoaders(areas, em, viewer);
   const policy = new Policy(viewer, loaders, deps.clock);
-  return { areas, viewer, em, loaders, policy, lists: createLists(areas, em, policy), clock: deps.clock, config: deps.config, logger, ingest: deps.ingest, origin };
+  return {
+    areas,
+    viewer,
+    em,
+    loaders,
+    policy,
+    lists: createLists(areas, em, policy),
+    clock: deps.clock,
+    config: deps.config,
+    logger,
+    ingest: deps.ingest,
+    origin,
+  };
 }
 
 /** The same request's context afresh: same viewer and origin, a new EntityManager fork, empty loaders. */

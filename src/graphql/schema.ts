@@ -87,13 +87,20 @@ function takesArgument(field: GraphQLFieldConfig<unknown, Context>, path: string
  * names a check or alternative that is not declared (kernel/checks.ts, an area's `checks`) for its target or whose arguments
  * the field lacks. `parentType` is set for a field of an object type: its target comes from the parent.
  */
-function verifyRequires(registry: GuardRegistry, guard: Requires, field: GraphQLFieldConfig<unknown, Context>, name: string, parentType?: GraphQLObjectType): void {
+function verifyRequires(
+  registry: GuardRegistry,
+  guard: Requires,
+  field: GraphQLFieldConfig<unknown, Context>,
+  name: string,
+  parentType?: GraphQLObjectType,
+): void {
   const refuse = (why: string): never => {
     throw new Error(`Field ${name}: @requires ${why}`);
   };
   if (guard.role !== 'member' && !(ROLES as readonly string[]).includes(guard.role)) refuse(`role "${guard.role}" is not member or a content role`);
   if (parentType) {
-    if (!guard.arg.startsWith(PARENT) || !parentType.getFields()[guard.arg.slice(PARENT.length)]) refuse(`on a field of ${parentType.name} needs arg "${PARENT}<a field of ${parentType.name}>"`);
+    if (!guard.arg.startsWith(PARENT) || !parentType.getFields()[guard.arg.slice(PARENT.length)])
+      refuse(`on a field of ${parentType.name} needs arg "${PARENT}<a field of ${parentType.name}>"`);
     if (guard.within || guard.or) refuse('on a field of an object type takes neither within nor or');
   } else {
     for (const arg of [guard.arg, guard.within]) if (arg && !takesArgument(field, arg)) refuse(`names a missing argument "${arg}"`);
@@ -138,7 +145,13 @@ export function enforceGuard(schema: GraphQLSchema, guard: Guard | undefined, so
   return enforceGuardWith(registryOf(schema), guard, source, args, ctx);
 }
 
-async function enforceGuardWith(registry: GuardRegistry, guard: Guard | undefined, source: unknown, args: Record<string, unknown>, ctx: Context): Promise<void> {
+async function enforceGuardWith(
+  registry: GuardRegistry,
+  guard: Guard | undefined,
+  source: unknown,
+  args: Record<string, unknown>,
+  ctx: Context,
+): Promise<void> {
   if (!guard || guard.kind === 'public') return;
   if (!ctx.viewer) throw unauthenticated();
   if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
@@ -189,9 +202,12 @@ function guarded(
 export function withGuards(schema: GraphQLSchema, registry: GuardRegistry = guardRegistry()): GraphQLSchema {
   const rootTypes = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
   const result = mapSchema(schema, {
-    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) => guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
+    [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) =>
+      guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) =>
-      rootTypes.has(typeName) ? field : guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`, schema.getType(typeName) as GraphQLObjectType),
+      rootTypes.has(typeName)
+        ? field
+        : guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`, schema.getType(typeName) as GraphQLObjectType),
   });
   registries.set(result, registry);
   return result;

@@ -37,7 +37,10 @@ export function backupRouter(deps: AppDeps): Router {
         'content-disposition': `attachment; filename="backup-${stamp}.tar.gz"`,
         'cache-control': 'no-store',
       });
-      req.log?.info({ snapshot: snapshot.dir, heldMs: Math.round(snapshot.heldMs) }, 'backup: sending a snapshot of the embedded database (statements waited heldMs for it)');
+      req.log?.info(
+        { snapshot: snapshot.dir, heldMs: Math.round(snapshot.heldMs) },
+        'backup: sending a snapshot of the embedded database (statements waited heldMs for it)',
+      );
       // A client that goes away ends the stream: the snapshot is removed all the same.
       await pipeline(packBackup(snapshot.dir, manifest), res);
     } catch (error) {

@@ -20,7 +20,6 @@ export type RequestFacts = {
 };
 
 declare global {
-   
   namespace Express {
     interface Locals {
       facts?: RequestFacts;

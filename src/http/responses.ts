@@ -6,7 +6,10 @@ import type { Logger } from '../kernel/logger.js';
 
 /** The contract's error body, `{"error": {"code": <status>, "message": "..."}}`, with its status. */
 export function sendError(res: Response, status: number, message: string, headers: Readonly<Record<string, string>> = {}) {
-  res.set(headers).status(status).json({ error: { code: status, message } });
+  res
+    .set(headers)
+    .status(status)
+    .json({ error: { code: status, message } });
 }
 
 /** The request's own logger (pino-http's child, carrying the request id), else the application's. */

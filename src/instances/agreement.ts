@@ -45,7 +45,10 @@ export async function agreeOnPublicUrl(em: EntityManager, clock: Clock, config: 
     // Only from the value this start was told it replaces: a second instance told the same lands on the first's result.
     const changed = await em.nativeUpdate(InstanceSetting, { name: PUBLIC_URL, value: previous }, { value: url, recordedAt: clock.now() });
     if (changed) {
-      logger.warn({ from: previous, to: url }, 'PUBLIC_URL changed: recorded the new value; restart the other instances with it, and give SAML identity providers the new service URLs');
+      logger.warn(
+        { from: previous, to: url },
+        'PUBLIC_URL changed: recorded the new value; restart the other instances with it, and give SAML identity providers the new service URLs',
+      );
       return;
     }
     recorded = await recordedValue(em, PUBLIC_URL);

@@ -4,15 +4,22 @@ import type { JobHandler } from './queue.js';
 
 /** The handler as the queue runs it: the areas' own get the server's areas with their run. */
 function withAreas(handler: AreaJobHandler, areas: readonly Area[]): JobHandler {
-  return Object.assign((em: Parameters<JobHandler>[0], payload: Record<string, unknown>, now: Date, run: Parameters<JobHandler>[3]) => handler(em, payload, now, { ...run, areas }), {
-    outsideTransaction: handler.outsideTransaction,
-  });
+  return Object.assign(
+    (em: Parameters<JobHandler>[0], payload: Record<string, unknown>, now: Date, run: Parameters<JobHandler>[3]) =>
+      handler(em, payload, now, { ...run, areas }),
+    {
+      outsideTransaction: handler.outsideTransaction,
+    },
+  );
 }
 
 /** Every durable job kind and its handler: the areas', and the platform's vacuum. A kind declared twice is a fault of the build. */
 export function jobHandlersOf(areas: readonly Area[]): Record<string, JobHandler> {
   const declared: { by: string; jobs: Record<string, JobHandler> }[] = [
-    ...areas.map((area) => ({ by: `area ${area.name}`, jobs: Object.fromEntries(Object.entries(area.jobs ?? {}).map(([kind, handler]) => [kind, withAreas(handler, areas)])) })),
+    ...areas.map((area) => ({
+      by: `area ${area.name}`,
+      jobs: Object.fromEntries(Object.entries(area.jobs ?? {}).map(([kind, handler]) => [kind, withAreas(handler, areas)])),
+    })),
     { by: 'the database vacuum', jobs: vacuumJobHandlers },
   ];
   const handlers: Record<string, JobHandler> = {};

@@ -83,7 +83,11 @@ export class JobLease {
     this.renewing = true;
     const until = this.clock.now().getTime() + this.leaseMs;
     try {
-      const renewed = await execute(this.orm.em.fork(), `update "job" set "locked_until" = ? where "id" = ? and "claim" = ?`, [new Date(until), this.job.id, this.claim]);
+      const renewed = await execute(this.orm.em.fork(), `update "job" set "locked_until" = ? where "id" = ? and "claim" = ?`, [
+        new Date(until),
+        this.job.id,
+        this.claim,
+      ]);
       if (!this.beating) return;
       if (renewed === 1) this.heldUntil = until;
       else this.lose('another run has claimed it');

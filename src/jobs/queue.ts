@@ -157,7 +157,9 @@ export async function runDueJobs(
     }
     let givenBack: Promise<void> | undefined;
     const giveBack = () => {
-      givenBack = lease.release({ started: true }).catch((err) => env.logger.warn({ err, job: lease.job.id }, 'job claim not given back: it is taken over after its lease'));
+      givenBack = lease
+        .release({ started: true })
+        .catch((err) => env.logger.warn({ err, job: lease.job.id }, 'job claim not given back: it is taken over after its lease'));
     };
     cutShort?.addEventListener('abort', giveBack, { once: true });
     try {

@@ -65,7 +65,9 @@ async function isNamedParentValid(ctx: Context, organizationId: string, parentId
 async function assertCanCreateIn(ctx: Context, organizationId: string, parentId: string | null): Promise<void> {
   if (!(await ctx.policy.canCreateIn(organizationId, parentId))) {
     throw forbidden(
-      parentId ? 'Creating content in this collection needs the create role on it' : 'Creating content at the top level needs the create role in the organization',
+      parentId
+        ? 'Creating content in this collection needs the create role on it'
+        : 'Creating content at the top level needs the create role in the organization',
     );
   }
 }

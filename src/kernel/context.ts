@@ -18,7 +18,7 @@ import type { RateLimits } from '../rate-limits/rate-limits.js';
  * such state declares its part where it defines it (`declare module '…/kernel/context.js'`), and the
  * wiring that starts the server makes and closes it.
  */
- 
+
 export interface AreaServices {}
 
 /**

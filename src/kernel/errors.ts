@@ -47,8 +47,7 @@ export class DomainError extends GraphQLError {
 }
 
 export const badRequest = (message: string) => new DomainError('BAD_REQUEST', message);
-export const unauthenticated = (message = 'Authentication required: send "Authorization: Bearer <token>"') =>
-  new DomainError('UNAUTHENTICATED', message);
+export const unauthenticated = (message = 'Authentication required: send "Authorization: Bearer <token>"') => new DomainError('UNAUTHENTICATED', message);
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new DomainError('CONFLICT', message);

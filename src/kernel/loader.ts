@@ -35,10 +35,7 @@ export class Loader<K, V> extends DataLoader<K, V> {
    * `derivedFrom`: the loader this one's values are computed from, which a `clear` here clears too, so
    * that the next read sees fresh rows.
    */
-  constructor(
-    batch: (keys: readonly K[]) => Promise<V[]>,
-    derivedFrom?: { clear(key: K): unknown },
-  ) {
+  constructor(batch: (keys: readonly K[]) => Promise<V[]>, derivedFrom?: { clear(key: K): unknown }) {
     const loaded = new Map<K, V>();
     const fetchAndRemember = async (keys: readonly K[]) => {
       const values = await batch(keys);
@@ -151,7 +148,11 @@ export function memoized<K, V, C = K>(compute: (key: K) => V | Promise<V>, cache
       const value = compute(key);
       cache.set(id, value);
       // A failure stays cached as the rejected promise, and is reported to whoever awaits it.
-      if (value instanceof Promise) value.then((settled) => cache.set(id, settled), () => undefined);
+      if (value instanceof Promise)
+        value.then(
+          (settled) => cache.set(id, settled),
+          () => undefined,
+        );
       return value;
     },
     /** Forgets every value, after a change they depend on. */

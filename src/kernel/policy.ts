@@ -81,7 +81,10 @@ export class Policy {
   /** Roles from the `defaultLevel` chain alone (non-guest members only). */
   private readonly defaultRoles = memoized((c: CollectionRow) => this.computeDefaultRole(c), roleKey);
   /** Roles granted on a collection or on a collection above it. */
-  private readonly inheritedGrants = memoized((c: CollectionRow) => this.computeInheritedGrant(c), (c) => `${c.id}|${c.parent ?? ''}`);
+  private readonly inheritedGrants = memoized(
+    (c: CollectionRow) => this.computeInheritedGrant(c),
+    (c) => `${c.id}|${c.parent ?? ''}`,
+  );
   private readonly grantedRoles = memoized((organizationId: string) => this.loadGrantedRoles(organizationId));
   private readonly others = new Map<string, Policy>();
 

@@ -26,7 +26,9 @@ export function strongest(...roles: (Role | null | undefined)[]): Role | null {
 
 export const DEFAULT_LEVELS = [...ROLES, 'inherit'] as const;
 
-export type SpacePermissions = Readonly<Record<'view' | 'access' | 'admin' | 'viewInviteLinks' | 'edit' | 'triggerGitSync' | 'comment' | 'merge' | 'review', boolean>>;
+export type SpacePermissions = Readonly<
+  Record<'view' | 'access' | 'admin' | 'viewInviteLinks' | 'edit' | 'triggerGitSync' | 'comment' | 'merge' | 'review', boolean>
+>;
 
 /** What a role allows on a space: one frozen object per role, shared by every space of every answer. */
 const spacePermissionsByRole = new Map<Role | null, SpacePermissions>(

@@ -17,7 +17,7 @@ type Usage = { inUse: number; idle: number; waiting: number; max: number };
 export async function watchDatabase(metrics: ServerMetrics, orm: Orm): Promise<void> {
   const observe = (sql: string, seconds: number) => metrics.statementDuration.observe({ kind: statementKind(sql) }, seconds);
   const pglite = embeddedDatabase(orm);
-  const usage = pglite ? timeEmbedded(pglite, observe) : timePool((await orm.em.getConnection().getNativeClient()), observe);
+  const usage = pglite ? timeEmbedded(pglite, observe) : timePool(await orm.em.getConnection().getNativeClient(), observe);
   const registers = [metrics.registry];
   new Gauge({
     name: `${PREFIX}db_pool_connections`,

@@ -60,7 +60,8 @@ export function webUrl(address: string): URL {
   } catch {
     throw new FetchFailure('refused', `${address} is not a URL`);
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new FetchFailure('refused', `only http and https addresses are fetched, not ${url.protocol}`);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new FetchFailure('refused', `only http and https addresses are fetched, not ${url.protocol}`);
   return url;
 }
 

@@ -23,6 +23,9 @@ export function parseTrustProxy(text: string): TrustProxy | null {
   const value = text.trim().toLowerCase();
   if (value === 'true' || value === 'false') return value === 'true';
   if (/^\d+$/.test(value)) return Number(value);
-  const entries = value.split(',').map((entry) => entry.trim()).filter(Boolean);
+  const entries = value
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter(Boolean);
   return entries.length && entries.every(isRange) ? entries : null;
 }

@@ -35,9 +35,7 @@ function rootFieldsOf(selectionSet: SelectionSetNode, fragments: Map<string, Fra
 export function costOf(document: DocumentNode, operationName?: string | null): Cost {
   const operation = getOperationAST(document, operationName);
   if (operation?.operation !== 'mutation') return READ;
-  const fragments = new Map(
-    document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
-  );
+  const fragments = new Map(document.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]));
   const fields = rootFieldsOf(operation.selectionSet, fragments);
   const rateClass = fields.length && fields.every((name) => INGESTION_FIELDS.has(name)) ? 'insights' : 'writes';
   return { rateClass, points: Math.max(1, fields.length) };

@@ -42,7 +42,13 @@ export class RateLimits {
       refused = true;
     }
     const { windowS } = this.config;
-    return { limit: this.config[cost.rateClass], windowS, remaining: result.remainingPoints, resetS: Math.max(0, Math.ceil(result.msBeforeNext / 1000)), refused };
+    return {
+      limit: this.config[cost.rateClass],
+      windowS,
+      remaining: result.remainingPoints,
+      resetS: Math.max(0, Math.ceil(result.msBeforeNext / 1000)),
+      refused,
+    };
   }
 
   stop(): void {

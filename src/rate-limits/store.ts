@@ -24,7 +24,7 @@ export async function createLimiters(orm: Orm, config: RateLimitConfig): Promise
   const memory = (rateClass: RateClass) => new RateLimiterMemory({ keyPrefix: rateClass, points: config[rateClass], duration: config.windowS });
   if (embeddedDatabase(orm)) return { byClass: Object.fromEntries(classes.map((c) => [c, memory(c)])), stop: () => {} };
 
-  const pool = (await orm.em.getConnection().getNativeClient());
+  const pool = await orm.em.getConnection().getNativeClient();
   const schemaName = orm.config.get('schema');
   const byClass = Object.fromEntries(
     classes.map((rateClass) => [

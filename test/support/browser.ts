@@ -17,7 +17,15 @@ function chromiumFound(): boolean {
 }
 
 // As the machine's notes advise: no background networking (the network is closed), no sandbox as root.
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
 
 /**
  * One headless Chromium for the enclosing file, launched in beforeAll and closed in afterAll; each

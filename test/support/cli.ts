@@ -5,10 +5,14 @@ import { inProcess } from '../../src/cli-database.js';
 export async function runCliInProcess(args: string[], env: NodeJS.ProcessEnv): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = '';
   let stderr = '';
-  const code = await runCli(args, {
-    env,
-    stdout: { write: (text: string) => (stdout += text) },
-    stderr: { write: (text: string) => (stderr += text) },
-  }, inProcess);
+  const code = await runCli(
+    args,
+    {
+      env,
+      stdout: { write: (text: string) => (stdout += text) },
+      stderr: { write: (text: string) => (stderr += text) },
+    },
+    inProcess,
+  );
   return { code, stdout, stderr };
 }

@@ -5,7 +5,11 @@ import type { TestServer } from './server.js';
 /** Helpers for content tests: spaces, collections, change requests and edits through the public doors. */
 
 /** A new space of the organization: `details` is its title or the whole request body (omitted: the server's defaults). */
-export async function createSpace(caller: Caller, organizationId: string, details: string | Record<string, unknown> = {}): Promise<{ id: string; title: string; revision: string; [key: string]: any }> {
+export async function createSpace(
+  caller: Caller,
+  organizationId: string,
+  details: string | Record<string, unknown> = {},
+): Promise<{ id: string; title: string; revision: string; [key: string]: any }> {
   const res = await caller.rest('POST', `/v1/orgs/${organizationId}/spaces`, typeof details === 'string' ? { title: details } : details);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -18,7 +22,11 @@ export async function newOrganizationWithSpace(server: TestServer) {
   return { ...organization, space: await createSpace(organization.admin, organization.organization.id) };
 }
 
-export async function createCollection(caller: Caller, organizationId: string, body: Record<string, unknown> = {}): Promise<{ id: string; title: string; [key: string]: any }> {
+export async function createCollection(
+  caller: Caller,
+  organizationId: string,
+  body: Record<string, unknown> = {},
+): Promise<{ id: string; title: string; [key: string]: any }> {
   const res = await caller.rest('POST', `/v1/orgs/${organizationId}/collections`, body);
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body;
@@ -34,7 +42,13 @@ const EDIT = 'revision { id parents } page { id title slug path }';
 
 /** Runs a content mutation and returns its ContentEdit (failing the test on errors). */
 export async function editOk(caller: Caller, mutation: string, args: string, variables: Record<string, unknown>) {
-  const res = await caller.gql(`mutation($spaceId: ID!, $changeRequestId: ID!, $pageId: ID, $input: JSON) { x: ${mutation}(spaceId: $spaceId, changeRequestId: $changeRequestId${args}) { ${EDIT} } }`.replace('$pageId: ID, $input: JSON', inputTypes(mutation)), variables);
+  const res = await caller.gql(
+    `mutation($spaceId: ID!, $changeRequestId: ID!, $pageId: ID, $input: JSON) { x: ${mutation}(spaceId: $spaceId, changeRequestId: $changeRequestId${args}) { ${EDIT} } }`.replace(
+      '$pageId: ID, $input: JSON',
+      inputTypes(mutation),
+    ),
+    variables,
+  );
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return res.data.x as { revision: { id: string; parents: string[] }; page: { id: string; title: string; slug: string; path: string } | null };
 }

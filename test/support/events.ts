@@ -9,7 +9,7 @@ import type { TestServer } from './server.js';
  */
 export async function eventsOf(server: TestServer, organizationId: string, afterSeq = 0): Promise<DomainEventRow[]> {
   const em = server.deps.orm.em.fork() as EntityManager;
-  return (await em.find(DomainEvent, { organizationId, outcome: 'succeeded', seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } }));
+  return await em.find(DomainEvent, { organizationId, outcome: 'succeeded', seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } });
 }
 
 /** The highest event sequence number so far (0 with none): what came after it is what a test did. */

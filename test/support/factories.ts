@@ -13,7 +13,10 @@ export type Caller = {
   user: UserRow;
   token: string;
   rest<T = any>(method: string, path: string, body?: unknown, headers?: Record<string, string>): Promise<Response<T>>;
-  gql<T = any>(query: string, variables?: Record<string, unknown>): Promise<{ status: number; data: T; errors?: { message: string; extensions?: { code?: string } }[] }>;
+  gql<T = any>(
+    query: string,
+    variables?: Record<string, unknown>,
+  ): Promise<{ status: number; data: T; errors?: { message: string; extensions?: { code?: string } }[] }>;
 };
 
 export async function rest(server: TestServer, token: string | null, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -59,7 +62,11 @@ export async function newUser(server: TestServer, overrides: { email?: string; d
 }
 
 /** A new organization whose admin is `owner`. */
-export async function newOrganization(server: TestServer, owner: Caller, overrides: { title?: string; emailDomains?: string[] } = {}): Promise<OrganizationRow> {
+export async function newOrganization(
+  server: TestServer,
+  owner: Caller,
+  overrides: { title?: string; emailDomains?: string[] } = {},
+): Promise<OrganizationRow> {
   return createOrganization(server.em(), server.clock, owner.user.id, { title: overrides.title ?? 'Test organization', ...overrides });
 }
 

@@ -36,7 +36,16 @@ export function siteEvent(overrides: Overrides = {}): Record<string, unknown> {
       referrer: null,
       ...session,
     },
-    location: { url: 'https://docs.example.com/start', siteSection: null, siteSpace: null, siteShareKey: null, space: null, revision: null, page: null, ...location },
+    location: {
+      url: 'https://docs.example.com/start',
+      siteSection: null,
+      siteSpace: null,
+      siteShareKey: null,
+      space: null,
+      revision: null,
+      page: null,
+      ...location,
+    },
     ...rest,
   };
 }

@@ -155,7 +155,11 @@ export type ReferenceBody = { required: boolean; properties: Map<string, BodyPro
 
 const resolve = (schema: Schema | undefined): Schema | undefined => {
   let current = schema;
-  while (typeof current?.$ref === 'string') current = current.$ref.split('/').slice(1).reduce((node: any, key: string) => node?.[key], spec);
+  while (typeof current?.$ref === 'string')
+    current = current.$ref
+      .split('/')
+      .slice(1)
+      .reduce((node: any, key: string) => node?.[key], spec);
   return current;
 };
 

@@ -41,10 +41,13 @@ export const INVITE_LINK_FIELDS = `
 
 /** A new invite link through GraphQL: `{role}` to the organization, `{space|collection, level}` to content. */
 export async function createInviteLink(admin: Caller, organizationId: string, input: Record<string, unknown>) {
-  const res = await admin.gql(`mutation($org: ID!, $input: CreateInviteLinkInput!) { createInviteLink(organizationId: $org, input: $input) { ${INVITE_LINK_FIELDS} } }`, {
-    org: organizationId,
-    input,
-  });
+  const res = await admin.gql(
+    `mutation($org: ID!, $input: CreateInviteLinkInput!) { createInviteLink(organizationId: $org, input: $input) { ${INVITE_LINK_FIELDS} } }`,
+    {
+      org: organizationId,
+      input,
+    },
+  );
   expect(res.errors, JSON.stringify(res.errors)).toBeUndefined();
   return res.data.createInviteLink as { id: string; [key: string]: any };
 }

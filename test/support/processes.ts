@@ -72,7 +72,11 @@ export async function stopProcess(server: ServerProcess, signal: NodeJS.Signals 
 }
 
 /** Runs `node` (this one unless told) with `nodeArgs` in the repository root until it exits. */
-export function runNodeProcess(nodeArgs: string[], env: Record<string, string>, node = process.execPath): Promise<{ code: number; stdout: string; stderr: string }> {
+export function runNodeProcess(
+  nodeArgs: string[],
+  env: Record<string, string>,
+  node = process.execPath,
+): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
     execFile(node, nodeArgs, { cwd: repoRoot, env: childEnv(env) }, (error, stdout, stderr) => {
       resolve({ code: error ? (typeof error.code === 'number' ? error.code : -1) : 0, stdout, stderr });

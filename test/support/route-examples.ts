@@ -74,7 +74,8 @@ async function changeRequest(w: ExampleWorld) {
 /** A comment (and its reply) in a space, or in a change request of one. */
 async function comment(w: ExampleWorld, inChangeRequest: boolean) {
   const target = inChangeRequest ? await changeRequest(w) : { spaceId: (await space(w)).id };
-  const base = 'changeRequestId' in target ? `/v1/spaces/${target.spaceId}/change-requests/${target.changeRequestId}/comments` : `/v1/spaces/${target.spaceId}/comments`;
+  const base =
+    'changeRequestId' in target ? `/v1/spaces/${target.spaceId}/change-requests/${target.changeRequestId}/comments` : `/v1/spaces/${target.spaceId}/comments`;
   const posted = await call(w, 'POST', base, { body: { markdown: 'A comment' } }, 200);
   const reply = await call(w, 'POST', `${base}/${posted.id}/replies`, { body: { markdown: 'A reply' } }, 200);
   return { ...target, commentId: posted.id, commentReplyId: reply.id };
@@ -162,7 +163,10 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
     const settings = await call(w, 'POST', `/v1/orgs/${w.organizationId}/translations`, { title: 'Europe' }, 201);
     return { params: { organizationId: w.organizationId, translationSettingsId: settings.id }, body: { title: 'Asia' } };
   },
-  createOpenAPISpec: async (w) => ({ params: { organizationId: w.organizationId }, body: { slug: `spec-${newId().toLowerCase()}`, source: { text: openAPIText } } }),
+  createOpenAPISpec: async (w) => ({
+    params: { organizationId: w.organizationId },
+    body: { slug: `spec-${newId().toLowerCase()}`, source: { text: openAPIText } },
+  }),
   createOrUpdateOpenAPISpecBySlug: async (w) => ({
     params: { organizationId: w.organizationId, specSlug: `spec-${newId().toLowerCase()}` },
     body: { source: { text: openAPIText } },

@@ -123,11 +123,7 @@ export function insertShareLink(server: TestServer, site: SiteRef, overrides: Pa
 }
 
 /** The SiteAdaptiveSchema of the site: an object schema without attributes unless `jsonSchema` is given. */
-export function insertAdaptiveSchema(
-  server: TestServer,
-  site: SiteRef,
-  overrides: Partial<SiteAdaptiveSchemaRow> = {},
-): Promise<SiteAdaptiveSchemaRow> {
+export function insertAdaptiveSchema(server: TestServer, site: SiteRef, overrides: Partial<SiteAdaptiveSchemaRow> = {}): Promise<SiteAdaptiveSchemaRow> {
   return insertRow(server, SiteAdaptiveSchema, {
     site: site.id,
     organization: site.organization,

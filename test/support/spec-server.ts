@@ -84,12 +84,16 @@ export async function startSpecServer(routes: Record<string, Handler>) {
   };
 }
 
-export const json = (body: unknown): Handler => (_req, res) => {
-  res.setHeader('content-type', 'application/json');
-  res.end(JSON.stringify(body));
-};
+export const json =
+  (body: unknown): Handler =>
+  (_req, res) => {
+    res.setHeader('content-type', 'application/json');
+    res.end(JSON.stringify(body));
+  };
 
-export const yaml = (body: string): Handler => (_req, res) => {
-  res.setHeader('content-type', 'application/yaml');
-  res.end(body);
-};
+export const yaml =
+  (body: string): Handler =>
+  (_req, res) => {
+    res.setHeader('content-type', 'application/yaml');
+    res.end(body);
+  };

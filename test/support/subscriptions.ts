@@ -34,7 +34,10 @@ export async function subscribe(server: TestServer, client: Client, query: strin
   // The first result is awaited beside the stream's opening: a refusal comes as a result, never a stream.
   const first = results.next();
   const settled = await Promise.race([
-    first.then((result) => ({ result }), (error: unknown) => ({ error })),
+    first.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    ),
     eventually(() => server.live.feed.openStreams > before, 'subscribed').then(() => undefined),
   ]);
   // A refusal is the first result, answered here: next() goes on after it.

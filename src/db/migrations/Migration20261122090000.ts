@@ -16,11 +16,12 @@ const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
  * hourly ones are computed from the events already stored. Written by hand, like the tables it changes.
  */
 export class Migration20261122090000 extends Migration {
-
   override name = 'Migration20261122090000';
 
   override up(): void | Promise<void> {
-    this.addSql(`create table "insight_rollup" ("rollup" text not null, "site_id" text not null, "time" timestamptz not null, ${DIMENSIONS.map((d) => `"${d}" text`).join(', ')}, "events" bigint not null, "delta" boolean not null default true) partition by list ("rollup")`);
+    this.addSql(
+      `create table "insight_rollup" ("rollup" text not null, "site_id" text not null, "time" timestamptz not null, ${DIMENSIONS.map((d) => `"${d}" text`).join(', ')}, "events" bigint not null, "delta" boolean not null default true) partition by list ("rollup")`,
+    );
     this.addSql(`create index "insight_rollup_site_id_time_index" on "insight_rollup" ("site_id", "time")`);
     this.addSql(`create index "insight_rollup_delta_index" on "insight_rollup" ("site_id", "time") where "delta"`);
     for (const [name, dimensions] of Object.entries(ROLLUPS)) {
@@ -41,8 +42,12 @@ export class Migration20261122090000 extends Migration {
   override down(): void | Promise<void> {
     for (const [name, dimensions] of Object.entries(ROLLUPS)) {
       const day = `insight_rollup_${name}_day`;
-      this.addSql(`create table "${day}_new" ("site_id" text not null, "time" timestamptz not null, ${dimensions.map((d) => `"${d}" text`).join(', ')}, "events" bigint not null)`);
-      this.addSql(`insert into "${day}_new" select "site_id", "time", ${quoted(dimensions)}, sum("events") from "${day}" group by "site_id", "time", ${quoted(dimensions)}`);
+      this.addSql(
+        `create table "${day}_new" ("site_id" text not null, "time" timestamptz not null, ${dimensions.map((d) => `"${d}" text`).join(', ')}, "events" bigint not null)`,
+      );
+      this.addSql(
+        `insert into "${day}_new" select "site_id", "time", ${quoted(dimensions)}, sum("events") from "${day}" group by "site_id", "time", ${quoted(dimensions)}`,
+      );
     }
     this.addSql(`drop table "insight_rollup"`);
     for (const [name, dimensions] of Object.entries(ROLLUPS)) {
@@ -51,5 +56,4 @@ export class Migration20261122090000 extends Migration {
       this.addSql(`create unique index "${day}_key" on "${day}" ("site_id", "time", ${quoted(dimensions)}) nulls not distinct`);
     }
   }
-
 }

@@ -15,7 +15,6 @@ const quoted = (columns: string[]) => columns.map((c) => `"${c}"`).join(', ');
  * rollups to hold (from raw rows, replacing what rollups hold from there on). Written by hand, like the tables it changes.
  */
 export class Migration20261122100000 extends Migration {
-
   override name = 'Migration20261122100000';
 
   override up(): void | Promise<void> {
@@ -42,5 +41,4 @@ export class Migration20261122100000 extends Migration {
     }
     this.addSql(`drop table "insight_rollup_state"`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * whom the first start made the owner, becomes one.
  */
 export class Migration20261124090000 extends Migration {
-
   override name = 'Migration20261124090000';
 
   override up(): void | Promise<void> {
@@ -17,5 +16,4 @@ export class Migration20261124090000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "app_user" drop column "instance_admin"`);
   }
-
 }

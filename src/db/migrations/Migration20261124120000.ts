@@ -14,11 +14,12 @@ import { Migration } from '@mikro-orm/migrations';
  *   key of the depth-first tree order of an organization's collections.
  */
 export class Migration20261124120000 extends Migration {
-
   override name = 'Migration20261124120000';
 
   override up(): void | Promise<void> {
-    this.addSql(`alter table "collection" add column "ancestors" text[] not null default '{}', add column "access_level" text not null default 'member', add column "tree_path" text[] collate "C" not null default '{}'`);
+    this.addSql(
+      `alter table "collection" add column "ancestors" text[] not null default '{}', add column "access_level" text not null default 'member', add column "tree_path" text[] collate "C" not null default '{}'`,
+    );
     this.addSql(`alter table "space" add column "ancestors" text[] not null default '{}', add column "access_level" text not null default 'member'`);
 
     this.addSql(`create function "content_access_level"(default_level text, inherited text) returns text language sql immutable as $$
@@ -65,11 +66,15 @@ export class Migration20261124120000 extends Migration {
         return null;
       end $$`);
 
-    this.addSql(`create trigger "collection_derive" before insert or update of "parent_id", "default_level", "position" on "collection" for each row execute function collection_derive()`);
+    this.addSql(
+      `create trigger "collection_derive" before insert or update of "parent_id", "default_level", "position" on "collection" for each row execute function collection_derive()`,
+    );
     this.addSql(`create trigger "collection_propagate" after update on "collection" for each row
       when (old.ancestors is distinct from new.ancestors or old.access_level is distinct from new.access_level or old.tree_path is distinct from new.tree_path)
       execute function collection_propagate()`);
-    this.addSql(`create trigger "space_derive" before insert or update of "parent_id", "default_level" on "space" for each row execute function space_derive()`);
+    this.addSql(
+      `create trigger "space_derive" before insert or update of "parent_id", "default_level" on "space" for each row execute function space_derive()`,
+    );
 
     // Every existing row, top down: the roots, whose changes reach their descendants.
     this.addSql(`update "collection" set "parent_id" = "parent_id" where "parent_id" is null`);
@@ -99,5 +104,4 @@ export class Migration20261124120000 extends Migration {
     this.addSql(`alter table "space" drop column "ancestors", drop column "access_level"`);
     this.addSql(`alter table "collection" drop column "ancestors", drop column "access_level", drop column "tree_path"`);
   }
-
 }

@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * sorts the parent's rows, and the count is a range of the same index.
  */
 export class Migration20261124140000 extends Migration {
-
   override name = 'Migration20261124140000';
 
   override up(): void | Promise<void> {
@@ -25,7 +24,9 @@ export class Migration20261124140000 extends Migration {
     this.addSql(`create index "content_grant_collection_id_created_at_id_index" on "content_grant" ("collection_id", "created_at", "id")`);
     this.addSql(`create index "share_link_site_id_created_at_id_index" on "share_link" ("site_id", "created_at", "id")`);
     this.addSql(`drop index "share_link_site_id_created_at_index"`);
-    this.addSql(`create index "integration_installation_integration_name_created_at_id_index" on "integration_installation" ("integration_name", "created_at", "id")`);
+    this.addSql(
+      `create index "integration_installation_integration_name_created_at_id_index" on "integration_installation" ("integration_name", "created_at", "id")`,
+    );
   }
 
   override down(): void | Promise<void> {
@@ -44,5 +45,4 @@ export class Migration20261124140000 extends Migration {
     this.addSql(`create index "change_request_space_id_status_index" on "change_request" ("space_id", "status")`);
     this.addSql(`drop index "change_request_space_id_status_number_index"`);
   }
-
 }

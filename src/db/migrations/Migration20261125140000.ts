@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * had every resolved comment read and filtered.
  */
 export class Migration20261125140000 extends Migration {
-
   override name = 'Migration20261125140000';
 
   override up(): void | Promise<void> {
@@ -17,5 +16,4 @@ export class Migration20261125140000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`drop index "comment_space_id_status_change_request_id_index"`);
   }
-
 }

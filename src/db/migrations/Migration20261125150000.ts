@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * top-level row instead.
  */
 export class Migration20261125150000 extends Migration {
-
   override name = 'Migration20261125150000';
 
   override up(): void | Promise<void> {
@@ -19,5 +18,4 @@ export class Migration20261125150000 extends Migration {
     this.addSql(`drop index "space_top_level_position_index"`);
     this.addSql(`drop index "collection_top_level_position_index"`);
   }
-
 }

@@ -32,17 +32,24 @@ const BATCH = 200;
  * `down` writes every revision's manifest back into its row.
  */
 export class Migration20261201090000 extends Migration {
-
   override name = 'Migration20261201090000';
 
   override async up(): Promise<void> {
-    await this.execute(`create table "content_entry" ("hash" varchar(255) not null, "organization_id" varchar(255) not null, "space_id" varchar(255) not null, "kind" varchar(255) not null, "item" varchar(255) not null, "version" varchar(255) not null, "parent" varchar(255) null, "position" varchar(255) null, "name" varchar(255) null, "ordinal" int null, primary key ("hash"))`);
+    await this.execute(
+      `create table "content_entry" ("hash" varchar(255) not null, "organization_id" varchar(255) not null, "space_id" varchar(255) not null, "kind" varchar(255) not null, "item" varchar(255) not null, "version" varchar(255) not null, "parent" varchar(255) null, "position" varchar(255) null, "name" varchar(255) null, "ordinal" int null, primary key ("hash"))`,
+    );
     await this.execute(`create index "content_entry_space_id_index" on "content_entry" ("space_id")`);
-    await this.execute(`create table "content_node" ("hash" varchar(255) not null, "organization_id" varchar(255) not null, "space_id" varchar(255) not null, "entries" text[] null, "children" text[] null, primary key ("hash"))`);
+    await this.execute(
+      `create table "content_node" ("hash" varchar(255) not null, "organization_id" varchar(255) not null, "space_id" varchar(255) not null, "entries" text[] null, "children" text[] null, primary key ("hash"))`,
+    );
     await this.execute(`create index "content_node_space_id_index" on "content_node" ("space_id")`);
     for (const table of ['content_entry', 'content_node']) {
-      await this.execute(`alter table "${table}" add constraint "${table}_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade`);
-      await this.execute(`alter table "${table}" add constraint "${table}_space_id_foreign" foreign key ("space_id") references "space" ("id") on delete cascade`);
+      await this.execute(
+        `alter table "${table}" add constraint "${table}_organization_id_foreign" foreign key ("organization_id") references "organization" ("id") on delete cascade`,
+      );
+      await this.execute(
+        `alter table "${table}" add constraint "${table}_space_id_foreign" foreign key ("space_id") references "space" ("id") on delete cascade`,
+      );
     }
     await this.execute(`alter table "revision" add column "tree" varchar(255) null`);
     await this.convertToTrees(this.transactionEm());
@@ -74,16 +81,19 @@ export class Migration20261201090000 extends Migration {
         if (row.space !== after.space) stored = new Set();
         after = { space: row.space, id: row.id };
         // Paths are derived on reading from now on: they must come out as they were stored.
-        if (!isDeepStrictEqual(arrange(row.pages), row.pages)) throw new Error(`Revision ${row.id}: its stored page paths are not the ones its pages' places give; cannot convert it`);
+        if (!isDeepStrictEqual(arrange(row.pages), row.pages))
+          throw new Error(`Revision ${row.id}: its stored page paths are not the ones its pages' places give; cannot convert it`);
         const tree = treeOf(row.space, { pages: row.pages, files: row.files.map((f, ordinal) => ({ ...f, ordinal })) });
         let batch = pending.get(row.space);
         if (!batch) pending.set(row.space, (batch = { owner: { organization: row.organization, space: row.space }, entries: [], nodes: [] }));
-        for (const entry of tree.entries) if (!stored.has(entry.hash)) batch.entries.push(entry), stored.add(entry.hash);
-        for (const node of tree.nodes) if (!stored.has(node.hash)) batch.nodes.push(node), stored.add(node.hash);
+        for (const entry of tree.entries) if (!stored.has(entry.hash)) (batch.entries.push(entry), stored.add(entry.hash));
+        for (const node of tree.nodes) if (!stored.has(node.hash)) (batch.nodes.push(node), stored.add(node.hash));
         trees.push({ id: row.id, tree: tree.root });
       }
       for (const batch of pending.values()) await storeObjects(em, batch.owner, batch, new Set());
-      await queryIn(em, `update "revision" r set "tree" = t."tree" from jsonb_to_recordset($1::jsonb) as t("id" text, "tree" text) where r."id" = t."id"`, [JSON.stringify(trees)]);
+      await queryIn(em, `update "revision" r set "tree" = t."tree" from jsonb_to_recordset($1::jsonb) as t("id" text, "tree" text) where r."id" = t."id"`, [
+        JSON.stringify(trees),
+      ]);
     }
   }
 
@@ -99,7 +109,9 @@ export class Migration20261201090000 extends Migration {
   private async convertToManifests(em: EntityManager): Promise<void> {
     let after = '';
     for (;;) {
-      const ids = (await queryIn<{ id: string }>(em, `select "id" from "revision" where "id" > $1 and "tree" is not null order by "id" limit $2`, [after, BATCH])).map((r) => r.id);
+      const ids = (
+        await queryIn<{ id: string }>(em, `select "id" from "revision" where "id" > $1 and "tree" is not null order by "id" limit $2`, [after, BATCH])
+      ).map((r) => r.id);
       if (ids.length === 0) return;
       after = ids[ids.length - 1]!;
       const [walked] = await queryIn<{ entries: EntryTuple[] }>(em, `${WALK_TREES} select ${WALKED_ENTRIES} as "entries"`, [ids]);
@@ -108,8 +120,11 @@ export class Migration20261201090000 extends Migration {
         const { pages, files } = manifestOf(byRevision.get(id) ?? []);
         return { id, pages, files: files.map((f) => ({ file: f.file, version: f.version })) };
       });
-      await queryIn(em, `update "revision" r set "pages" = t."pages", "files" = t."files" from jsonb_to_recordset($1::jsonb) as t("id" text, "pages" jsonb, "files" jsonb) where r."id" = t."id"`, [JSON.stringify(manifests)]);
+      await queryIn(
+        em,
+        `update "revision" r set "pages" = t."pages", "files" = t."files" from jsonb_to_recordset($1::jsonb) as t("id" text, "pages" jsonb, "files" jsonb) where r."id" = t."id"`,
+        [JSON.stringify(manifests)],
+      );
     }
   }
-
 }

@@ -9,7 +9,6 @@ import { Migration } from '@mikro-orm/migrations';
  * marked stale, with a rebuild job each.
  */
 export class Migration20261201091000 extends Migration {
-
   override name = 'Migration20261201091000';
 
   override up(): void | Promise<void> {
@@ -33,5 +32,4 @@ export class Migration20261201091000 extends Migration {
     this.addSql(`drop index "search_section_heading_index"`);
     this.addSql(`alter table "search_section" drop column "heading"`);
   }
-
 }

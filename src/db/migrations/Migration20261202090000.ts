@@ -10,7 +10,6 @@ import { Migration } from '@mikro-orm/migrations';
  * A group's new position passes on to its sections, a section's new key to its site spaces.
  */
 export class Migration20261202090000 extends Migration {
-
   override name = 'Migration20261202090000';
 
   override up(): void | Promise<void> {
@@ -47,8 +46,12 @@ export class Migration20261202090000 extends Migration {
         return null;
       end $$`);
 
-    this.addSql(`create trigger "site_section_derive" before insert or update of "section_group_id", "position" on "site_section" for each row execute function site_section_derive()`);
-    this.addSql(`create trigger "site_space_derive" before insert or update of "section_id", "position" on "site_space" for each row execute function site_space_derive()`);
+    this.addSql(
+      `create trigger "site_section_derive" before insert or update of "section_group_id", "position" on "site_section" for each row execute function site_section_derive()`,
+    );
+    this.addSql(
+      `create trigger "site_space_derive" before insert or update of "section_id", "position" on "site_space" for each row execute function site_space_derive()`,
+    );
     this.addSql(`create trigger "site_section_group_propagate" after update of "position" on "site_section_group" for each row
       when (old.position is distinct from new.position) execute function site_section_group_propagate()`);
     this.addSql(`create trigger "site_section_propagate" after update on "site_section" for each row
@@ -75,5 +78,4 @@ export class Migration20261202090000 extends Migration {
     this.addSql(`alter table "site_space" drop column "nav_key"`);
     this.addSql(`alter table "site_section" drop column "nav_key"`);
   }
-
 }

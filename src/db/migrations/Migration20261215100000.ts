@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * lease and, with no token, are taken over once it runs out.
  */
 export class Migration20261215100000 extends Migration {
-
   override name = 'Migration20261215100000';
 
   override up(): void | Promise<void> {
@@ -16,5 +15,4 @@ export class Migration20261215100000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`alter table "job" drop column "claim"`);
   }
-
 }

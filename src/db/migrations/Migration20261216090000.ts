@@ -22,7 +22,13 @@ export const COUNTERS: readonly Counter[] = [
   { name: 'comments_of_thread', table: 'comment', parent: `coalesce(r.change_request_id, 'space:' || r.space_id)`, bucket: 'r.status', live: 'true' },
   { name: 'sections_of_site', table: 'site_section', parent: 'r.site_id', bucket: `''`, live: 'true' },
   { name: 'site_spaces_of_site', table: 'site_space', parent: 'r.site_id', bucket: `''`, live: 'true' },
-  { name: 'members_of_organization', table: 'member', parent: 'r.organization_id', bucket: `coalesce(r.role, '') || case when r.last_seen_at is null then '' else ':seen' end`, live: 'true' },
+  {
+    name: 'members_of_organization',
+    table: 'member',
+    parent: 'r.organization_id',
+    bucket: `coalesce(r.role, '') || case when r.last_seen_at is null then '' else ':seen' end`,
+    live: 'true',
+  },
 ];
 
 const FOREIGN_KEY_INDEXES: readonly [name: string, table: string, columns: string][] = [
@@ -45,7 +51,6 @@ const EVENTS = [
 const quoted = (text: string) => `'${text.replaceAll("'", "''")}'`;
 
 export class Migration20261216090000 extends Migration {
-
   override name = 'Migration20261216090000';
 
   override up(): void | Promise<void> {
@@ -85,5 +90,4 @@ export class Migration20261216090000 extends Migration {
     this.addSql(`drop function "row_count_maintain"()`);
     this.addSql(`drop table "row_count"`);
   }
-
 }

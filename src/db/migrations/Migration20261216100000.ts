@@ -15,7 +15,6 @@ const SITE_PARTS = ['site_section', 'site_space', 'site_section_group'] as const
  * rows (which an estimate of 20 did on the embedded database). docs/performance.md has the figures.
  */
 export class Migration20261216100000 extends Migration {
-
   override name = 'Migration20261216100000';
 
   override up(): void | Promise<void> {
@@ -29,5 +28,4 @@ export class Migration20261216100000 extends Migration {
   override down(): void | Promise<void> {
     for (const table of SITE_PARTS) this.addSql(`alter table "${table}" alter column "site_id" reset (n_distinct)`);
   }
-
 }

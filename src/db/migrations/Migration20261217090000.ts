@@ -8,7 +8,6 @@ import { Migration } from '@mikro-orm/migrations';
  * database keeps its counters in memory and leaves it empty.
  */
 export class Migration20261217090000 extends Migration {
-
   override name = 'Migration20261217090000';
 
   override up(): void | Promise<void> {
@@ -18,5 +17,4 @@ export class Migration20261217090000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`drop table "rate_limit"`);
   }
-
 }

@@ -7,7 +7,6 @@ import { Migration } from '@mikro-orm/migrations';
  * change. The payload stays far below NOTIFY's 8000 bytes: listeners read the row itself.
  */
 export class Migration20261218090000 extends Migration {
-
   override name = 'Migration20261218090000';
 
   override up(): void | Promise<void> {
@@ -48,5 +47,4 @@ export class Migration20261218090000 extends Migration {
     this.addSql(`drop table "domain_event"`);
     this.addSql(`drop function "domain_event_notify"()`);
   }
-
 }

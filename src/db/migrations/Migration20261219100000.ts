@@ -6,7 +6,6 @@ import { Migration } from '@mikro-orm/migrations';
  * kind alone (`enqueueUnlessPending`) by its first column.
  */
 export class Migration20261219100000 extends Migration {
-
   override name = 'Migration20261219100000';
 
   override up(): void | Promise<void> {
@@ -16,5 +15,4 @@ export class Migration20261219100000 extends Migration {
   override down(): void | Promise<void> {
     this.addSql(`drop index "job_kind_webhook_id_index"`);
   }
-
 }

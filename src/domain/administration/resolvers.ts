@@ -1,13 +1,6 @@
 import type { Context } from '../../kernel/context.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import {
-  adminCreateApiToken,
-  adminCreateOrganization,
-  adminCreateUser,
-  adminRevokeApiToken,
-  setInstanceAdmin,
-  setMembership,
-} from './service.js';
+import { adminCreateApiToken, adminCreateOrganization, adminCreateUser, adminRevokeApiToken, setInstanceAdmin, setMembership } from './service.js';
 
 export const administrationResolvers: Resolvers = {
   Mutation: {

@@ -1,7 +1,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import {ROLES} from '../../kernel/roles.js';
+import { ROLES } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import { oneOf, parseInput, text } from '../../kernel/validation.js';

@@ -30,7 +30,9 @@ function argumentsOf(schema: GraphQLSchema, field: FieldNode, variables: Record<
   }
   const guard = guardOf(schema, definition as never);
   if (guard?.kind !== 'requires') return { args };
-  const id = guard.arg.split('.').reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), args);
+  const id = guard.arg
+    .split('.')
+    .reduce<unknown>((value, key) => (value && typeof value === 'object' ? (value as Record<string, unknown>)[key] : undefined), args);
   return { args, guarded: { on: guard.on, id } };
 }
 

@@ -39,7 +39,10 @@ export function changeRequestLoaders(em: EntityManager) {
     return spaceIds.map((id) => counts.get(id) ?? { total: 0, open: 0, draft: 0 });
   });
   return {
-    changeRequest: rowLoader((ids: string[]) => em.find(ChangeRequest, { id: { $in: ids } }), (c) => c.id),
+    changeRequest: rowLoader(
+      (ids: string[]) => em.find(ChangeRequest, { id: { $in: ids } }),
+      (c) => c.id,
+    ),
     changeRequestByNumber: rowLoader(
       (keys: string[]) =>
         em.find(ChangeRequest, {

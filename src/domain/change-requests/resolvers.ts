@@ -19,8 +19,11 @@ type InSpace = { spaceId: string; changeRequestId: string };
 
 export const changeRequestResolvers: Resolvers = {
   Query: {
-    changeRequests: (_: unknown, { spaceId, status, contributor, ...args }: PageArgs & { spaceId: string; status?: string; contributor?: string }, ctx: Context) =>
-      listChangeRequests(ctx, spaceId, { status, contributor }, args),
+    changeRequests: (
+      _: unknown,
+      { spaceId, status, contributor, ...args }: PageArgs & { spaceId: string; status?: string; contributor?: string },
+      ctx: Context,
+    ) => listChangeRequests(ctx, spaceId, { status, contributor }, args),
     changeRequest: (_: unknown, { spaceId, changeRequestId }: InSpace, ctx: Context) => changeRequestIn(ctx, spaceId, changeRequestId),
   },
   Mutation: {

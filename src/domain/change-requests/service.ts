@@ -121,7 +121,12 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
       createdAt: now,
       updatedAt: now,
     });
-    recordEvent(ctx, tx, { type: 'change_request.opened', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
+    recordEvent(ctx, tx, {
+      type: 'change_request.opened',
+      organizationId: space.organization,
+      target: changeRequestTarget(changeRequest),
+      payload: changeRequestPayload(changeRequest),
+    });
     return changeRequest;
   });
   forgetChangeRequest(ctx, created);
@@ -141,9 +146,14 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
   const event = { organizationId: changeRequest.organization, target: changeRequestTarget(changeRequest) };
   // A subject and a status changed by one request are two kinds of change: each has its event.
   const edited = changed.filter((field) => field !== 'status');
-  if (edited.length) recordEvent(ctx, ctx.em, { ...event, type: 'change_request.updated', payload: { ...changeRequestPayload(changeRequest), changes: edited } });
+  if (edited.length)
+    recordEvent(ctx, ctx.em, { ...event, type: 'change_request.updated', payload: { ...changeRequestPayload(changeRequest), changes: edited } });
   if (changed.includes('status')) {
-    recordEvent(ctx, ctx.em, { ...event, type: 'change_request.status_changed', payload: { ...changeRequestPayload(changeRequest), changes: ['status'], from, to: changeRequest.status } });
+    recordEvent(ctx, ctx.em, {
+      ...event,
+      type: 'change_request.status_changed',
+      payload: { ...changeRequestPayload(changeRequest), changes: ['status'], from, to: changeRequest.status },
+    });
   }
   await ctx.em.flush();
   forgetChangeRequest(ctx, changeRequest);
@@ -162,7 +172,11 @@ export async function listChangeRequests(ctx: Context, spaceId: string, filter: 
   const contributed = contributor ? sql`and c.contributors @> jsonb_build_array(${contributor}::text)` : empty;
   // The database keeps the size of each status's list; a contributor's part of it is counted.
   const count = contributor ? undefined : countStatement('change_requests_of_space', spaceId, sql`kept.bucket = ${status}`);
-  return readPage(ctx.em, { entity: ChangeRequest, alias: 'c', where: sql`c.space_id = ${spaceId} and c.status = ${status} ${contributed}`, order: newestFirst, count }, args);
+  return readPage(
+    ctx.em,
+    { entity: ChangeRequest, alias: 'c', where: sql`c.space_id = ${spaceId} and c.status = ${status} ${contributed}`, order: newestFirst, count },
+    args,
+  );
 }
 
 /** The content of these revisions, and the tree objects they hold (which a new revision shares). */
@@ -187,9 +201,24 @@ async function conflictOn(tx: EntityManager, pageIds: string[], sides: Manifest[
   return conflict(`${action}: conflicting changes on pages ${named.join(', ')}`);
 }
 
-async function newRevision(tx: EntityManager, ctx: Context, space: SpaceRow, fields: Pick<RevisionRow, 'type' | 'parents' | 'changeRequest'>, manifest: Manifest, stored: StoredObjects) {
+async function newRevision(
+  tx: EntityManager,
+  ctx: Context,
+  space: SpaceRow,
+  fields: Pick<RevisionRow, 'type' | 'parents' | 'changeRequest'>,
+  manifest: Manifest,
+  stored: StoredObjects,
+) {
   const { tree } = await storeTree(tx, { organization: space.organization, space: space.id }, manifest, stored);
-  return tx.create(Revision, { id: newId(), organization: space.organization, space: space.id, createdBy: ctx.viewer!.user.id, createdAt: ctx.clock.now(), ...fields, tree });
+  return tx.create(Revision, {
+    id: newId(),
+    organization: space.organization,
+    space: space.id,
+    createdBy: ctx.viewer!.user.id,
+    createdAt: ctx.clock.now(),
+    ...fields,
+    tree,
+  });
 }
 
 /**
@@ -207,13 +236,25 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
     const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
     const outcome = mergeManifests(sides[0], sides[1], sides[2]);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot merge');
-    const merged = await newRevision(tx, ctx, space, { type: 'merge', parents: [space.revision, changeRequest.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
+    const merged = await newRevision(
+      tx,
+      ctx,
+      space,
+      { type: 'merge', parents: [space.revision, changeRequest.revision], changeRequest: changeRequest.id },
+      outcome.manifest,
+      stored,
+    );
     const now = ctx.clock.now();
     Object.assign(space, { revision: merged.id, updatedAt: now });
     await scheduleIndexing(tx, ctx.clock, space);
     Object.assign(changeRequest, { status: 'merged', revisionMerged: merged.id, updatedAt: now });
     recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(merged), payload: revisionPayload(merged) });
-    recordEvent(ctx, tx, { type: 'change_request.merged', organizationId: space.organization, target: changeRequestTarget(changeRequest), payload: changeRequestPayload(changeRequest) });
+    recordEvent(ctx, tx, {
+      type: 'change_request.merged',
+      organizationId: space.organization,
+      target: changeRequestTarget(changeRequest),
+      payload: changeRequestPayload(changeRequest),
+    });
     return merged.id;
   });
   forgetChangeRequest(ctx, found);
@@ -236,7 +277,14 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
     const { sides, stored } = await manifests(tx, [baseOf(changeRequest), changeRequest.revision, space.revision]);
     const outcome = mergeManifests(sides[0], sides[1], sides[2], choice);
     if (!outcome.manifest) throw await conflictOn(tx, outcome.conflicts, sides, 'Cannot update');
-    const updated = await newRevision(tx, ctx, space, { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id }, outcome.manifest, stored);
+    const updated = await newRevision(
+      tx,
+      ctx,
+      space,
+      { type: 'update', parents: [changeRequest.revision, space.revision], changeRequest: changeRequest.id },
+      outcome.manifest,
+      stored,
+    );
     Object.assign(changeRequest, { revision: updated.id, revisionMergedAncestor: space.revision, updatedAt: ctx.clock.now() });
     recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(updated), payload: revisionPayload(updated) });
     return updated.id;

@@ -46,25 +46,48 @@ const ofOrganizations = (ids: readonly string[], counted: (id: string) => string
 export function collectionLists(em: EntityManager, policy: Policy) {
   return {
     /** Collections of an organization that the viewer can see, in tree order. */
-    collectionsOfOrganization: pageLoader(em, (organizationId: string) => organizationId, (organizationIds) =>
-      visibleCollections(em, policy, ofOrganizations(organizationIds), { partition: 'c.organization_id', counter: 'collections_of_organization', order: inTreeOrder }),
+    collectionsOfOrganization: pageLoader(
+      em,
+      (organizationId: string) => organizationId,
+      (organizationIds) =>
+        visibleCollections(em, policy, ofOrganizations(organizationIds), {
+          partition: 'c.organization_id',
+          counter: 'collections_of_organization',
+          order: inTreeOrder,
+        }),
     ),
     /** Top-level collections of an organization that the viewer can see, by position. */
-    topCollectionsOfOrganization: pageLoader(em, (organizationId: string) => organizationId, (organizationIds) =>
-      visibleCollections(em, policy, ofOrganizations(organizationIds, (id) => `top:${id}`), {
-        partition: 'c.organization_id',
-        where: sql`c.parent_id is null`,
-        counter: 'collections_of_parent',
-        order: byPosition,
-      }),
+    topCollectionsOfOrganization: pageLoader(
+      em,
+      (organizationId: string) => organizationId,
+      (organizationIds) =>
+        visibleCollections(
+          em,
+          policy,
+          ofOrganizations(organizationIds, (id) => `top:${id}`),
+          {
+            partition: 'c.organization_id',
+            where: sql`c.parent_id is null`,
+            counter: 'collections_of_parent',
+            order: byPosition,
+          },
+        ),
     ),
     /** Direct sub-collections of a collection that the viewer can see, by position. */
-    collectionsOfCollection: pageLoader(em, (collection: CollectionRow) => collection.id, (collections) =>
-      visibleCollections(em, policy, collections.map((c) => ({ key: c.id, counted: c.id, organization: c.organization })), {
-        partition: 'c.parent_id',
-        counter: 'collections_of_parent',
-        order: byPosition,
-      }),
+    collectionsOfCollection: pageLoader(
+      em,
+      (collection: CollectionRow) => collection.id,
+      (collections) =>
+        visibleCollections(
+          em,
+          policy,
+          collections.map((c) => ({ key: c.id, counted: c.id, organization: c.organization })),
+          {
+            partition: 'c.parent_id',
+            counter: 'collections_of_parent',
+            order: byPosition,
+          },
+        ),
     ),
   };
 }

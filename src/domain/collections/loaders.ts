@@ -4,7 +4,10 @@ import { Collection } from './entities.js';
 
 export function collectionLoaders(em: EntityManager) {
   return {
-    collection: rowLoader((ids: string[]) => em.find(Collection, { id: { $in: ids } }), (c) => c.id),
+    collection: rowLoader(
+      (ids: string[]) => em.find(Collection, { id: { $in: ids } }),
+      (c) => c.id,
+    ),
   };
 }
 

@@ -99,10 +99,13 @@ async function pointedPosition(em: EntityManager, parent: Parent, pointer: Conte
   const id = pointerId(pointer, field);
   const type = pointer.type as SiblingType;
   const table = tableOf(em, type === 'space' ? Space : Collection);
-  const [row] = id === movingId ? [] : await em.execute<{ position: string; parent: string | null; organization: string; deleted: boolean }[]>(
-    `select position, parent_id as parent, organization_id as organization, ${type === 'space' ? 'deleted_at is not null' : 'false'} as deleted from ${table} where id = ?`,
-    [id],
-  );
+  const [row] =
+    id === movingId
+      ? []
+      : await em.execute<{ position: string; parent: string | null; organization: string; deleted: boolean }[]>(
+          `select position, parent_id as parent, organization_id as organization, ${type === 'space' ? 'deleted_at is not null' : 'false'} as deleted from ${table} where id = ?`,
+          [id],
+        );
   if (!row || row.organization !== parent.organizationId || (row.parent ?? null) !== parent.parentId || row.deleted) {
     throw badRequest(`${field}: ${pointer.type} "${id}" is not a sibling in the target parent`);
   }

@@ -4,15 +4,7 @@ import { createInOrganization, succeeded, updateById, type Id } from '../../kern
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/index.js';
 import type { CollectionRow } from './entities.js';
-import {
-  createCollection,
-  deleteCollection,
-  listChildCollections,
-  listCollections,
-  moveCollection,
-  transferCollection,
-  updateCollection,
-} from './service.js';
+import { createCollection, deleteCollection, listChildCollections, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 
 export const collectionResolvers: Resolvers = {
   Query: {
@@ -26,8 +18,7 @@ export const collectionResolvers: Resolvers = {
     createCollection: createInOrganization(createCollection),
     updateCollection: updateById(updateCollection),
     deleteCollection: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteCollection(ctx, id)),
-    moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) =>
-      moveCollection(ctx, id, input),
+    moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) => moveCollection(ctx, id, input),
     transferCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferCollection>[2] }, ctx: Context) =>
       transferCollection(ctx, id, input),
   },

@@ -57,7 +57,12 @@ export async function updateCollection(ctx: Context, id: string, input: unknown)
   const collection = (await ctx.loaders.collection.load(id))!;
   const changed = applyChanges(collection, changes, ctx.clock.now());
   if (changed.length) {
-    recordEvent(ctx, ctx.em, { type: 'collection.updated', organizationId: collection.organization, target: collectionTarget(collection), payload: { ...collectionPayload(collection), changes: changed } });
+    recordEvent(ctx, ctx.em, {
+      type: 'collection.updated',
+      organizationId: collection.organization,
+      target: collectionTarget(collection),
+      payload: { ...collectionPayload(collection), changes: changed },
+    });
   }
   await ctx.em.flush();
   return collection;
@@ -130,7 +135,12 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     // Recorded in the organization it leaves, naming the one it joins (a target, so both find it).
     const to = { ...placementOf(collection), organization: target };
     const payload = { ...collectionPayload({ ...collection, organization: target }), from, to, collections: ids.filter((c) => c !== id), spaces: spaceIds };
-    recordEvent(ctx, tx, { type: 'collection.transferred', organizationId: from.organization, target: { ...collectionTarget(collection), toOrganizationId: target }, payload });
+    recordEvent(ctx, tx, {
+      type: 'collection.transferred',
+      organizationId: from.organization,
+      target: { ...collectionTarget(collection), toOrganizationId: target },
+      payload,
+    });
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
     await removeAccessTo(tx, { collections: ids });

@@ -11,6 +11,9 @@ export async function subtreeIds(em: EntityManager, rootId: string): Promise<str
 /** True when `collectionId` is the collection `rootId` or one below it (one row read). */
 export async function isInSubtree(em: EntityManager, collectionId: string, rootId: string): Promise<boolean> {
   if (collectionId === rootId) return true;
-  const [row] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) as inside from ${tableOf(em, Collection)} where id = ?`, [rootId, collectionId]);
+  const [row] = await em.execute<{ inside: boolean }[]>(`select ? = any(ancestors) as inside from ${tableOf(em, Collection)} where id = ?`, [
+    rootId,
+    collectionId,
+  ]);
   return !!row?.inside;
 }

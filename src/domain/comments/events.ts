@@ -62,13 +62,23 @@ export function commentEvents(ctx: Context, tx: EntityManager, comment: CommentR
         return;
       }
       current = { ...current, ...fields };
-      recordEvent(ctx, tx, { type: 'comment.edited', organizationId, target: commentTarget(current), payload: { ...commentPayload(current), changes: ['body'] } });
+      recordEvent(ctx, tx, {
+        type: 'comment.edited',
+        organizationId,
+        target: commentTarget(current),
+        payload: { ...commentPayload(current), changes: ['body'] },
+      });
     },
     /** The comment was resolved or reopened (a reply in a change request resolves its comment). */
     resolution(fields: Pick<CommentRow, 'status' | 'resolvedAt' | 'resolvedBy'>) {
       current = { ...current, ...fields };
       const payload = { ...commentPayload(current), changes: ['status', 'resolvedAt', 'resolvedBy'] };
-      recordEvent(ctx, tx, { type: current.status === 'resolved' ? 'comment.resolved' : 'comment.reopened', organizationId, target: commentTarget(current), payload });
+      recordEvent(ctx, tx, {
+        type: current.status === 'resolved' ? 'comment.resolved' : 'comment.reopened',
+        organizationId,
+        target: commentTarget(current),
+        payload,
+      });
     },
     /** The viewer's reactions that really changed: nothing changed, no event. */
     reacted(reactions: ReactionChange) {

@@ -50,7 +50,10 @@ export function commentLoaders(em: EntityManager) {
     (d) => d.id,
   );
   return {
-    comment: rowLoader((ids: string[]) => rowsWhereIn(em, Comment, 'id', ids), (c) => c.id),
+    comment: rowLoader(
+      (ids: string[]) => rowsWhereIn(em, Comment, 'id', ids),
+      (c) => c.id,
+    ),
     openCommentCounts,
     /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
     openCommentCountsOfLayout: {
@@ -60,11 +63,18 @@ export function commentLoaders(em: EntityManager) {
         for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(threadKey(id, null)) ?? 0);
       },
     } satisfies SpaceFacts<[string, number][]>,
-    commentReply: rowLoader((ids: string[]) => rowsWhereIn(em, CommentReply, 'id', ids), (r) => r.id),
+    commentReply: rowLoader(
+      (ids: string[]) => rowsWhereIn(em, CommentReply, 'id', ids),
+      (r) => r.id,
+    ),
     repliesByComment: partOf(details, (d) => d.replies, []),
     replyCounts: batchLoader(async (ids: string[]) => {
       const column = columnOf(em, CommentReply, 'comment');
-      const counts = await countsByKey(em, `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`, [ids]);
+      const counts = await countsByKey(
+        em,
+        `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`,
+        [ids],
+      );
       return ids.map((id) => counts.get(id) ?? 0);
     }),
     /** Reactions to each comment and to its replies, in one statement for all comments. */

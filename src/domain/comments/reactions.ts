@@ -10,7 +10,10 @@ export const MAX_REACTIONS_PER_REQUEST = 20;
 
 /** A list of reactions: each one emoji (or its hex code point, stored as the emoji itself). */
 export const reactionList = z
-  .array(emoji.transform((value) => emojiOfCodePoints(value) ?? value), { error: 'must be a list of emojis' })
+  .array(
+    emoji.transform((value) => emojiOfCodePoints(value) ?? value),
+    { error: 'must be a list of emojis' },
+  )
   .max(MAX_REACTIONS_PER_REQUEST, { error: `must hold at most ${MAX_REACTIONS_PER_REQUEST} emojis` });
 
 /** What is reacted to: a comment, or one of its replies. */
@@ -29,7 +32,13 @@ export async function changeReactions(tx: EntityManager, target: ReactionTarget,
   const added = [...new Set(change.added)];
   if (added.length > 0) {
     const rows = added.map((e) => ({ id: newId(), ...target, target: id, user, emoji: e, reactedAt: now }));
-    const inserted = await tx.createQueryBuilder(CommentReaction).insert(rows).onConflict(['target', 'user', 'emoji']).ignore().returning(['emoji']).execute('all');
+    const inserted = await tx
+      .createQueryBuilder(CommentReaction)
+      .insert(rows)
+      .onConflict(['target', 'user', 'emoji'])
+      .ignore()
+      .returning(['emoji'])
+      .execute('all');
     changed.added = (inserted as unknown as { emoji: string }[]).map((row) => row.emoji);
   }
   if (change.removed.length > 0) {

@@ -64,7 +64,8 @@ const byPosting = <T extends { postedAt: Date; id: string }>(alias: string, desc
 ];
 
 /** The comments of a discussion: a change request's, or the space's own (those of no change request). */
-const commentsOf = (thread: Thread) => (thread.changeRequest ? sql`c.change_request_id = ${thread.changeRequest.id}` : sql`c.space_id = ${thread.space.id} and c.change_request_id is null`);
+const commentsOf = (thread: Thread) =>
+  thread.changeRequest ? sql`c.change_request_id = ${thread.changeRequest.id}` : sql`c.space_id = ${thread.space.id} and c.change_request_id is null`;
 
 /** Comments of a discussion matching the filters, newest first by default; one page read in SQL. */
 export async function listComments(ctx: Context, ids: Ids, filter: CommentFilter, args: PageArgs) {
@@ -76,7 +77,8 @@ export async function listComments(ctx: Context, ids: Ids, filter: CommentFilter
     ${authors?.length ? sql`and c.posted_by = any(${authors}::text[])` : empty}`;
   // The database keeps the size of each status's list of a discussion; a page's or authors' part of it is counted.
   const threadKey = thread.changeRequest ? thread.changeRequest.id : `space:${thread.space.id}`;
-  const count = targetPage || authors?.length ? undefined : countStatement('comments_of_thread', threadKey, status === 'all' ? undefined : sql`kept.bucket = ${status}`);
+  const count =
+    targetPage || authors?.length ? undefined : countStatement('comments_of_thread', threadKey, status === 'all' ? undefined : sql`kept.bucket = ${status}`);
   const page = await readPage(ctx.em, { entity: Comment, alias: 'c', where, order: byPosting<CommentRow>('c', order === 'desc'), count }, args);
   // Replies reach their comment through the row loader: hand it what the list read.
   for (const comment of page.items) ctx.loaders.comment.remember(comment.id, comment);
@@ -138,9 +140,7 @@ export async function postComment(ctx: Context, ids: Ids, input: unknown): Promi
  * request got there first: the row's condition is checked again after its lock).
  */
 async function resolve(tx: EntityManager, ctx: Context, commentId: string, resolved: boolean, now: Date) {
-  const fields = resolved
-    ? { status: 'resolved', resolvedAt: now, resolvedBy: ctx.viewer!.user.id }
-    : { status: 'open', resolvedAt: null, resolvedBy: null };
+  const fields = resolved ? { status: 'resolved', resolvedAt: now, resolvedBy: ctx.viewer!.user.id } : { status: 'open', resolvedAt: null, resolvedBy: null };
   const changed = await tx.nativeUpdate(Comment, { id: commentId, status: resolved ? 'open' : 'resolved' }, fields);
   return changed > 0 ? fields : null;
 }
@@ -168,7 +168,13 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
       const resolution = await resolve(tx, ctx, comment.id, changes.resolved, now);
       if (resolution) events.resolution(resolution);
     }
-    const reacted = await changeReactions(tx, reactionTarget, ctx.viewer!.user.id, { added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [] }, now);
+    const reacted = await changeReactions(
+      tx,
+      reactionTarget,
+      ctx.viewer!.user.id,
+      { added: changes.addedReactions ?? [], removed: changes.removedReactions ?? [] },
+      now,
+    );
     events.reacted(reacted);
   });
   forgetComment(ctx, comment);
@@ -225,7 +231,12 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
   };
   await ctx.em.transactional(async (tx) => {
     await tx.insert(CommentReply, reply);
-    recordEvent(ctx, tx, { type: 'comment_reply.posted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+    recordEvent(ctx, tx, {
+      type: 'comment_reply.posted',
+      organizationId: reply.organization,
+      target: replyTarget(comment, reply),
+      payload: commentReplyPayload(reply),
+    });
   });
   forgetComment(ctx, comment);
   return reply;
@@ -252,7 +263,12 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
   const reply = await replyIn(ctx, comment, ids.commentReplyId);
   await ctx.em.transactional(async (tx) => {
     if ((await tx.nativeDelete(CommentReply, { id: reply.id })) === 0) return;
-    recordEvent(ctx, tx, { type: 'comment_reply.deleted', organizationId: reply.organization, target: replyTarget(comment, reply), payload: commentReplyPayload(reply) });
+    recordEvent(ctx, tx, {
+      type: 'comment_reply.deleted',
+      organizationId: reply.organization,
+      target: replyTarget(comment, reply),
+      payload: commentReplyPayload(reply),
+    });
   });
   forgetComment(ctx, comment);
   ctx.loaders.commentReply.clear(reply.id);

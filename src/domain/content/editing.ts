@@ -30,7 +30,12 @@ export type Draft = {
  * The change request is locked meanwhile, so concurrent edits apply one after the other; a locked or
  * deleted space and a merged or archived change request refuse edits with 409.
  */
-export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: string, apply: (draft: Draft) => Promise<R> | R): Promise<{ result: R; view: RevisionView }> {
+export async function editChangeRequest<R>(
+  ctx: Context,
+  spaceId: string,
+  ref: string,
+  apply: (draft: Draft) => Promise<R> | R,
+): Promise<{ result: R; view: RevisionView }> {
   const found = await changeRequestIn(ctx, spaceId, ref);
   const author = ctx.viewer!.user.id;
   const outcome = await ctx.em.transactional(async (em) => {
@@ -76,19 +81,25 @@ export async function editChangeRequest<R>(ctx: Context, spaceId: string, ref: s
 }
 
 const flag = z.boolean({ error: 'must be true or false' });
-const PageLayoutInput = z.object({
-  width: oneOf(['default', 'wide']),
-  cover: flag,
-  coverSize: oneOf(['hero', 'full']),
-  title: flag,
-  description: flag,
-  tableOfContents: flag,
-  outline: flag,
-  pagination: flag,
-  metadata: flag,
-}).partial();
+const PageLayoutInput = z
+  .object({
+    width: oneOf(['default', 'wide']),
+    cover: flag,
+    coverSize: oneOf(['hero', 'full']),
+    title: flag,
+    description: flag,
+    tableOfContents: flag,
+    outline: flag,
+    pagination: flag,
+    metadata: flag,
+  })
+  .partial();
 const PageCoverInput = z
-  .object({ file: z.string().optional().nullable(), url: z.url({ error: 'must be a URL' }).max(2048).optional().nullable(), yPos: z.number().optional().nullable() })
+  .object({
+    file: z.string().optional().nullable(),
+    url: z.url({ error: 'must be a URL' }).max(2048).optional().nullable(),
+    yPos: z.number().optional().nullable(),
+  })
   .refine((c) => !!c.file !== !!c.url, { error: 'give exactly one of file and url' });
 
 /** Editable fields of a page; bounds are this server's (the contract sets none). */

@@ -23,7 +23,17 @@ const UploadFileInput = z.object({
   content: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'must be base64' }),
 });
 
-const IMAGE_TYPES: Record<string, string> = { png: 'image/png', jpg: 'image/jpeg', gif: 'image/gif', webp: 'image/webp', svg: 'image/svg+xml', bmp: 'image/bmp', tiff: 'image/tiff', ico: 'image/x-icon', avif: 'image/avif' };
+const IMAGE_TYPES: Record<string, string> = {
+  png: 'image/png',
+  jpg: 'image/jpeg',
+  gif: 'image/gif',
+  webp: 'image/webp',
+  svg: 'image/svg+xml',
+  bmp: 'image/bmp',
+  tiff: 'image/tiff',
+  ico: 'image/x-icon',
+  avif: 'image/avif',
+};
 
 /** Width, height and type of an image, or null for bytes that are no image image-size knows. */
 function imageOf(bytes: Buffer): { width: number; height: number; type?: string } | null {

@@ -80,7 +80,10 @@ async function classifyRelativeLink(ctx: Context, from: PageView, target: string
   for (const candidate of candidates) {
     const file = files.find((f) => `.gitbook/assets/${f.file.name}` === candidate);
     if (file) return { key: `file|${file.entry.file}`, status: 'in-app', target: { kind: 'file', view, file } };
-    const pagePath = candidate.replace(/(^|\/)README\.md$/i, '').replace(/\.md$/i, '').replace(/\/+$/, '');
+    const pagePath = candidate
+      .replace(/(^|\/)README\.md$/i, '')
+      .replace(/\.md$/i, '')
+      .replace(/\/+$/, '');
     const page = tree.byPath.get(pagePath);
     if (page) return { key: `page|${view.space.id}|${page.entry.page}`, status: 'in-app', target: { kind: 'page', view, page } };
   }

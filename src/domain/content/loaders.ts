@@ -7,9 +7,18 @@ import { readRevisions } from './store.js';
 // Content rows are immutable, so plain rows (no entities) serve every read.
 export function contentLoaders(em: EntityManager) {
   return {
-    revision: rowLoader(async (ids: string[]) => (await readRevisions(em, ids)).revisions, (r) => r.id),
-    pageVersion: rowLoader((keys: string[]) => rowsWhereIn(em, PageVersion, 'key', keys), (v) => v.key),
-    contentFile: rowLoader((keys: string[]) => rowsWhereIn(em, ContentFile, 'key', keys), (f) => f.key),
+    revision: rowLoader(
+      async (ids: string[]) => (await readRevisions(em, ids)).revisions,
+      (r) => r.id,
+    ),
+    pageVersion: rowLoader(
+      (keys: string[]) => rowsWhereIn(em, PageVersion, 'key', keys),
+      (v) => v.key,
+    ),
+    contentFile: rowLoader(
+      (keys: string[]) => rowsWhereIn(em, ContentFile, 'key', keys),
+      (f) => f.key,
+    ),
   };
 }
 

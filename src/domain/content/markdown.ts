@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { fromMarkdown } from 'mdast-util-from-markdown';
-import type {Nodes, PhrasingContent, RootContent} from 'mdast';
+import type { Nodes, PhrasingContent, RootContent } from 'mdast';
 
 /*
  * Markdown is how page bodies are stored. This module reads it back: the link and image targets a
@@ -12,7 +12,7 @@ export function linkTargets(markdown: string): string[] {
   const targets: string[] = [];
   const walk = (node: Nodes) => {
     if (node.type === 'link' || node.type === 'image' || node.type === 'definition') targets.push(node.url);
-    if ('children' in node) for (const child of (node).children) walk(child);
+    if ('children' in node) for (const child of node.children) walk(child);
   };
   walk(fromMarkdown(markdown));
   return targets;
@@ -27,7 +27,7 @@ const textNode = (text: string, marks: Mark[] = []) => ({ object: 'text', leaves
 export function plainText(node: Nodes): string {
   if ('value' in node && typeof node.value === 'string') return node.value;
   if ('alt' in node && typeof node.alt === 'string') return node.alt;
-  return 'children' in node ? (node).children.map(plainText).join('') : '';
+  return 'children' in node ? node.children.map(plainText).join('') : '';
 }
 
 function inlines(nodes: PhrasingContent[], marks: Mark[] = []): Json[] {
@@ -40,7 +40,13 @@ function inlines(nodes: PhrasingContent[], marks: Mark[] = []): Json[] {
     else if (node.type === 'break') out.push(textNode('\n', marks));
     else if (node.type === 'link') {
       const children = inlines(node.children, marks).filter((n) => n.object === 'text');
-      out.push({ object: 'inline', type: 'link', data: { ref: { kind: 'url', url: node.url } }, isVoid: false, nodes: children.length ? children : [textNode(node.url)] });
+      out.push({
+        object: 'inline',
+        type: 'link',
+        data: { ref: { kind: 'url', url: node.url } },
+        isVoid: false,
+        nodes: children.length ? children : [textNode(node.url)],
+      });
     } else out.push(textNode(plainText(node), marks));
   }
   return out.length ? out : [textNode('')];
@@ -58,11 +64,22 @@ function blocks(nodes: RootContent[]): Json[] {
       case 'thematicBreak':
         return [{ object: 'block', type: 'divider', isVoid: true, data: {} }];
       case 'code':
-        return [block('code', node.value.split('\n').map((line) => block('code-line', [textNode(line)])), node.lang ? { syntax: node.lang } : {})];
+        return [
+          block(
+            'code',
+            node.value.split('\n').map((line) => block('code-line', [textNode(line)])),
+            node.lang ? { syntax: node.lang } : {},
+          ),
+        ];
       case 'blockquote':
         return [block('blockquote', blocks(node.children))];
       case 'list':
-        return [block(node.ordered ? 'list-ordered' : 'list-unordered', node.children.map((item) => block('list-item', blocks(item.children))))];
+        return [
+          block(
+            node.ordered ? 'list-ordered' : 'list-unordered',
+            node.children.map((item) => block('list-item', blocks(item.children))),
+          ),
+        ];
       case 'definition':
         return [];
       default:

@@ -57,10 +57,22 @@ function writeBlock(doc: PDFKit.PDFDocument, node: RootContent, indent = 0): voi
   const options = { indent };
   switch (node.type) {
     case 'heading':
-      doc.moveDown(0.5).font('Helvetica-Bold').fontSize(HEADING_SIZES[node.depth - 1] ?? 11).text(plainText(node), options).font('Helvetica').fontSize(11);
+      doc
+        .moveDown(0.5)
+        .font('Helvetica-Bold')
+        .fontSize(HEADING_SIZES[node.depth - 1] ?? 11)
+        .text(plainText(node), options)
+        .font('Helvetica')
+        .fontSize(11);
       return;
     case 'code':
-      doc.font('Courier').fontSize(9).text(node.value, { indent: indent + 12 }).font('Helvetica').fontSize(11).moveDown(0.5);
+      doc
+        .font('Courier')
+        .fontSize(9)
+        .text(node.value, { indent: indent + 12 })
+        .font('Helvetica')
+        .fontSize(11)
+        .moveDown(0.5);
       return;
     case 'list':
       node.children.forEach((item, i) => {
@@ -102,7 +114,11 @@ export async function renderPdf(em: EntityManager, subject: PdfSubject): Promise
   pages.forEach(({ entry, depth }, i) => {
     const version = versions.get(entry.version)!;
     if (i > 0) doc.addPage();
-    doc.font('Helvetica-Bold').fontSize(Math.max(22 - depth * 2, 14)).text(version.title).moveDown(0.5);
+    doc
+      .font('Helvetica-Bold')
+      .fontSize(Math.max(22 - depth * 2, 14))
+      .text(version.title)
+      .moveDown(0.5);
     doc.font('Helvetica').fontSize(11);
     if (version.description) doc.fillColor('#555555').text(version.description).fillColor('black').moveDown(0.5);
     for (const node of fromMarkdown(version.markdown).children) writeBlock(doc, node);

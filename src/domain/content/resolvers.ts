@@ -31,7 +31,12 @@ const DEFAULT_LAYOUT = {
 const content = (ctx: Context, args: InChangeRequest) => changeRequestContent(ctx, args.spaceId, args.changeRequestId, readOptions(args));
 
 /** Runs an edit on a change request and answers what it made. */
-async function edit(ctx: Context, args: InChangeRequest, apply: (draft: Draft) => Promise<Edit['pageId'] | void> | Edit['pageId'] | void, touches: 'page' | 'file' | 'none') {
+async function edit(
+  ctx: Context,
+  args: InChangeRequest,
+  apply: (draft: Draft) => Promise<Edit['pageId'] | void> | Edit['pageId'] | void,
+  touches: 'page' | 'file' | 'none',
+) {
   const { result, view } = await editChangeRequest(ctx, args.spaceId, args.changeRequestId, apply);
   const id = result ?? undefined;
   return { view, pageId: touches === 'page' ? id : undefined, fileId: touches === 'file' ? id : undefined };

@@ -14,7 +14,17 @@ import { manifestOf, treeOf, type Tree, type TreeEntry } from './tree.js';
 export type StoredObjects = Set<string>;
 
 /** An entry of a walked tree, with the revision it was reached from (see WALKED_ENTRIES). */
-export type EntryTuple = [revision: string, hash: string, kind: 'page' | 'file', item: string, version: string, parent: string | null, position: string | null, name: string | null, ordinal: number | null];
+export type EntryTuple = [
+  revision: string,
+  hash: string,
+  kind: 'page' | 'file',
+  item: string,
+  version: string,
+  parent: string | null,
+  position: string | null,
+  name: string | null,
+  ordinal: number | null,
+];
 
 /** Every node of the trees of the revisions `$1` names, with the revision it was reached from. */
 export const WALK_TREES = `with recursive walk as (
@@ -91,7 +101,12 @@ const INSERT_OBJECTS = `with new_entries as (
  * writers of the same rows wait for each other rather than deadlock. Answers the root hash and the
  * manifest as stored (files with their ordinals).
  */
-export async function storeTree(em: EntityManager, owner: Owner, manifest: Manifest, stored: StoredObjects): Promise<{ tree: string | null; manifest: Manifest }> {
+export async function storeTree(
+  em: EntityManager,
+  owner: Owner,
+  manifest: Manifest,
+  stored: StoredObjects,
+): Promise<{ tree: string | null; manifest: Manifest }> {
   const tree = treeOf(owner.space, manifest);
   await storeObjects(em, owner, tree, stored);
   return { tree: tree.root, manifest: asStored(manifest, tree) };

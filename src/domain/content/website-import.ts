@@ -53,7 +53,13 @@ function convert({ load, turndown }: HtmlTools, url: string, html: string): { ti
     }
   });
   $('script, style, noscript, template, iframe, form, nav, header, footer, aside').remove();
-  const main = $('main').first().length ? $('main').first() : $('article').first().length ? $('article').first() : $('[role=main]').first().length ? $('[role=main]').first() : $('body');
+  const main = $('main').first().length
+    ? $('main').first()
+    : $('article').first().length
+      ? $('article').first()
+      : $('[role=main]').first().length
+        ? $('[role=main]').first()
+        : $('body');
   // The title becomes the page title: drop a first heading that repeats it.
   const heading = main.find('h1').first();
   if (heading.length && heading.text().trim() === title) heading.remove();

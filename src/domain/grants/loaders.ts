@@ -29,7 +29,10 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
       });
     }),
     /** Grants given to each team. */
-    grantsByTeam: groupLoader((teamIds: string[]) => rowsWhere(em, ContentGrant, { team: { $in: teamIds } }), (g) => g.team!),
+    grantsByTeam: groupLoader(
+      (teamIds: string[]) => rowsWhere(em, ContentGrant, { team: { $in: teamIds } }),
+      (g) => g.team!,
+    ),
   };
 }
 

@@ -25,7 +25,10 @@ const granteeFields = {
   /** A member of the organization (user id). */
   user: z.string().min(1).nullish(),
 };
-const exactlyOneGrantee = { check: (g: { team?: string | null; user?: string | null }) => !!g.team !== !!g.user, error: 'team or user is required (exactly one)' };
+const exactlyOneGrantee = {
+  check: (g: { team?: string | null; user?: string | null }) => !!g.team !== !!g.user,
+  error: 'team or user is required (exactly one)',
+};
 
 const Grantee = z.object(granteeFields).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
 const GrantInput = z.object({ ...granteeFields, role: oneOf(ROLES) }).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
@@ -74,9 +77,10 @@ export async function putGrant(
     })
     // content_grant_{space,collection}_{team,user}_unique
     .onConflict([target.space ? 'space' : 'collection', grantee.team ? 'team' : 'user']);
-  await (keepStronger
-    ? insert.merge({ role: raw(`case when ${sqlRank('excluded.role')} > ${sqlRank('content_grant.role')} then excluded.role else content_grant.role end`) })
-    : insert.merge(['role'])
+  await (
+    keepStronger
+      ? insert.merge({ role: raw(`case when ${sqlRank('excluded.role')} > ${sqlRank('content_grant.role')} then excluded.role else content_grant.role end`) })
+      : insert.merge(['role'])
   ).execute();
   return em.findOneOrFail(ContentGrant, { ...targetWhere(target), ...grantee }, { refresh: true });
 }
@@ -87,7 +91,12 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
   const grantee = await granteeOf(ctx, target.organization, named);
   const grant = await ctx.em.transactional(async (tx) => {
     const stored = await putGrant(tx, target, grantee, role, ctx.clock.now());
-    recordEvent(ctx, tx, { type: 'permission.granted', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(stored) });
+    recordEvent(ctx, tx, {
+      type: 'permission.granted',
+      organizationId: target.organization,
+      target: grantTarget(target, grantee),
+      payload: grantPayload(stored),
+    });
     return stored;
   });
   ctx.policy.forget();
@@ -108,7 +117,12 @@ export async function revokeRole(ctx: Context, target: GrantTarget, input: unkno
     ]);
     for (const { role } of deleted) {
       const revoked = { ...targetWhere(target), ...grantee, role };
-      recordEvent(ctx, tx, { type: 'permission.revoked', organizationId: target.organization, target: grantTarget(target, grantee), payload: grantPayload(revoked) });
+      recordEvent(ctx, tx, {
+        type: 'permission.revoked',
+        organizationId: target.organization,
+        target: grantTarget(target, grantee),
+        payload: grantPayload(revoked),
+      });
     }
     return deleted.length > 0;
   });
@@ -127,7 +141,10 @@ export async function listGrants(ctx: Context, target: GrantTarget, args: PageAr
  * grants to the old organization's teams and members, and content invite links.
  */
 export async function removeAccessTo(em: EntityManager, content: { spaces?: string[]; collections?: string[] }) {
-  for (const [field, ids] of [['space', content.spaces], ['collection', content.collections]] as const) {
+  for (const [field, ids] of [
+    ['space', content.spaces],
+    ['collection', content.collections],
+  ] as const) {
     if (!ids?.length) continue;
     await em.nativeDelete(ContentGrant, { [field]: { $in: ids } });
     await em.nativeDelete(InviteLink, { [field]: { $in: ids } });

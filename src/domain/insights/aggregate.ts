@@ -74,13 +74,28 @@ function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): 
     }
     // The interval comes from the whitelist above, so it may stand in the text.
     const time = interval ? `date_trunc('${interval}', e."time", 'UTC')` : `e."time"`;
-    const definition: Dimension = { kind: 'dimension', sql: [`to_char(${time} at time zone 'UTC', ${ISO_FORMAT})`], reads: [], valueType: 'timestamptz', filterable: true, nullable: false };
+    const definition: Dimension = {
+      kind: 'dimension',
+      sql: [`to_char(${time} at time zone 'UTC', ${ISO_FORMAT})`],
+      reads: [],
+      valueType: 'timestamptz',
+      filterable: true,
+      nullable: false,
+    };
     return { name: column, interval: interval as Interval | undefined, definition, key: `datetime:${interval ?? ''}` };
   }
   if (column === 'visitorClaim') {
     const claim = input.claim;
-    if (typeof claim !== 'string' || claim.length === 0 || claim.length > 256) throw badRequest(`${at}.claim: is required, a claim name (dots reach nested claims)`);
-    const definition: Dimension = { kind: 'dimension', sql: [`e."claims" #>> ${parameters.bind(claim.split('.'), 'text[]')}`], reads: ['claims'], valueType: 'text', filterable: true, nullable: false };
+    if (typeof claim !== 'string' || claim.length === 0 || claim.length > 256)
+      throw badRequest(`${at}.claim: is required, a claim name (dots reach nested claims)`);
+    const definition: Dimension = {
+      kind: 'dimension',
+      sql: [`e."claims" #>> ${parameters.bind(claim.split('.'), 'text[]')}`],
+      reads: ['claims'],
+      valueType: 'text',
+      filterable: true,
+      nullable: false,
+    };
     return { name: column, claim, definition, key: `visitorClaim:${claim}` };
   }
   return { name: column, definition: COLUMNS[column], key: column };
@@ -174,7 +189,8 @@ function filters(
     // Only dimension conditions bind their column's parameters (a claim path); counts bind none.
     const column = resolveColumn(input, at, part === 'having' ? new Parameters() : parameters);
     const operator = (input.operator ?? 'in') as Operator;
-    if (!(OPERATORS as readonly string[]).includes(operator)) throw badRequest(`${at}.operator: unknown operator "${String(operator).slice(0, 64)}" (one of: ${OPERATORS.join(', ')})`);
+    if (!(OPERATORS as readonly string[]).includes(operator))
+      throw badRequest(`${at}.operator: unknown operator "${String(operator).slice(0, 64)}" (one of: ${OPERATORS.join(', ')})`);
     if (!Array.isArray(input.values)) throw badRequest(`${at}.values: must be an array`);
     if (input.values.length > MAX_FILTER_VALUES) throw badRequest(`${at}.values: at most ${MAX_FILTER_VALUES} values`);
     result.filtered.push(column);
@@ -225,7 +241,11 @@ export function piecesOf(range: TimeRange, hourly = false, watermark = Infinity)
   const d2 = floorTo(cut, DAY);
   const pieces: Piece[] =
     hourly || d1 >= d2
-      ? [{ source: 'raw', from, to: h1 }, { source: 'hour', from: h1, to: h2 }, { source: 'raw', from: h2, to }]
+      ? [
+          { source: 'raw', from, to: h1 },
+          { source: 'hour', from: h1, to: h2 },
+          { source: 'raw', from: h2, to },
+        ]
       : [
           { source: 'raw', from, to: h1 },
           { source: 'hour', from: h1, to: d1 },
@@ -300,10 +320,20 @@ function rowConditions(site: string, from: string, to: string, where: string[], 
 }
 
 const joinFor = (columns: Resolved[]) =>
-  columns.some((c) => c.name === 'visitorClaimProperty') ? ` cross join lateral jsonb_object_keys(coalesce(e."claims", '{}'::jsonb)) as claim_property(key)` : '';
+  columns.some((c) => c.name === 'visitorClaimProperty')
+    ? ` cross join lateral jsonb_object_keys(coalesce(e."claims", '{}'::jsonb)) as claim_property(key)`
+    : '';
 
 /** Builds `select … from … where … group by … having … order by … limit`. */
-function selectStatement(parts: { select: string[]; from: string; where?: string[]; groupBy?: number[]; having?: string[]; orderBy?: string[]; limit?: string }): string {
+function selectStatement(parts: {
+  select: string[];
+  from: string;
+  where?: string[];
+  groupBy?: number[];
+  having?: string[];
+  orderBy?: string[];
+  limit?: string;
+}): string {
   return [
     `select ${parts.select.map((expression, i) => `${expression} as c${i + 1}`).join(', ')}`,
     `from ${parts.from}`,
@@ -381,8 +411,8 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
   // Slices that follow the answer's time buckets hold whole groups: their distinct counts are final.
   const bucketed = probeOutputs.find((c) => c.name === 'datetime' && c.interval)?.interval;
   const merged = (definition: Aggregate): string[] => {
-    if (!bucketed && definition === COLUMNS.visitorsCount) return distinctIds.add('visitor_id'), [`sum(e."visitors")`];
-    if (!bucketed && definition === COLUMNS.sessionsCount) return distinctIds.add('visitor_id').add('session_id'), [`sum(e."sessions")`];
+    if (!bucketed && definition === COLUMNS.visitorsCount) return (distinctIds.add('visitor_id'), [`sum(e."visitors")`]);
+    if (!bucketed && definition === COLUMNS.sessionsCount) return (distinctIds.add('visitor_id').add('session_id'), [`sum(e."sessions")`]);
     let names = partialColumns.get(definition);
     if (!names) partialColumns.set(definition, (names = definition.raw.map((_, i) => `p${partialColumns.size + 1}_${i + 1}`)));
     return names.map((name) => `sum(e."${name}")`);
@@ -394,7 +424,8 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
   const slots: Slot[] = [];
   let dimensionIndex = 0;
   for (const column of outputs) {
-    const sql = column.definition.kind === 'dimension' ? column.definition.sql.map((e) => (sliced ? `e."d${++dimensionIndex}"` : e)) : aggregateSql(column.definition);
+    const sql =
+      column.definition.kind === 'dimension' ? column.definition.sql.map((e) => (sliced ? `e."d${++dimensionIndex}"` : e)) : aggregateSql(column.definition);
     slots.push({ column, positions: sql.map((expression) => expressions.push(expression)) });
   }
   const groupPositions = slots.filter((s) => s.column.definition.kind === 'dimension').flatMap((s) => s.positions);
@@ -407,10 +438,36 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
   if (rollup) {
     const where = [...conditions.where, ...notNull(outputs)];
     const from = `${rollupSource(rollup, piecesOf(range, bucketed === 'hour', options.watermark), parameters, parameters.bind(siteId))}${join}`;
-    plan = { sql: selectStatement({ select: expressions, from, where, groupBy: groupPositions, having: conditions.having, orderBy, limit: parameters.bind(limit, 'int') }), parameters: parameters.values, source: rollup.name };
+    plan = {
+      sql: selectStatement({
+        select: expressions,
+        from,
+        where,
+        groupBy: groupPositions,
+        having: conditions.having,
+        orderBy,
+        limit: parameters.bind(limit, 'int'),
+      }),
+      parameters: parameters.values,
+      source: rollup.name,
+    };
   } else if (!sliced) {
-    const where = rowConditions(parameters.bind(siteId), parameters.bind(range.from.toISOString(), 'timestamptz'), parameters.bind(range.to.toISOString(), 'timestamptz'), conditions.where, outputs);
-    const sql = selectStatement({ select: expressions, from: `"insight_event" e${join}`, where, groupBy: groupPositions, having: conditions.having, orderBy, limit: parameters.bind(limit, 'int') });
+    const where = rowConditions(
+      parameters.bind(siteId),
+      parameters.bind(range.from.toISOString(), 'timestamptz'),
+      parameters.bind(range.to.toISOString(), 'timestamptz'),
+      conditions.where,
+      outputs,
+    );
+    const sql = selectStatement({
+      select: expressions,
+      from: `"insight_event" e${join}`,
+      where,
+      groupBy: groupPositions,
+      having: conditions.having,
+      orderBy,
+      limit: parameters.bind(limit, 'int'),
+    });
     plan = { sql, parameters: parameters.values, source: 'raw' };
   } else {
     plan = { ...slicedSteps(), source: 'sliced' };
@@ -432,10 +489,21 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
       // Resolving again binds the columns' own parameters (claim paths) to this statement.
       const partialOutputs = outputsOf(request, bound);
       const dimensions = partialOutputs.flatMap((c) => (c.definition.kind === 'dimension' ? c.definition.sql : []));
-      const where = rowConditions(partialSite, bound.bind(from.toISOString(), 'timestamptz'), bound.bind(to.toISOString(), 'timestamptz'), filters(request.where, bound, (d) => d.raw, 'where').where, partialOutputs);
+      const where = rowConditions(
+        partialSite,
+        bound.bind(from.toISOString(), 'timestamptz'),
+        bound.bind(to.toISOString(), 'timestamptz'),
+        filters(request.where, bound, (d) => d.raw, 'where').where,
+        partialOutputs,
+      );
       const counts = [...partialColumns.keys()].flatMap((definition) => definition.raw);
       const keys = dimensions.length + ids.length;
-      const sql = selectStatement({ select: [...dimensions, ...ids.map((id) => `e."${id}"`), ...counts], from: `"insight_event" e${join}`, where, groupBy: Array.from({ length: keys }, (_, i) => i + 1) });
+      const sql = selectStatement({
+        select: [...dimensions, ...ids.map((id) => `e."${id}"`), ...counts],
+        from: `"insight_event" e${join}`,
+        where,
+        groupBy: Array.from({ length: keys }, (_, i) => i + 1),
+      });
       return { sql, parameters: bound.values };
     };
     const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
@@ -448,7 +516,10 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
     if (ids.length === 0) {
       ranges.forEach((r, i) => {
         const { sql, parameters: values } = select(r.from, r.to);
-        steps.push({ sql: i === 0 ? `create temp table "${table}" (${quoted(names)}) as ${sql}` : `insert into pg_temp."${table}" ${sql}`, parameters: values });
+        steps.push({
+          sql: i === 0 ? `create temp table "${table}" (${quoted(names)}) as ${sql}` : `insert into pg_temp."${table}" ${sql}`,
+          parameters: values,
+        });
       });
     } else {
       const shape = `${table}_shape`;
@@ -458,13 +529,18 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
       steps.push({ sql: `create temp table "${shape}" (${quoted(names)}) as ${first.sql} with no data`, parameters: first.parameters });
       steps.push({ sql: `create temp table "${table}" (like pg_temp."${shape}") partition by hash ("${ids[0]}")`, parameters: [] });
       for (let k = 0; k < ID_BUCKETS; k++) {
-        steps.push({ sql: `create temp table "${table}_${k}" partition of pg_temp."${table}" for values with (modulus ${ID_BUCKETS}, remainder ${k})`, parameters: [] });
+        steps.push({
+          sql: `create temp table "${table}_${k}" partition of pg_temp."${table}" for values with (modulus ${ID_BUCKETS}, remainder ${k})`,
+          parameters: [],
+        });
       }
       for (const r of ranges) {
         const { sql, parameters: values } = select(r.from, r.to);
         steps.push({ sql: `insert into pg_temp."${table}" ${sql}`, parameters: values });
       }
-      const counted = ids.map((id) => (id === 'visitor_id' ? `count(distinct e."visitor_id")` : `count(distinct (e."visitor_id", e."session_id"))`) + '::double precision');
+      const counted = ids.map(
+        (id) => (id === 'visitor_id' ? `count(distinct e."visitor_id")` : `count(distinct (e."visitor_id", e."session_id"))`) + '::double precision',
+      );
       const finishedNames = [...dimensions, ...sums, ...ids.map((id) => (id === 'visitor_id' ? 'visitors' : 'sessions'))];
       for (let k = 0; k < ID_BUCKETS; k++) {
         const sql = selectStatement({
@@ -472,11 +548,21 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
           from: `pg_temp."${table}_${k}" e`,
           groupBy: dimensions.map((_, i) => i + 1),
         });
-        steps.push({ sql: k === 0 ? `create temp table "${finished}" (${quoted(finishedNames)}) as ${sql}` : `insert into pg_temp."${finished}" ${sql}`, parameters: [] });
+        steps.push({
+          sql: k === 0 ? `create temp table "${finished}" (${quoted(finishedNames)}) as ${sql}` : `insert into pg_temp."${finished}" ${sql}`,
+          parameters: [],
+        });
       }
     }
     const source = ids.length ? `${table}_finished` : table;
-    const final = selectStatement({ select: expressions, from: `pg_temp."${source}" e`, groupBy: groupPositions, having: conditions.having, orderBy, limit: parameters.bind(limit, 'int') });
+    const final = selectStatement({
+      select: expressions,
+      from: `pg_temp."${source}" e`,
+      groupBy: groupPositions,
+      having: conditions.having,
+      orderBy,
+      limit: parameters.bind(limit, 'int'),
+    });
     return { sql: final, parameters: parameters.values, slices: { steps, final: { sql: final, parameters: parameters.values }, tables } };
   }
 

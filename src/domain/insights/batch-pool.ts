@@ -27,7 +27,8 @@ type Waiting = { task: BatchTask; resolve: (batch: PreparedBatch) => void; rejec
  */
 function workerUrl(): URL {
   if (import.meta.url.endsWith('.js')) return new URL('./batch-worker.js', import.meta.url);
-  const loader = typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
+  const loader =
+    typeof import.meta.resolve === 'function' ? import.meta.resolve('tsx/esm/api') : pathToFileURL(createRequire(import.meta.url).resolve('tsx/esm/api')).href;
   const bootstrap = `import { register } from ${JSON.stringify(loader)};
     register();
     await import(${JSON.stringify(new URL('./batch-worker.ts', import.meta.url).href)});`;
@@ -55,7 +56,10 @@ export class BatchPool {
       this.running.delete(worker);
       if (waiting) {
         if (answer.batch) waiting.resolve(answer.batch);
-        else waiting.reject(answer.error!.code === 'INTERNAL_SERVER_ERROR' ? new Error(answer.error!.message) : new DomainError(answer.error!.code, answer.error!.message));
+        else
+          waiting.reject(
+            answer.error!.code === 'INTERNAL_SERVER_ERROR' ? new Error(answer.error!.message) : new DomainError(answer.error!.code, answer.error!.message),
+          );
       }
       this.release(worker);
     });

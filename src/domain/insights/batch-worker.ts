@@ -20,7 +20,10 @@ parentPort!.on('message', ({ id, body, site }: BatchTask) => {
     transfer.push(events.buffer);
     answer = { id, batch: { ...batch, events } };
   } catch (error) {
-    answer = error instanceof DomainError ? { id, error: { code: error.code, message: error.message } } : { id, error: { code: 'INTERNAL_SERVER_ERROR', message: String((error as Error)?.stack ?? error) } };
+    answer =
+      error instanceof DomainError
+        ? { id, error: { code: error.code, message: error.message } }
+        : { id, error: { code: 'INTERNAL_SERVER_ERROR', message: String((error as Error)?.stack ?? error) } };
   }
   parentPort!.postMessage(answer, transfer);
 });

@@ -39,7 +39,14 @@ export type Aggregate = {
 
 export type ColumnDefinition = Dimension | Aggregate;
 
-const text = (column: EventColumn, nullable = false): Dimension => ({ kind: 'dimension', sql: [`e."${column}"`], reads: [column], valueType: 'text', filterable: true, nullable });
+const text = (column: EventColumn, nullable = false): Dimension => ({
+  kind: 'dimension',
+  sql: [`e."${column}"`],
+  reads: [column],
+  valueType: 'text',
+  filterable: true,
+  nullable,
+});
 const count = (raw: string, rollup?: string): Aggregate => ({
   kind: 'aggregate',
   raw: [`(${raw})::double precision`],

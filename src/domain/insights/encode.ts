@@ -178,7 +178,10 @@ export class RollupDeltas {
   /** Per hour (hours since the epoch), per rollup, the keys (dimensions as COPY text) counted. */
   private readonly hours = new Map<number, Map<string, number>[]>();
 
-  constructor(site: { id: string }, private readonly watermark: number) {
+  constructor(
+    site: { id: string },
+    private readonly watermark: number,
+  ) {
     this.site = copyValue(site.id);
   }
 

@@ -15,7 +15,10 @@ const MAX_TEXT = 2048;
 const MAX_CLAIMS_JSON = 4096;
 const MAX_CLAIMS_DEPTH = 5;
 
-const id = z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(MAX_ID, { error: `must be at most ${MAX_ID} characters` });
+const id = z
+  .string({ error: 'must be a string' })
+  .min(1, { error: 'must not be empty' })
+  .max(MAX_ID, { error: `must be at most ${MAX_ID} characters` });
 const optionalId = id.nullable();
 const shortText = z.string({ error: 'must be a string' }).max(MAX_TEXT, { error: `must be at most ${MAX_TEXT} characters` });
 const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' });
@@ -23,7 +26,9 @@ const webUrl = z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).
 type Plain = string | number | boolean | { [key: string]: Plain };
 function isPlainObject(value: unknown, depth = 1): value is Record<string, Plain> {
   if (typeof value !== 'object' || value === null || Array.isArray(value) || depth > MAX_CLAIMS_DEPTH) return false;
-  return Object.values(value).every((v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || isPlainObject(v, depth + 1));
+  return Object.values(value).every(
+    (v) => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v)) || isPlainObject(v, depth + 1),
+  );
 }
 const claims = z
   .unknown()
@@ -78,7 +83,10 @@ const EVENT_KINDS = {
   search_open_result: kind('search_open_result', { query: shortText, result: z.strictObject({ spaceId: id, pageId: id }) }),
   page_post_feedback: kind('page_post_feedback', { feedback: z.strictObject({ rating }) }),
   page_post_feedback_comment: kind('page_post_feedback_comment', {
-    feedback: z.strictObject({ rating, comment: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512, { error: 'must be at most 512 characters' }) }),
+    feedback: z.strictObject({
+      rating,
+      comment: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).max(512, { error: 'must be at most 512 characters' }),
+    }),
   }),
   ask_question: kind('ask_question', { query: shortText }),
   ask_rate_response: kind('ask_rate_response', {
@@ -167,7 +175,11 @@ ajv.addFormat('web-url', { type: 'string', validate: (value: string) => webUrlVa
 ajv.addFormat('referrer', { type: 'string', validate: (value: string) => value === '' || webUrlValue(value) !== false });
 ajv.addFormat('ip', { type: 'string', validate: (value: string) => ipAddress.safeParse(value).success });
 ajv.addFormat('date-time-offset', { type: 'string', validate: (value: string) => DATE_TIME.test(value) });
-ajv.addKeyword({ keyword: 'plainClaims', schemaType: 'boolean', validate: (_: boolean, value: unknown) => isPlainObject(value) && JSON.stringify(value).length <= MAX_CLAIMS_JSON });
+ajv.addKeyword({
+  keyword: 'plainClaims',
+  schemaType: 'boolean',
+  validate: (_: boolean, value: unknown) => isPlainObject(value) && JSON.stringify(value).length <= MAX_CLAIMS_JSON,
+});
 ajv.addKeyword({
   keyword: 'contentRef',
   type: 'object',
@@ -235,8 +247,14 @@ const JSON_FIELDS: Record<EventType, Record<string, unknown>> = {
   ad_display: { ad: jsonAd },
 };
 const eventJsonSchema = (type: EventType) =>
-  strict({ type: { const: type }, session: jsonSession, location: jsonLocation, timestamp: { type: 'string', format: 'date-time-offset' }, ...JSON_FIELDS[type] }, ['timestamp']);
-const CHECKS = Object.fromEntries(EVENT_TYPES.map((type) => [type, ajv.compile(eventJsonSchema(type))])) as unknown as Record<EventType, (value: unknown) => boolean>;
+  strict(
+    { type: { const: type }, session: jsonSession, location: jsonLocation, timestamp: { type: 'string', format: 'date-time-offset' }, ...JSON_FIELDS[type] },
+    ['timestamp'],
+  );
+const CHECKS = Object.fromEntries(EVENT_TYPES.map((type) => [type, ajv.compile(eventJsonSchema(type))])) as unknown as Record<
+  EventType,
+  (value: unknown) => boolean
+>;
 
 /** Standard JSON Schema for this module's own formats and keywords (those stay checks of this module). */
 const PUBLISHED_FORMATS: Record<string, string | undefined> = { 'web-url': 'uri', 'date-time-offset': 'date-time', referrer: undefined, ip: undefined };

@@ -35,7 +35,12 @@ async function encodeHere(events: unknown[], site: BatchSite): Promise<{ batch: 
 }
 
 /** Stores an encoded batch, counting its late events (read again when they were not kept), and schedules the roll-up. */
-async function store(ctx: Context, site: BatchSite, batch: EncodedBatch<string | Uint8Array>, late: () => Promise<{ valid: ValidEvent[]; times: ArrayLike<number> }>) {
+async function store(
+  ctx: Context,
+  site: BatchSite,
+  batch: EncodedBatch<string | Uint8Array>,
+  late: () => Promise<{ valid: ValidEvent[]; times: ArrayLike<number> }>,
+) {
   const now = new Date(site.now);
   await ctx.ingest.groupCommit().commit({
     siteId: site.id,

@@ -38,7 +38,8 @@ export function queryRange(range: unknown, now: Date): TimeRange {
     if (!start) throw badRequest(`range: must be one of: ${RANGE_PRESETS.join(', ')}, or {from, to}`);
     return { from: start(now), to: new Date(now.getTime() + 1) };
   }
-  if (typeof range !== 'object' || range === null || Array.isArray(range)) throw badRequest(`range: must be one of: ${RANGE_PRESETS.join(', ')}, or {from, to}`);
+  if (typeof range !== 'object' || range === null || Array.isArray(range))
+    throw badRequest(`range: must be one of: ${RANGE_PRESETS.join(', ')}, or {from, to}`);
   const extra = Object.keys(range).find((key) => key !== 'from' && key !== 'to');
   if (extra) throw badRequest(`range.${extra}: unknown field`);
   const { from, to } = range as { from?: unknown; to?: unknown };

@@ -15,7 +15,11 @@ export const insightsResolvers: Resolvers = {
     siteVisitorSegments: (_: unknown, { siteId, ...args }: SiteId & PageArgs, ctx: Context) => listVisitorSegments(ctx, siteId, args),
   },
   Mutation: {
-    trackSiteEvents: async (_: unknown, { siteId, events, batch }: SiteId & { events?: unknown[] | null; batch?: Uint8Array | string | null }, ctx: Context) => {
+    trackSiteEvents: async (
+      _: unknown,
+      { siteId, events, batch }: SiteId & { events?: unknown[] | null; batch?: Uint8Array | string | null },
+      ctx: Context,
+    ) => {
       if ((events == null) === (batch == null)) throw badRequest('events: give the events either as `events` or as `batch`, one of them');
       if (batch != null) await trackSiteEventsBody(ctx, siteId, typeof batch === 'string' ? Buffer.from(batch) : batch);
       else await trackSiteEvents(ctx, siteId, events!);

@@ -161,7 +161,9 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date, s
       // A bucket starting at `time` has ended once time + its length <= now.
       await execute(work, sql, [siteId, siteId, iso(now.getTime() - GRAIN_MS[grain])]);
     }
-    const [left] = await executeReturning<{ left: boolean }>(work, `select exists (select 1 from "insight_rollup" where "site_id" = ? and "delta") as "left"`, [siteId]);
+    const [left] = await executeReturning<{ left: boolean }>(work, `select exists (select 1 from "insight_rollup" where "site_id" = ? and "delta") as "left"`, [
+      siteId,
+    ]);
     return Boolean(left?.left);
   });
 }
@@ -170,7 +172,8 @@ const rollUpJob: JobHandler = Object.assign(
   async (em: EntityManager, payload: Record<string, unknown>, now: Date, run: JobRun) => {
     const siteId = String(payload.siteId);
     // The follow-up only from the run that holds the job: a stale run would schedule a second one.
-    if (await rollUpSite(em, siteId, now, run.signal)) await run.whileClaimed(em, async (tx) => void enqueue(tx, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now)));
+    if (await rollUpSite(em, siteId, now, run.signal))
+      await run.whileClaimed(em, async (tx) => void enqueue(tx, { now: () => now }, ROLLUP_JOB, { siteId }, nextRun(now)));
   },
   { outsideTransaction: true },
 );

@@ -20,7 +20,9 @@ function flatten(claims: Record<string, unknown>, prefix = ''): string[] {
     .sort()
     .flatMap((key) => {
       const value = claims[key];
-      return typeof value === 'object' && value !== null ? flatten(value as Record<string, unknown>, `${prefix}${key}.`) : [`${prefix}${key}: ${String(value)}`];
+      return typeof value === 'object' && value !== null
+        ? flatten(value as Record<string, unknown>, `${prefix}${key}.`)
+        : [`${prefix}${key}: ${String(value)}`];
     });
 }
 
@@ -35,11 +37,11 @@ export function segmentTitle(claims: Record<string, unknown> | null): string {
 /** The site's visitors of the last 30 days grouped by their visitor-auth claims, largest audience first. */
 export async function listVisitorSegments(ctx: Context, siteId: string, args: PageArgs): Promise<Page<VisitorSegment>> {
   const now = ctx.clock.now();
-  const rows = await executeOn<{ claims: Record<string, unknown> | string | null; events: number; visitors: number; sessions: number }>(kyselyOf(ctx.em), SEGMENTS, [
-    siteId,
-    new Date(now.getTime() - SEGMENT_WINDOW_MS).toISOString(),
-    new Date(now.getTime() + 1).toISOString(),
-  ]);
+  const rows = await executeOn<{ claims: Record<string, unknown> | string | null; events: number; visitors: number; sessions: number }>(
+    kyselyOf(ctx.em),
+    SEGMENTS,
+    [siteId, new Date(now.getTime() - SEGMENT_WINDOW_MS).toISOString(), new Date(now.getTime() + 1).toISOString()],
+  );
   const segments = rows.map((row) => {
     const claims = typeof row.claims === 'string' ? (JSON.parse(row.claims) as Record<string, unknown>) : row.claims;
     return { title: segmentTitle(claims), claims: claims ?? {}, events: Number(row.events), visitors: Number(row.visitors), sessions: Number(row.sessions) };

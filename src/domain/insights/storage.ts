@@ -198,7 +198,11 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
     const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
     const months = new Set(stored.flatMap((entry) => [...entry.batch.months]));
     await ensurePartitions(kyselyOf(em), writer, months);
-    await writer.copy('insight_event', EVENT_COLUMN_LIST, stored.map((entry) => entry.batch.events));
+    await writer.copy(
+      'insight_event',
+      EVENT_COLUMN_LIST,
+      stored.map((entry) => entry.batch.events),
+    );
     const deltas: string[] = [];
     for (const entry of stored) {
       const watermark = watermarkOfSite.get(entry.siteId) ?? -Infinity;

@@ -42,9 +42,7 @@ const ConfigurationComponent = z.object({ componentId: text({ min: 1, max: 100 }
 const Configuration = z.union([ConfigurationSchema, ConfigurationComponent], { error: 'must be {properties, required} or {componentId}' });
 
 /** `configurations` of a published integration: forms (or components) for the account, spaces and sites. */
-export const Configurations = z
-  .object({ account: Configuration.optional(), space: Configuration.optional(), site: Configuration.optional() })
-  .strict();
+export const Configurations = z.object({ account: Configuration.optional(), space: Configuration.optional(), site: Configuration.optional() }).strict();
 export type ConfigurationsValue = z.infer<typeof Configurations>;
 
 const ajv = new Ajv({ allErrors: false, useDefaults: true, strict: false });
@@ -61,7 +59,11 @@ function jsonSchemaOf(form: z.infer<typeof ConfigurationSchema>, complete: boole
   const properties: Record<string, unknown> = {};
   for (const [name, property] of Object.entries(form.properties) as [string, ConfigurationProperty][]) {
     if (property.type === 'button') continue;
-    properties[name] = { type: property.type, ...(property.enum ? { enum: property.enum } : {}), ...(property.default !== undefined ? { default: property.default } : {}) };
+    properties[name] = {
+      type: property.type,
+      ...(property.enum ? { enum: property.enum } : {}),
+      ...(property.default !== undefined ? { default: property.default } : {}),
+    };
   }
   return { type: 'object', properties, additionalProperties: false, ...(complete && form.required?.length ? { required: form.required } : {}) };
 }
@@ -82,7 +84,10 @@ export function checkConfiguration(configurations: ConfigurationsValue, value: R
   if (!shape(copy)) {
     const error = shape.errors![0];
     const field = error.instancePath.replace(/^\//, '').replaceAll('/', '.');
-    const what = error.keyword === 'additionalProperties' ? `"${(error.params as { additionalProperty: string }).additionalProperty}" is not a property of this integration` : error.message;
+    const what =
+      error.keyword === 'additionalProperties'
+        ? `"${(error.params as { additionalProperty: string }).additionalProperty}" is not a property of this integration`
+        : error.message;
     return { problem: field ? `${field}: ${what}` : String(what) };
   }
   return { value: copy, complete: validatorOf(jsonSchemaOf(form, true))(structuredClone(copy)) };

@@ -41,8 +41,18 @@ export const installationPayload = (installation: IntegrationInstallationRow, se
 });
 
 /** Records the publication (or a new version) of an integration, or its withdrawal, in its publisher's organization. */
-export function recordIntegrationEvent(ctx: Context, em: EntityManager, type: 'integration.published' | 'integration.unpublished', integration: IntegrationRow) {
-  recordEvent(ctx, em, { type, organizationId: integration.organization, target: { integrationName: integration.name }, payload: integrationPayload(integration) });
+export function recordIntegrationEvent(
+  ctx: Context,
+  em: EntityManager,
+  type: 'integration.published' | 'integration.unpublished',
+  integration: IntegrationRow,
+) {
+  recordEvent(ctx, em, {
+    type,
+    organizationId: integration.organization,
+    target: { integrationName: integration.name },
+    payload: integrationPayload(integration),
+  });
 }
 
 type InstallationEventType = 'integration.installed' | 'integration.updated' | 'integration.uninstalled';

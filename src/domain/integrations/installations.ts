@@ -1,4 +1,4 @@
-import {LockMode} from '@mikro-orm/postgresql';
+import { LockMode } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
 import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
@@ -11,7 +11,7 @@ import { oneOf, parseInput, text } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { Site } from '../sites/index.js';
 import { Space } from '../spaces/index.js';
-import {checkConfiguration} from './configurations.js';
+import { checkConfiguration } from './configurations.js';
 import { recordInstallationEvent } from './events.js';
 import {
   IntegrationInstallation,
@@ -29,7 +29,10 @@ const InstallInput = z.object({
   site_selection: oneOf(SELECTIONS).nullish(),
   sites: z.array(z.string()).max(1000).nullish(),
   configuration: z.record(z.string(), z.unknown(), { error: 'must be an object' }).nullish(),
-  externalIds: z.array(text({ min: 1, max: 255 })).max(5, { error: 'must hold at most 5 ids' }).nullish(),
+  externalIds: z
+    .array(text({ min: 1, max: 255 }))
+    .max(5, { error: 'must hold at most 5 ids' })
+    .nullish(),
 });
 
 /**

@@ -22,7 +22,10 @@ export function integrationLoaders(em: EntityManager) {
       (ids: string[]) => em.find(IntegrationSpaceInstallation, { installation: { $in: ids } }),
       (s) => s.installation,
     ),
-    siteSelectionsByInstallation: groupLoader((ids: string[]) => em.find(IntegrationSiteInstallation, { installation: { $in: ids } }), (s) => s.installation),
+    siteSelectionsByInstallation: groupLoader(
+      (ids: string[]) => em.find(IntegrationSiteInstallation, { installation: { $in: ids } }),
+      (s) => s.installation,
+    ),
     /**
      * How many live spaces each installation works on: all of its organization's, or its selected ones.
      * Two grouped counts per batch, whatever the number of installations.

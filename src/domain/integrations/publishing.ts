@@ -4,10 +4,25 @@ import { Configurations } from './configurations.js';
 import { imageDataUrl } from './images.js';
 
 export const INTEGRATION_SCOPES = [
-  'space:views:read', 'space:content:read', 'space:content:write', 'space:metadata:read', 'space:metadata:write',
-  'space:script:inject', 'space:script:cookies', 'space:git:sync', 'space:visitor:auth',
-  'site:metadata:read', 'site:views:read', 'site:script:inject', 'site:script:cookies', 'site:visitor:auth',
-  'site:adaptive:read', 'site:adaptive:write', 'openapi:read', 'openapi:write', 'conversations:ingest',
+  'space:views:read',
+  'space:content:read',
+  'space:content:write',
+  'space:metadata:read',
+  'space:metadata:write',
+  'space:script:inject',
+  'space:script:cookies',
+  'space:git:sync',
+  'space:visitor:auth',
+  'site:metadata:read',
+  'site:views:read',
+  'site:script:inject',
+  'site:script:cookies',
+  'site:visitor:auth',
+  'site:adaptive:read',
+  'site:adaptive:write',
+  'openapi:read',
+  'openapi:write',
+  'conversations:ingest',
 ] as const;
 export const INTEGRATION_CATEGORIES = ['analytics', 'collaboration', 'content', 'gitsync', 'marketing', 'visitor-auth', 'other'] as const;
 export const INTEGRATION_TARGETS = ['all', 'site', 'space', 'organization'] as const;
@@ -36,8 +51,14 @@ const listedItem = {
 const Block = z
   .object({
     ...listedItem,
-    urlUnfurl: z.array(text({ min: 1, max: 2048 })).max(100).optional(),
-    markdown: z.object({ codeblock: text({ min: 1, max: 100 }), body: text({ min: 1, max: 100 }) }).strict().optional(),
+    urlUnfurl: z
+      .array(text({ min: 1, max: 2048 }))
+      .max(100)
+      .optional(),
+    markdown: z
+      .object({ codeblock: text({ min: 1, max: 100 }), body: text({ min: 1, max: 100 }) })
+      .strict()
+      .optional(),
   })
   .strict();
 
@@ -68,7 +89,10 @@ export const PublishIntegrationInput = z.object({
   categories: z.array(oneOf(INTEGRATION_CATEGORIES)).transform(distinct).optional(),
   blocks: z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }).optional(),
   contentSources: z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }).optional(),
-  externalLinks: z.array(z.object({ url, label: text({ min: 1, max: 100 }) })).max(5, { error: 'must hold at most 5 links' }).optional(),
+  externalLinks: z
+    .array(z.object({ url, label: text({ min: 1, max: 100 }) }))
+    .max(5, { error: 'must hold at most 5 links' })
+    .optional(),
   configurations: Configurations.optional(),
   script: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
   /** Omitted: the stored secrets stay; null or `{}` removes them. */

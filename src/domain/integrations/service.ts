@@ -93,7 +93,11 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
   const organization = (await ctx.loaders.organizationByIdOrSubdomain.load(fields.organization))!;
   // Omitted: the stored secrets stay; null or {}: none any more.
   const secrets =
-    fields.secrets === undefined ? undefined : fields.secrets && Object.keys(fields.secrets).length ? await sealSecrets(ctx.em, ctx.clock, name, fields.secrets) : null;
+    fields.secrets === undefined
+      ? undefined
+      : fields.secrets && Object.keys(fields.secrets).length
+        ? await sealSecrets(ctx.em, ctx.clock, name, fields.secrets)
+        : null;
   const now = ctx.clock.now();
   const definition = {
     title: fields.title,

@@ -4,7 +4,10 @@ import { InviteLink } from './entities.js';
 
 export function inviteLoaders(em: EntityManager) {
   return {
-    inviteLink: rowLoader((ids: string[]) => em.find(InviteLink, { id: { $in: ids } }), (l) => l.id),
+    inviteLink: rowLoader(
+      (ids: string[]) => em.find(InviteLink, { id: { $in: ids } }),
+      (l) => l.id,
+    ),
   };
 }
 

@@ -2,15 +2,7 @@ import type { Context } from '../../kernel/context.js';
 import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { InviteLinkRow } from './entities.js';
-import {
-  createInviteLink,
-  deleteInviteLink,
-  inviteLinkOf,
-  isRedundant,
-  joinWithInviteLink,
-  listInviteLinks,
-  updateInviteLink,
-} from './service.js';
+import { createInviteLink, deleteInviteLink, inviteLinkOf, isRedundant, joinWithInviteLink, listInviteLinks, updateInviteLink } from './service.js';
 
 const inviteFields = {
   object: () => 'invite',

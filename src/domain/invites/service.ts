@@ -50,7 +50,11 @@ export async function inviteLinkOf(ctx: Context, organizationId: string, inviteI
 
 /** Invite links of the organization, oldest first; one page read in SQL. */
 export async function listInviteLinks(ctx: Context, organizationId: string, args: PageArgs) {
-  return readPage(ctx.em, { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}`, order: creationOrder<InviteLinkRow>('i') }, args);
+  return readPage(
+    ctx.em,
+    { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}`, order: creationOrder<InviteLinkRow>('i') },
+    args,
+  );
 }
 
 /** A live space of the organization named in a request body, or a 400 naming the field. */
@@ -103,7 +107,12 @@ export async function updateInviteLink(ctx: Context, organizationId: string, inv
   }
   // The role it had: a no-op, which records nothing.
   if (link.role === roleBefore) return link;
-  recordEvent(ctx, ctx.em, { type: 'invite.updated', organizationId, target: inviteTarget(link), payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] } });
+  recordEvent(ctx, ctx.em, {
+    type: 'invite.updated',
+    organizationId,
+    target: inviteTarget(link),
+    payload: { ...invitePayload(link), changes: [isContentLink(link) ? 'level' : 'role'] },
+  });
   await ctx.em.flush();
   return link;
 }
@@ -151,17 +160,36 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   const joined = { user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), disabled: false, sso: false };
   await ctx.em.transactional(async (em) => {
     const tx = em;
-    const inserted = await tx.createQueryBuilder(Member).insert({ organization: organizationId, lastSeenAt: null, ...joined }).onConflict(['organization', 'user']).ignore().execute('run');
+    const inserted = await tx
+      .createQueryBuilder(Member)
+      .insert({ organization: organizationId, lastSeenAt: null, ...joined })
+      .onConflict(['organization', 'user'])
+      .ignore()
+      .execute('run');
     // An existing member (or one a concurrent join added first) did not join now.
     if (inserted.affectedRows) {
-      recordEvent(ctx, tx, { type: 'member.joined', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload(joined), invite: inviteFingerprint(link.id) } });
+      recordEvent(ctx, tx, {
+        type: 'member.joined',
+        organizationId,
+        target: memberTarget(organizationId, userId),
+        payload: { ...memberPayload(joined), invite: inviteFingerprint(link.id) },
+      });
     }
     if (content) {
       const target = link.space ? { organization: organizationId, space: link.space } : { organization: organizationId, collection: link.collection! };
-      const before = await tx.findOne(ContentGrant, { ...(link.space ? { space: link.space } : { collection: link.collection! }), user: userId }, { fields: ['role'] });
+      const before = await tx.findOne(
+        ContentGrant,
+        { ...(link.space ? { space: link.space } : { collection: link.collection! }), user: userId },
+        { fields: ['role'] },
+      );
       const grant = await putGrant(tx, target, { team: null, user: userId }, link.role as Role, ctx.clock.now(), true);
       if (before?.role !== grant.role) {
-        recordEvent(ctx, tx, { type: 'permission.granted', organizationId, target: grantTarget(target, { team: null, user: userId }), payload: grantPayload(grant) });
+        recordEvent(ctx, tx, {
+          type: 'permission.granted',
+          organizationId,
+          target: grantTarget(target, { team: null, user: userId }),
+          payload: grantPayload(grant),
+        });
       }
     }
   });

@@ -40,7 +40,12 @@ export class EventStream implements AsyncIterableIterator<DomainEventRow> {
     } else if (this.pending.length < MAX_PENDING_EVENTS) {
       this.pending.push(event);
     } else {
-      this.end(new DomainError('RATE_LIMITED', `Events came faster than this subscription read them (more than ${MAX_PENDING_EVENTS} waiting): it ended; subscribe again`));
+      this.end(
+        new DomainError(
+          'RATE_LIMITED',
+          `Events came faster than this subscription read them (more than ${MAX_PENDING_EVENTS} waiting): it ended; subscribe again`,
+        ),
+      );
     }
   }
 
@@ -150,7 +155,7 @@ export class LiveFeed {
       try {
         const em = this.orm.em.fork();
         const where = { seq: { $gt: from }, outcome: 'succeeded' };
-        missed = (await em.find(DomainEvent, where, { orderBy: { seq: 'asc' }, limit: CATCH_UP_LIMIT, disableIdentityMap: true }));
+        missed = await em.find(DomainEvent, where, { orderBy: { seq: 'asc' }, limit: CATCH_UP_LIMIT, disableIdentityMap: true });
       } catch (err) {
         this.logger.warn({ err, fromSeq: from }, 'live subscriptions: events committed while not listening could not be read back');
         return;

@@ -116,7 +116,8 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
         }
         const invalid = validate(schema, document, rules);
         // Coded as Apollo codes them, so that they are answered as bad input (400), not masked.
-        if (invalid.length) return invalid.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
+        if (invalid.length)
+          return invalid.map((error) => new GraphQLError(error.message, { nodes: error.nodes, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } }));
         if (getOperationAST(document, payload.operationName)?.operation !== 'subscription') {
           return refusal('BAD_REQUEST', 'Only subscriptions run over WebSocket: send queries and mutations with POST /graphql');
         }
@@ -135,7 +136,11 @@ export function serveSubscriptions(server: Server, deps: AppDeps, schema: GraphQ
         contextValue.live = sessionFor(ctx.extra.authorization);
         if (contextValue.viewer) {
           const verdict = await deps.rateLimits.consume(subjectOf(contextValue.viewer.tokenId, undefined), costOf(document, payload.operationName));
-          if (verdict?.refused) return refusal('RATE_LIMITED', `Rate limit exceeded: ${verdict.limit} reads per ${verdict.windowS} s for this token; retry in ${Math.max(1, verdict.resetS)} s`);
+          if (verdict?.refused)
+            return refusal(
+              'RATE_LIMITED',
+              `Rate limit exceeded: ${verdict.limit} reads per ${verdict.windowS} s for this token; retry in ${Math.max(1, verdict.resetS)} s`,
+            );
         }
         return { schema, document, operationName: payload.operationName, variableValues: payload.variables, contextValue };
       },

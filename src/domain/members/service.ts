@@ -89,7 +89,12 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
   await ctx.em.transactional(async (tx) => {
     if (member.role === 'admin') await assertAnotherAdmin(tx, organizationId, userId, 'demoted');
     await tx.nativeUpdate(Member, { organization: organizationId, user: userId }, { role });
-    recordEvent(ctx, tx, { type: 'member.updated', organizationId, target: memberTarget(organizationId, userId), payload: { ...memberPayload({ ...member, role }), changes: ['role'] } });
+    recordEvent(ctx, tx, {
+      type: 'member.updated',
+      organizationId,
+      target: memberTarget(organizationId, userId),
+      payload: { ...memberPayload({ ...member, role }), changes: ['role'] },
+    });
   });
   await ctx.em.refresh(member);
   ctx.policy.forget();

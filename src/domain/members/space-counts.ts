@@ -30,7 +30,12 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
     const signatureOf = members.map((member, i) => {
       const reach = reaches[i];
       if (!hasGrants(reach)) return undefined;
-      const signature = { organization: member.organizationId, byDefault: reach.byDefault.length > 0, spaces: [...reach.spaces].sort(), collections: [...reach.collections].sort() };
+      const signature = {
+        organization: member.organizationId,
+        byDefault: reach.byDefault.length > 0,
+        spaces: [...reach.spaces].sort(),
+        collections: [...reach.collections].sort(),
+      };
       const key = JSON.stringify(signature);
       if (!signatures.has(key)) signatures.set(key, { key, ...signature });
       return key;

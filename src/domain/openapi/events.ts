@@ -37,5 +37,10 @@ export function recordSpecEvent(ctx: Context, em: EntityManager, type: SpecEvent
 /** Records that the processing job finished a revision of the spec (successfully or not: see `lastProcessErrorCode`). */
 export function recordSpecProcessed(em: EntityManager, now: Date, spec: OpenAPISpecRow) {
   const clock: Clock = { now: () => now };
-  recordServerEvent(em, clock, { type: 'openapi_spec.processed', organizationId: spec.organization, target: specTarget(spec), payload: openAPISpecPayload(spec) });
+  recordServerEvent(em, clock, {
+    type: 'openapi_spec.processed',
+    organizationId: spec.organization,
+    target: specTarget(spec),
+    payload: openAPISpecPayload(spec),
+  });
 }

@@ -63,7 +63,13 @@ export async function readSpecification(text: string): Promise<ProcessOutcome> {
     // Loaded with the first spec: ~25 MB a server that stores none need not hold.
     const { dereference, validate } = await import('@readme/openapi-parser');
     const result = await validate(structuredClone(document) as never, PARSER_OPTIONS);
-    if (!result.valid) throw new ParseFailure(result.errors.map((e) => e.message).join('; ').slice(0, 500));
+    if (!result.valid)
+      throw new ParseFailure(
+        result.errors
+          .map((e) => e.message)
+          .join('; ')
+          .slice(0, 500),
+      );
     const resolved = (await dereference(document as never, PARSER_OPTIONS)) as Record<string, any>;
     const info = resolved.info ?? {};
     return {

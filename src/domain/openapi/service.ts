@@ -22,7 +22,10 @@ const slug = text({ min: 1, max: 100 }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
 /** Exactly one of `url` (an http(s) URL of at most 2048 characters) and `text` (the specification). */
 const Source = z
   .object({
-    url: z.url({ protocol: /^https?$/, error: 'must be an http(s) URL' }).max(2048, { error: 'must be at most 2048 characters' }).optional(),
+    url: z
+      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
+      .max(2048, { error: 'must be at most 2048 characters' })
+      .optional(),
     text: z.string().min(1, { error: 'must not be empty' }).optional(),
   })
   .refine((source) => !!source.url !== !!source.text, { error: 'give exactly one of url and text' });
@@ -111,7 +114,11 @@ export async function putOpenAPISpec(ctx: Context, organizationId: string, specS
       .onConflict(['organization', 'slug'])
       .ignore()
       .execute('run');
-    const spec = await tx.findOneOrFail(OpenAPISpec, { organization: organizationId, slug: validSlug }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const spec = await tx.findOneOrFail(
+      OpenAPISpec,
+      { organization: organizationId, slug: validSlug },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     const created = inserted.affectedRows > 0;
     // The text it has already is a no-op (processing it again would read the same); a URL is fetched again, as it may serve something new.
     if (!created && source.text != null && spec.sourceURL === null && spec.sourceText === source.text) return { created, spec };
@@ -154,7 +161,8 @@ async function processSpec(em: EntityManager, payload: Record<string, unknown>, 
     if (changed > 0) recordSpecProcessed(tx, now, { ...spec, ...finished });
     return changed;
   });
-  if (written && !outcome.ok) run.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
+  if (written && !outcome.ok)
+    run.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
 }
 
 export const openAPIJobHandlers: Record<string, JobHandler> = {

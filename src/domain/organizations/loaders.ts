@@ -8,17 +8,21 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   const viewerMembership = rowLoader(
     (organizationIds: string[]) =>
       viewer
-        ? readRows<Plain<MemberRow>>(em, `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`, [
-            viewer.user.id,
-            organizationIds,
-          ])
+        ? readRows<Plain<MemberRow>>(
+            em,
+            `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`,
+            [viewer.user.id, organizationIds],
+          )
         : Promise.resolve([]),
     (m) => m.organization,
   );
   // Read with the token: forgotten (and then read again) after a change of memberships in the request.
   for (const membership of viewer?.memberships ?? []) viewerMembership.remember(membership.organization, membership);
   return {
-    organization: rowLoader((ids: string[]) => em.find(Organization, { id: { $in: ids } }), (o) => o.id),
+    organization: rowLoader(
+      (ids: string[]) => em.find(Organization, { id: { $in: ids } }),
+      (o) => o.id,
+    ),
     /**
      * The viewer's membership per organization id (null when not a member), as plain rows: every
      * request of a member reads it; a change loads the entity itself.

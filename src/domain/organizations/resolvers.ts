@@ -6,13 +6,7 @@ import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollections } from '../collections/index.js';
 import { listOrganizationSpaces } from '../spaces/index.js';
 import type { OrganizationRow } from './entities.js';
-import {
-  createOrganization,
-  listViewerOrganizations,
-  organizationsForEmailDomain,
-  ping,
-  updateOrganization,
-} from './service.js';
+import { createOrganization, listViewerOrganizations, organizationsForEmailDomain, ping, updateOrganization } from './service.js';
 
 export const organizationResolvers: Resolvers = {
   Query: {

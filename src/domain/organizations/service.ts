@@ -38,8 +38,15 @@ const OrganizationFields = {
   hostname,
   type: oneOf(['business', 'community']),
   useCase: oneOf([
-    'internalDocs', 'docsSite', 'audienceControlledSite', 'productDocs', 'teamKnowledgeBase',
-    'designSystem', 'openSourceDocs', 'notes', 'other',
+    'internalDocs',
+    'docsSite',
+    'audienceControlledSite',
+    'productDocs',
+    'teamKnowledgeBase',
+    'designSystem',
+    'openSourceDocs',
+    'notes',
+    'other',
   ]),
   communityType: oneOf(['nonProfit', 'openSource', 'education']),
 };
@@ -58,7 +65,10 @@ const UpdateOrganizationInput = z.object({
   emailDomains: OrganizationFields.emailDomains.optional(),
   hostname: OrganizationFields.hostname.nullable().optional(),
   defaultRole: oneOf(ROLES).nullable().optional(),
-  defaultContent: z.object({ type: z.literal('site', { error: 'must be "site"' }), site: z.string().min(1) }).nullable().optional(),
+  defaultContent: z
+    .object({ type: z.literal('site', { error: 'must be "site"' }), site: z.string().min(1) })
+    .nullable()
+    .optional(),
   logo: z
     .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
     .max(2048, { error: 'must be at most 2048 characters' })
@@ -106,7 +116,12 @@ export async function createOrganization(
     plan: 'free',
   });
   em.create(Member, { organization: organization.id, user: ownerId, role: 'admin', joinedAt: now, lastSeenAt: null, disabled: false, sso: false });
-  recordBy(ctx, em, clock, { type: 'organization.created', organizationId: organization.id, target: { organizationId: organization.id }, payload: organizationPayload(organization) });
+  recordBy(ctx, em, clock, {
+    type: 'organization.created',
+    organizationId: organization.id,
+    target: { organizationId: organization.id },
+    payload: organizationPayload(organization),
+  });
   await em.flush();
   return organization;
 }
@@ -133,7 +148,12 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
   const changed = applyChanges(organization, changes);
   if (changed.length) {
-    recordEvent(ctx, ctx.em, { type: 'organization.updated', organizationId: id, target: { organizationId: id }, payload: { ...organizationPayload(organization), changes: changed } });
+    recordEvent(ctx, ctx.em, {
+      type: 'organization.updated',
+      organizationId: id,
+      target: { organizationId: id },
+      payload: { ...organizationPayload(organization), changes: changed },
+    });
   }
   await ctx.em.flush();
   return organization;

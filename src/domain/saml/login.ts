@@ -146,7 +146,17 @@ async function joinThroughProvider(em: EntityManager, deps: AppDeps, provider: A
   if (joined.affectedRows) {
     // The server records it (no request context here), with the user who signed in as the actor.
     const member = { user: userId, role: provider.defaultRole, disabled: false, joinedAt: now, sso: true };
-    recordServerEvent(em, deps.clock, { type: 'member.joined', organizationId: organization, target: memberTarget(organization, userId), payload: { ...memberPayload(member), samlProvider: provider.id } }, userId);
+    recordServerEvent(
+      em,
+      deps.clock,
+      {
+        type: 'member.joined',
+        organizationId: organization,
+        target: memberTarget(organization, userId),
+        payload: { ...memberPayload(member), samlProvider: provider.id },
+      },
+      userId,
+    );
     if (provider.defaultTeam) {
       await em
         .createQueryBuilder(TeamMember)

@@ -1,16 +1,16 @@
 import type { Context } from '../../kernel/context.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationId } from '../../kernel/resolvers.js';
+import {
+  createInOrganization,
+  deleteOrganizationItem,
+  listInOrganization,
+  onOrganizationItem,
+  updateOrganizationItem,
+  type OrganizationId,
+} from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
-import {
-  createSamlProvider,
-  deleteSamlProvider,
-  listSamlProviders,
-  samlProviderOf,
-  ssoProviderLogins,
-  updateSamlProvider,
-} from './service.js';
+import { createSamlProvider, deleteSamlProvider, listSamlProviders, samlProviderOf, ssoProviderLogins, updateSamlProvider } from './service.js';
 
 /** SAML providers and the login page's list of SSO logins. */
 export const samlResolvers: Resolvers = {

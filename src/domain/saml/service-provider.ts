@@ -45,5 +45,4 @@ export async function signingKey(em: EntityManager, clock: Clock, config: Config
 /** An active provider: everything a login needs is set. */
 export type ActiveSamlProvider = SamlProviderRow & { entityID: string; ssoURL: string; certificate: string };
 
-export const isActive = (provider: SamlProviderRow): provider is ActiveSamlProvider =>
-  !!provider.entityID && !!provider.ssoURL && !!provider.certificate;
+export const isActive = (provider: SamlProviderRow): provider is ActiveSamlProvider => !!provider.entityID && !!provider.ssoURL && !!provider.certificate;

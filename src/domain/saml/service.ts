@@ -98,7 +98,13 @@ export async function updateSamlProvider(ctx: Context, organizationId: string, i
   const provider = await samlProviderOf(ctx, organizationId, id);
   if (changes.defaultTeam !== undefined) await teamOfOrganization(ctx, organizationId, changes.defaultTeam);
   const changed = applyChanges(provider, changes);
-  if (changed.length) recordEvent(ctx, ctx.em, { type: 'saml.updated', organizationId, target: samlProviderTarget(provider), payload: samlProviderPayload(provider, 'updated', changed) });
+  if (changed.length)
+    recordEvent(ctx, ctx.em, {
+      type: 'saml.updated',
+      organizationId,
+      target: samlProviderTarget(provider),
+      payload: samlProviderPayload(provider, 'updated', changed),
+    });
   await ctx.em.flush();
   return provider;
 }

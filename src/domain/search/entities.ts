@@ -53,12 +53,7 @@ export const SearchSection = defineEntity({
       .lazy()
       .nullable(),
     /** The title alone: sections naming the words in their heading outrank all others, so a search takes them first. */
-    heading: p
-      .string()
-      .columnType('tsvector')
-      .generated(`(to_tsvector('english', coalesce("title", ''))) stored`)
-      .lazy()
-      .nullable(),
+    heading: p.string().columnType('tsvector').generated(`(to_tsvector('english', coalesce("title", ''))) stored`).lazy().nullable(),
   },
   indexes: [
     { properties: ['document'], type: 'fulltext' },

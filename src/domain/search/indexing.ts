@@ -43,7 +43,16 @@ export async function scheduleIndexing(em: EntityManager, clock: Clock, space: {
 async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<SectionRow[]> {
   const [revision] = (await readRevisions(em, [space.revision])).revisions;
   if (!revision) return [];
-  const versions = new Map((await rowsWhereIn<PageVersionRow>(em, PageVersion, 'key', revision.pages.map((p) => p.version))).map((v) => [v.key, v]));
+  const versions = new Map(
+    (
+      await rowsWhereIn<PageVersionRow>(
+        em,
+        PageVersion,
+        'key',
+        revision.pages.map((p) => p.version),
+      )
+    ).map((v) => [v.key, v]),
+  );
   return revision.pages.flatMap((entry) => {
     const version = versions.get(entry.version)!;
     return sectionsOf(version.title, version.markdown).map((section, position) => ({
@@ -90,7 +99,9 @@ export async function indexSpace(em: EntityManager, spaceId: string): Promise<vo
 
 /** Rebuilds the organization's stale spaces (none, usually: then this reads no space). */
 export async function refreshStaleSpaces(em: EntityManager, organizationId: string): Promise<void> {
-  const stale = await queryIn<{ space: string }>(em, `select "space_id" as "space" from "search_indexed_space" where "organization_id" = $1 and "stale"`, [organizationId]);
+  const stale = await queryIn<{ space: string }>(em, `select "space_id" as "space" from "search_indexed_space" where "organization_id" = $1 and "stale"`, [
+    organizationId,
+  ]);
   for (const { space } of stale) await indexSpace(em, space);
 }
 

@@ -66,7 +66,17 @@ const rankedPageStatement = (search: Search, after: { rank: number; space: strin
     coalesce((select json_agg(json_build_array(r."id", r."space", r."page", r."anchor", r."pageTitle", r."pagePath", r."title", r."body", r."rank") order by r."rank" desc, r."id")
       from ranked r where r."space" in (select p."space" from page p)), '[]') as "sections"`;
 
-export type SectionHit = { id: string; space: string; page: string; anchor: string; pageTitle: string; pagePath: string; title: string; body: string; rank: number };
+export type SectionHit = {
+  id: string;
+  space: string;
+  page: string;
+  anchor: string;
+  pageTitle: string;
+  pagePath: string;
+  title: string;
+  body: string;
+  rank: number;
+};
 
 export type RankedPage = { count: number; spaces: { space: string; rank: number }[]; sections: SectionHit[] };
 
@@ -77,7 +87,10 @@ export async function rankedPage(em: EntityManager, search: Search, after: { ran
   return {
     count: row.count,
     spaces: row.spaces.map(([space, rank]) => ({ space, rank })),
-    sections: row.sections.map(([id, space, page, anchor, pageTitle, pagePath, title, body, rank]) => ({ id, space, page, anchor, pageTitle, pagePath, title, body, rank }) as SectionHit),
+    sections: row.sections.map(
+      ([id, space, page, anchor, pageTitle, pagePath, title, body, rank]) =>
+        ({ id, space, page, anchor, pageTitle, pagePath, title, body, rank }) as SectionHit,
+    ),
   };
 }
 

@@ -15,7 +15,6 @@ const SearchArgs = z.object({ query: text({ min: 1, max: 512 }) });
 export type PageHit = { id: string; title: string; path: string; space: SpaceRow; rank: number; sections: SectionHit[] };
 export type SpaceHit = { space: SpaceRow; rank: number; pages: PageHit[] };
 
-
 /** Groups a page's sections (best first) by page, under the page's spaces in their order. */
 function group(sections: SectionHit[], spaces: { space: SpaceRow; rank: number }[]): SpaceHit[] {
   const bySpace = new Map(spaces.map(({ space, rank }) => [space.id, { space, rank, pages: [] as PageHit[] }]));

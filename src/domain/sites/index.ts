@@ -1,6 +1,18 @@
 /** The public face of the sites area: what other areas and the wiring may use of it. */
 export { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
-export type { ShareLinkEntity, ShareLinkRow, SiteAdaptiveSchemaRow, SiteEntity, SiteRow, SiteSectionEntity, SiteSectionGroupEntity, SiteSectionGroupRow, SiteSectionRow, SiteSpaceEntity, SiteSpaceRow } from './entities.js';
+export type {
+  ShareLinkEntity,
+  ShareLinkRow,
+  SiteAdaptiveSchemaRow,
+  SiteEntity,
+  SiteRow,
+  SiteSectionEntity,
+  SiteSectionGroupEntity,
+  SiteSectionGroupRow,
+  SiteSectionRow,
+  SiteSpaceEntity,
+  SiteSpaceRow,
+} from './entities.js';
 export { recordShareLinkEvent, recordSiteEvent, recordStructureChange } from './events.js';
 export type { StructureChange } from './events.js';
 export { asksForTree, forgetSiteStructure, pageOfSite, partOfSite, sectionNestingOf, siteLoaders } from './loaders.js';

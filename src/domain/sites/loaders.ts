@@ -24,10 +24,22 @@ const byPosition = { position: 'asc', id: 'asc' } as const;
 export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   // Parts of a site that a page of one of its lists needs, each read for that page's rows only; a
   // request that reads the whole layout (a site's tree) finds them in it.
-  const sectionRow = rowLoader((ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids), (s) => s.id);
-  const groupRow = rowLoader((ids: string[]) => rowsWhereIn(em, SiteSectionGroup, 'id', ids), (g) => g.id);
-  const siteSpacesBySection = groupLoader((ids: string[]) => rowsWhereIn(em, SiteSpace, 'section', ids, byPosition), (s) => s.section!);
-  const sectionsByGroup = groupLoader((ids: string[]) => rowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition), (s) => s.sectionGroup!);
+  const sectionRow = rowLoader(
+    (ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids),
+    (s) => s.id,
+  );
+  const groupRow = rowLoader(
+    (ids: string[]) => rowsWhereIn(em, SiteSectionGroup, 'id', ids),
+    (g) => g.id,
+  );
+  const siteSpacesBySection = groupLoader(
+    (ids: string[]) => rowsWhereIn(em, SiteSpace, 'section', ids, byPosition),
+    (s) => s.section!,
+  );
+  const sectionsByGroup = groupLoader(
+    (ids: string[]) => rowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition),
+    (s) => s.sectionGroup!,
+  );
   const siteSpaceCount = batchLoader(async (siteIds: string[]) => {
     const statement = countsStatement('site_spaces_of_site', siteIds);
     const counted = await readRows<{ key: string; count: string }>(em, statement.text, statement.values);
@@ -40,8 +52,14 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
       const layouts = await readSiteLayouts(em, siteIds, spaces.facts);
       for (const layout of layouts) {
         for (const space of layout.spaces) spaces.spaceToRead.remember(space.id, space);
-        const bySection = groupRows(layout.siteSpaces.filter((s) => s.section), (s) => s.section!);
-        const byGroup = groupRows(layout.sections.filter((s) => s.sectionGroup), (s) => s.sectionGroup!);
+        const bySection = groupRows(
+          layout.siteSpaces.filter((s) => s.section),
+          (s) => s.section!,
+        );
+        const byGroup = groupRows(
+          layout.sections.filter((s) => s.sectionGroup),
+          (s) => s.sectionGroup!,
+        );
         for (const section of layout.sections) {
           sectionRow.remember(section.id, section);
           siteSpacesBySection.remember(section.id, bySection.get(section.id) ?? []);
@@ -68,19 +86,31 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
      */
     askLayout: (siteId: string) => void layout.load(siteId).catch(() => undefined),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
-    site: rowLoader((ids: string[]) => rowsWhereIn(em, Site, 'id', ids), (s) => s.id),
-    siteSection: rowLoader((ids: string[]) => em.find(SiteSection, { id: { $in: ids } }), (s) => s.id),
+    site: rowLoader(
+      (ids: string[]) => rowsWhereIn(em, Site, 'id', ids),
+      (s) => s.id,
+    ),
+    siteSection: rowLoader(
+      (ids: string[]) => em.find(SiteSection, { id: { $in: ids } }),
+      (s) => s.id,
+    ),
     /** Sections as plain rows, for reading. */
     sectionRow,
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
     sectionsBySite: partOfLayout((l) => l.sections),
     /** Sections of each group by position. */
     sectionsByGroup,
-    siteSectionGroup: rowLoader((ids: string[]) => em.find(SiteSectionGroup, { id: { $in: ids } }), (g) => g.id),
+    siteSectionGroup: rowLoader(
+      (ids: string[]) => em.find(SiteSectionGroup, { id: { $in: ids } }),
+      (g) => g.id,
+    ),
     /** Section groups as plain rows, for reading. */
     groupRow,
     groupsBySite: partOfLayout((l) => l.groups),
-    siteSpace: rowLoader((ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }), (s) => s.id),
+    siteSpace: rowLoader(
+      (ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }),
+      (s) => s.id,
+    ),
     /** Site spaces of each site by position within their section (or root level). */
     siteSpacesBySite: partOfLayout((l) => l.siteSpaces),
     /** Site spaces of each section by position. */
@@ -88,9 +118,18 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     /** The number of each site's site spaces, which the database keeps. */
     siteSpaceCount,
     /** Site spaces that publish each space. */
-    siteSpacesBySpace: groupLoader((spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }), (s) => s.space),
-    shareLinkByKey: rowLoader((keys: string[]) => em.find(ShareLink, { key: { $in: keys } }), (l) => l.key),
-    adaptiveSchema: rowLoader((siteIds: string[]) => em.find(SiteAdaptiveSchema, { site: { $in: siteIds } }), (a) => a.site),
+    siteSpacesBySpace: groupLoader(
+      (spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }),
+      (s) => s.space,
+    ),
+    shareLinkByKey: rowLoader(
+      (keys: string[]) => em.find(ShareLink, { key: { $in: keys } }),
+      (l) => l.key,
+    ),
+    adaptiveSchema: rowLoader(
+      (siteIds: string[]) => em.find(SiteAdaptiveSchema, { site: { $in: siteIds } }),
+      (a) => a.site,
+    ),
   };
 }
 

@@ -27,7 +27,14 @@ async function visibleSpaces(
   const where = sql`s.deleted_at is null and ${visibleContent(reach, 'space', 's')}`;
   const partition = raw(list.partition);
   const granted = (condition: Sql) => sql`select count(*) from ${raw(tableOf(em, Space))} s where ${partition} = k.key and ${where} and ${condition}`;
-  return { entity: Space, alias: 's', partition: list.partition, where, order: list.order, counts: () => visibleCounts(reach, 'space', list.counter, parents, 's', granted) };
+  return {
+    entity: Space,
+    alias: 's',
+    partition: list.partition,
+    where,
+    order: list.order,
+    counts: () => visibleCounts(reach, 'space', list.counter, parents, 's', granted),
+  };
 }
 
 /** The lists of spaces, each page read in SQL with the viewer's filter, for many parents at once. */
@@ -38,22 +45,32 @@ export function spaceLists(em: EntityManager, policy: Policy) {
       em,
       (organizationId: string) => organizationId,
       (organizationIds) =>
-        visibleSpaces(em, policy, organizationIds.map((id) => ({ key: id, counted: id, organization: id })), {
-          partition: 's.organization_id',
-          counter: 'spaces_of_organization',
-          order: spacesByCreation,
-        }),
+        visibleSpaces(
+          em,
+          policy,
+          organizationIds.map((id) => ({ key: id, counted: id, organization: id })),
+          {
+            partition: 's.organization_id',
+            counter: 'spaces_of_organization',
+            order: spacesByCreation,
+          },
+        ),
     ),
     /** Live spaces directly in a collection that the viewer can see, by position. */
     spacesOfCollection: pageLoader(
       em,
       (collection: CollectionRow) => collection.id,
       (collections) =>
-        visibleSpaces(em, policy, collections.map((c) => ({ key: c.id, counted: c.id, organization: c.organization })), {
-          partition: 's.parent_id',
-          counter: 'spaces_of_collection',
-          order: spacesByPosition,
-        }),
+        visibleSpaces(
+          em,
+          policy,
+          collections.map((c) => ({ key: c.id, counted: c.id, organization: c.organization })),
+          {
+            partition: 's.parent_id',
+            counter: 'spaces_of_collection',
+            order: spacesByPosition,
+          },
+        ),
     ),
   };
 }

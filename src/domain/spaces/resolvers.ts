@@ -3,16 +3,7 @@ import { whenLoaded } from '../../kernel/loader.js';
 import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
-import {
-  createSpace,
-  deleteSpace,
-  duplicateSpace,
-  listOrganizationSpaces,
-  moveSpace,
-  restoreSpace,
-  transferSpace,
-  updateSpace,
-} from './service.js';
+import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
 
 export const spaceResolvers: Resolvers = {
   Query: {
@@ -26,8 +17,7 @@ export const spaceResolvers: Resolvers = {
     restoreSpace: (_: unknown, { id }: Id, ctx: Context) => restoreSpace(ctx, id),
     duplicateSpace: (_: unknown, { id }: Id, ctx: Context) => duplicateSpace(ctx, id),
     moveSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveSpace>[2] }, ctx: Context) => moveSpace(ctx, id, input),
-    transferSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferSpace>[2] }, ctx: Context) =>
-      transferSpace(ctx, id, input),
+    transferSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferSpace>[2] }, ctx: Context) => transferSpace(ctx, id, input),
   },
   Space: {
     object: () => 'space',

@@ -43,7 +43,6 @@ const UpdateSpaceInput = z.object({
 
 const PURGE_JOB = 'space.purge';
 
-
 /**
  * Re-homes every tenant-owned row of these spaces (the spaces included) in another organization. The
  * sites of the old organization stop publishing them, and its teams and members lose their grants.
@@ -52,7 +51,8 @@ export async function moveTenantRows(em: EntityManager, { clock, areas }: Pick<C
   if (spaceIds.length === 0) return;
   await spacesLeave(areas, em, spaceIds, 'moved');
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
-  for (const entity of areas.flatMap((area) => area.spaceOwned ?? [])) await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
+  for (const entity of areas.flatMap((area) => area.spaceOwned ?? []))
+    await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
   await requestVacuum(em, clock); // every row updated left a dead one behind
 }
 
@@ -77,7 +77,15 @@ export const purgeSpace: AreaJobHandler = async (em, payload, now, run) => {
 export const spaceJobHandlers = { [PURGE_JOB]: purgeSpace };
 
 function newRevision(em: EntityManager, clock: Clock, space: { id: string; organization: string }) {
-  return em.create(Revision, { id: newId(), organization: space.organization, space: space.id, parents: [], type: 'edits', tree: null, createdAt: clock.now() });
+  return em.create(Revision, {
+    id: newId(),
+    organization: space.organization,
+    space: space.id,
+    parents: [],
+    type: 'edits',
+    tree: null,
+    createdAt: clock.now(),
+  });
 }
 
 function assertVisibilityFits(visibility: string, parentId: string | null | undefined) {
@@ -129,7 +137,13 @@ export async function updateSpace(ctx: Context, id: string, input: unknown): Pro
   const space = await liveSpace(ctx, id);
   if (changes.visibility) assertVisibilityFits(changes.visibility, space.parent);
   const changed = applyChanges(space, changes, ctx.clock.now());
-  if (changed.length) recordEvent(ctx, ctx.em, { type: 'space.updated', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), changes: changed } });
+  if (changed.length)
+    recordEvent(ctx, ctx.em, {
+      type: 'space.updated',
+      organizationId: space.organization,
+      target: spaceTarget(space),
+      payload: { ...spacePayload(space), changes: changed },
+    });
   await ctx.em.flush();
   return space;
 }
@@ -195,7 +209,12 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
       deletedAt: null,
     });
     await scheduleIndexing(em, ctx.clock, copy, true);
-    recordEvent(ctx, em, { type: 'space.created', organizationId: copy.organization, target: { ...spaceTarget(copy), duplicatedFromSpaceId: source.id }, payload: { ...spacePayload(copy), duplicatedFrom: source.id } });
+    recordEvent(ctx, em, {
+      type: 'space.created',
+      organizationId: copy.organization,
+      target: { ...spaceTarget(copy), duplicatedFromSpaceId: source.id },
+      payload: { ...spacePayload(copy), duplicatedFrom: source.id },
+    });
     return copy;
   });
 }
@@ -213,7 +232,12 @@ export async function moveSpace(ctx: Context, id: string, move: unknown): Promis
     space.parent = parentId;
     if (!parentId && space.visibility === 'in-collection') space.visibility = 'private';
     space.updatedAt = ctx.clock.now();
-    recordEvent(ctx, tx, { type: 'space.moved', organizationId: space.organization, target: spaceTarget(space), payload: { ...spacePayload(space), from, to: placementOf(space) } });
+    recordEvent(ctx, tx, {
+      type: 'space.moved',
+      organizationId: space.organization,
+      target: spaceTarget(space),
+      payload: { ...spacePayload(space), from, to: placementOf(space) },
+    });
   });
   return space;
 }
@@ -233,9 +257,13 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
     const to = { ...placementOf(space), organization: target };
     const payload = { ...spacePayload({ ...space, organization: target }), from, to };
     // Within its organization a transfer is a move; else recorded in the organization it leaves, naming the one it joins.
-    recordEvent(ctx, tx, leaving
-      ? { type: 'space.transferred', organizationId: from.organization, target: { ...spaceTarget(space), toOrganizationId: target }, payload }
-      : { type: 'space.moved', organizationId: from.organization, target: spaceTarget(space), payload });
+    recordEvent(
+      ctx,
+      tx,
+      leaving
+        ? { type: 'space.transferred', organizationId: from.organization, target: { ...spaceTarget(space), toOrganizationId: target }, payload }
+        : { type: 'space.moved', organizationId: from.organization, target: spaceTarget(space), payload },
+    );
     await tx.flush();
     if (leaving) await moveTenantRows(tx, ctx, [id], target);
   });

@@ -8,11 +8,16 @@ import { Team, TeamMember } from './entities.js';
 
 export function teamLoaders(em: EntityManager) {
   return {
-    team: rowLoader((ids: string[]) => em.find(Team, { id: { $in: ids } }), (t) => t.id),
+    team: rowLoader(
+      (ids: string[]) => em.find(Team, { id: { $in: ids } }),
+      (t) => t.id,
+    ),
     /** How many members each team has: one grouped count for all the teams asked. */
     teamMemberCount: batchLoader(async (teamIds: string[]) => {
       const team = columnOf(em, TeamMember, 'team');
-      const counts = await countsByKey(em, `select ${team} as "key", count(*) as "n" from ${tableOf(em, TeamMember)} where ${team} = any($1) group by 1`, [teamIds]);
+      const counts = await countsByKey(em, `select ${team} as "key", count(*) as "n" from ${tableOf(em, TeamMember)} where ${team} = any($1) group by 1`, [
+        teamIds,
+      ]);
       return teamIds.map((id) => counts.get(id) ?? 0);
     }),
     /**

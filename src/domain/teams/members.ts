@@ -115,11 +115,19 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
       roles: Object.fromEntries([...roles].filter(([userId, role]) => current.get(userId)?.role !== role && !added.includes(userId))),
     };
     if (!isEmptyChange(change)) {
-      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+      recordEvent(ctx, tx, {
+        type: 'team.members_changed',
+        organizationId: team.organization,
+        target: teamTarget(team),
+        payload: teamMembersPayload(team, change),
+      });
     }
     // Also for users just added: a concurrent request may have added them first, with another role.
     for (const role of TEAM_ROLES) {
-      const users = [...roles].filter(([, given]) => given === role).map(([userId]) => userId).sort();
+      const users = [...roles]
+        .filter(([, given]) => given === role)
+        .map(([userId]) => userId)
+        .sort();
       if (users.length) await tx.nativeUpdate(TeamMember, { team: team.id, user: { $in: users } }, { role });
     }
     if (removed.size) await tx.nativeDelete(TeamMember, { team: team.id, user: { $in: [...removed] } });
@@ -147,7 +155,12 @@ export async function addTeamMember(ctx: Context, team: TeamRow, userId: string,
       change.roles[userId] = role;
     }
     if (!isEmptyChange(change)) {
-      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+      recordEvent(ctx, tx, {
+        type: 'team.members_changed',
+        organizationId: team.organization,
+        target: teamTarget(team),
+        payload: teamMembersPayload(team, change),
+      });
     }
     return row;
   });
@@ -161,7 +174,12 @@ export async function removeTeamMember(ctx: Context, team: TeamRow, userId: stri
     const count = await tx.nativeDelete(TeamMember, { team: team.id, user: userId });
     if (count) {
       const change = { added: [], removed: [userId], roles: {} };
-      recordEvent(ctx, tx, { type: 'team.members_changed', organizationId: team.organization, target: teamTarget(team), payload: teamMembersPayload(team, change) });
+      recordEvent(ctx, tx, {
+        type: 'team.members_changed',
+        organizationId: team.organization,
+        target: teamTarget(team),
+        payload: teamMembersPayload(team, change),
+      });
     }
     return count > 0;
   });

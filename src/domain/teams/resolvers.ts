@@ -1,7 +1,13 @@
 import { memberKey } from '../../kernel/member-keys.js';
 import type { Context } from '../../kernel/context.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { createInOrganization, deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import {
+  createInOrganization,
+  deleteOrganizationItem,
+  listFilteredInOrganization,
+  onOrganizationItem,
+  updateOrganizationItem,
+} from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { TeamMemberRow, TeamRow } from './entities.js';
 import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';

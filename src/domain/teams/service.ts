@@ -106,11 +106,16 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
   ctx.policy.forget();
 }
 
-
 export type MemberTeam = { team: TeamRow; member: { role: TeamRole } };
 
 /** The teams a member belongs to, with their role in each, oldest team first; `title` as in listTeams. */
-export async function listMemberTeams(ctx: Context, organizationId: string, userId: string, filters: { title?: string | null }, args: PageArgs): Promise<Page<MemberTeam>> {
+export async function listMemberTeams(
+  ctx: Context,
+  organizationId: string,
+  userId: string,
+  filters: { title?: string | null },
+  args: PageArgs,
+): Promise<Page<MemberTeam>> {
   await memberOf(ctx, organizationId, userId);
   const inTeam = sql`and exists (select 1 from team_member m where m.team_id = t.id and m.user_id = ${userId})`;
   const page = await teamsPage(ctx, organizationId, sql`${inTeam} ${titleFilter(filters.title)}`, args);

@@ -4,13 +4,7 @@ import { whenLoaded } from '../../kernel/loader.js';
 import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { TranslationSettingsRow } from './entities.js';
-import {
-  createTranslationSettings,
-  deleteTranslationSettings,
-  listTranslationSettings,
-  translationSettingsOf,
-  updateTranslationSettings,
-} from './service.js';
+import { createTranslationSettings, deleteTranslationSettings, listTranslationSettings, translationSettingsOf, updateTranslationSettings } from './service.js';
 
 export const translationResolvers: Resolvers = {
   Query: {

@@ -9,9 +9,7 @@ import { recordTranslationEvent } from './events.js';
 import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';
 
 /** Language codes of the reference (`TranslationLanguage`); GraphQL's enum of the same values checks them. */
-const languages = z
-  .array(z.string())
-  .refine((codes) => new Set(codes).size === codes.length, { error: 'must not name a language twice' });
+const languages = z.array(z.string()).refine((codes) => new Set(codes).size === codes.length, { error: 'must not name a language twice' });
 
 const TranslationSettingsInput = z.object({
   /** 1-100 characters. */

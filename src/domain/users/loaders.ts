@@ -6,7 +6,10 @@ import { User } from './entities.js';
 export function userLoaders(em: EntityManager) {
   return {
     /** A user by id, as a plain row (authors and creators shown next to content). */
-    user: rowLoader((ids: string[]) => rowsWhereIn(em, User, 'id', ids), (u) => u.id),
+    user: rowLoader(
+      (ids: string[]) => rowsWhereIn(em, User, 'id', ids),
+      (u) => u.id,
+    ),
   };
 }
 

@@ -14,8 +14,7 @@ export const userResolvers: Resolvers = {
       const { token, secret } = await createApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, label);
       return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
     },
-    revokeApiToken: (_: unknown, { id }: { id: string }, ctx: Context) =>
-      succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id)),
+    revokeApiToken: (_: unknown, { id }: { id: string }, ctx: Context) => succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id)),
   },
   User: {
     object: () => 'user',

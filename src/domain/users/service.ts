@@ -9,16 +9,16 @@ import { parseInput, text } from '../../kernel/validation.js';
 import { ApiToken, User, type UserRow } from './entities.js';
 
 const CreateUserInput = z.object({
-  email: z.string().trim().toLowerCase().pipe(z.email({ error: 'must be an e-mail address' })),
+  email: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .pipe(z.email({ error: 'must be an e-mail address' })),
   displayName: text({ min: 1, max: 255 }),
 });
 
 /** Creates a user; e-mail addresses are unique (case-insensitive). */
-export async function createUser(
-  em: EntityManager,
-  clock: Clock,
-  input: { email: string; displayName?: string; instanceAdmin?: boolean },
-): Promise<UserRow> {
+export async function createUser(em: EntityManager, clock: Clock, input: { email: string; displayName?: string; instanceAdmin?: boolean }): Promise<UserRow> {
   const { email, displayName } = parseInput(CreateUserInput, { ...input, displayName: input.displayName ?? input.email.split('@')[0] });
   if (await em.count(User, { email })) throw alreadyTaken('app_user_email_unique', email);
   const user = em.create(User, { id: newId(), email, displayName, photoURL: null, instanceAdmin: input.instanceAdmin ?? false, createdAt: clock.now() });
@@ -34,7 +34,12 @@ export async function userWithEmail(em: EntityManager, clock: Clock, input: { em
   const existing = await em.findOne(User, { email: input.email.trim().toLowerCase() });
   if (existing) return existing;
   const { email, displayName } = parseInput(CreateUserInput, input);
-  await em.createQueryBuilder(User).insert({ id: newId(), email, displayName, photoURL: null, createdAt: clock.now() }).onConflict(['email']).ignore().execute();
+  await em
+    .createQueryBuilder(User)
+    .insert({ id: newId(), email, displayName, photoURL: null, createdAt: clock.now() })
+    .onConflict(['email'])
+    .ignore()
+    .execute();
   return em.findOneOrFail(User, { email }, { refresh: true });
 }
 
@@ -48,13 +53,7 @@ export async function findUserByEmail(em: EntityManager, email: string): Promise
  * Issues an API token for a user and returns its secret, which is not stored and cannot be shown again.
  * `secret` lets provisioning choose the value (OWNER_TOKEN); otherwise 256 random bits are drawn.
  */
-export async function createApiToken(
-  em: EntityManager,
-  clock: Clock,
-  userId: string,
-  label: string,
-  secret: string = generateTokenSecret(),
-) {
+export async function createApiToken(em: EntityManager, clock: Clock, userId: string, label: string, secret: string = generateTokenSecret()) {
   const token = em.create(ApiToken, {
     id: newId(),
     user: userId,

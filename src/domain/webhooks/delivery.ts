@@ -44,7 +44,13 @@ async function send(webhook: WebhookEndpointEntity, event: DomainEventRow, secre
   };
   const started = performance.now();
   try {
-    const answer = await postJson(webhook.url, { timeoutMs: run.config.webhooks.timeoutMs, allowPrivate: run.config.fetch.allowPrivate }, headers, body, run.signal);
+    const answer = await postJson(
+      webhook.url,
+      { timeoutMs: run.config.webhooks.timeoutMs, allowPrivate: run.config.fetch.allowPrivate },
+      headers,
+      body,
+      run.signal,
+    );
     const ok = answer.status >= 200 && answer.status < 300;
     return { status: answer.status, durationMs: answer.durationMs, error: ok ? null : `the receiver answered ${answer.status}` };
   } catch (error) {
@@ -88,12 +94,16 @@ async function record(tx: EntityManager, delivery: WebhookDeliveryRow, outcome: 
       webhook.disabledAt = now;
       webhook.disabledReason = `${webhook.failureStreak} delivery attempts in a row failed (the last: ${outcome.error})`;
       webhook.updatedAt = now;
-      recordServerEvent(tx, { now: () => now }, {
-        type: 'webhook.updated',
-        organizationId: webhook.organization,
-        target: webhookTarget(webhook),
-        payload: { ...webhookPayload(webhook), changes: ['active', 'failureStreak', 'disabledAt', 'disabledReason'] },
-      });
+      recordServerEvent(
+        tx,
+        { now: () => now },
+        {
+          type: 'webhook.updated',
+          organizationId: webhook.organization,
+          target: webhookTarget(webhook),
+          payload: { ...webhookPayload(webhook), changes: ['active', 'failureStreak', 'disabledAt', 'disabledReason'] },
+        },
+      );
     } else if (webhook.active) {
       enqueue(tx, { now: () => now }, DELIVER_JOB, { webhookId: webhook.id }, row.nextAttemptAt);
     }
@@ -130,7 +140,8 @@ export const deliverWebhook: JobHandler = async (em, payload, now, run) => {
       await run.whileClaimed(em, (tx) => tx.nativeUpdate(WebhookDelivery, { id: head.id }, { status: 'expired' }));
       continue;
     }
-    if (signing?.sealed !== webhook.secret) signing = { sealed: webhook.secret, secret: await openSigningSecret(em, { now: () => now }, webhook.id, webhook.secret) };
+    if (signing?.sealed !== webhook.secret)
+      signing = { sealed: webhook.secret, secret: await openSigningSecret(em, { now: () => now }, webhook.id, webhook.secret) };
     const outcome = await send(webhook, event, signing.secret, now, run);
     const attempt = head.attempts + 1;
     const succeeded = await run.whileClaimed(em, (tx) => record(tx, head, outcome, now, run));

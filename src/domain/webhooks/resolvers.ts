@@ -1,6 +1,13 @@
 import type { Context } from '../../kernel/context.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem, type OrganizationItem } from '../../kernel/resolvers.js';
+import {
+  createInOrganization,
+  deleteOrganizationItem,
+  listInOrganization,
+  onOrganizationItem,
+  updateOrganizationItem,
+  type OrganizationItem,
+} from '../../kernel/resolvers.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import type { WebhookDeliveryRow } from './entities.js';
 import {

@@ -134,7 +134,9 @@ export async function updateWebhook(ctx: Context, organizationId: string, id: st
     webhook.disabledReason = fields.active ? null : 'disabled by an administrator';
   }
   const changed = webhookPayload(webhook);
-  const changes = Object.keys(changed).filter((key) => JSON.stringify(changed[key as keyof typeof changed]) !== JSON.stringify(before[key as keyof typeof before]));
+  const changes = Object.keys(changed).filter(
+    (key) => JSON.stringify(changed[key as keyof typeof changed]) !== JSON.stringify(before[key as keyof typeof before]),
+  );
   // Every field as it was: a no-op, which moves nothing and records nothing.
   if (!changes.length) return webhook;
   webhook.updatedAt = now;
@@ -160,7 +162,12 @@ export async function rotateWebhookSecret(ctx: Context, organizationId: string, 
   const secret = newSigningSecret();
   webhook.secret = await sealSigningSecret(ctx.em, ctx.clock, webhook.id, secret);
   webhook.updatedAt = ctx.clock.now();
-  recordEvent(ctx, ctx.em, { type: 'webhook.updated', organizationId, target: webhookTarget(webhook), payload: { ...webhookPayload(webhook), changes: ['secret'] } });
+  recordEvent(ctx, ctx.em, {
+    type: 'webhook.updated',
+    organizationId,
+    target: webhookTarget(webhook),
+    payload: { ...webhookPayload(webhook), changes: ['secret'] },
+  });
   await ctx.em.flush();
   return { ...webhook, revealedSecret: secret };
 }

@@ -195,7 +195,17 @@ type StoredObjects = Set<string>;
 export type Owner = { organization: string; space: string };
 
 /** An entry of a walked tree, with the revision it was reached from (see WALKED_ENTRIES). */
-export type EntryTuple = [revision: string, hash: string, kind: 'page' | 'file', item: string, version: string, parent: string | null, position: string | null, name: string | null, ordinal: number | null];
+export type EntryTuple = [
+  revision: string,
+  hash: string,
+  kind: 'page' | 'file',
+  item: string,
+  version: string,
+  parent: string | null,
+  position: string | null,
+  name: string | null,
+  ordinal: number | null,
+];
 
 /** Every node of the trees of the revisions `$1` names, with the revision it was reached from. */
 export const WALK_TREES = `with recursive walk as (

@@ -58,7 +58,9 @@ export async function readSiteLayouts(em: EntityManager, siteIds: readonly strin
     statements.set(factColumns, statement);
   }
   type Tuples = unknown[][];
-  const rows = await readRows<Record<string, unknown> & { site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [siteIds]);
+  const rows = await readRows<Record<string, unknown> & { site: string; sections: Tuples; groups: Tuples; siteSpaces: Tuples; spaces: Tuples }>(em, statement, [
+    siteIds,
+  ]);
   return rows.map((row) => {
     const layout = {
       site: row.site,

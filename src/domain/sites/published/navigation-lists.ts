@@ -64,7 +64,13 @@ export function siteNavigationLists(em: EntityManager) {
     /** The same pages, each section with its site spaces and their spaces. */
     sectionsWithSpaces: sections('siteSpacesAndSpaces'),
     /** The section groups of a site by position. */
-    sectionGroupsOfSite: pageLoader(em, site, async () => ({ entity: SiteSectionGroup, alias: 'x', partition: 'x.site_id', where: sql`true`, order: byPosition })),
+    sectionGroupsOfSite: pageLoader(em, site, async () => ({
+      entity: SiteSectionGroup,
+      alias: 'x',
+      partition: 'x.site_id',
+      where: sql`true`,
+      order: byPosition,
+    })),
     siteSpacesOfSite: siteSpaces(null),
     defaultSiteSpacesOfSite: siteSpaces(true),
     otherSiteSpacesOfSite: siteSpaces(false),

@@ -47,14 +47,11 @@ export const siteSectionResolvers: Resolvers = {
     addSiteSection: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSection(ctx, siteId, input),
     updateSiteSection: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) => updateSiteSection(ctx, siteId, id, input),
     deleteSiteSection: (_: unknown, { siteId, id }: OnItem, ctx: Context) => succeeded(deleteSiteSection(ctx, siteId, id)),
-    moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>
-      moveSiteSection(ctx, siteId, id, position),
+    moveSiteSection: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) => moveSiteSection(ctx, siteId, id, position),
     addSiteSectionGroup: (_: unknown, { siteId, input }: OnSite & WithInput, ctx: Context) => addSiteSectionGroup(ctx, siteId, input),
-    updateSiteSectionGroup: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) =>
-      updateSiteSectionGroup(ctx, siteId, id, input),
+    updateSiteSectionGroup: (_: unknown, { siteId, id, input }: OnItem & WithInput, ctx: Context) => updateSiteSectionGroup(ctx, siteId, id, input),
     deleteSiteSectionGroup: (_: unknown, { siteId, id }: OnItem, ctx: Context) => succeeded(deleteSiteSectionGroup(ctx, siteId, id)),
-    addSectionToGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) =>
-      addSectionToGroup(ctx, siteId, id, sectionId),
+    addSectionToGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) => addSectionToGroup(ctx, siteId, id, sectionId),
     removeSectionFromGroup: (_: unknown, { siteId, id, sectionId }: OnItem & { sectionId: string }, ctx: Context) =>
       succeeded(removeSectionFromGroup(ctx, siteId, id, sectionId)),
     moveSiteSectionGroup: (_: unknown, { siteId, id, position }: OnItem & { position?: unknown }, ctx: Context) =>

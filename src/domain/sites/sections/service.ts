@@ -33,7 +33,6 @@ import { forgetSiteStructure, pageOfSite } from '../index.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
-
 /** A section path: one URL segment of lowercase slug characters. */
 const sectionPath = text({ min: 1, max: PATH_MAX }).regex(/^[a-z0-9_-]+$/, {
   error: 'must contain only lowercase letters, digits, hyphens and underscores',
@@ -179,7 +178,14 @@ function rememberSiteSpacesOfSections(ctx: Context, sections: readonly SiteSecti
   for (const section of sections) {
     const tuples = nestedOf(section, 'siteSpaces') as [unknown[], unknown[] | null | undefined][] | undefined;
     if (!tuples) continue;
-    ctx.loaders.siteSpacesBySection.remember(section.id, rowsOf<Plain<SiteSpaceRow>>(ctx.em, SiteSpace, tuples.map(([siteSpace]) => siteSpace)));
+    ctx.loaders.siteSpacesBySection.remember(
+      section.id,
+      rowsOf<Plain<SiteSpaceRow>>(
+        ctx.em,
+        SiteSpace,
+        tuples.map(([siteSpace]) => siteSpace),
+      ),
+    );
     const spaces = tuples.flatMap(([, space]) => (space ? [space] : []));
     for (const space of rowsOf<Plain<SpaceRow>>(ctx.em, Space, spaces)) ctx.loaders.spaceToRead.remember(space.id, space);
   }
@@ -319,12 +325,7 @@ function pointedSection(pointer: SiteSectionPointer | null | undefined, field: s
  * items (sections and groups share one order), a section inside a group among that group's sections.
  * Without a position it goes to the end of where it is (the top level, or its group).
  */
-export async function moveSiteSection(
-  ctx: Context,
-  siteId: string,
-  sectionId: string,
-  move: unknown,
-): Promise<SiteSectionRow> {
+export async function moveSiteSection(ctx: Context, siteId: string, sectionId: string, move: unknown): Promise<SiteSectionRow> {
   const { position } = parseInput(MoveSiteSectionInput, { position: move });
   return changeSite(ctx, siteId, (layout, changed) => {
     const section = sectionIn(layout.sections, sectionId);
@@ -453,12 +454,7 @@ function pointedItem(pointer: SiteSectionGroupPointer | null | undefined, field:
 }
 
 /** Moves a group before or after a top-level section or group; without a position, to the end of the site. */
-export async function moveSiteSectionGroup(
-  ctx: Context,
-  siteId: string,
-  groupId: string,
-  move: unknown,
-): Promise<SiteSectionGroupRow> {
+export async function moveSiteSectionGroup(ctx: Context, siteId: string, groupId: string, move: unknown): Promise<SiteSectionGroupRow> {
   const { position } = parseInput(MoveSiteSectionGroupInput, { position: move });
   return changeSite(ctx, siteId, (layout, changed) => {
     const group = groupIn(layout.groups, groupId);

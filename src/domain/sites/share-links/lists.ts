@@ -7,13 +7,17 @@ import { ShareLink, type ShareLinkRow } from '../index.js';
 /** The lists of share links: one page of each site's, oldest first, read in SQL for many sites at once. */
 export function shareLinkLists(em: EntityManager) {
   return {
-    shareLinksOfSite: pageLoader(em, (siteId: string) => siteId, async () => ({
-      entity: ShareLink,
-      alias: 'l',
-      partition: 'l.site_id',
-      where: sql`true`,
-      order: creationOrder<ShareLinkRow>('l'),
-    })),
+    shareLinksOfSite: pageLoader(
+      em,
+      (siteId: string) => siteId,
+      async () => ({
+        entity: ShareLink,
+        alias: 'l',
+        partition: 'l.site_id',
+        where: sql`true`,
+        order: creationOrder<ShareLinkRow>('l'),
+      }),
+    ),
   };
 }
 

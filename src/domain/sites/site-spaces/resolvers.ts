@@ -46,8 +46,7 @@ export const siteSpaceResolvers: Resolvers = {
     addSiteSpace: (_: unknown, { siteId, input }: SiteArgs & { input: unknown }, ctx: Context) => addSiteSpace(ctx, siteId, input),
     updateSiteSpace: (_: unknown, { siteId, id, input }: ItemArgs & { input: unknown }, ctx: Context) => updateSiteSpace(ctx, siteId, id, input),
     deleteSiteSpace: (_: unknown, { siteId, id }: ItemArgs, ctx: Context) => succeeded(deleteSiteSpace(ctx, siteId, id)),
-    moveSiteSpace: (_: unknown, { siteId, id, position }: ItemArgs & { position?: unknown }, ctx: Context) =>
-      moveSiteSpace(ctx, siteId, id, position),
+    moveSiteSpace: (_: unknown, { siteId, id, position }: ItemArgs & { position?: unknown }, ctx: Context) => moveSiteSpace(ctx, siteId, id, position),
   },
   SiteSpace: {
     object: () => 'site-space',

@@ -12,21 +12,11 @@ import { newId } from '../../../kernel/ids.js';
 import { byPosition, placeAmong } from '../../../kernel/ordering.js';
 import type { SpaceRow } from '../../spaces/index.js';
 import { validateCondition } from '../index.js';
-import {
-  Site,
-  SiteSection,
-  SiteSpace,
-  type SiteEntity,
-  type SiteRow,
-  type SiteSectionEntity,
-  type SiteSpaceEntity,
-  type SiteSpaceRow,
-} from '../index.js';
+import { Site, SiteSection, SiteSpace, type SiteEntity, type SiteRow, type SiteSectionEntity, type SiteSpaceEntity, type SiteSpaceRow } from '../index.js';
 import { sectionOfSite } from '../index.js';
 import { siteSpacePublishedUrl } from '../index.js';
 import { recordStructureChange } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
-
 
 /** A site space's path is one segment of its published URL. */
 const sitePath = text({ min: 1, max: PATH_MAX }).refine((path) => !/[/?#%\s]/.test(path) && path !== '.' && path !== '..', {

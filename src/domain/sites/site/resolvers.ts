@@ -52,7 +52,12 @@ export const siteResolvers: Resolvers = {
   Site: {
     object: () => 'site',
     siteSpaces: (s: SiteRow, _: unknown, ctx: Context) =>
-      partOfSite(ctx.loaders, s.id, () => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length), () => ctx.loaders.siteSpaceCount.get(s.id)),
+      partOfSite(
+        ctx.loaders,
+        s.id,
+        () => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length),
+        () => ctx.loaders.siteSpaceCount.get(s.id),
+      ),
     proxy: (s: SiteRow, _: unknown, ctx: Context) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s: SiteRow) => ({ enabled: s.adaptiveContentEnabled }),
     // No ads programme on a self-hosted server.
@@ -80,6 +85,7 @@ export const siteResolvers: Resolvers = {
   },
   SiteStructureItem: {
     /** Rows carry no type tag: a site space publishes a space, a section has a path, a group has neither. */
-    __resolveType: (item: Record<string, unknown>) => ('space' in item && item.space ? 'SiteSpace' : 'path' in item && item.path ? 'SiteSection' : 'SiteSectionGroup'),
+    __resolveType: (item: Record<string, unknown>) =>
+      'space' in item && item.space ? 'SiteSpace' : 'path' in item && item.path ? 'SiteSection' : 'SiteSectionGroup',
   },
 };

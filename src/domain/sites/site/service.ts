@@ -19,15 +19,7 @@ import { validateCondition } from '../index.js';
 import { defaultSiteCustomization } from './customizations.js';
 import { sectionsInNavigationOrder, topLevelRows } from '../sections/index.js';
 import { attachSpace } from '../site-spaces/index.js';
-import {
-  Site,
-  SiteAdaptiveSchema,
-  type SiteAdaptiveSchemaRow,
-  type SiteEntity,
-  type SiteRow,
-  type SiteSectionRow,
-  type SiteSpaceRow,
-} from '../index.js';
+import { Site, SiteAdaptiveSchema, type SiteAdaptiveSchemaRow, type SiteEntity, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../index.js';
 import { applyChanges } from '../../../events/changes.js';
 import { recordSiteEvent } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
@@ -54,9 +46,7 @@ const CreateSiteInput = z.object({
   /** `public` when omitted. */
   visibility: oneOf(SITE_VISIBILITIES).optional(),
   /** Ids of spaces of the organization to publish at the root level, or "empty" / "sample" for a new space. */
-  spaces: z
-    .union([z.array(z.string()), z.enum(['empty', 'sample'])], { error: 'must be an array of space ids, or "empty" or "sample"' })
-    .optional(),
+  spaces: z.union([z.array(z.string()), z.enum(['empty', 'sample'])], { error: 'must be an array of space ids, or "empty" or "sample"' }).optional(),
 });
 
 const UpdateSiteInput = z.object({
@@ -74,10 +64,7 @@ const UpdateSiteInput = z.object({
   /** A section of this site. */
   defaultSiteSection: text({ min: 1, max: 255 }).optional(),
   /** A proxy origin such as `company.com/docs`; null removes it. */
-  proxy: text({ max: 512 })
-    .regex(PROXY_ORIGIN, { error: 'must be a host followed by a path, such as company.com/docs' })
-    .nullable()
-    .optional(),
+  proxy: text({ max: 512 }).regex(PROXY_ORIGIN, { error: 'must be a host followed by a path, such as company.com/docs' }).nullable().optional(),
 });
 
 // ─── reading ─────────────────────────────────────────────────────────────────────────────────────────
@@ -272,7 +259,11 @@ export async function updateSite(ctx: Context, id: string, input: unknown): Prom
 }
 
 /** The site's fields that the API names otherwise (an update event's `changes` lists the API's names). */
-const API_NAME_OF_FIELD: Readonly<Record<string, string>> = { adaptiveContentEnabled: 'adaptiveContent', defaultSection: 'defaultSiteSection', proxyOrigin: 'proxy' };
+const API_NAME_OF_FIELD: Readonly<Record<string, string>> = {
+  adaptiveContentEnabled: 'adaptiveContent',
+  defaultSection: 'defaultSiteSection',
+  proxyOrigin: 'proxy',
+};
 
 /** Makes a site space the default of the site (or of its default section); false when it already was. */
 async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: string): Promise<boolean> {
