@@ -1,7 +1,7 @@
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { startServer } from '../src/server.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';

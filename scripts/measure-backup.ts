@@ -16,7 +16,7 @@ import { mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { LOCK_FILE, readHolder } from '../src/db/data-dir-lock.js';
 import { createLogger } from '../src/kernel/logger.js';
 import { startServer } from '../src/server.js';

@@ -20,8 +20,8 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { openOrm } from '../src/db/orm.js';
-import { areaEntities } from '../src/areas.js';
-import type { Database } from '../src/db/database.js';
+import { entities } from '../src/entities.js';
+import type { Database } from '../src/kernel/database.js';
 import { BENCH_SECRET_KEY } from './bench-secret-key.js';
 import { MS_PER_TICK, processTicks } from './process-cpu.js';
 import { seedSiteTree, SITE_TREE_QUERY } from './site-tree.js';
@@ -201,7 +201,7 @@ try {
     };
     await stop(first.running);
     // Seeded while the server is down: an embedded data directory belongs to one process.
-    const orm = await openOrm(database, { entities: areaEntities });
+    const orm = await openOrm(database, { entities });
     let siteId: string;
     try {
       siteId = await seedSiteTree(orm.em.fork(), organizations.items[0].id, 20, 25, 5);

@@ -1,8 +1,9 @@
 import { execute, parse, type ExecutionResult } from 'graphql';
 import pino from 'pino';
-import { areaEntities, areas } from './areas.js';
+import { areas } from './areas.js';
+import { entities } from './entities.js';
 import type { Executor } from './cli/executors.js';
-import { databaseOf, type Config } from './config.js';
+import { databaseOf, type Config } from './kernel/config.js';
 import { migrate, openOrm } from './db/orm.js';
 import { IngestState } from './domain/insights/index.js';
 import { contextFor } from './graphql/request-context.js';
@@ -31,7 +32,7 @@ function dataOf(result: ExecutionResult): any {
  * an embedded data directory), applies pending migrations and executes operations on it.
  */
 export async function inProcess(config: Config): Promise<Executor> {
-  const orm = await openOrm(databaseOf(config), { entities: areaEntities, holder: 'cli' });
+  const orm = await openOrm(databaseOf(config), { entities, holder: 'cli' });
   try {
     await migrate(orm);
   } catch (error) {

@@ -2,7 +2,7 @@
 import './supported-node.mjs';
 import { constants } from 'node:os';
 import { MasterKeyError } from './auth/master-key.js';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, type Config } from './kernel/config.js';
 import { welcomeMessage } from './provision.js';
 import { DataDirectoryUnusable } from './db/data-dir-access.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';

@@ -4,9 +4,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { TSMigrationGenerator } from '@mikro-orm/migrations';
-import { ConfigError, databaseOf, loadConfig, type Config } from './config.js';
+import { ConfigError, databaseOf, loadConfig, type Config } from './kernel/config.js';
 import { migrate, openOrm, type Orm } from './db/orm.js';
-import { areaEntities } from './areas.js';
+import { entities } from './entities.js';
 
 /**
  * `npm run migrate` applies pending migrations. `npm run migration:create` first migrates, then writes
@@ -45,7 +45,7 @@ try {
   for (const line of error.lines) process.stderr.write(`error: ${line}\n`);
   process.exit(1);
 }
-const orm = await openOrm(databaseOf(config), { entities: areaEntities, holder: 'migrate' });
+const orm = await openOrm(databaseOf(config), { entities, holder: 'migrate' });
 try {
   const applied = await migrate(orm);
   console.log(applied.length ? `applied: ${applied.join(', ')}` : 'database is up to date');

@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from './kernel/clock.js';
-import type { Config } from './config.js';
+import type { Config } from './kernel/config.js';
 import { executeReturning } from './db/statements.js';
 import { renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ADMIN_TOKEN_FILE } from './cli/admin-token.js';
+import { ADMIN_TOKEN_FILE } from './db/admin-token-file.js';
 import type { Logger } from './kernel/logger.js';
 import { ApiToken, createApiToken, createUser, User } from './domain/users/index.js';
 import { createOrganization } from './domain/organizations/index.js';

@@ -1,5 +1,5 @@
 import { systemClock, type Clock } from './kernel/clock.js';
-import { databaseOf, type Config } from './config.js';
+import { databaseOf, type Config } from './kernel/config.js';
 import { createApp } from './app.js';
 import { loadKeyring } from './auth/master-key.js';
 import { sealStoredSecrets } from './auth/secrets.js';
@@ -13,7 +13,8 @@ import { createHttpServer } from './http-server.js';
 import { serveSubscriptions } from './domain/live/index.js';
 import { agreeOnPublicUrl } from './instances/agreement.js';
 import { jobHandlersOf } from './jobs/handlers.js';
-import { areaEntities, areas } from './areas.js';
+import { areas } from './areas.js';
+import { entities } from './entities.js';
 import { runDueJobs, startWorker, type JobEnv } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
 import { createLogger, type Logger } from './kernel/logger.js';
@@ -116,7 +117,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
   const { clock, logger, metrics } = options;
   const database = options.database ?? databaseOf(config);
   // The data directory first: the key file beside the database is read or made by its holder only.
-  const orm = await openOrm(database, { entities: areaEntities });
+  const orm = await openOrm(database, { entities });
   let events: EventHub | undefined;
   try {
     const keyring = loadKeyring(config, database, logger);

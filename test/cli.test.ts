@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import type { Database } from '../src/db/orm.js';
 import { Member } from '../src/domain/organizations/index.js';
 import { newId } from '../src/kernel/ids.js';

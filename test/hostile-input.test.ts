@@ -2,7 +2,7 @@ import { parse, validate } from 'graphql';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ApolloArmor } from '@escape.tech/graphql-armor';
 import { routes } from '../rest-facade/routes/index.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { Collection } from '../src/domain/collections/index.js';
 import { documentCost } from '../src/graphql/document-limits.js';
 import { buildSchema } from '../src/graphql/schema.js';

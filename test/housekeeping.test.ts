@@ -5,7 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
-import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/db/vacuum.js';
+import { VACUUM_INTERVAL_MS, VACUUM_JOB } from '../src/jobs/vacuum.js';
 import { RETENTION_INTERVAL_MS, RETENTION_JOB } from '../src/domain/insights/index.js';
 import { Job } from '../src/jobs/entities.js';
 import { enqueueUnlessPending } from '../src/jobs/queue.js';

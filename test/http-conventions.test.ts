@@ -4,7 +4,7 @@ import { gunzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
 import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { routes } from '../rest-facade/routes/index.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { ApiToken } from '../src/domain/users/index.js';
 import { createApiToken, createUser } from '../src/domain/users/index.js';
 import { newId } from '../src/kernel/ids.js';

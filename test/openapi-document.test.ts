@@ -6,7 +6,7 @@ import addFormatsModule from 'ajv-formats';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { MAX_PAGE_SIZE } from '../src/kernel/pagination.js';
 import { MAX_LIMIT as AGGREGATE_MAX_LIMIT } from '../src/domain/insights/index.js';
 import { openApiDocument } from '../rest-facade/openapi/document.js';

@@ -13,7 +13,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { masterKeyOf } from '../src/auth/master-key.js';
 import { serverSecret, storedSecret } from '../src/auth/secrets.js';
-import { loadConfig } from '../src/config.js';
+import { loadConfig } from '../src/kernel/config.js';
 import { Integration } from '../src/domain/integrations/index.js';
 import { openSecrets } from '../src/domain/integrations/index.js';
 import { signingKey } from '../src/domain/saml/index.js';

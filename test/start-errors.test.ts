@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/config.js';
+import { CONFIG_VARIABLES, ConfigError, loadConfig } from '../src/kernel/config.js';
 import { requiredNodeRange, satisfies, unsupportedNodeMessage } from '../src/supported-node.mjs';
 import { repoRoot, runNodeProcess } from './support/processes.js';
 

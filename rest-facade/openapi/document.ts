@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GraphQLSchema } from 'graphql';
 import { areas } from '../../src/areas.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/kernel/config.js';
 import type { Route } from '../route.js';
 import { routes as routeTable } from '../routes/index.js';
 import { Components, type JsonSchema } from './components.js';

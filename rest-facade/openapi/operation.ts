@@ -15,7 +15,7 @@ import {
   type OperationDefinitionNode,
 } from 'graphql';
 import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../src/kernel/pagination.js';
-import type { Config } from '../../src/config.js';
+import type { Config } from '../../src/kernel/config.js';
 import { describedArguments } from '../../src/kernel/validation.js';
 import { guardOf } from '../../src/graphql/schema.js';
 import { bodyOf, type Route } from '../route.js';

@@ -1,10 +1,10 @@
 import { closeSync, fchmodSync, fsyncSync, linkSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hkdfSync, randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
-import type { Config } from '../config.js';
-import type { Database } from '../db/database.js';
+import type { Config } from '../kernel/config.js';
+import type { Database } from '../kernel/database.js';
 import type { Logger } from '../kernel/logger.js';
-import { HOW_TO_MAKE_A_KEY, KEY_FORMAT, keyBytes } from './key-text.js';
+import { HOW_TO_MAKE_A_KEY, KEY_FORMAT, keyBytes } from '../kernel/key-text.js';
 
 /*
  * The master key that seals the server secrets stored in the database (see sealing.ts). It is given

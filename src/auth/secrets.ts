@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
-import type { Orm } from '../db/database.js';
+import type { Orm } from '../kernel/database.js';
 import { executeReturning } from '../db/statements.js';
 import { ServerSecret } from './entities.js';
 import type { Logger } from '../kernel/logger.js';

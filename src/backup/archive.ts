@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { Header, Pack, Parser, ReadEntry, Unpack } from 'tar';
 import { z } from 'zod';
 import { KEY_FILE } from '../auth/master-key.js';
-import { ADMIN_TOKEN_FILE } from '../cli/admin-token.js';
+import { ADMIN_TOKEN_FILE } from '../db/admin-token-file.js';
 import { LOCK_FILE } from '../db/data-dir-lock.js';
 
 /*

@@ -6,7 +6,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { KEY_FILE } from '../auth/master-key.js';
 import { BACKUP_PATH, checkBackup, packBackup, SNAPSHOTS_DIR, type BackupManifest } from '../backup/archive.js';
 import { describeDatabase, whileStill } from '../backup/snapshot.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import { DataDirectoryLocked, lockDataDir } from '../db/data-dir-lock.js';
 import { serverAccess, serverHolding, unreachable, type ServerAccess } from './server-access.js';
 import type { CliIo } from './io.js';

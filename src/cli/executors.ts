@@ -1,5 +1,5 @@
 import type { ExecutionResult } from 'graphql';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { unreachable, type ServerAccess } from './server-access.js';
 
 /** Opens the configured database in this process (src/cli-database.ts), given by the wiring so the CLI knows no area. */

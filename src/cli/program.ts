@@ -1,6 +1,6 @@
 import { Command, CommanderError, Option } from 'commander';
 import { ROLES } from '../kernel/roles.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
 import { DomainError } from '../kernel/errors.js';
 import type { Executor, OpenDatabase } from './executors.js';

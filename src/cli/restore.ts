@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { restoreBackup, type RestoreReport } from '../backup/restore.js';
-import { loadConfig } from '../config.js';
+import { loadConfig } from '../kernel/config.js';
 import type { CliIo } from './io.js';
 
 /** `restore <file> <dir>`: restores a backup into a new data directory; prints the directory. */

@@ -1,5 +1,5 @@
 import type { DataDirectoryLocked, LockHolder } from '../db/data-dir-lock.js';
-import { ADMIN_TOKEN_FILE, readAdminToken } from './admin-token.js';
+import { ADMIN_TOKEN_FILE, readAdminToken } from '../db/admin-token-file.js';
 
 /** How the admin CLI reaches the server that holds an embedded data directory: where, with which token. */
 export type ServerAccess = {

@@ -5,18 +5,18 @@ import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
 import { ensureWritableDataDir } from './data-dir-access.js';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
 import { releaseDeadConnections } from './dead-connections.js';
-import { platformEntities, type Entities } from './entities.js';
+import type { Entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 import { embeddedDatabases } from './embedded-databases.js';
 import { searchPathStatement } from './search-path.js';
-import type { Database, Orm } from './database.js';
+import type { Database, Orm } from '../kernel/database.js';
 import { sqlObservers } from './sql-observers.js';
 
 export type { Database, Orm };
 
 function baseOptions(entities: Entities): Options {
   return {
-    entities: [...platformEntities, ...entities],
+    entities,
     extensions: [Migrator],
     migrations: {
       migrationsList,
@@ -59,7 +59,7 @@ const POOL_CONNECT_TIMEOUT_MS = 10_000;
  * directory must be writable (DataDirectoryUnusable otherwise) and is locked for this process until `orm.close()` (DataDirectoryLocked if another holds it);
  * `holder` says who is opening it, for the message another process gets.
  */
-/** `entities`: the areas' (src/areas.ts), beside the platform's own. */
+/** `entities`: every entity, the platform's and the areas' (src/entities.ts). */
 export async function openOrm(db: Database, options: { entities: Entities; holder?: LockHolder['kind'] }): Promise<Orm> {
   if ('url' in db) {
     const { schema } = db;

@@ -1,7 +1,7 @@
 import pRetry from 'p-retry';
 import type { Logger } from '../kernel/logger.js';
 import { connectionFailureOf, describeConnectionFailure } from './connection-errors.js';
-import type { Orm } from './database.js';
+import type { Orm } from '../kernel/database.js';
 import { executeReturning } from './statements.js';
 
 /** A start that could not use the DATABASE_URL server: one line for the operator, without the password. */

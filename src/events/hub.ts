@@ -1,5 +1,5 @@
 import pg from 'pg';
-import type { Orm } from '../db/database.js';
+import type { Orm } from '../kernel/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { Logger } from '../kernel/logger.js';
 
@@ -136,5 +136,12 @@ export class EventHub {
     clearTimeout(this.retry);
     this.retry = setTimeout(() => void this.connect(attempt), waitMs);
     this.retry.unref();
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface AppDeps {
+    /** This process's ear on the outbox: committed domain events, from every instance. */
+    events: EventHub;
   }
 }

@@ -5,7 +5,7 @@ import { MaxTokensParserWLexer } from '@escape.tech/graphql-armor-max-tokens';
 import { GraphQLError, type DocumentNode, type GraphQLSchema, type ValidationRule } from 'graphql';
 import { getComplexity, type ComplexityEstimator } from 'graphql-query-complexity';
 import { LRUCache } from 'lru-cache';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import { DEFAULT_PAGE_SIZE } from '../kernel/pagination.js';
 import { prefersPlainJson } from '../http/graphql-status.js';
 

@@ -4,7 +4,7 @@ import express, { type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
 import { openApiDocument } from '../../rest-facade/openapi/document.js';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));

@@ -1,5 +1,5 @@
 import type { RequestHandler } from 'express';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 
 /** GET /: where the doors are, as JSON, for someone who opens the server's address. */
 export function doorsIndex(config: Config): RequestHandler {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
-import type { Config } from '../config.js';
+import type { Config } from '../kernel/config.js';
 import type { Logger } from '../kernel/logger.js';
 import { InstanceSetting } from './entities.js';
 

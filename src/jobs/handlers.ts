@@ -1,5 +1,5 @@
 import type { Area, AreaJobHandler } from '../kernel/area.js';
-import { vacuumJobHandlers } from '../db/vacuum.js';
+import { vacuumJobHandlers } from './vacuum.js';
 import type { JobHandler } from './queue.js';
 
 /** The handler as the queue runs it: the areas' own get the server's areas with their run. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
-import type { Orm } from '../db/database.js';
+import type { Orm } from '../kernel/database.js';
 import { execute, executeReturning } from '../db/statements.js';
 import type { Logger } from '../kernel/logger.js';
 import { Job, type JobRow } from './entities.js';

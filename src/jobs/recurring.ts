@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Config } from '../config.js';
-import { scheduleVacuum } from '../db/vacuum.js';
+import type { Config } from '../kernel/config.js';
+import { scheduleVacuum } from './vacuum.js';
 import type { Area } from '../kernel/area.js';
 
 /**

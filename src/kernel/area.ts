@@ -4,10 +4,11 @@ import type { AnyCheck } from './checks.js';
 import type { Policy } from './policy.js';
 import type { Resolvers } from './resolver-types.js';
 import type { Viewer } from './viewer.js';
-import type { JobRun } from '../jobs/queue.js';
+import type { JobRun } from './jobs.js';
 import type { Loaders } from './request-loaders.js';
 import type { Route } from './rest-route.js';
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
+import type { Clock } from './clock.js';
 
 /**
  * An area of the domain, as its folder declares it (`src/domain/<area>/index.ts`). src/areas.ts lists
@@ -39,10 +40,15 @@ export type Area = {
    */
   spaceOwned?: readonly EntityName<{ space: string; organization: string }>[];
   /**
-   * What the area does when spaces leave their organization (`moved` to another) or are purged, before
-   * their rows move or cascade away: it lets go of what refers to them from outside the spaces.
+   * What the area does when spaces or collections leave their organization (`moved` to another) or are
+   * purged, before their rows move or cascade away: it lets go of what refers to them from outside.
    */
-  spacesLeaving?: (em: EntityManager, spaceIds: string[], why: 'moved' | 'purged') => Promise<void>;
+  contentLeaving?: (em: EntityManager, content: LeavingContent, why: 'moved' | 'purged') => Promise<void>;
+  /**
+   * What the area does when a space's live content appears or changes outside the area that owns the
+   * content (a duplicate's copy, `created` for a new space): search schedules its indexing.
+   */
+  spaceContentChanged?: (em: EntityManager, clock: Clock, space: { id: string; organization: string }, created: boolean) => Promise<void>;
   /** The area's REST operations (see Route). */
   routes?: readonly Route[];
   /** The guard checks the area's fields name (`@requires(…, check: "…")`), beside the kernel's (kernel/checks.ts). */
@@ -61,9 +67,12 @@ export type AreaJobHandler = ((em: EntityManager, payload: Record<string, unknow
   outsideTransaction?: boolean;
 };
 
-/** Lets every area that holds references to these spaces let go of them (`Area.spacesLeaving`), in the areas' order. */
-export async function spacesLeave(areas: readonly Area[], em: EntityManager, spaceIds: string[], why: 'moved' | 'purged'): Promise<void> {
-  for (const area of areas) await area.spacesLeaving?.(em, spaceIds, why);
+/** Spaces and collections (by id) leaving their organization or purged. */
+export type LeavingContent = { spaces?: string[]; collections?: string[] };
+
+/** Lets every area that holds references to this content let go of them (`Area.contentLeaving`), in the areas' order. */
+export async function contentLeaves(areas: readonly Area[], em: EntityManager, content: LeavingContent, why: 'moved' | 'purged'): Promise<void> {
+  for (const area of areas) await area.contentLeaving?.(em, content, why);
 }
 
 /** The schema.graphql beside an area's index module: `schemaBeside(import.meta.url)`. */

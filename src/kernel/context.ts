@@ -1,42 +1,38 @@
 import { type Viewer } from './viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from './clock.js';
-import type { Config } from '../config.js';
-import type { Orm } from '../db/database.js';
+import type { Config } from './config.js';
+import type { Orm } from './database.js';
 import type { Logger } from './logger.js';
 import type { Policy } from './policy.js';
-import type { EventHub } from '../events/hub.js';
 import type { RequestOrigin } from './origin.js';
 import type { Loaders } from './request-loaders.js';
 import type { Lists } from './request-lists.js';
 import type { GraphQLResolveInfo } from 'graphql';
 import type { Area } from './area.js';
-import type { RateLimits } from '../rate-limits/rate-limits.js';
 
 /**
  * What areas add to the server's shared state, and so to every request's context: each area that holds
  * such state declares its part where it defines it (`declare module '…/kernel/context.js'`), and the
  * wiring that starts the server makes and closes it.
  */
-
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type -- filled by the areas' declarations
 export interface AreaServices {}
 
 /**
  * What lives as long as the server (or command-line session) and is shared by every request. Whatever
  * holds threads, timers or pending work is here, made by whoever starts the server and closed by its
- * `stop()`; modules keep no such state of their own (only caches that can be lost).
+ * `stop()`; modules keep no such state of their own (only caches that can be lost). The infrastructure
+ * that holds such state adds its part where it defines it (the event hub, the rate limits).
  */
-export type AppDeps = AreaServices & {
+export interface AppDeps extends AreaServices {
   /** The areas the server is assembled from (src/areas.ts): what makes each request's loaders and lists. */
   areas: readonly Area[];
   orm: Orm;
   config: Config;
   clock: Clock;
   logger: Logger;
-  rateLimits: RateLimits;
-  /** This process's ear on the outbox: committed domain events, from every instance. */
-  events: EventHub;
-};
+}
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
 export type Context = AreaServices & {

@@ -1,4 +1,4 @@
-import type { Config } from '../config.js';
+import type { Config } from './config.js';
 
 /**
  * One REST operation of the contract, as data: which GraphQL document serves it and with what status.

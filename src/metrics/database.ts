@@ -1,7 +1,7 @@
 import type { PGlite, Transaction } from '@electric-sql/pglite';
 import { Gauge } from 'prom-client';
 import type pg from 'pg';
-import type { Orm } from '../db/database.js';
+import type { Orm } from '../kernel/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import { PREFIX, type ServerMetrics } from './registry.js';
 import { statementKind } from './statement-kind.js';

@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import express, { type RequestHandler } from 'express';
-import type { MetricsConfig } from '../config.js';
+import type { MetricsConfig } from '../kernel/config.js';
 import { sendError } from '../http/responses.js';
 import type { Logger } from '../kernel/logger.js';
 import type { ServerMetrics } from './registry.js';

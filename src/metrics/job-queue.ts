@@ -1,6 +1,6 @@
 import { Gauge } from 'prom-client';
 import type { Clock } from '../kernel/clock.js';
-import type { Orm } from '../db/database.js';
+import type { Orm } from '../kernel/database.js';
 import { readRows } from '../db/statements.js';
 import type { Logger } from '../kernel/logger.js';
 import { PREFIX, type ServerMetrics } from './registry.js';

@@ -1,8 +1,8 @@
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
 import { isIP } from 'node:net';
 import type { Agent } from 'undici';
-import type { FetchConfig } from '../config.js';
-import { refusalOf } from './addresses.js';
+import type { FetchConfig } from '../kernel/config.js';
+import { refusalOf } from '../kernel/addresses.js';
 
 /** Why a document could not be fetched. */
 export type FetchFailureKind = 'timeout' | 'refused' | 'too-large' | 'status' | 'network';

@@ -1,4 +1,4 @@
-import type { FetchConfig } from '../config.js';
+import type { FetchConfig } from '../kernel/config.js';
 import { checkUrl, failureOf, guardedAgent, webUrl } from './fetch-document.js';
 
 /** How a receiver answered a POST: its status and the time from sending to its last byte. */

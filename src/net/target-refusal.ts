@@ -1,7 +1,7 @@
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import type { FetchConfig } from '../config.js';
-import { refusalOf } from './addresses.js';
+import type { FetchConfig } from '../kernel/config.js';
+import { refusalOf } from '../kernel/addresses.js';
 import { checkUrl, FetchFailure, hostOf } from './fetch-document.js';
 
 /** Longest wait for a host name's addresses when a URL is judged ahead of its fetches. */

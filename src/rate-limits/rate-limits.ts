@@ -1,6 +1,6 @@
 import { RateLimiterRes } from 'rate-limiter-flexible';
-import type { RateLimitConfig } from '../config.js';
-import type { Orm } from '../db/database.js';
+import type { RateLimitConfig } from '../kernel/config.js';
+import type { Orm } from '../kernel/database.js';
 import type { Logger } from '../kernel/logger.js';
 import type { Cost } from './cost.js';
 import { createLimiters, type Limiters } from './store.js';
@@ -53,5 +53,11 @@ export class RateLimits {
 
   stop(): void {
     this.limiters.stop();
+  }
+}
+
+declare module '../kernel/context.js' {
+  interface AppDeps {
+    rateLimits: RateLimits;
   }
 }

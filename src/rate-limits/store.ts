@@ -1,6 +1,6 @@
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import type { RateLimitConfig } from '../config.js';
-import type { Orm } from '../db/database.js';
+import type { RateLimitConfig } from '../kernel/config.js';
+import type { Orm } from '../kernel/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { RateClass } from './cost.js';
 

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { migrate, openOrm } from '../../src/db/orm.js';
-import { areaEntities } from '../../src/areas.js';
+import { entities } from '../../src/entities.js';
 import { dropDedicatedDatabase, onServer, TEST_SCHEMA_PREFIX } from './database.js';
 
 declare module 'vitest' {
@@ -34,7 +34,7 @@ export default async function setup(project: TestProject) {
     return;
   }
   const dir = mkdtempSync(join(tmpdir(), 'dp-test-template-'));
-  const orm = await openOrm({ dataDir: dir }, { entities: areaEntities });
+  const orm = await openOrm({ dataDir: dir }, { entities });
   await migrate(orm);
   await orm.close();
   project.provide('templateDir', dir);

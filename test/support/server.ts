@@ -1,7 +1,7 @@
 import { type Viewer } from '../../src/kernel/viewer.js';
 import { afterAll, beforeAll } from 'vitest';
 import { ManualClock } from '../../src/kernel/clock.js';
-import { loadConfig } from '../../src/config.js';
+import { loadConfig } from '../../src/kernel/config.js';
 import type { Context } from '../../src/kernel/context.js';
 import { contextFor } from '../../src/graphql/request-context.js';
 import { createLogger, type Logger } from '../../src/kernel/logger.js';

@@ -13,7 +13,6 @@ import { PageVersion, Revision, type RevisionRow } from '../content/index.js';
 import type { Manifest } from '../content/index.js';
 import { readRevisions, storeTree, type StoredObjects } from '../content/index.js';
 import { mergeManifests, type ConflictChoice } from '../content/index.js';
-import { scheduleIndexing } from '../search/index.js';
 import { Space, type SpaceEntity, type SpaceRow } from '../spaces/index.js';
 import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
@@ -246,7 +245,7 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
     );
     const now = ctx.clock.now();
     Object.assign(space, { revision: merged.id, updatedAt: now });
-    await scheduleIndexing(tx, ctx.clock, space);
+    for (const area of ctx.areas) await area.spaceContentChanged?.(tx, ctx.clock, space, false);
     Object.assign(changeRequest, { status: 'merged', revisionMerged: merged.id, updatedAt: now });
     recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(merged), payload: revisionPayload(merged) });
     recordEvent(ctx, tx, {

@@ -4,6 +4,7 @@ import { createInOrganization, succeeded, updateById, type Id } from '../../kern
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/index.js';
 import type { CollectionRow } from './entities.js';
+import type { OrganizationRow } from '../organizations/index.js';
 import { createCollection, deleteCollection, listChildCollections, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 
 export const collectionResolvers: Resolvers = {
@@ -21,6 +22,9 @@ export const collectionResolvers: Resolvers = {
     moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) => moveCollection(ctx, id, input),
     transferCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferCollection>[2] }, ctx: Context) =>
       transferCollection(ctx, id, input),
+  },
+  Organization: {
+    collections: (o: OrganizationRow, args: PageArgs & { nested: boolean }, ctx: Context) => listCollections(ctx, o.id, args),
   },
   Collection: {
     object: () => 'collection',

@@ -6,7 +6,6 @@ import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/index.js';
-import { removeAccessTo } from '../grants/index.js';
 import { Space } from '../spaces/index.js';
 import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
@@ -14,6 +13,7 @@ import { Collection, type CollectionRow } from './entities.js';
 import { collectionPayload, collectionTarget, placementOf } from './events.js';
 import { collectionInOrganization } from './placement.js';
 import { MoveContentInput, positionIn } from './positions.js';
+import { contentLeaves } from '../../kernel/area.js';
 import { isInSubtree, subtreeIds } from './tree.js';
 
 const CreateCollectionInput = z.object({
@@ -143,7 +143,7 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
     });
     await tx.flush();
     await tx.nativeUpdate(Collection, { id: { $in: ids } }, { organization: target });
-    await removeAccessTo(tx, { collections: ids });
+    await contentLeaves(ctx.areas, tx, { collections: ids }, 'moved');
     await moveTenantRows(tx, ctx, spaceIds, target);
   });
   await ctx.em.refresh(collection);

@@ -2,7 +2,7 @@ import { schemaBeside, type Area } from '../../kernel/area.js';
 import { ContentGrant } from './entities.js';
 import { grantLoaders } from './loaders.js';
 import { grantResolvers } from './resolvers.js';
-import { removeAccessTo } from './service.js';
+import { removeGrantsOn } from './service.js';
 
 /** Roles given on spaces and collections to teams and members. */
 export const grantsArea = {
@@ -12,7 +12,7 @@ export const grantsArea = {
   loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
   entities: [ContentGrant],
   // A purged space's grants go with it (ON DELETE CASCADE).
-  spacesLeaving: async (em, spaceIds, why) => {
-    if (why === 'moved') await removeAccessTo(em, { spaces: spaceIds });
+  contentLeaving: async (em, content, why) => {
+    if (why === 'moved') await removeGrantsOn(em, content);
   },
 } satisfies Area;

@@ -2,4 +2,4 @@
 export { ContentGrant } from './entities.js';
 export type { ContentGrantRow } from './entities.js';
 export { grantPayload, grantTarget } from './events.js';
-export { putGrant, removeAccessTo } from './service.js';
+export { putGrant } from './service.js';

@@ -11,7 +11,7 @@ import { badRequest } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput, describeInputs } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
-import { InviteLink } from '../invites/index.js';
+import type { LeavingContent } from '../../kernel/area.js';
 import { recordEvent } from '../../events/record.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 import { grantPayload, grantTarget } from './events.js';
@@ -138,16 +138,15 @@ export async function listGrants(ctx: Context, target: GrantTarget, args: PageAr
 
 /**
  * Spaces and collections leaving their organization (transfers) lose the access given on them there:
- * grants to the old organization's teams and members, and content invite links.
+ * grants to the old organization's teams and members (its content invite links: invites' own hook).
  */
-export async function removeAccessTo(em: EntityManager, content: { spaces?: string[]; collections?: string[] }) {
+export async function removeGrantsOn(em: EntityManager, content: LeavingContent) {
   for (const [field, ids] of [
     ['space', content.spaces],
     ['collection', content.collections],
   ] as const) {
     if (!ids?.length) continue;
     await em.nativeDelete(ContentGrant, { [field]: { $in: ids } });
-    await em.nativeDelete(InviteLink, { [field]: { $in: ids } });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { Orm } from '../../db/database.js';
+import type { Orm } from '../../kernel/database.js';
 import { BatchPool } from './batch-pool.js';
 import type { GroupCommit } from './group-commit.js';
 import { scheduledRollUps } from './rollup.js';

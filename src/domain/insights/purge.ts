@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kernel/clock.js';
-import { requestVacuum } from '../../db/vacuum.js';
+import { requestVacuum } from '../../jobs/vacuum.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
 import { rollupJobHandlers } from './rollup.js';
 import { deleteSiteEvents, deleteSiteRollups } from './storage.js';

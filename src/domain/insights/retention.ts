@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { requestVacuum } from '../../db/vacuum.js';
+import { requestVacuum } from '../../jobs/vacuum.js';
 import { execute, executeReturning } from '../../db/statements.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollUpSite } from './rollup.js';

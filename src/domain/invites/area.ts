@@ -1,5 +1,6 @@
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { InviteLink } from './entities.js';
+import { removeInviteLinksTo } from './service.js';
 import { inviteLoaders } from './loaders.js';
 import { inviteResolvers } from './resolvers.js';
 import { inviteRoutes } from './routes.js';
@@ -11,5 +12,9 @@ export const invitesArea = {
   resolvers: inviteResolvers,
   loaders: inviteLoaders,
   entities: [InviteLink],
+  // Content leaving its organization loses its invite links there; purged content's go by cascade.
+  contentLeaving: async (em, content, why) => {
+    if (why === 'moved') await removeInviteLinksTo(em, content);
+  },
   routes: inviteRoutes,
 } satisfies Area;

@@ -15,6 +15,8 @@ import { recordEvent } from '../../events/record.js';
 import { ContentGrant } from '../grants/index.js';
 import { grantPayload, grantTarget } from '../grants/index.js';
 import { memberPayload, memberTarget } from '../organizations/index.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { LeavingContent } from '../../kernel/area.js';
 import { InviteLink, type InviteLinkRow, type InviteLinkEntity } from './entities.js';
 import { inviteFingerprint, invitePayload, inviteTarget } from './events.js';
 
@@ -195,6 +197,16 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   });
   ctx.policy.forget();
   return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;
+}
+
+/** Content invite links to spaces and collections leaving their organization (see Area.contentLeaving). */
+export async function removeInviteLinksTo(em: EntityManager, content: LeavingContent): Promise<void> {
+  for (const [field, ids] of [
+    ['space', content.spaces],
+    ['collection', content.collections],
+  ] as const) {
+    if (ids?.length) await em.nativeDelete(InviteLink, { [field]: { $in: ids } });
+  }
 }
 
 // The GraphQL input types these parse, for the REST reference (rest-facade/openapi).

@@ -1,4 +1,4 @@
-import type { Orm } from '../../db/database.js';
+import type { Orm } from '../../kernel/database.js';
 import { DomainEvent, type DomainEventRow } from '../../events/entities.js';
 import type { EventHub, EventNotice } from '../../events/hub.js';
 import type { Logger } from '../../kernel/logger.js';

@@ -1,5 +1,5 @@
 import { parse as parseYaml } from 'yaml';
-import type { FetchConfig } from '../../config.js';
+import type { FetchConfig } from '../../kernel/config.js';
 import { FetchFailure, fetchDocument } from '../../net/fetch-document.js';
 import type { SpecOperation } from './entities.js';
 

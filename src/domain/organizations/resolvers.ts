@@ -3,8 +3,6 @@ import { whenLoaded } from '../../kernel/loader.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import { updateById, type Id } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import { listCollections } from '../collections/index.js';
-import { listOrganizationSpaces } from '../spaces/index.js';
 import type { OrganizationRow } from './entities.js';
 import { createOrganization, listViewerOrganizations, organizationsForEmailDomain, ping, updateOrganization } from './service.js';
 
@@ -34,7 +32,5 @@ export const organizationResolvers: Resolvers = {
     customHostname: () => null,
     permissions: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationPermissions(o.id),
     viewerRole: (o: OrganizationRow, _: unknown, ctx: Context) => whenLoaded(ctx.policy.organizationRole(o.id), (role) => role ?? null),
-    collections: (o: OrganizationRow, args: PageArgs & { nested: boolean }, ctx: Context) => listCollections(ctx, o.id, args),
-    spaces: (o: OrganizationRow, args: PageArgs, ctx: Context) => listOrganizationSpaces(ctx, o.id, args),
   },
 };

@@ -1,6 +1,6 @@
 import { generateServiceProviderMetadata, SAML, ValidateInResponseTo, type CacheProvider } from '@node-saml/node-saml';
 import type { Clock } from '../../kernel/clock.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../kernel/config.js';
 import { CLOCK_SKEW_MS, EMAIL_NAME_ID, serviceUrls, type ActiveSamlProvider, type SigningKey } from './service-provider.js';
 
 /*

@@ -3,7 +3,7 @@ import { promisify } from 'node:util';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { storedSecret } from '../../auth/secrets.js';
 import type { Clock } from '../../kernel/clock.js';
-import type { Config } from '../../config.js';
+import type { Config } from '../../kernel/config.js';
 import { selfSignedCertificate } from './certificates.js';
 import type { SamlProviderRow } from './entities.js';
 

@@ -1,6 +1,6 @@
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { SearchIndexedSpace, SearchSection } from './entities.js';
-import { searchJobHandlers } from './indexing.js';
+import { scheduleIndexing, searchJobHandlers } from './indexing.js';
 import { searchResolvers } from './resolvers.js';
 import { searchRoutes } from './routes.js';
 
@@ -13,4 +13,5 @@ export const searchArea = {
   spaceOwned: [SearchIndexedSpace, SearchSection] as never[],
   routes: searchRoutes,
   jobs: { ...searchJobHandlers },
+  spaceContentChanged: scheduleIndexing,
 } satisfies Area;

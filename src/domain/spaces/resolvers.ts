@@ -3,6 +3,8 @@ import { whenLoaded } from '../../kernel/loader.js';
 import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
+import type { OrganizationRow } from '../organizations/index.js';
+import type { PageArgs } from '../../kernel/pagination.js';
 import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
 
 export const spaceResolvers: Resolvers = {
@@ -18,6 +20,9 @@ export const spaceResolvers: Resolvers = {
     duplicateSpace: (_: unknown, { id }: Id, ctx: Context) => duplicateSpace(ctx, id),
     moveSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveSpace>[2] }, ctx: Context) => moveSpace(ctx, id, input),
     transferSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferSpace>[2] }, ctx: Context) => transferSpace(ctx, id, input),
+  },
+  Organization: {
+    spaces: (o: OrganizationRow, args: PageArgs, ctx: Context) => listOrganizationSpaces(ctx, o.id, args),
   },
   Space: {
     object: () => 'space',

@@ -9,10 +9,9 @@ import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation
 import { emoji } from '../../kernel/emoji.js';
 import { newId } from '../../kernel/ids.js';
 import { enqueue } from '../../jobs/queue.js';
-import { spacesLeave, type AreaJobHandler } from '../../kernel/area.js';
-import { requestVacuum } from '../../db/vacuum.js';
+import { contentLeaves, type AreaJobHandler } from '../../kernel/area.js';
+import { requestVacuum } from '../../jobs/vacuum.js';
 import { copyContent, Revision } from '../content/index.js';
-import { scheduleIndexing } from '../search/index.js';
 import { MoveContentInput, positionIn } from '../collections/index.js';
 import type { CollectionRow } from '../collections/index.js';
 import { collectionInOrganization } from '../collections/index.js';
@@ -49,7 +48,7 @@ const PURGE_JOB = 'space.purge';
  */
 export async function moveTenantRows(em: EntityManager, { clock, areas }: Pick<Context, 'clock' | 'areas'>, spaceIds: string[], organizationId: string) {
   if (spaceIds.length === 0) return;
-  await spacesLeave(areas, em, spaceIds, 'moved');
+  await contentLeaves(areas, em, { spaces: spaceIds }, 'moved');
   await em.nativeUpdate(Space, { id: { $in: spaceIds } }, { organization: organizationId });
   for (const entity of areas.flatMap((area) => area.spaceOwned ?? []))
     await em.nativeUpdate(entity, { space: { $in: spaceIds } }, { organization: organizationId });
@@ -69,7 +68,7 @@ export function softDeleteSpaces(em: EntityManager, clock: Clock, spaces: SpaceE
 export const purgeSpace: AreaJobHandler = async (em, payload, now, run) => {
   const space = await em.findOne(Space, { id: String(payload.spaceId) });
   if (!space?.deletedAt || space.deletedAt.toISOString() !== payload.deletedAt || !isPastRetention(space, now)) return;
-  await spacesLeave(run.areas, em, [space.id], 'purged'); // site defaults are handed on before the cascade removes its site spaces
+  await contentLeaves(run.areas, em, { spaces: [space.id] }, 'purged'); // site defaults are handed on before the cascade removes its site spaces
   await em.nativeDelete(Space, { id: space.id }); // owned rows follow through ON DELETE CASCADE
   await requestVacuum(em, { now: () => now });
 };
@@ -208,7 +207,7 @@ export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow
       updatedAt: now,
       deletedAt: null,
     });
-    await scheduleIndexing(em, ctx.clock, copy, true);
+    for (const area of ctx.areas) await area.spaceContentChanged?.(em, ctx.clock, copy, true);
     recordEvent(ctx, em, {
       type: 'space.created',
       organizationId: copy.organization,

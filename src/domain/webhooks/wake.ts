@@ -1,5 +1,5 @@
 import type { Clock } from '../../kernel/clock.js';
-import type { Orm } from '../../db/database.js';
+import type { Orm } from '../../kernel/database.js';
 import type { EventHub } from '../../events/hub.js';
 import type { Logger } from '../../kernel/logger.js';
 import { FAN_OUT_BATCH, fanOutEvents } from './fan-out.js';

@@ -1,4 +1,4 @@
-import type { Config } from '../../../config.js';
+import type { Config } from '../../../kernel/config.js';
 import type { ShareLinkRow, SiteRow, SiteSectionRow, SiteSpaceRow } from '../entities.js';
 
 /**

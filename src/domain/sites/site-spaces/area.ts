@@ -13,5 +13,7 @@ export const siteSpacesArea = {
   entities: [SiteSpace],
   routes: siteSpacesRoutes,
   checks: siteSpaceChecks,
-  spacesLeaving: (em, spaceIds) => unpublishSpaces(em, spaceIds),
+  contentLeaving: async (em, { spaces }) => {
+    if (spaces?.length) await unpublishSpaces(em, spaces);
+  },
 } satisfies Area;

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
-import { enqueueUnlessPending, type JobHandler, type JobRun } from '../jobs/queue.js';
-import { embeddedDatabaseOf } from './embedded-databases.js';
-import { execute, executeReturning } from './statements.js';
+import { enqueueUnlessPending, type JobHandler, type JobRun } from './queue.js';
+import { embeddedDatabaseOf } from '../db/embedded-databases.js';
+import { execute, executeReturning } from '../db/statements.js';
 
 /*
  * The embedded database (PGlite: PostgreSQL in one process, one session) has no autovacuum: rows that

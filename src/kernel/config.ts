@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import { z } from 'zod';
-import { isMasterKeyText, KEY_FORMAT } from './auth/key-text.js';
-import { parseAllowEntry } from './net/addresses.js';
-import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './net/trust-proxy.js';
-import { REDACTED } from './kernel/url-redaction.js';
+import { isMasterKeyText, KEY_FORMAT } from './key-text.js';
+import { parseAllowEntry } from './addresses.js';
+import { parseTrustProxy, TRUST_PROXY_FORMAT, type TrustProxy } from './trust-proxy.js';
+import { REDACTED } from './url-redaction.js';
 
 const listOf = (value: string) =>
   value
@@ -198,7 +198,7 @@ const EnvSchema = z.object({
 /** The variables the configuration reads. */
 export const CONFIG_VARIABLES = Object.keys(EnvSchema.shape);
 
-import type { Database } from './db/database.js';
+import type { Database } from './database.js';
 
 export type Config = {
   port: number;
