@@ -14,7 +14,7 @@ import type { AppDeps, Context } from './kernel/context.js';
 import { createContext } from './graphql/request-context.js';
 import { domainErrorOf } from './db/database-errors.js';
 import { ERROR_STATUS } from './kernel/errors.js';
-import { logFailure, logRequestFailures, maskError } from './graphql/errors.js';
+import { logFailure, logRequestFailures, maskError } from './http/door-errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
 import { buildSchema } from './graphql/schema.js';

@@ -3,7 +3,7 @@ import { GraphQLError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedQuery } from '../src/domain/content/index.js';
 import { serviceUnavailable } from '../src/kernel/errors.js';
-import { logRequestFailures } from '../src/graphql/errors.js';
+import { logRequestFailures } from '../src/http/door-errors.js';
 import { Team } from '../src/domain/teams/index.js';
 import { dedicatedDatabase, freshDatabase, onServer, renamedAway, type DedicatedDatabase } from './support/database.js';
 import { expectError } from './support/expectations.js';

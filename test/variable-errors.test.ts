@@ -2,7 +2,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { restMessage } from '../rest-facade/router.js';
 import { Organization } from '../src/domain/organizations/index.js';
-import { parseVariableError, variableErrorMessage } from '../src/graphql/variable-errors.js';
+import { parseVariableError, variableErrorMessage } from '../src/http/variable-errors.js';
 import { newOrganizationWithRoles, type OrganizationWithRoles } from './support/factories.js';
 import { aggregatePath } from './support/insights.js';
 import { useTestServer } from './support/server.js';

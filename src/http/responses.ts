@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express';
 import { domainErrorOf } from '../db/database-errors.js';
 import { DomainError, ERROR_STATUS } from '../kernel/errors.js';
-import { logFailure } from '../graphql/errors.js';
+import { logFailure } from './door-errors.js';
 import type { Logger } from '../kernel/logger.js';
 
 /** The contract's error body, `{"error": {"code": <status>, "message": "..."}}`, with its status. */

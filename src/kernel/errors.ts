@@ -2,7 +2,7 @@ import { GraphQLError } from 'graphql';
 
 /*
  * The failures of the domain, for both doors: a DomainError is a GraphQLError so that resolvers can
- * throw it as is; how the doors format and log failures is src/graphql/errors.ts.
+ * throw it as is; how the doors format and log failures is src/http/door-errors.ts.
  */
 
 /** The catalogue of failures. Each code has one HTTP status, used by the REST facade and by /graphql. */

@@ -61,7 +61,7 @@ function targetOf(refusal: Refusal): Record<string, string> {
 export type Refusal = {
   /** REST: the contract's operation id; GraphQL: the root field that failed. */
   operation: string;
-  /** The HTTP status the refusal answers (both doors map errors to it alike: src/graphql/errors.ts). */
+  /** The HTTP status the refusal answers (both doors map errors to it alike: src/http/door-errors.ts). */
   status: number;
   /** What the caller was told. */
   message: string;

@@ -1,8 +1,8 @@
 import type { ApolloServerPlugin } from '@apollo/server';
 import { getArgumentValues, getOperationAST, GraphQLError, Kind, type FieldNode, type GraphQLSchema, type OperationDefinitionNode } from 'graphql';
 import type { Context } from '../../kernel/context.js';
-import { domainErrorIn, statusOf } from '../../graphql/errors.js';
-import { variableErrorMessage } from '../../graphql/variable-errors.js';
+import { domainErrorIn, statusOf } from '../../http/door-errors.js';
+import { variableErrorMessage } from '../../http/variable-errors.js';
 import { guardOf } from '../../graphql/schema.js';
 import { recordRefusal, type Refusal } from './refusals.js';
 

@@ -1,13 +1,31 @@
 import { memberKey, splitMemberKeys } from '../../kernel/member-keys.js';
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { rowsWhere } from '../../db/statements.js';
+import { readRows, rowsWhere, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader } from '../../kernel/loader.js';
-import { TeamMember, type TeamMemberRow } from '../teams/index.js';
+import { Team, TeamMember, type TeamMemberRow } from '../teams/index.js';
+import { Space } from '../spaces/index.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 
 export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<string, TeamMemberRow[]>) {
   return {
+    /**
+     * How many live spaces of its organization each team's grants reach (on the space or a collection
+     * above it): one statement for all the teams asked, through the indexes on space ids and ancestors.
+     */
+    teamSpaceCount: batchLoader(async (teamIds: string[]) => {
+      const grant = tableOf(em, ContentGrant);
+      const rows = await readRows<{ team: string; count: string | number }>(
+        em,
+        `select t.id as "team", (select count(*) from ${tableOf(em, Space)} s where s.organization_id = t.organization_id and s.deleted_at is null
+           and (s.id in (select g.space_id from ${grant} g where g.team_id = t.id)
+                or s.ancestors && array(select g.collection_id from ${grant} g where g.team_id = t.id and g.collection_id is not null)::text[])) as "count"
+         from ${tableOf(em, Team)} t where t.id = any($1)`,
+        [teamIds],
+      );
+      const counts = new Map(rows.map((row) => [row.team, Number(row.count)]));
+      return teamIds.map((id) => counts.get(id) ?? 0);
+    }),
     /**
      * Every grant that reaches a user in an organization (given to them or to one of their teams), by
      * member key. One statement for the whole batch, beside the team memberships it shares with

@@ -10,7 +10,7 @@ import { costOf } from '../../rate-limits/cost.js';
 import { subjectOf } from '../../rate-limits/subject.js';
 import type { AppDeps, Context, LiveSession } from '../../kernel/context.js';
 import { documentLimits } from '../../graphql/document-limits.js';
-import { domainErrorIn, logFailure, maskError } from '../../graphql/errors.js';
+import { domainErrorIn, logFailure, maskError } from '../../http/door-errors.js';
 import { noNulLiterals } from '../../graphql/nul.js';
 import { createContext } from '../../graphql/request-context.js';
 import { enforceGuard, guardOf } from '../../graphql/schema.js';

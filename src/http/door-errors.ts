@@ -5,7 +5,7 @@ import type { Logger } from '../kernel/logger.js';
 import { variableErrorMessage } from './variable-errors.js';
 
 /*
- * How the doors answer and log failures: the HTTP status of a GraphQL error, masking what is internal.
+ * How both doors answer and log failures: the HTTP status of a GraphQL error, masking what is internal.
  * The failures themselves (DomainError and its catalogue) are the domain's: src/kernel/errors.ts.
  */
 
