@@ -80,8 +80,14 @@ async function graphql(query: string, variables: Record<string, unknown>): Promi
 
 /** A GraphQL string literal holding `value` (JSON's escapes are GraphQL's). */
 const literal = (value: string) => JSON.stringify(value);
-/** A path segment: URLs cannot carry lone surrogates, so those are sent as U+FFFD. */
-const segment = (value: string) => encodeURIComponent(value.toWellFormed());
+/**
+ * A path segment: URLs cannot carry lone surrogates, so those are sent as U+FFFD; "." and ".." (even
+ * percent-encoded) are dot segments that the URL itself resolves away, so they are sent as nothing.
+ */
+const segment = (value: string) => {
+  const encoded = encodeURIComponent(value.toWellFormed());
+  return encoded === '.' || encoded === '..' ? '' : encoded;
+};
 
 const CALLS: ((s: string) => Promise<Outcome>)[] = [
   (s) => rest('PATCH', `/v1/spaces/${spaceId}`, JSON.stringify({ title: s })),
