@@ -24,6 +24,9 @@ import { watchJobQueue } from './metrics/job-queue.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/registry.js';
 import { RateLimits } from './rate-limits/rate-limits.js';
 
+/** Every durable job kind of this server and its handler, made once from the areas. */
+const jobHandlers = jobHandlersOf(areas);
+
 export type RunningServer = Awaited<ReturnType<typeof startServer>>;
 
 type StartOptions = {
@@ -61,7 +64,6 @@ export async function startServer(config: Config, options: StartOptions = {}) {
   });
   const { deps, app, schema, stopApollo, provisioned } = opened;
   const { orm } = deps;
-  const jobHandlers = jobHandlersOf(areas);
   const jobEnv: JobEnv = { config, logger, onOutcome: (kind, outcome) => (outcome === 'completed' ? metrics.jobsCompleted : metrics.jobsFailed).inc({ kind }) };
   const worker = config.jobPollMs > 0 ? startWorker(orm, clock, jobHandlers, jobEnv, config.jobPollMs) : undefined;
   // Instances that run jobs hand events to webhook endpoints as their notices arrive.
@@ -133,7 +135,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     // Instances that run jobs keep the housekeeping jobs scheduled.
     if (config.jobPollMs > 0) await scheduleRecurringJobs(areas, orm.em.fork(), config, clock.now());
     await watchDatabase(metrics, orm);
-    watchJobQueue(metrics, orm, clock, Object.keys(jobHandlersOf(areas)), logger);
+    watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
     events = await EventHub.open(orm, logger);
     const deps = {
       areas,
