@@ -18,26 +18,25 @@ const { server, embeddedDir } = await startBenchServer('audit-log');
 const em = server.deps.orm.em.fork() as EntityManager;
 const types = Object.keys(EVENT_TYPES);
 
-await execute(em, 'delete from "domain_event"');
+await execute(em, sql`delete from "domain_event"`);
 // Event i: organization `org-0` for even i, else one of 19 others; actor i % 50; target ids of its own and a shared space.
 await execute(
   em,
-  `insert into "domain_event" ("id", "type", "organization_id", "actor_user_id", "actor_token_id", "client_ip", "door", "operation",
+  sql`insert into "domain_event" ("id", "type", "organization_id", "actor_user_id", "actor_token_id", "client_ip", "door", "operation",
      "outcome", "target", "target_ids", "payload", "occurred_at", "dispatched_at")
-   select 'ev-' || i, ?::json ->> (i % ?), case when i % 2 = 0 then 'org-0' else 'org-' || (1 + i % 19) end,
+   select 'ev-' || i, ${JSON.stringify(types)}::json ->> (i % ${types.length}), case when i % 2 = 0 then 'org-0' else 'org-' || (1 + i % 19) end,
      'user-' || (i % 50), 'token-' || (i % 50), '127.0.0.1', 'rest', 'postCommentInSpace',
      case when i % 25 = 0 then 'denied' else 'succeeded' end,
      jsonb_build_object('spaceId', 'space-' || (i % 200), 'commentId', 'comment-' || i),
      array['space-' || (i % 200), 'comment-' || i], '{}'::jsonb,
      timestamptz '2026-01-01' + i * interval '1 minute', timestamptz '2026-01-01' + i * interval '1 minute'
-   from generate_series(1, ?) as i`,
-  [JSON.stringify(types), types.length, events],
+   from generate_series(1, ${events}) as i`,
 );
-await execute(em, 'analyze "domain_event"');
+await execute(em, sql`analyze "domain_event"`);
 
 const [{ middle } = { middle: 0 }] = await executeReturning<{ middle: string }>(
   em,
-  `select percentile_disc(0.5) within group (order by "seq") as "middle" from "domain_event" where "organization_id" = 'org-0'`,
+  sql`select percentile_disc(0.5) within group (order by "seq") as "middle" from "domain_event" where "organization_id" = 'org-0'`,
 );
 const filters: [string, AuditLogFilter][] = [
   ['organization only', { organizationId: 'org-0' }],

@@ -20,6 +20,7 @@ import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
+import { raw } from 'sql-template-tag';
 import { systemClock } from '../src/kernel/clock.js';
 import { execute } from '../src/db/statements.js';
 import { createOrganization } from '../src/domain/organizations/index.js';
@@ -67,7 +68,8 @@ await postComments({ duration: 2 }); // warm-up
 const perMode: Record<string, number[]> = { outbox: [], 'no outbox': [] };
 for (let round = 1; round <= rounds; round++) {
   for (const mode of ['outbox', 'no outbox'] as const) {
-    for (const statement of (mode === 'outbox' ? KEEP_EVENTS : DROP_EVENTS).split(';\n')) await execute(em(), statement);
+    // DDL takes no parameters: the statements are texts of the script's own.
+    for (const statement of (mode === 'outbox' ? KEEP_EVENTS : DROP_EVENTS).split(';\n')) await execute(em(), raw(statement));
     const result = await postComments({ duration: seconds });
     perMode[mode].push(result.requests.average);
     console.log(
@@ -75,7 +77,7 @@ for (let round = 1; round <= rounds; round++) {
     );
   }
 }
-await execute(em(), KEEP_EVENTS);
+await execute(em(), raw(KEEP_EVENTS));
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 const withOutbox = mean(perMode.outbox);
 const without = mean(perMode['no outbox']);

@@ -23,6 +23,7 @@ import { BatchEncoder, EVENT_COLUMN_LIST } from '../src/domain/insights/index.js
 import { validateEvent } from '../src/domain/insights/index.js';
 import { rollUpSite } from '../src/domain/insights/index.js';
 import { executeOn, kyselyOf } from '../src/db/statements.js';
+import sql, { raw } from 'sql-template-tag';
 import { ROLLUP_TABLES } from '../src/domain/insights/index.js';
 import { createOrganization } from '../src/domain/organizations/index.js';
 import { createApiToken, createUser } from '../src/domain/users/index.js';
@@ -125,7 +126,7 @@ async function copyRound(from: number, to: number) {
  */
 async function checkpoint() {
   if (pglite) return;
-  await executeOn(kyselyOf(em), 'checkpoint').catch(() => undefined);
+  await executeOn(kyselyOf(em), sql`checkpoint`).catch(() => undefined);
 }
 
 // Rounds alternate the two sides over slices of the same batches, so that the machine's speed, which
@@ -168,7 +169,7 @@ const db = kyselyOf(em);
 const rollupRows = async () => {
   let rows = 0;
   for (const table of ROLLUP_TABLES)
-    rows += (await executeOn<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1`, [apiSite.id]))[0].count;
+    rows += (await executeOn<{ count: number }>(db, sql`select count(*)::int as count from ${raw(`"${table}"`)} where site_id = ${apiSite.id}`))[0].count;
   return rows;
 };
 const rollupBegan = performance.now();

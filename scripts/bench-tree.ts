@@ -41,7 +41,7 @@ import { ratiosTable, targetsTable, type Measured, type Window } from './bench-t
 import { benchTargets, type Target } from './bench-tree/targets.js';
 import { startBenchServer } from './bench-server.js';
 import { seedSiteTree } from './site-tree.js';
-import { BASELINE_SQL } from './site-tree-baseline.js';
+import { baselineStatement } from './site-tree-baseline.js';
 
 const seconds = Number(process.env.BENCH_SECONDS ?? 10);
 const connections = Number(process.env.BENCH_CONNECTIONS ?? 10);
@@ -57,7 +57,7 @@ const siteId = await seedSiteTree(em, organization.id, 20, 25, 5);
 
 const baseline = express();
 baseline.get('/tree/:id', async (req, res) => {
-  const [row] = await readRows<{ tree: unknown }>(server.deps.orm.em.fork(), BASELINE_SQL, [req.params.id, config.publicUrl, owner.id]);
+  const [row] = await readRows<{ tree: unknown }>(server.deps.orm.em.fork(), baselineStatement(req.params.id, config.publicUrl, owner.id));
   res.json(row.tree);
 });
 const baselineServer = baseline.listen(0, '127.0.0.1');

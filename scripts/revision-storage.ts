@@ -7,6 +7,7 @@
 import { rmSync } from 'node:fs';
 import { systemClock } from '../src/kernel/clock.js';
 import { readRows } from '../src/db/statements.js';
+import sql from 'sql-template-tag';
 import { createOrganization } from '../src/domain/organizations/index.js';
 import { createApiToken, createUser } from '../src/domain/users/index.js';
 import { newId } from '../src/kernel/ids.js';
@@ -48,22 +49,20 @@ const REVISION_TABLES = ['revision', 'content_entry', 'content_node'];
 async function bytes(spaceId: string) {
   const [row] = await readRows<{ tables: string; rows: string; versions: string }>(
     em,
-    `select
-       (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",
-       (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = $1)
-         + (select coalesce(sum(pg_column_size(e.*)), 0) from content_entry e where e.space_id = $1)
-         + (select coalesce(sum(pg_column_size(n.*)), 0) from content_node n where n.space_id = $1) as "rows",
-       (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = $1)::text as "versions"`,
-    [spaceId, REVISION_TABLES],
+    sql`select
+       (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest(${REVISION_TABLES}::text[]) t)::text as "tables",
+       (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = ${spaceId})
+         + (select coalesce(sum(pg_column_size(e.*)), 0) from content_entry e where e.space_id = ${spaceId})
+         + (select coalesce(sum(pg_column_size(n.*)), 0) from content_node n where n.space_id = ${spaceId}) as "rows",
+       (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = ${spaceId})::text as "versions"`,
   ).catch(async () =>
     // The old shape has no tree tables to name in the row sum.
     readRows<{ tables: string; rows: string; versions: string }>(
       em,
-      `select
-         (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest($2::text[]) t)::text as "tables",
-         (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = $1)::text as "rows",
-         (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = $1)::text as "versions"`,
-      [spaceId, REVISION_TABLES],
+      sql`select
+         (select coalesce(sum(pg_total_relation_size(to_regclass(t))), 0) from unnest(${REVISION_TABLES}::text[]) t)::text as "tables",
+         (select coalesce(sum(pg_column_size(r.*)), 0) from revision r where r.space_id = ${spaceId})::text as "rows",
+         (select coalesce(sum(pg_column_size(v.*)), 0) from page_version v where v.space_id = ${spaceId})::text as "versions"`,
     ),
   );
   return { tables: Number(row.tables), rows: Number(row.rows), versions: Number(row.versions) };

@@ -1,3 +1,5 @@
+import sql from 'sql-template-tag';
+
 /**
  * The benchmark's baseline: the same answer as `SITE_TREE_QUERY`'s `site` from one hand-written SQL
  * statement (json_agg), with nothing between the database and the response. `bench:tree` checks that
@@ -6,16 +8,16 @@
  *
  * Permissions come from the caller's organization role alone, which is exact for the benchmark's caller
  * (an organization admin, whom no grant or default level can change); the server also weighs default
- * levels and grants. Parameters: $1 site id, $2 the server's public URL, $3 the caller's user id.
+ * levels and grants. Parameters: the site id, the server's public URL, the caller's user id.
  */
-export const BASELINE_SQL = `
+export const baselineStatement = (siteId: string, publicUrl: string, userId: string) => sql`
 with site_row as (
   select s.*,
-    case when s.hostname is not null then 'https://' || s.hostname else $2 || '/sites/' || s.id end
+    case when s.hostname is not null then 'https://' || s.hostname else ${publicUrl} || '/sites/' || s.id end
       || case when s.basename is not null then '/' || s.basename else '' end as base_url,
     (select array_position(array['read', 'comment', 'edit', 'review', 'create', 'admin'], m.role::text)
-       from member m where m.organization_id = s.organization_id and m.user_id = $3 and not m.disabled) as viewer_rank
-  from site s where s.id = $1
+       from member m where m.organization_id = s.organization_id and m.user_id = ${userId} and not m.disabled) as viewer_rank
+  from site s where s.id = ${siteId}
 ),
 space_json as (
   select ss.id as site_space_id, ss.section_id, ss.position, ss.path,

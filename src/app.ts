@@ -24,7 +24,7 @@ import { fileDownloadRouter, pdfRouter } from './domain/content/index.js';
 import { logSerializers } from './kernel/logger.js';
 import { healthCheck } from './http/health.js';
 import { backupRouter } from './http/backup.js';
-import { apiReferenceRouter } from './http/api-reference.js';
+import { apiReferenceRouter } from '../rest-facade/api-reference.js';
 import { factsOf, noteContext, recordGraphqlOperation } from './http/request-facts.js';
 import { recordRefusedMutations } from './domain/audit/index.js';
 import { documentErrorsAs200ForPlainJson } from './http/graphql-status.js';
@@ -36,7 +36,7 @@ import { chargeRefusedGraphqlToken, rateLimitPlugin } from './rate-limits/graphq
 import { corsPolicy } from './http/cors.js';
 import { compressAnswers } from './http/compression.js';
 import { noStoreByDefault } from './http/caching.js';
-import { allowedMethods, PLAIN_PATHS, restPaths } from './http/allowed-methods.js';
+import { allowedMethods, PLAIN_PATHS, restPaths } from './allowed-methods.js';
 import { doorsIndex } from './http/index-page.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */

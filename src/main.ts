@@ -7,7 +7,7 @@ import { welcomeMessage } from './provision.js';
 import { DataDirectoryUnusable } from './db/data-dir-access.js';
 import { DataDirectoryLocked } from './db/data-dir-lock.js';
 import { DatabaseUnreachable } from './db/reach-database.js';
-import { ListenError } from './http-server.js';
+import { ListenError } from './http/http-server.js';
 import { InstanceDisagreement } from './instances/agreement.js';
 import { createLogger } from './kernel/logger.js';
 import { startServer, type RunningServer } from './server.js';

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import type { Clock } from './kernel/clock.js';
 import type { Config } from './kernel/config.js';
 import { executeReturning } from './db/statements.js';
@@ -24,7 +25,7 @@ const PROVISIONING_LOCK = 734_112_909;
 export async function provisionOwner(em: EntityManager, clock: Clock, config: Config): Promise<Provisioned | null> {
   if ((await em.count(User, {})) > 0) return null;
   return em.transactional(async (tx) => {
-    await executeReturning(tx, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [PROVISIONING_LOCK]);
+    await executeReturning(tx, sql`select pg_advisory_xact_lock(${PROVISIONING_LOCK}, hashtext(current_schema()))`);
     if ((await tx.count(User, {})) > 0) return null;
     return provision(tx, clock, config);
   });

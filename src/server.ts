@@ -9,7 +9,7 @@ import { reachDatabase } from './db/reach-database.js';
 import { IngestState } from './domain/insights/index.js';
 import { fanOutOnNotice } from './domain/webhooks/index.js';
 import { EventHub } from './events/hub.js';
-import { createHttpServer } from './http-server.js';
+import { createHttpServer } from './http/http-server.js';
 import { serveSubscriptions } from './domain/live/index.js';
 import { agreeOnPublicUrl } from './instances/agreement.js';
 import { jobHandlersOf } from './jobs/handlers.js';

@@ -3,6 +3,7 @@
  * path, checked against counts computed here from the events the test sent, through both doors on the
  * real database; and the rollups, which must answer exactly as raw rows do.
  */
+import sql, { raw as rawSql } from 'sql-template-tag';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { piecesOf, planAggregate, runAggregatePlan, sliceRanges, type AggregateRequest, type PlanOptions } from '../src/domain/insights/index.js';
 import { rollUpSite } from '../src/domain/insights/index.js';
@@ -437,16 +438,16 @@ describe('rollup pieces, the watermark and late events', () => {
     const rows = async (delta: boolean) => {
       let total = 0;
       for (const table of ROLLUP_TABLES)
-        total += (await execute<{ count: number }>(db, `select count(*)::int as count from "${table}" where site_id = $1 and delta = $2`, [site.id, delta]))[0]
-          .count;
+        total += (
+          await execute<{ count: number }>(db, sql`select count(*)::int as count from ${rawSql(`"${table}"`)} where site_id = ${site.id} and delta = ${delta}`)
+        )[0].count;
       return total;
     };
     const dayKeys = async () =>
       (
         await execute<{ keys: number; stored: number }>(
           db,
-          `select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = $1`,
-          [site.id],
+          sql`select count(distinct (time, type, browser, device, os, bot, country, language))::int as keys, count(*)::int as stored from insight_rollup_traffic_day where site_id = ${site.id}`,
         )
       )[0];
     const requests: AggregateRequest[] = [

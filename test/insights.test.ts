@@ -3,6 +3,7 @@
  * is derived and stored from each event, permissions, and the deletion of a site's insights, through
  * both doors on the real database.
  */
+import sql, { raw } from 'sql-template-tag';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { embeddedDatabaseOf } from '../src/db/embedded-databases.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
@@ -24,7 +25,7 @@ beforeEach(() => server.clock.advance(1000));
 
 /** How many events of the site are stored, counted behind the doors. */
 async function storedEvents(siteId: string): Promise<number> {
-  const [row] = await execute<{ count: number }>(kyselyOf(server.em()), `select count(*)::int as count from insight_event where site_id = $1`, [siteId]);
+  const [row] = await execute<{ count: number }>(kyselyOf(server.em()), sql`select count(*)::int as count from insight_event where site_id = ${siteId}`);
   return row.count;
 }
 
@@ -407,8 +408,7 @@ describe('the roll-up job', () => {
       (
         await execute<{ delta: boolean; count: number }>(
           db,
-          `select delta, count(*)::int as count from ${table} where site_id = $1 group by delta order by delta`,
-          [site.id],
+          sql`select delta, count(*)::int as count from ${raw(table)} where site_id = ${site.id} group by delta order by delta`,
         )
       ).map((r) => `${r.delta ? 'delta' : 'merged'} ${r.count}`);
     const jobs = () => server.em().count(Job, { kind: 'roll-up-site-insights', payload: { siteId: site.id } });
@@ -435,7 +435,7 @@ describe('the roll-up job', () => {
     expect(await rows('insight_rollup_traffic_hour')).toEqual(['merged 2']);
     expect(await rows('insight_rollup_traffic_day')).toEqual(['merged 2']); // summed from its hours
     expect(await jobs()).toBe(0);
-    const [{ sum }] = await execute<{ sum: number }>(db, `select sum(events)::int as sum from insight_rollup_traffic_day where site_id = $1`, [site.id]);
+    const [{ sum }] = await execute<{ sum: number }>(db, sql`select sum(events)::int as sum from insight_rollup_traffic_day where site_id = ${site.id}`);
     expect(sum).toBe(7);
     // Late again, for a day rolled up already: a delta row of its hour and one of its day.
     expect((await track(admin, site, [siteEvent({ type: 'search_open', timestamp: '2026-01-20T23:59:00.000Z' })])).status).toBe(204);
@@ -463,8 +463,7 @@ describe('the roll-up job', () => {
     for (const res of [sent[0], sent[2], sent[4]] as { status: number }[]) expect(res.status).toBe(204);
     const [{ sum }] = await execute<{ sum: number }>(
       kyselyOf(server.em()),
-      `select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = $1`,
-      [site.id],
+      sql`select sum(events)::int as sum from insight_rollup_traffic_hour where site_id = ${site.id}`,
     );
     expect(sum).toBe(60);
   });
@@ -495,7 +494,7 @@ describe('concurrent ingests', () => {
     const holder = pglite ? undefined : await (await server.em().getConnection().getNativeClient()).connect();
     try {
       await holder?.query('begin');
-      for (const target of [first, second]) await holder?.query(rollupLock(target.site.id, 'exclusive'));
+      for (const target of [first, second]) await holder?.query(rollupLock(target.site.id, 'exclusive').text);
       const answers = Promise.all(batches.map(({ target, events }) => track(target.admin, target.site, events)));
       if (holder) {
         await new Promise((resolve) => setTimeout(resolve, 1000));
@@ -516,8 +515,7 @@ describe('concurrent ingests', () => {
     }
     const [{ late }] = await execute<{ late: number }>(
       kyselyOf(server.em()),
-      `select sum(events)::int as late from insight_rollup_traffic_hour where site_id = $1 and time = $2`,
-      [first.site.id, at(11, 0)],
+      sql`select sum(events)::int as late from insight_rollup_traffic_hour where site_id = ${first.site.id} and time = ${at(11, 0)}`,
     );
     expect(late).toBe(1 + 5 + 9 + 13);
   });
@@ -531,7 +529,7 @@ describe('deleting a site', () => {
     expect((await track(kept.admin, kept.site, [siteEvent()])).status).toBe(204);
     expect((await admin.rest('DELETE', siteBase(site))).status).toBe(204);
     const db = kyselyOf(server.em());
-    const [rollups] = await execute<{ count: number }>(db, `select count(*)::int as count from insight_rollup_traffic_day where site_id = $1`, [site.id]);
+    const [rollups] = await execute<{ count: number }>(db, sql`select count(*)::int as count from insight_rollup_traffic_day where site_id = ${site.id}`);
     expect(rollups.count).toBe(0);
     expect(await server.em().count(Job, { kind: 'purge-site-insights' })).toBe(1);
     expect(await storedEvents(site.id)).toBe(2);

@@ -4,6 +4,8 @@ import { print } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { PERMISSIONS_DOCUMENT, permissionsDocument } from '../scripts/permission-table.js';
 import { printedSchema, SCHEMA_DOCUMENT } from '../scripts/print-schema.js';
+import { generate } from '@graphql-codegen/cli';
+import { config as codegenConfig, RESOLVER_TYPES } from '../scripts/codegen.js';
 import { buildSchema, guardOf, registryOf, withGuards } from '../src/graphql/schema.js';
 import { areas } from '../src/areas.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
@@ -243,5 +245,10 @@ describe('permission declarations', () => {
 
   it("keeps the top-level schema.graphql in step with the areas' schemas", () => {
     expect(readFileSync(SCHEMA_DOCUMENT, 'utf8'), 'run: npm run schema:print -- --write').toBe(printedSchema());
+  });
+
+  it('keeps the generated resolver types in step with schema.graphql', async () => {
+    const [output] = (await generate({ ...codegenConfig, silent: true }, false)) as { filename: string; content: string }[];
+    expect(readFileSync(RESOLVER_TYPES, 'utf8'), 'run: npm run codegen').toBe(output.content);
   });
 });

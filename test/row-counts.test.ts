@@ -4,6 +4,7 @@
  * restore, moves and transfers, access levels passed down a tree, status changes, cascades, concurrent
  * writes — every kept size must equal a recount of the rows, and each list's `count` the rows it pages.
  */
+import sql, { join, raw } from 'sql-template-tag';
 import { describe, expect, it } from 'vitest';
 import { COUNTERS } from '../src/db/migrations/Migration20261216090000.js';
 import { readRows } from '../src/db/statements.js';
@@ -16,20 +17,22 @@ const server = useTestServer();
 
 /** Kept sizes that differ from a recount of the rows (nothing when all agree), for parents of these organizations. */
 async function disagreements(organizationIds: string[]) {
-  const recount = COUNTERS.map(
-    (c) => `select '${c.name}' as counter, ${c.parent} as parent_id, ${c.bucket} as bucket, count(*) as n
-      from "${c.table}" r where ${c.live} and ${c.parent} is not null and r.organization_id = any($1) group by 2, 3`,
-  ).join(' union all ');
+  const recount = join(
+    COUNTERS.map(
+      (c) => sql`select ${raw(`'${c.name}'`)} as counter, ${raw(c.parent)} as parent_id, ${raw(c.bucket)} as bucket, count(*) as n
+      from ${raw(`"${c.table}"`)} r where ${raw(c.live)} and ${raw(c.parent)} is not null and r.organization_id = any(${organizationIds}) group by 2, 3`,
+    ),
+    ' union all ',
+  );
   return readRows(
     server.em(),
-    `with actual as (${recount}),
+    sql`with actual as (${recount}),
       kept as (select k.* from row_count k where k.n <> 0 and exists (select 1 from actual a where a.counter = k.counter and a.parent_id = k.parent_id)
-        or k.parent_id = any($1) or k.parent_id in (select 'top:' || o from unnest($1::text[]) o))
+        or k.parent_id = any(${organizationIds}) or k.parent_id in (select 'top:' || o from unnest(${organizationIds}::text[]) o))
     select coalesce(a.counter, k.counter) as counter, coalesce(a.parent_id, k.parent_id) as parent_id, coalesce(a.bucket, k.bucket) as bucket,
       a.n::int as actual, k.n::int as kept
     from actual a full join kept k on k.counter = a.counter and k.parent_id = a.parent_id and k.bucket = a.bucket
     where coalesce(a.n, 0) <> coalesce(k.n, 0)`,
-    [organizationIds],
   );
 }
 

@@ -13,6 +13,7 @@ import { useTestServer } from './support/server.js';
 import { rest } from './support/factories.js';
 import { countStatements } from './support/sql.js';
 import { readRows } from '../src/db/statements.js';
+import sql from 'sql-template-tag';
 import { MAX_SEARCH_SECTIONS, rankingStatementOf, SEARCH_CANDIDATES } from '../src/domain/search/index.js';
 
 const server = useTestServer();
@@ -167,13 +168,12 @@ describe('organization search at scale', () => {
     // The answer as ranking every match gives it: the best 1000 sections, spaces by their best section.
     const [reference] = await readRows<{ matches: number; spaces: { space: string; best: string }[] }>(
       server.em(),
-      `with q as (select websearch_to_tsquery('english', 'falcon') as query),
+      sql`with q as (select websearch_to_tsquery('english', 'falcon') as query),
          ranked as (select s.id, s.space_id, s.page, s.anchor, ts_rank(s.document, q.query) as rank from search_section s, q
-                    where s.organization_id = $1 and s.document @@ q.query order by rank desc, s.id limit $2),
+                    where s.organization_id = ${organization.id} and s.document @@ q.query order by rank desc, s.id limit ${MAX_SEARCH_SECTIONS}),
          best as (select distinct on (space_id) space_id, page || '#' || anchor as section, rank from ranked order by space_id, rank desc, id)
-       select (select count(*) from search_section s, q where s.organization_id = $1 and s.document @@ q.query)::int as matches,
+       select (select count(*) from search_section s, q where s.organization_id = ${organization.id} and s.document @@ q.query)::int as matches,
          (select json_agg(json_build_object('space', space_id, 'best', section) order by rank desc, space_id collate "C" desc) from best) as spaces`,
-      [organization.id, MAX_SEARCH_SECTIONS],
     );
     expect(reference.matches).toBeGreaterThan(8 * SEARCH_CANDIDATES);
     for (const caller of [admin, read]) {
@@ -190,11 +190,9 @@ describe('organization search at scale', () => {
     }
     // The statement reads the candidates, not every match.
     const statement = rankingStatementOf({ organizationId: organization.id, query: 'falcon', readable: null }, null, 6);
-    const [{ 'QUERY PLAN': plan }] = (await readRows<{ 'QUERY PLAN': unknown }>(
-      server.em(),
-      `explain (analyze, format json) ${statement.text}`,
-      statement.values,
-    )) as [{ 'QUERY PLAN': unknown }];
+    const [{ 'QUERY PLAN': plan }] = (await readRows<{ 'QUERY PLAN': unknown }>(server.em(), sql`explain (analyze, format json) ${statement}`)) as [
+      { 'QUERY PLAN': unknown },
+    ];
     const [{ Plan: root }] = (typeof plan === 'string' ? JSON.parse(plan) : plan) as [{ Plan: PlanNode }];
     const rowsRead = sectionRowsRead(root);
     expect(rowsRead).toBeGreaterThan(0);

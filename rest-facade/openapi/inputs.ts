@@ -10,14 +10,15 @@ import {
   type GraphQLInputType,
 } from 'graphql';
 import { z } from 'zod';
-import { describedInputs } from '../../src/kernel/validation.js';
+import { areas } from '../../src/areas.js';
+import { inputTypesWithin } from '../../src/kernel/input-types.js';
 import { Components, orNull, type JsonSchema } from './components.js';
 import { scalarSchema } from './scalars.js';
 
 /**
  * GraphQL input types as JSON schemas: the structure from the GraphQL type (lists, enums, input objects,
- * which fields are non-null), the bounds from the zod schema the domain parses an input type with, where
- * it declares one (`describeInputs` in src/kernel/validation.ts): lengths, ranges, allowed values,
+ * which fields are non-null), the bounds from the zod schema that declares the input type (an area's
+ * `inputs`, src/kernel/input-types.ts): lengths, ranges, allowed values,
  * whether null is taken, which fields are required.
  */
 export function inputSchema(type: GraphQLInputType, components: Components): JsonSchema {
@@ -74,11 +75,14 @@ export function defaultOf(type: GraphQLInputType, literal: Parameters<typeof val
   return value === undefined || astFromValue(value, type) === null ? undefined : value;
 }
 
+/** The zod schemas of the areas' input types and the input objects they nest, by GraphQL name. */
+const declaredInputs = new Map(areas.flatMap((area) => ('inputs' in area ? [...inputTypesWithin(area.inputs)] : [])));
+
 type Bounds = { properties: Record<string, JsonSchema>; required: string[] };
 
 /** The zod schema of an input type as JSON Schema, or undefined when the domain declares none. */
 function zodBounds(typeName: string): Bounds | undefined {
-  const schema = describedInputs.get(typeName);
+  const schema = declaredInputs.get(typeName);
   if (!schema) return undefined;
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as JsonSchema;
   return { properties: (json.properties ?? {}) as Record<string, JsonSchema>, required: (json.required ?? []) as string[] };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw } from 'sql-template-tag';
 import { jsonTupleOf, plainColumns, readRows, rowsOf, tableOf } from '../db/statements.js';
 import { unauthenticated } from '../kernel/errors.js';
 import type { Rows } from '../kernel/rows.js';
@@ -24,11 +25,11 @@ export async function authenticate(em: EntityManager, authorization: string | un
   if (secret === null) return null;
   if (secret === undefined) throw unauthenticated('Malformed Authorization header: expected "Bearer <token>"');
   // One statement: every request pays for this one.
-  const memberships = `(select coalesce(json_agg(${jsonTupleOf(em, MEMBER, 'm')}), '[]') from (select * from ${tableOf(em, MEMBER)} m
-    where m.user_id = u.id limit ${MEMBERSHIPS_WITH_TOKEN}) m) as "memberships"`;
-  const sql = `select t.id as "tokenId", ${plainColumns(em, USER, 'u')}, ${memberships}
-    from ${tableOf(em, API_TOKEN)} t join ${tableOf(em, USER)} u on u.id = t.user_id where t.secret_hash = $1 and t.revoked_at is null`;
-  const [row] = await readRows<Rows['User'] & { tokenId: string; memberships: unknown[][] }>(em, sql, [hashTokenSecret(secret)]);
+  const memberships = sql`(select coalesce(json_agg(${jsonTupleOf(em, MEMBER, 'm')}), '[]') from (select * from ${tableOf(em, MEMBER)} m
+    where m.user_id = u.id limit ${raw(String(MEMBERSHIPS_WITH_TOKEN))}) m) as "memberships"`;
+  const statement = sql`select t.id as "tokenId", ${plainColumns(em, USER, 'u')}, ${memberships}
+    from ${tableOf(em, API_TOKEN)} t join ${tableOf(em, USER)} u on u.id = t.user_id where t.secret_hash = ${hashTokenSecret(secret)} and t.revoked_at is null`;
+  const [row] = await readRows<Rows['User'] & { tokenId: string; memberships: unknown[][] }>(em, statement);
   if (!row) throw unauthenticated('Invalid or revoked API token');
   const { tokenId, memberships: tuples, ...user } = row;
   return { user, tokenId, memberships: rowsOf<Rows['Member']>(em, MEMBER, tuples) };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../kernel/database.js';
 import { executeReturning } from '../db/statements.js';
@@ -63,7 +64,7 @@ const SEALING_LOCK = 734_112_908;
  */
 export async function sealStoredSecrets(orm: Orm, keyring: Keyring, logger: Logger): Promise<void> {
   const { sealed, resealed } = await orm.em.fork().transactional(async (tx) => {
-    await executeReturning(tx, 'select pg_advisory_xact_lock(?, hashtext(current_schema()))', [SEALING_LOCK]);
+    await executeReturning(tx, sql`select pg_advisory_xact_lock(${SEALING_LOCK}, hashtext(current_schema()))`);
     const sealed: string[] = [];
     const resealed: string[] = [];
     const problems: string[] = [];

@@ -1,9 +1,11 @@
 import { createReadStream, existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { KEY_FILE, masterKeyOf } from '../auth/master-key.js';
 import { DataDirectoryLocked, LOCK_FILE, lockDataDir } from '../db/data-dir-lock.js';
 import { migrationsList } from '../db/migrations/index.js';
+import { quote } from '../db/statements.js';
 import { checkBackup, extractBackup, type BackupManifest } from './archive.js';
 
 /** Refusal to restore, with a message saying why and what to do; nothing was written. */
@@ -135,10 +137,11 @@ async function openRestored(dir: string): Promise<Omit<RestoreReport, 'manifest'
     throw new RestoreRefused(`the restored database does not open: ${(error as Error).message}`);
   }
   try {
-    const exists = async (table: string) => (await pglite.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0].found;
+    const query = async <T>(statement: Sql) => (await pglite.query<T>(statement.text, statement.values)).rows;
+    const exists = async (table: string) => (await query<{ found: boolean }>(sql`select to_regclass(${table}) is not null as found`))[0].found;
     const count = async (table: string) =>
-      (await exists(table)) ? Number((await pglite.query<{ n: string }>(`select count(*) as n from ${table}`)).rows[0].n) : 0;
-    const migrations = (await exists('mikro_orm_migrations')) ? (await pglite.query<{ name: string }>('select name from mikro_orm_migrations')).rows : [];
+      (await exists(table)) ? Number((await query<{ n: string }>(sql`select count(*) as n from ${raw(quote(table))}`))[0].n) : 0;
+    const migrations = (await exists('mikro_orm_migrations')) ? await query<{ name: string }>(sql`select name from mikro_orm_migrations`) : [];
     const applied = new Set(migrations.map((row) => row.name));
     const known = new Set(migrationsList.map((migration) => migration.name));
     return {

@@ -3,6 +3,7 @@ import { constants, cpSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join, relative } from 'node:path';
 import type { PGlite, Transaction } from '@electric-sql/pglite';
+import sql, { type Sql } from 'sql-template-tag';
 import { isBackedUp, newManifest, SNAPSHOTS_DIR, type BackupManifest } from './archive.js';
 
 /** Says whether a file or directory (by its path relative to the data directory) is part of the database. */
@@ -43,13 +44,14 @@ export async function whileStill<T>(pglite: PGlite, dataDir: string, use: (tx: T
 
 /** What a backup says of the embedded database it holds, read in the transaction its files are taken in. */
 export async function describeDatabase(tx: Pick<Transaction, 'query'>, dataDir: string): Promise<BackupManifest> {
-  const exists = async (table: string) => (await tx.query<{ found: boolean }>('select to_regclass($1) is not null as found', [table])).rows[0].found;
+  const query = async <T>(statement: Sql) => (await tx.query<T>(statement.text, statement.values)).rows;
+  const exists = async (table: string) => (await query<{ found: boolean }>(sql`select to_regclass(${table}) is not null as found`))[0].found;
   const migration = (await exists('mikro_orm_migrations'))
-    ? ((await tx.query<{ name: string }>('select name from mikro_orm_migrations order by id desc limit 1')).rows[0]?.name ?? null)
+    ? ((await query<{ name: string }>(sql`select name from mikro_orm_migrations order by id desc limit 1`))[0]?.name ?? null)
     : null;
   // Sealed values name their key (sealing.ts): `sealed:<format>:<key id>:<payload>`.
   const masterKeys = (await exists('server_secret'))
-    ? (await tx.query<{ key: string }>(`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).rows.map(
+    ? (await query<{ key: string }>(sql`select distinct split_part(value, ':', 3) as key from server_secret where value like 'sealed:%' order by 1`)).map(
         (row) => row.key,
       )
     : [];

@@ -1,6 +1,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
+import sql from 'sql-template-tag';
 import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
 import { ensureWritableDataDir } from './data-dir-access.js';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
@@ -130,7 +131,8 @@ export async function migrate(orm: Orm): Promise<string[]> {
   if (embeddedDatabases.has(orm)) return (await orm.migrator.up()).map((m) => m.name);
   const connection = orm.em.getConnection();
   return connection.transactional(async (trx) => {
-    await connection.execute('select pg_advisory_xact_lock(?)', [MIGRATION_LOCK], 'all', trx);
+    const lock = sql`select pg_advisory_xact_lock(${MIGRATION_LOCK})`;
+    await connection.execute(lock.sql, lock.values, 'all', trx);
     const applied = await orm.migrator.up({ transaction: trx });
     return applied.map((m) => m.name);
   });

@@ -35,7 +35,7 @@ export type ListQuery<T> = {
    * Values read beside each row, as name → SQL expression of the row (its children as JSON, for a page
    * that brings them along): `nestedOf(row, name)` hands them back; they are not set on the row.
    */
-  nested?: Readonly<Record<string, string>>;
+  nested?: Readonly<Record<string, Sql>>;
   /** The list's exact size when the database keeps it (row-counts.ts): a statement of one row, `count`. */
   count?: Sql;
 };
@@ -52,7 +52,7 @@ export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: P
   const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
   // A left join keeps the count's row when the page is empty (its "row" is then null).
   const statement = sql`select (select page_count.count from (${counting}) page_count) as "count", x.* from (select) as one left join lateral (${page}) x on true`;
-  const found = await readRows<FoundRow & { count: string | number }>(em, statement.text, statement.values);
+  const found = await readRows<FoundRow & { count: string | number }>(em, statement);
   const count = Number(found[0]?.count ?? 0);
   return pageOf(
     list,
@@ -78,7 +78,7 @@ function pageStatement<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, 
  */
 export async function readUncountedPage<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, args: PageArgs): Promise<Omit<Page<Plain<T>>, 'count'>> {
   const { limit, page } = pageStatement(em, list, args);
-  const { items, next } = pageOf(list, rowsFound(em, list, await readRows<FoundRow>(em, page.text, page.values)), 0, limit);
+  const { items, next } = pageOf(list, rowsFound(em, list, await readRows<FoundRow>(em, page)), 0, limit);
   return { items, next };
 }
 
@@ -105,7 +105,7 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   const statement = sql`with counted as (${counting})
     select parent_count.key as "key", parent_count.count as "count", x.* from counted parent_count left join lateral (
     select ${columns} from ${from} where ${partition} = parent_count.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x on true`;
-  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, statement.text, statement.values);
+  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, statement);
   const counts = new Map<string, number>();
   for (const row of all) counts.set(row.key, Number(row.count ?? 0));
   const found = all.filter((row) => row.row !== null);
@@ -161,9 +161,14 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
   return {
     limit,
     after: args.page ? afterCursor(list.order, decodeCursor(args.page)) : empty,
-    from: raw(`${tableOf(em, list.entity)} ${list.alias}`),
-    columns: raw(
-      [`${jsonTupleOf(em, list.entity, list.alias)} as "row"`, ...[...extra, ...nested].map(([name, expression]) => `${expression} as "${name}"`)].join(', '),
+    from: sql`${tableOf(em, list.entity)} ${raw(list.alias)}`,
+    columns: join(
+      [
+        sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
+        ...extra.map(([name, expression]) => raw(`${expression} as "${name}"`)),
+        ...nested.map(([name, expression]) => sql`${expression} as ${raw(`"${name}"`)}`),
+      ],
+      ', ',
     ),
     orderBy: raw(list.order.map((key) => `${key.sql} ${key.desc ? 'desc' : 'asc'}`).join(', ')),
   };

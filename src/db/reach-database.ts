@@ -1,4 +1,5 @@
 import pRetry from 'p-retry';
+import sql from 'sql-template-tag';
 import type { Logger } from '../kernel/logger.js';
 import { connectionFailureOf, describeConnectionFailure } from './connection-errors.js';
 import type { Orm } from '../kernel/database.js';
@@ -51,7 +52,7 @@ export async function reachDatabase(orm: Orm, url: string, options: { timeoutMs:
   const server = serverOf(url);
   const started = Date.now();
   try {
-    await pRetry(() => executeReturning(orm.em.fork(), 'select 1'), {
+    await pRetry(() => executeReturning(orm.em.fork(), sql`select 1`), {
       retries: Infinity,
       minTimeout: FIRST_DELAY_MS,
       maxTimeout: LONGEST_DELAY_MS,

@@ -1,7 +1,7 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
-import type { Sql } from 'sql-template-tag';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { embeddedDatabaseOf } from './embedded-databases.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
@@ -13,22 +13,29 @@ import { poolClientOf } from './pool-clients.js';
  * transaction's COPY (insights/storage.ts: a client of its own; it tells the observers through
  * `observe`), the migrator's lock (db/orm.ts: before any EntityManager) and a connection's set-up.
  *
+ * One style of statement: an `Sql` of sql-template-tag (`sql\`… where id = ${id}\``). Values are
+ * always parameters; only fragments that are SQL themselves go into the text: other `Sql` values,
+ * `raw(…)` of texts the code owns (identifiers quoted, as `tableOf` and `columnOf` give them), `join`
+ * and `empty`. Each function below sends the statement the way its connection wants it: `.text` with
+ * `$n` placeholders and `.values` to the pool and to Kysely, `.sql` with `?` placeholders to the
+ * ORM's connection (`execute`, `executeReturning`).
+ *
  * The rule for reading:
  * - Data read to answer (resolvers, loaders, lists, authentication) is read here as plain rows:
  *   `Plain<T>` objects with the entity's property names, no entity instances, nothing registered in
- *   the EntityManager. `readRows` takes a statement (`Sql` of sql-template-tag, or a text with `$n`
- *   parameters), `rowsWhereIn` an entity's rows by keys, `countsByKey` grouped counts.
+ *   the EntityManager. `readRows` takes a statement, `rowsWhereIn` an entity's rows by keys,
+ *   `countsByKey` grouped counts.
  * - Code that CHANGES rows loads them as entities (`em.find`, `em.findOne`, …): the unit of work then
  *   sees and flushes the change. An entity is never made from a plain row.
  * - Plain reads run on the pool, outside any transaction. A read that a change depends on, or a write
- *   of many rows at once, runs in the EntityManager's transaction with `queryIn` (`$n` parameters) or
- *   `execute` / `executeReturning` (`?` parameters, the ORM's connection: jobs, insights maintenance).
+ *   of many rows at once, runs in the EntityManager's transaction with `queryIn` (Kysely) or
+ *   `execute` / `executeReturning` (the ORM's connection: jobs, insights maintenance).
  * - Insights statements run on a Kysely executor they hold (a connection of their own for a sliced
  *   aggregate, an ingest transaction): `executeOn`.
  *
  * Plain lists travel as one JSON document of tuples (`jsonListOf` in the statement, `rowsOf` here):
- * decoding hundreds of rows column by column costs the driver far more than one JSON.parse. Statement
- * texts built from metadata are built once (the caches below only ever hold those few texts).
+ * decoding hundreds of rows column by column costs the driver far more than one JSON.parse. Fragments
+ * built from metadata are built once (the caches below only ever hold those few fragments).
  */
 
 /** A row read by a plain statement: the entity's properties, read-only (to change a row, load its entity). */
@@ -38,54 +45,57 @@ export type Plain<T> = { readonly [K in keyof T]: T[K] };
 /** An entity, or its class name (for code below the areas, which names their tables without importing them). */
 type AnyEntity = EntityName<any> | string;
 type Order = Record<string, 'asc' | 'desc'>;
-type Statement = Sql | string;
 
-/** Texts built from entity metadata (a cache of a fixed, small set). */
-const texts = new Map<string, string>();
-const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
+/** Fragments built from entity metadata (a cache of a fixed, small set). */
+const fragments = new Map<string, Sql>();
+/** An identifier as SQL text, quoted. */
+export const quote = (identifier: string) => `"${identifier.replaceAll('"', '""')}"`;
 
-function once(key: string, build: () => string): string {
-  let text = texts.get(key);
-  if (text === undefined) texts.set(key, (text = build()));
-  return text;
+function once(key: string, build: () => Sql): Sql {
+  let fragment = fragments.get(key);
+  if (fragment === undefined) fragments.set(key, (fragment = build()));
+  return fragment;
 }
 
 function metadataOf(em: EntityManager, entity: AnyEntity) {
   return typeof entity === 'string' ? em.getMetadata().getByClassName(entity) : em.getMetadata().get(entity);
 }
 
-const textOf = (statement: Statement) => (typeof statement === 'string' ? statement : statement.text);
-const parametersOf = (statement: Statement, parameters: readonly unknown[]) => (typeof statement === 'string' ? [...parameters] : statement.values);
-
 /** Tells the statement observers of a statement sent another way (COPY, a transaction on a client of one's own). */
-export function observe(sql: string): void {
-  for (const observer of sqlObservers) observer(sql);
+export function observe(text: string): void {
+  for (const observer of sqlObservers) observer(text);
 }
 
 // ─── building statements ────────────────────────────────────────────────────────────────────────────
 
-/** The column of a single-column property, quoted. */
-export function columnOf(em: EntityManager, entity: AnyEntity, property: string): string {
+/** The column of a single-column property, quoted (a `raw` fragment). */
+export function columnOf(em: EntityManager, entity: AnyEntity, property: string): Sql {
+  return raw(fieldOf(em, entity, property));
+}
+
+function fieldOf(em: EntityManager, entity: AnyEntity, property: string): string {
   const meta = metadataOf(em, entity);
   const [field] = meta.props.find((prop) => prop.name === property)?.fieldNames ?? [];
   if (!field) throw new Error(`${meta.className}.${property} is not a single column`);
   return quote(field);
 }
 
-/** `alias."column" as "property", …` for every single-column property of the entity. */
-export function plainColumns(em: EntityManager, entity: AnyEntity, alias?: string): string {
+/** `alias."column" as "property", …` for every single-column property of the entity (a `raw` fragment). */
+export function plainColumns(em: EntityManager, entity: AnyEntity, alias?: string): Sql {
   const meta = metadataOf(em, entity);
   return once(`columns|${meta.className}|${alias ?? ''}`, () => {
     const prefix = alias ? `${quote(alias)}.` : '';
-    return plainProperties(em, entity)
-      .map((prop) => `${prefix}${quote(prop.fieldNames[0])} as ${quote(prop.name)}`)
-      .join(', ');
+    return raw(
+      plainProperties(em, entity)
+        .map((prop) => `${prefix}${quote(prop.fieldNames[0])} as ${quote(prop.name)}`)
+        .join(', '),
+    );
   });
 }
 
-/** The table of an entity, quoted (unqualified: a configured schema is on the search path). */
-export function tableOf(em: EntityManager, entity: AnyEntity): string {
-  return quote(metadataOf(em, entity).tableName);
+/** The table of an entity, quoted (a `raw` fragment; unqualified: a configured schema is on the search path). */
+export function tableOf(em: EntityManager, entity: AnyEntity): Sql {
+  return raw(quote(metadataOf(em, entity).tableName));
 }
 
 /**
@@ -102,15 +112,15 @@ function plainProperties(em: EntityManager, entity: AnyEntity) {
  * than objects: the property names would be most of the document, for the server to write and the
  * driver to parse, once per row.
  */
-export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, orderBy?: Order): string {
-  const order = Object.entries(orderBy ?? {}).map(
-    ([property, direction]) => `${quote(alias)}.${columnOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`,
+export function jsonListOf(em: EntityManager, entity: AnyEntity, alias: string, orderBy?: Order): Sql {
+  const order = Object.entries(orderBy ?? {}).map(([property, direction]) =>
+    raw(`${quote(alias)}.${fieldOf(em, entity, property)} ${direction === 'desc' ? 'desc' : 'asc'}`),
   );
-  return `coalesce(json_agg(${jsonTupleOf(em, entity, alias)}${order.length ? ` order by ${order.join(', ')}` : ''}), '[]')`;
+  return sql`coalesce(json_agg(${jsonTupleOf(em, entity, alias)}${order.length ? sql` order by ${join(order, ', ')}` : empty}), '[]')`;
 }
 
-/** `json_build_array(alias."column", …)`: one row as the tuple `rowsOf` reads. */
-export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string): string {
+/** `json_build_array(alias."column", …)`: one row as the tuple `rowsOf` reads (a `raw` fragment). */
+export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string): Sql {
   const meta = metadataOf(em, entity);
   return once(`tuple|${meta.className}|${alias}`, () => {
     // Date-times as epoch milliseconds: a number makes a Date far faster than an ISO string does.
@@ -118,7 +128,7 @@ export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string)
       const column = `${quote(alias)}.${quote(prop.fieldNames[0])}`;
       return prop.runtimeType === 'Date' ? `(extract(epoch from ${column}) * 1000)::float8` : column;
     });
-    return `json_build_array(${columns.join(', ')})`;
+    return raw(`json_build_array(${columns.join(', ')})`);
   });
 }
 
@@ -152,25 +162,24 @@ export function rowsOf<T>(em: EntityManager, entity: AnyEntity, tuples: readonly
 const statementNames = new Map<string, string>();
 
 /**
- * The rows of a statement (an `Sql`, or a text with `$n` parameters), read on the pool outside any
- * transaction. On a PostgreSQL server the statement is named, so that each connection parses and plans
- * it once rather than on every request (these are the statements of every request: the token,
- * memberships, the site, whose parsing and planning were a measurable part of a request's database
- * time; figures in docs/performance.md).
+ * The rows of a statement, read on the pool outside any transaction. On a PostgreSQL server the
+ * statement is named (by its text), so that each connection parses and plans it once rather than on
+ * every request (these are the statements of every request: the token, memberships, the site, whose
+ * parsing and planning were a measurable part of a request's database time; figures in
+ * docs/performance.md).
  */
-export async function readRows<T>(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<T[]> {
-  const sql = textOf(statement);
-  const values = parametersOf(statement, parameters);
-  observe(sql);
+export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+  const { text, values } = statement;
+  observe(text);
   if (embeddedDatabaseOf(em)) {
-    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(sql, values));
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
     return result.rows as T[];
   }
-  let name = statementNames.get(sql);
-  if (name === undefined) statementNames.set(sql, (name = `plain_${statementNames.size + 1}`));
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `plain_${statementNames.size + 1}`));
   const client = await poolClientOf(em);
   try {
-    const result = await client.query({ name, text: sql, values });
+    const result = await client.query({ name, text, values });
     client.release();
     return result.rows as T[];
   } catch (error) {
@@ -189,12 +198,12 @@ export async function rowsWhereIn<T extends object>(
   orderBy?: Partial<Record<keyof T & string, 'asc' | 'desc'>>,
 ): Promise<Plain<T>[]> {
   const target = entity as AnyEntity;
-  const sql = once(
+  const selection = once(
     `where-in|${metadataOf(em, target).className}|${keyProperty}|${JSON.stringify(orderBy ?? {})}`,
     () =>
-      `select ${jsonListOf(em, target, 't', orderBy as Order | undefined)} as "rows" from ${tableOf(em, target)} t where t.${columnOf(em, target, keyProperty)} = any($1)`,
+      sql`select ${jsonListOf(em, target, 't', orderBy as Order | undefined)} as "rows" from ${tableOf(em, target)} t where t.${columnOf(em, target, keyProperty)}`,
   );
-  const [{ rows }] = await readRows<{ rows: unknown[][] }>(em, sql, [keys]);
+  const [{ rows }] = await readRows<{ rows: unknown[][] }>(em, sql`${selection} = any(${keys})`);
   return rowsOf<Plain<T>>(em, target, rows);
 }
 
@@ -212,38 +221,39 @@ export function rowsWhere<T extends object>(em: EntityManager, entity: EntityNam
 }
 
 /** Counts by key: the rows `key` and `n` of a grouped statement, as a map (missing keys count 0 to the caller). */
-export async function countsByKey(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<Map<string, number>> {
-  const rows = await readRows<{ key: string; n: string | number }>(em, statement, parameters);
+export async function countsByKey(em: EntityManager, statement: Sql): Promise<Map<string, number>> {
+  const rows = await readRows<{ key: string; n: string | number }>(em, statement);
   return new Map(rows.map((row) => [row.key, Number(row.n)]));
 }
 
 // ─── in the unit of work ────────────────────────────────────────────────────────────────────────────
 
 /**
- * Runs a statement (an `Sql`, or a text with `$n` parameters) in the EntityManager's transaction when
- * it is in one (reads that a change depends on, writes of many rows at once), else as `readRows` does.
+ * Runs a statement in the EntityManager's transaction when it is in one (reads that a change depends
+ * on, writes of many rows at once), else as `readRows` does.
  */
-export async function queryIn<T>(em: EntityManager, statement: Statement, parameters: readonly unknown[] = []): Promise<T[]> {
+export async function queryIn<T>(em: EntityManager, statement: Sql): Promise<T[]> {
   const transaction = em.getTransactionContext<{ executeQuery(query: CompiledQuery): Promise<{ rows: unknown[] }> }>();
-  if (!transaction) return readRows<T>(em, statement, parameters);
-  const sql = textOf(statement);
-  observe(sql);
-  const result = await transaction.executeQuery(CompiledQuery.raw(sql, parametersOf(statement, parameters)));
+  if (!transaction) return readRows<T>(em, statement);
+  const { text, values } = statement;
+  observe(text);
+  const result = await transaction.executeQuery(CompiledQuery.raw(text, values));
   return result.rows as T[];
 }
 
 /**
- * Runs a write with `?` parameters on the ORM's connection, in the EntityManager's transaction when it
- * is in one; answers how many rows it changed. (The ORM tells the statement observers itself.)
+ * Runs a write on the ORM's connection (which takes `?` placeholders: the statement's `.sql`), in the
+ * EntityManager's transaction when it is in one; answers how many rows it changed. (The ORM tells the
+ * statement observers itself.)
  */
-export async function execute(em: EntityManager, sql: string, parameters: readonly unknown[] = []): Promise<number> {
-  const result = await em.getConnection().execute<{ affectedRows: number }>(sql, [...parameters], 'run', em.getTransactionContext());
+export async function execute(em: EntityManager, statement: Sql): Promise<number> {
+  const result = await em.getConnection().execute<{ affectedRows: number }>(statement.sql, [...statement.values], 'run', em.getTransactionContext());
   return result.affectedRows;
 }
 
 /** The same for a statement whose rows are wanted (`returning`, a row lock, a read within the change). */
-export function executeReturning<T>(em: EntityManager, sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-  return em.getConnection().execute<T[]>(sql, [...parameters], 'all', em.getTransactionContext());
+export function executeReturning<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+  return em.getConnection().execute<T[]>(statement.sql, [...statement.values], 'all', em.getTransactionContext());
 }
 
 // ─── on a connection of one's own ───────────────────────────────────────────────────────────────────
@@ -254,9 +264,10 @@ export type Executor = Kysely<any> | Transaction<any>;
 /** The Kysely database under an EntityManager (for statements that need a connection or transaction of their own). */
 export const kyselyOf = (em: EntityManager): Kysely<any> => em.getConnection().getClient();
 
-/** Runs one statement with `$n` parameters on an executor and returns its rows. */
-export async function executeOn<T = Record<string, unknown>>(db: Executor, sql: string, parameters: readonly unknown[] = []): Promise<T[]> {
-  observe(sql);
-  const result = await db.executeQuery(CompiledQuery.raw(sql, [...parameters]));
+/** Runs one statement on an executor and returns its rows. */
+export async function executeOn<T = Record<string, unknown>>(db: Executor, statement: Sql): Promise<T[]> {
+  const { text, values } = statement;
+  observe(text);
+  const result = await db.executeQuery(CompiledQuery.raw(text, values));
   return result.rows as T[];
 }

@@ -1,6 +1,7 @@
 import pg from 'pg';
 import type { Orm } from '../kernel/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
+import { quote } from '../db/statements.js';
 import type { Logger } from '../kernel/logger.js';
 
 /** What the outbox's trigger announces of a committed event (the row itself is read by whoever needs it). */
@@ -102,7 +103,8 @@ export class EventHub {
     client.on('end', () => this.lost(client, undefined));
     try {
       await client.connect();
-      await client.query(`listen "${this.channel}"`);
+      // LISTEN takes no parameters: the channel is a quoted identifier.
+      await client.query(`listen ${quote(this.channel)}`);
     } catch (err) {
       await client.end().catch(() => undefined);
       if (attempt === 0 && !this.client) throw err;

@@ -21,13 +21,14 @@ import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { forbidden, unauthenticated } from '../kernel/errors.js';
 import { scalarResolvers } from './scalars.js';
+import { inputTypeDefs } from '../kernel/input-types.js';
 
 /** The SDL every area builds on: directives, scalars, shared shapes and the root types. */
 export const baseSchemaPath = join(dirname(fileURLToPath(import.meta.url)), 'base.graphql');
 
 /** The schema's SDL: the base, then each area's schema.graphql in the order of the areas (src/areas.ts). */
 export function schemaTypeDefs(areas: readonly Area[]): string[] {
-  return [readFileSync(baseSchemaPath, 'utf8'), ...areas.map((area) => area.typeDefs)];
+  return [readFileSync(baseSchemaPath, 'utf8'), ...areas.flatMap((area) => (area.inputs ? [area.typeDefs, inputTypeDefs(area.inputs)] : [area.typeDefs]))];
 }
 
 /** The checks a schema's guards may name, by schema (the kernel's alone for a schema made without areas). */

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../kernel/database.js';
 import { execute, executeReturning } from '../db/statements.js';
@@ -47,11 +48,10 @@ export class JobLease {
     const em = orm.em.fork();
     const [row] = await executeReturning<{ id: string }>(
       em,
-      `update "job" set "locked_until" = ?, "claim" = ?, "attempts" = "attempts" + 1
-       where "id" = (select "id" from "job" where "run_at" <= ? and ("locked_until" is null or "locked_until" <= ?)
+      sql`update "job" set "locked_until" = ${new Date(now.getTime() + leaseMs)}, "claim" = ${claim}, "attempts" = "attempts" + 1
+       where "id" = (select "id" from "job" where "run_at" <= ${now} and ("locked_until" is null or "locked_until" <= ${now})
                      order by "run_at" limit 1 for update skip locked)
        returning "id"`,
-      [new Date(now.getTime() + leaseMs), claim, now, now],
     );
     if (!row) return undefined;
     const job = await em.findOneOrFail(Job, { id: row.id });
@@ -83,11 +83,10 @@ export class JobLease {
     this.renewing = true;
     const until = this.clock.now().getTime() + this.leaseMs;
     try {
-      const renewed = await execute(this.orm.em.fork(), `update "job" set "locked_until" = ? where "id" = ? and "claim" = ?`, [
-        new Date(until),
-        this.job.id,
-        this.claim,
-      ]);
+      const renewed = await execute(
+        this.orm.em.fork(),
+        sql`update "job" set "locked_until" = ${new Date(until)} where "id" = ${this.job.id} and "claim" = ${this.claim}`,
+      );
       if (!this.beating) return;
       if (renewed === 1) this.heldUntil = until;
       else this.lose('another run has claimed it');
@@ -113,7 +112,7 @@ export class JobLease {
    */
   async hold(tx: EntityManager): Promise<void> {
     this.signal.throwIfAborted();
-    const rows = await executeReturning(tx, `select 1 from "job" where "id" = ? and "claim" = ? for update`, [this.job.id, this.claim]);
+    const rows = await executeReturning(tx, sql`select 1 from "job" where "id" = ${this.job.id} and "claim" = ${this.claim} for update`);
     if (rows.length === 0) {
       this.lose('another run has claimed it');
       this.signal.throwIfAborted();
@@ -123,19 +122,17 @@ export class JobLease {
   /** Deletes the finished job if the claim still holds it (in `em`'s transaction if it is in one); false when the run was discarded. */
   async complete(em: EntityManager): Promise<boolean> {
     this.stopHeartbeat();
-    const deleted = await execute(em, `delete from "job" where "id" = ? and "claim" = ?`, [this.job.id, this.claim]);
+    const deleted = await execute(em, sql`delete from "job" where "id" = ${this.job.id} and "claim" = ${this.claim}`);
     return deleted === 1;
   }
 
   /** Schedules the failed job again at `retryAt` if the claim still holds it; false when the run was discarded. */
   async fail(em: EntityManager, retryAt: Date, error: unknown): Promise<boolean> {
     this.stopHeartbeat();
-    const updated = await execute(em, `update "job" set "locked_until" = null, "claim" = null, "run_at" = ?, "last_error" = ? where "id" = ? and "claim" = ?`, [
-      retryAt,
-      String(error),
-      this.job.id,
-      this.claim,
-    ]);
+    const updated = await execute(
+      em,
+      sql`update "job" set "locked_until" = null, "claim" = null, "run_at" = ${retryAt}, "last_error" = ${String(error)} where "id" = ${this.job.id} and "claim" = ${this.claim}`,
+    );
     return updated === 1;
   }
 
@@ -149,9 +146,8 @@ export class JobLease {
     try {
       await execute(
         this.orm.em.fork(),
-        `update "job" set "locked_until" = null, "claim" = null, "attempts" = "attempts" - ?
-         where "id" in (select "id" from "job" where "id" = ? and "claim" = ? for update skip locked)`,
-        [options.started ? 0 : 1, this.job.id, this.claim],
+        sql`update "job" set "locked_until" = null, "claim" = null, "attempts" = "attempts" - ${options.started ? 0 : 1}
+         where "id" in (select "id" from "job" where "id" = ${this.job.id} and "claim" = ${this.claim} for update skip locked)`,
       );
     } finally {
       // Only now: the run's failure, recorded as it stops, must not come first (a retry after a backoff).
@@ -166,5 +162,5 @@ export class JobLease {
  * their lease.
  */
 export async function releaseClaimsOfDeadProcess(orm: Orm): Promise<number> {
-  return execute(orm.em.fork(), `update "job" set "locked_until" = null, "claim" = null where "locked_until" is not null`);
+  return execute(orm.em.fork(), sql`update "job" set "locked_until" = null, "claim" = null where "locked_until" is not null`);
 }

@@ -1,5 +1,6 @@
 import { once } from 'node:events';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import type { Clock } from '../kernel/clock.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { Orm } from '../kernel/database.js';
@@ -30,16 +31,15 @@ const SCHEDULE_LOCK = 734_112_910;
  */
 export async function enqueueUnlessPending(em: EntityManager, kind: string, runAt: Date, now: Date, options: { earlier?: boolean } = {}): Promise<void> {
   const schedule = async (tx: EntityManager) => {
-    await executeReturning(tx, `select pg_advisory_xact_lock(?, hashtext(?))`, [SCHEDULE_LOCK, kind]);
+    await executeReturning(tx, sql`select pg_advisory_xact_lock(${SCHEDULE_LOCK}, hashtext(${kind}))`);
     if (options.earlier) {
-      await execute(tx, `update "job" set "run_at" = ? where "kind" = ? and "locked_until" is null and "run_at" > ?`, [runAt, kind, runAt]);
+      await execute(tx, sql`update "job" set "run_at" = ${runAt} where "kind" = ${kind} and "locked_until" is null and "run_at" > ${runAt}`);
     }
     await execute(
       tx,
-      `insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
-       select ?, ?, '{}'::jsonb, ?::timestamptz, 0, ?::timestamptz
-       where not exists (select 1 from "job" where "kind" = ? and "locked_until" is null)`,
-      [newId(), kind, runAt.toISOString(), now.toISOString(), kind],
+      sql`insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
+       select ${newId()}, ${kind}, '{}'::jsonb, ${runAt.toISOString()}::timestamptz, 0, ${now.toISOString()}::timestamptz
+       where not exists (select 1 from "job" where "kind" = ${kind} and "locked_until" is null)`,
     );
   };
   await (em.isInTransaction() ? schedule(em) : em.transactional((tx) => schedule(tx)));

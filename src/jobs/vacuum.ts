@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw } from 'sql-template-tag';
 import type { Clock } from '../kernel/clock.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from './queue.js';
 import { embeddedDatabaseOf } from '../db/embedded-databases.js';
@@ -19,15 +20,15 @@ export const VACUUM_JOB = 'database.vacuum';
 /** Autovacuum looks every minute; stale tables here cost less than a check of every table that often. */
 export const VACUUM_INTERVAL_MS = 5 * 60_000;
 
-const setting = (name: string) => `current_setting('${name}')::float8`;
+const setting = (name: string) => raw(`current_setting('${name}')::float8`);
 /** reltuples is -1 for a table never vacuumed nor analyzed: autovacuum counts it as empty. */
-const threshold = (base: string, scale: string) => `${setting(base)} + ${setting(scale)} * greatest(c."reltuples", 0)`;
+const threshold = (base: string, scale: string) => sql`${setting(base)} + ${setting(scale)} * greatest(c."reltuples", 0)`;
 
 /**
  * The tables of the application's schema and the system catalogs (temporary tables of insights
  * aggregates churn them) that autovacuum would vacuum or analyze now, most dead rows first.
  */
-const DUE_TABLES = `select "table", "vacuum", "analyze" from (
+const DUE_TABLES = sql`select "table", "vacuum", "analyze" from (
     select format('%I.%I', n."nspname", c."relname") as "table", s."n_dead_tup" as "dead",
       s."n_dead_tup" > ${threshold('autovacuum_vacuum_threshold', 'autovacuum_vacuum_scale_factor')}
         or s."n_ins_since_vacuum" > ${threshold('autovacuum_vacuum_insert_threshold', 'autovacuum_vacuum_insert_scale_factor')}
@@ -49,11 +50,11 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function vacuumDueTables(em: EntityManager, signal?: AbortSignal): Promise<string[]> {
   // The session's counts reach the statistics views at most once a second; this one pushes them now.
-  await executeReturning(em, 'select pg_stat_force_next_flush()');
+  await executeReturning(em, sql`select pg_stat_force_next_flush()`);
   const due = await executeReturning<{ table: string; vacuum: boolean; analyze: boolean }>(em, DUE_TABLES);
   for (const { table, vacuum, analyze } of due) {
-    // VACUUM cannot run in a transaction: each is a statement of its own.
-    await execute(em, vacuum ? `vacuum ${analyze ? '(analyze) ' : ''}${table}` : `analyze ${table}`);
+    // VACUUM cannot run in a transaction: each is a statement of its own. `table` is quoted by format('%I.%I').
+    await execute(em, vacuum ? sql`vacuum ${raw(analyze ? '(analyze) ' : '')}${raw(table)}` : sql`analyze ${raw(table)}`);
     await nextTurn();
     signal?.throwIfAborted();
   }

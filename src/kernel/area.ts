@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import type { EntityManager, EntityName, Options } from '@mikro-orm/postgresql';
 import type { AnyCheck } from './checks.js';
 import type { Policy } from './policy.js';
-import type { Resolvers } from './resolver-types.js';
+import type { IResolvers } from '@graphql-tools/utils';
+import type { InputTypes } from './input-types.js';
 import type { Viewer } from './viewer.js';
 import type { JobRun } from './jobs.js';
 import type { Loaders } from './request-loaders.js';
@@ -20,7 +21,13 @@ export type Area = {
   name: string;
   /** The area's SDL (its schema.graphql): its types, and its root fields as `extend type Query` / `extend type Mutation`. */
   typeDefs: string;
-  resolvers?: Resolvers;
+  /**
+   * The area's GraphQL input types, by name: each declared once as the zod schema that parses it, from
+   * which its SDL is printed (kernel/input-types.ts) and the REST reference shows its bounds.
+   */
+  inputs?: InputTypes;
+  /** The area's resolvers, typed where they are written (`Resolvers`, generated from the SDL). */
+  resolvers?: IResolvers;
   /**
    * The area's DataLoaders for one request. `all` is the request's whole set, filled area by area in
    * the order of src/areas.ts: a factory may take loaders of the areas listed before it as they are,

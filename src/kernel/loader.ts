@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import { groupRows } from './row-index.js';
+import { notFound } from './errors.js';
 
 /*
  * Per-request loaders, and the one rule for reading through them:
@@ -168,4 +169,16 @@ export function memoized<K, V, C = K>(compute: (key: K) => V | Promise<V>, cache
  */
 export function batchLoader<K, V>(fetch: (keys: K[]) => Promise<V[]>): Loader<K, V> {
   return new Loader<K, V>(async (keys) => fetch([...keys]));
+}
+
+/**
+ * A row a guard has already found (the field's `@requires` refuses a missing one with 404), read
+ * through a loader that answers null for a missing key: typed as present, and a 404 should the row
+ * vanish between the guard and the read.
+ */
+export function found<T>(value: T | null | Promise<T | null>, what: string): T | Promise<T> {
+  return whenLoaded(value, (row) => {
+    if (row === null) throw notFound(what);
+    return row;
+  });
 }

@@ -40,17 +40,6 @@ export function movePosition<P extends z.ZodType>(pointer: P) {
 }
 
 /**
- * The zod schemas that parse GraphQL input types, by the input type's name: the REST reference
- * (rest-facade/openapi) shows their bounds, so the numbers live in one place.
- */
-export const describedInputs = new Map<string, z.ZodType>();
-
-/** Declares that each schema parses the GraphQL input type of its key's name. */
-export function describeInputs(schemas: Record<string, z.ZodType>): void {
-  for (const [name, schema] of Object.entries(schemas)) describedInputs.set(name, schema);
-}
-
-/**
  * Bounds of root field arguments that a service checks by hand, by `field.argument` (JSON Schema
  * keywords): the REST reference shows them. Paged lists' `limit` needs none (pageSize bounds them all).
  */

@@ -1,4 +1,5 @@
 import { Gauge } from 'prom-client';
+import sql from 'sql-template-tag';
 import type { Clock } from '../kernel/clock.js';
 import type { Orm } from '../kernel/database.js';
 import { readRows } from '../db/statements.js';
@@ -11,14 +12,14 @@ import { PREFIX, type ServerMetrics } from './registry.js';
  * history. A job is running while a live lease holds it, else due once its time has come, else
  * scheduled. Times are the server's clock's.
  */
-const QUEUE_STATEMENT = `
+const queueStatement = (now: Date) => sql`
   select "kind",
     count(*) filter (where "locked_until" > "now") as "running",
     count(*) filter (where "free" and "run_at" <= "now") as "due",
     count(*) filter (where "free" and "run_at" > "now") as "scheduled",
     extract(epoch from "now" - min("run_at") filter (where "free" and "run_at" <= "now"))::float8 as "oldestDue"
   from (select "kind", "run_at", "locked_until", "now", ("locked_until" is null or "locked_until" <= "now") as "free"
-        from "job", (select $1::timestamptz as "now") as "clock") as "jobs"
+        from "job", (select ${now}::timestamptz as "now") as "clock") as "jobs"
   group by "kind", "now"`;
 
 type QueueRow = { kind: string; running: string | number; due: string | number; scheduled: string | number; oldestDue: number | null };
@@ -34,7 +35,7 @@ export function watchJobQueue(metrics: ServerMetrics, orm: Orm, clock: Clock, ki
   let reading: Promise<QueueRow[] | undefined> | undefined;
   /** The rows of the scrape in progress: the first gauge collected reads them, the other reuses them. */
   const rows = () =>
-    (reading ??= readRows<QueueRow>(orm.em.fork(), QUEUE_STATEMENT, [clock.now()])
+    (reading ??= readRows<QueueRow>(orm.em.fork(), queueStatement(clock.now()))
       .catch((err) => {
         logger.warn({ err }, 'metrics: the job queue could not be read');
         return undefined;

@@ -1,7 +1,9 @@
 import { RateLimiterMemory, RateLimiterPostgres, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import sql, { raw } from 'sql-template-tag';
 import type { RateLimitConfig } from '../kernel/config.js';
 import type { Orm } from '../kernel/database.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
+import { quote } from '../db/statements.js';
 import type { RateClass } from './cost.js';
 
 /** The counters' table (Migration20261217090000): unlogged, as counters need no crash safety. */
@@ -45,9 +47,10 @@ export async function createLimiters(orm: Orm, config: RateLimitConfig): Promise
       }),
     ]),
   );
-  const table = schemaName ? `"${schemaName}"."${RATE_LIMIT_TABLE}"` : `"${RATE_LIMIT_TABLE}"`;
+  const table = raw(schemaName ? `${quote(schemaName)}.${quote(RATE_LIMIT_TABLE)}` : quote(RATE_LIMIT_TABLE));
   const purge = setInterval(() => {
-    pool.query(`delete from ${table} where expire < $1`, [Date.now() - PURGE_AGE_MS]).catch(() => {
+    const statement = sql`delete from ${table} where expire < ${Date.now() - PURGE_AGE_MS}`;
+    pool.query(statement.text, statement.values).catch(() => {
       // Not critical: the next run deletes them.
     });
   }, PURGE_INTERVAL_MS);

@@ -1,10 +1,8 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
-import { ROLES } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
-import { oneOf, parseInput, text } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { assertAnotherAdmin } from '../members/index.js';
 import { addMember, createOrganization } from '../organizations/index.js';
 import { recordEvent } from '../../events/record.js';
@@ -12,6 +10,7 @@ import { Member, Organization, type MemberRow } from '../organizations/index.js'
 import { memberPayload, memberTarget } from '../organizations/index.js';
 import { User, type UserRow } from '../users/index.js';
 import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../users/index.js';
+import { AdminCreateApiTokenInput, AdminSetMemberInput } from './inputs.js';
 
 /**
  * What instance administrators do to the whole server: users, their tokens, organizations and
@@ -47,10 +46,8 @@ export async function setInstanceAdmin(ctx: Context, reference: string, instance
   return user;
 }
 
-const TokenInput = z.object({ user: z.string(), label: text({ min: 1, max: 100 }) });
-
 export async function adminCreateApiToken(ctx: Context, input: unknown) {
-  const { user: reference, label } = parseInput(TokenInput, input);
+  const { user: reference, label } = parseInput(AdminCreateApiTokenInput, input);
   const user = await userByReference(ctx.em, reference);
   const { token, secret } = await createApiToken(ctx.em, ctx.clock, user.id, label);
   return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
@@ -67,15 +64,9 @@ export async function adminCreateOrganization(ctx: Context, input: { title: stri
   return createOrganization(ctx.em, ctx.clock, owner.id, { title: input.title }, ctx);
 }
 
-const MembershipInput = z.object({
-  user: z.string(),
-  /** Required: a role, or null for a guest. */
-  role: oneOf(ROLES).nullable(),
-});
-
 /** Adds a user to an organization with a role (null: guest), or changes a member's; the last admin stays one (409). */
 export async function setMembership(ctx: Context, organizationId: string, input: unknown): Promise<MemberRow> {
-  const { user: reference, role } = parseInput(MembershipInput, input);
+  const { user: reference, role } = parseInput(AdminSetMemberInput, input);
   const user = await userByReference(ctx.em, reference);
   if (!(await ctx.em.findOne(Organization, { id: organizationId }))) throw notFound('Organization');
   await ctx.em.transactional(async (tx) => {

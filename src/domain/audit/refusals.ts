@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { join } from 'sql-template-tag';
 import { Collection } from '../collections/index.js';
 import { Organization } from '../organizations/index.js';
 import { Site } from '../sites/index.js';
@@ -77,13 +78,11 @@ export type Refusal = {
  * instance's administrators only: no organization's log lists them).
  */
 async function organizationNamed(em: EntityManager, target: Record<string, string>): Promise<string | null> {
-  const lookups = [`(select "id" from ${tableOf(em, Organization)} where "id" = ?)`];
-  const parameters: unknown[] = [target.organizationId ?? null];
+  const lookups = [sql`(select "id" from ${tableOf(em, Organization)} where "id" = ${target.organizationId ?? null})`];
   for (const [argument, entity] of OWNED_BY_ORGANIZATION) {
-    lookups.push(`(select "organization_id" from ${tableOf(em, entity)} where "id" = ?)`);
-    parameters.push(target[argument] ?? null);
+    lookups.push(sql`(select "organization_id" from ${tableOf(em, entity)} where "id" = ${target[argument] ?? null})`);
   }
-  const [row] = await executeReturning<{ organizationId: string | null }>(em, `select coalesce(${lookups.join(', ')}) as "organizationId"`, parameters);
+  const [row] = await executeReturning<{ organizationId: string | null }>(em, sql`select coalesce(${join(lookups, ', ')}) as "organizationId"`);
   return row?.organizationId ?? null;
 }
 

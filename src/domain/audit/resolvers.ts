@@ -1,4 +1,3 @@
-import type { DomainEventRow } from '../../events/entities.js';
 import type { Context } from '../../kernel/context.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { readAuditLog, type AuditLogFilter } from './log.js';
@@ -10,7 +9,7 @@ export const auditResolvers: Resolvers = {
     auditLog: (_: unknown, { page, limit, ...filter }: AuditLogArgs, ctx: Context) => readAuditLog(ctx.em, filter, { page, limit }),
   },
   Event: {
-    clientIp: async (event: DomainEventRow, _: unknown, ctx: Context) =>
-      event.organizationId && (await ctx.policy.organizationRole(event.organizationId)) === 'admin' ? event.clientIp : null,
+    clientIp: async (event, _, ctx) =>
+      event.organizationId && (await ctx.policy.organizationRole(event.organizationId)) === 'admin' ? (event.clientIp ?? null) : null,
   },
 };

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw } from 'sql-template-tag';
 import { requestVacuum } from '../../jobs/vacuum.js';
 import { execute, tableOf } from '../../db/statements.js';
 import { DomainEvent } from '../../events/entities.js';
@@ -27,12 +28,12 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
  */
 export async function purgeExpiredAuditEvents(em: EntityManager, cutoff: Date, signal?: AbortSignal): Promise<number> {
   const table = tableOf(em, DomainEvent);
-  const step = `delete from ${table} where "id" = any(array(
-    select e."id" from ${table} e where e."occurred_at" < ? and (e."dispatched_at" is not null or e."outcome" <> 'succeeded')
-    limit ${EVENTS_PER_STEP}))`;
+  const step = sql`delete from ${table} where "id" = any(array(
+    select e."id" from ${table} e where e."occurred_at" < ${cutoff} and (e."dispatched_at" is not null or e."outcome" <> 'succeeded')
+    limit ${raw(String(EVENTS_PER_STEP))}))`;
   let deleted = 0;
   for (;;) {
-    const affected = await execute(em, step, [cutoff]);
+    const affected = await execute(em, step);
     deleted += affected;
     if (affected < EVENTS_PER_STEP) return deleted;
     await nextTurn();

@@ -4,11 +4,13 @@ import { ChangeRequest } from './entities.js';
 import { changeRequestLoaders } from './loaders.js';
 import { changeRequestResolvers } from './resolvers.js';
 import { changeRequestRoutes } from './routes.js';
+import { CreateChangeRequestInput, UpdateChangeRequestInput } from './inputs.js';
 
 /** Change requests of spaces: opening, merging, bringing up to date. */
 export const changeRequestsArea = {
   name: 'change-requests',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { CreateChangeRequestInput, UpdateChangeRequestInput },
   resolvers: changeRequestResolvers,
   loaders: changeRequestLoaders,
   entities: [ChangeRequest],

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { type Sql } from 'sql-template-tag';
 import { readRows, tableOf } from '../../db/statements.js';
 import { Loader, rowLoader } from '../../kernel/loader.js';
 import type { SpaceFacts } from '../sites/index.js';
@@ -16,8 +17,8 @@ type CountRow = { space: string; status: string; n: string | number };
  * array expression `spaceIds` holds (a parameter, or a column of the site layout's statement), joined
  * to its `unnest` for the reason the layout gives (sites/published/layout.ts).
  */
-const countsOfSpaces = (em: EntityManager, spaceIds: string) =>
-  `select cr.space_id as "space", cr.status, count(*) as n from unnest(${spaceIds}::text[]) as s(id) join ${tableOf(em, ChangeRequest)} cr on cr.space_id = s.id group by cr.space_id, cr.status`;
+const countsOfSpaces = (em: EntityManager, spaceIds: Sql) =>
+  sql`select cr.space_id as "space", cr.status, count(*) as n from unnest(${spaceIds}::text[]) as s(id) join ${tableOf(em, ChangeRequest)} cr on cr.space_id = s.id group by cr.space_id, cr.status`;
 
 function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCounts> {
   const counts = new Map<string, ChangeRequestCounts>();
@@ -34,7 +35,7 @@ function countsBySpace(rows: readonly CountRow[]): Map<string, ChangeRequestCoun
 
 export function changeRequestLoaders(em: EntityManager) {
   const changeRequestCounts = new Loader<string, ChangeRequestCounts>(async (spaceIds) => {
-    const rows = await readRows<CountRow>(em, countsOfSpaces(em, '$1'), [[...new Set(spaceIds)]]);
+    const rows = await readRows<CountRow>(em, countsOfSpaces(em, sql`${[...new Set(spaceIds)]}`));
     const counts = countsBySpace(rows);
     return spaceIds.map((id) => counts.get(id) ?? { total: 0, open: 0, draft: 0 });
   });
@@ -57,7 +58,7 @@ export function changeRequestLoaders(em: EntityManager) {
     changeRequestCounts,
     /** The same counts for the spaces a site publishes, read with the site's layout (see sites/published/layout). */
     changeRequestCountsOfLayout: {
-      sql: (spaceIds: string) => `select coalesce(json_agg(json_build_array(c.space, c.status, c.n)), '[]') from (${countsOfSpaces(em, spaceIds)}) c`,
+      sql: (spaceIds: Sql) => sql`select coalesce(json_agg(json_build_array(c.space, c.status, c.n)), '[]') from (${countsOfSpaces(em, spaceIds)}) c`,
       remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
         const counts = countsBySpace(rows.map(([space, status, n]) => ({ space, status, n })));
         for (const id of spaceIds) changeRequestCounts.remember(id, counts.get(id) ?? { total: 0, open: 0, draft: 0 });

@@ -7,7 +7,7 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../kernel/context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { oneOf, parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { PageVersion, Revision, type RevisionRow } from '../content/index.js';
 import type { Manifest } from '../content/index.js';
@@ -20,6 +20,7 @@ import { revisionPayload, revisionTarget } from '../content/index.js';
 import { ChangeRequest, type ChangeRequestEntity, type ChangeRequestRow } from './entities.js';
 import { changeRequestPayload, changeRequestTarget } from './events.js';
 import { numberKey } from './loaders.js';
+import { CreateChangeRequestInput, UpdateChangeRequestInput } from './inputs.js';
 
 export const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 
@@ -34,11 +35,6 @@ const ALLOWED_MOVES: Record<string, readonly string[]> = {
   merged: [],
 };
 
-const CreateChangeRequestInput = z.object({ subject: text({ max: 100 }).optional() });
-const UpdateChangeRequestInput = z.object({
-  subject: text({ max: 100 }).optional(),
-  status: oneOf(['draft', 'open', 'archived']).optional(),
-});
 const ListFilter = z.object({ status: oneOf(STATUSES), contributor: z.string().optional().nullable() });
 
 /** A change request of the space, by id or by its number in the space; 404 otherwise. */
@@ -291,6 +287,3 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
   forgetChangeRequest(ctx, found);
   return { revision, result: 'update' };
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateChangeRequestInput, UpdateChangeRequestInput });

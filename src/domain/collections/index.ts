@@ -4,5 +4,6 @@ export type { CollectionRow } from './entities.js';
 export { placementOf } from './events.js';
 export { COLLECTION } from './fragments.js';
 export { collectionInOrganization } from './placement.js';
-export { MoveContentInput, positionIn } from './positions.js';
+export { positionIn } from './positions.js';
+export { MoveContentInput } from './inputs.js';
 export { listCollections } from './service.js';

@@ -26,7 +26,7 @@ async function visibleCollections(
   const visible = visibleContent(reach, 'collection', 'c');
   const where = list.where ? sql`${list.where} and ${visible}` : visible;
   const partition = raw(list.partition);
-  const granted = (condition: Sql) => sql`select count(*) from ${raw(tableOf(em, Collection))} c where ${partition} = k.key and ${where} and ${condition}`;
+  const granted = (condition: Sql) => sql`select count(*) from ${tableOf(em, Collection)} c where ${partition} = k.key and ${where} and ${condition}`;
   return {
     entity: Collection,
     alias: 'c',

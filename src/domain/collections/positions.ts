@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { execute, executeReturning, tableOf } from '../../db/statements.js';
 import { badRequest } from '../../kernel/errors.js';
-import { movePosition, describeInputs } from '../../kernel/validation.js';
 import { byPosition, keyBetween, keysBetween, type Ordered } from '../../kernel/ordering.js';
 import { Organization } from '../organizations/index.js';
 import { Space } from '../spaces/index.js';
@@ -20,17 +19,6 @@ import { Collection } from './entities.js';
 export type ContentPointer = { type: string; space?: string | null; collection?: string | null };
 export type ContentPosition = { before?: ContentPointer | null; after?: ContentPointer | null };
 
-const ContentPointerInput = z.object({ type: z.string(), space: z.string().optional(), collection: z.string().optional() });
-
-/**
- * A move of a space or collection: `parent` (null: the organization's top level; omitted: the same
- * parent) and/or `position` among the siblings (omitted: the end). Null for a position is refused.
- */
-export const MoveContentInput = z.object({
-  parent: z.string().nullable().optional(),
-  position: movePosition(ContentPointerInput).optional(),
-});
-
 type SiblingType = 'collection' | 'space';
 type Parent = { organizationId: string; parentId: string | null };
 
@@ -41,11 +29,11 @@ function pointerId(pointer: ContentPointer, field: string): string {
   return id;
 }
 
-/** The children of a parent in one table: the conditions (with `?` parameters) that select them. */
-function childrenIn(table: string, { organizationId, parentId }: Parent) {
+/** The children of a parent in one table: the table and the conditions that select them. */
+function childrenIn(table: Sql, { organizationId, parentId }: Parent): Sql {
   return parentId === null
-    ? { sql: `${table} where organization_id = ? and parent_id is null`, params: [organizationId] }
-    : { sql: `${table} where organization_id = ? and parent_id = ?`, params: [organizationId, parentId] };
+    ? sql`${table} where organization_id = ${organizationId} and parent_id is null`
+    : sql`${table} where organization_id = ${organizationId} and parent_id = ${parentId}`;
 }
 
 /**
@@ -54,14 +42,11 @@ function childrenIn(table: string, { organizationId, parentId }: Parent) {
  * (id, position, type, deleted); conditions put on `s` reach each table's index on (organization_id,
  * parent_id, position).
  */
-function children(em: EntityManager, parent: Parent): { sql: string; params: unknown[] } {
+function children(em: EntityManager, parent: Parent): Sql {
   const collections = childrenIn(tableOf(em, Collection), parent);
   const spaces = childrenIn(tableOf(em, Space), parent);
-  return {
-    sql: `(select id, position, 'collection' as type, false as deleted from ${collections.sql}
-      union all select id, position, 'space' as type, deleted_at is not null as deleted from ${spaces.sql}) s`,
-    params: [...collections.params, ...spaces.params],
-  };
+  return sql`(select id, position, 'collection' as type, false as deleted from ${collections}
+      union all select id, position, 'space' as type, deleted_at is not null as deleted from ${spaces}) s`;
 }
 
 /**
@@ -69,17 +54,14 @@ function children(em: EntityManager, parent: Parent): { sql: string; params: unk
  * `position` is null), leaving out the moving item: one `order by position … limit 1` read of each
  * table's index (over a union, the planner would sort every child instead).
  */
-function nearest(em: EntityManager, parent: Parent, side: 'before' | 'after', position: string | null, movingId: string) {
+function nearest(em: EntityManager, parent: Parent, side: 'before' | 'after', position: string | null, movingId: string): Sql {
   const reads = [Collection, Space].map((entity) => {
     const table = childrenIn(tableOf(em, entity), parent);
-    const bound = position === null ? '' : ` and position ${side === 'before' ? '<' : '>'} ?`;
-    return {
-      sql: `(select position from ${table.sql}${bound} and id <> ? order by position ${side === 'before' ? 'desc' : 'asc'} limit 1)`,
-      params: [...table.params, ...(position === null ? [] : [position]), movingId],
-    };
+    const bound = position === null ? empty : sql` and position ${raw(side === 'before' ? '<' : '>')} ${position}`;
+    return sql`(select position from ${table}${bound} and id <> ${movingId} order by position ${raw(side === 'before' ? 'desc' : 'asc')} limit 1)`;
   });
   // greatest() and least() skip nulls: a table without such a child does not count.
-  return { sql: `${side === 'before' ? 'greatest' : 'least'}(${reads.map((r) => r.sql).join(', ')})`, params: reads.flatMap((r) => r.params) };
+  return sql`${raw(side === 'before' ? 'greatest' : 'least')}(${join(reads, ', ')})`;
 }
 
 /**
@@ -89,8 +71,11 @@ function nearest(em: EntityManager, parent: Parent, side: 'before' | 'after', po
  */
 async function lockParent(em: EntityManager, { organizationId, parentId }: Parent): Promise<void> {
   const rows = parentId
-    ? await executeReturning(em, `select id from ${tableOf(em, Collection)} where id = ? and organization_id = ? for no key update`, [parentId, organizationId])
-    : await executeReturning(em, `select id from ${tableOf(em, Organization)} where id = ? for no key update`, [organizationId]);
+    ? await executeReturning(
+        em,
+        sql`select id from ${tableOf(em, Collection)} where id = ${parentId} and organization_id = ${organizationId} for no key update`,
+      )
+    : await executeReturning(em, sql`select id from ${tableOf(em, Organization)} where id = ${organizationId} for no key update`);
   if (rows.length === 0) throw badRequest(parentId ? `parent: no collection "${parentId}" in this organization` : 'organization: does not exist');
 }
 
@@ -99,13 +84,11 @@ async function pointedPosition(em: EntityManager, parent: Parent, pointer: Conte
   const id = pointerId(pointer, field);
   const type = pointer.type as SiblingType;
   const table = tableOf(em, type === 'space' ? Space : Collection);
+  const statement = sql`select position, parent_id as parent, organization_id as organization, ${raw(type === 'space' ? 'deleted_at is not null' : 'false')} as deleted from ${table} where id = ${id}`;
   const [row] =
     id === movingId
       ? []
-      : await em.execute<{ position: string; parent: string | null; organization: string; deleted: boolean }[]>(
-          `select position, parent_id as parent, organization_id as organization, ${type === 'space' ? 'deleted_at is not null' : 'false'} as deleted from ${table} where id = ?`,
-          [id],
-        );
+      : await em.execute<{ position: string; parent: string | null; organization: string; deleted: boolean }[]>(statement.sql, statement.values);
   if (!row || row.organization !== parent.organizationId || (row.parent ?? null) !== parent.parentId || row.deleted) {
     throw badRequest(`${field}: ${pointer.type} "${id}" is not a sibling in the target parent`);
   }
@@ -122,10 +105,11 @@ async function neighboursOf(em: EntityManager, parent: Parent, position: string,
   const previous = nearest(em, parent, 'before', position, movingId);
   const next = nearest(em, parent, 'after', position, movingId);
   const s = children(em, parent);
+  const statement = sql`select ${previous} as previous, ${next} as next,
+      (select json_agg(json_build_array(id, type)) from ${s} where position = ${position} and id <> ${movingId}) as ties`;
   const [row] = await em.execute<{ previous: string | null; next: string | null; ties: [string, SiblingType][] | string | null }[]>(
-    `select ${previous.sql} as previous, ${next.sql} as next,
-      (select json_agg(json_build_array(id, type)) from ${s.sql} where position = ? and id <> ?) as ties`,
-    [...previous.params, ...next.params, ...s.params, position, movingId],
+    statement.sql,
+    statement.values,
   );
   const ties = typeof row.ties === 'string' ? JSON.parse(row.ties) : (row.ties ?? []);
   return { previous: row.previous, next: row.next, ties };
@@ -140,7 +124,7 @@ async function separate(em: EntityManager, { previous, next, ties }: Neighbours,
   const run = ties.map(([id, type]) => ({ id, type, position })).sort(byPosition);
   const keys = keysBetween(previous, next, run.length);
   for (const [i, child] of run.entries()) {
-    await execute(em, `update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ? where id = ?`, [keys[i], child.id]);
+    await execute(em, sql`update ${tableOf(em, child.type === 'space' ? Space : Collection)} set position = ${keys[i]} where id = ${child.id}`);
   }
   return run.map((child, i) => ({ id: child.id, position: keys[i] }));
 }
@@ -169,12 +153,10 @@ async function nextTo(em: EntityManager, parent: Parent, pointed: Ordered, side:
 async function adjacent(em: EntityManager, parent: Parent, after: Ordered, before: Ordered, movingId: string): Promise<boolean> {
   if (byPosition(after, before) >= 0) return false;
   const s = children(em, parent);
-  const [row] = await em.execute<{ inside: boolean; ends: [string, string][] | string | null }[]>(
-    `select
-      exists(select 1 from ${s.sql} where position > ? and position < ? and not deleted and id <> ?) as inside,
-      (select json_agg(json_build_array(id, position)) from ${s.sql} where position in (?, ?) and not deleted and id <> ?) as ends`,
-    [...s.params, after.position, before.position, movingId, ...s.params, after.position, before.position, movingId],
-  );
+  const statement = sql`select
+      exists(select 1 from ${s} where position > ${after.position} and position < ${before.position} and not deleted and id <> ${movingId}) as inside,
+      (select json_agg(json_build_array(id, position)) from ${s} where position in (${after.position}, ${before.position}) and not deleted and id <> ${movingId}) as ends`;
+  const [row] = await em.execute<{ inside: boolean; ends: [string, string][] | string | null }[]>(statement.sql, statement.values);
   if (row.inside) return false;
   const ends: [string, string][] = typeof row.ends === 'string' ? JSON.parse(row.ends) : (row.ends ?? []);
   return !ends.some(([id, position]) => byPosition(after, { id, position }) < 0 && byPosition({ id, position }, before) < 0);
@@ -206,9 +188,7 @@ export async function positionIn(
   if (before) return nextTo(em, parent, before, 'before', moving);
   if (after) return nextTo(em, parent, after, 'after', moving);
   const last = nearest(em, parent, 'before', null, moving);
-  const [row] = await em.execute<{ position: string | null }[]>(`select ${last.sql} as position`, last.params);
+  const statement = sql`select ${last} as position`;
+  const [row] = await em.execute<{ position: string | null }[]>(statement.sql, statement.values);
   return keyBetween(row.position, null);
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ ContentPointerInput, MoveContentInput });

@@ -1,43 +1,44 @@
-import type { Context } from '../../kernel/context.js';
-import type { PageArgs } from '../../kernel/pagination.js';
-import { createInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
+import { found } from '../../kernel/loader.js';
+import { createInOrganization, succeeded, updateById } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/index.js';
 import type { CollectionRow } from './entities.js';
-import type { OrganizationRow } from '../organizations/index.js';
 import { createCollection, deleteCollection, listChildCollections, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 
 export const collectionResolvers: Resolvers = {
   Query: {
-    collections: (_: unknown, { organizationId, ...args }: PageArgs & { organizationId: string; nested: boolean }, ctx: Context) =>
-      listCollections(ctx, organizationId, args),
-    collection: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.collection.get(id),
-    collectionSpaces: async (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
-      listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
+    collections: (_, { organizationId, ...args }, ctx) => listCollections(ctx, organizationId, args),
+    collection: (_, { id }, ctx) => found(ctx.loaders.collection.get(id), 'Collection'),
+    collectionSpaces: async (_, { collectionId, ...args }, ctx) => listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
   },
   Mutation: {
     createCollection: createInOrganization(createCollection),
     updateCollection: updateById(updateCollection),
-    deleteCollection: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteCollection(ctx, id)),
-    moveCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveCollection>[2] }, ctx: Context) => moveCollection(ctx, id, input),
-    transferCollection: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferCollection>[2] }, ctx: Context) =>
-      transferCollection(ctx, id, input),
+    deleteCollection: (_, { id }, ctx) => succeeded(deleteCollection(ctx, id)),
+    moveCollection: (_, { id, input }, ctx) => moveCollection(ctx, id, input),
+    transferCollection: (_, { id, input }, ctx) => transferCollection(ctx, id, input),
   },
   Organization: {
-    collections: (o: OrganizationRow, args: PageArgs & { nested: boolean }, ctx: Context) => listCollections(ctx, o.id, args),
+    collections: (o, args, ctx) => listCollections(ctx, o.id, args),
   },
   Collection: {
     object: () => 'collection',
-    urls: (c: CollectionRow, _: unknown, ctx: Context) => ({
+    urls: (c, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/collections/${c.id}`,
       app: `${ctx.config.appUrl}/o/${c.organization}/c/${c.id}`,
     }),
-    permissions: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionPermissions(c),
-    owningOrganization: (c: CollectionRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(c.organization),
+    permissions: (c, _, ctx) => ctx.policy.collectionPermissions(c),
+    owningOrganization: (c, _, ctx) => found(ctx.loaders.organization.get(c.organization), 'Organization'),
     /** The parent, when the viewer can see it (a visible sub-collection must not reveal a hidden parent). */
-    parentCollection: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(c.parent),
-    viewerRole: (c: CollectionRow, _: unknown, ctx: Context) => ctx.policy.collectionRole(c),
-    collections: (c: CollectionRow, args: PageArgs, ctx: Context) => listChildCollections(ctx, c, args),
-    spaces: (c: CollectionRow, args: PageArgs, ctx: Context) => listCollectionSpaces(ctx, c, args),
+    parentCollection: (c, _, ctx) => ctx.policy.visibleCollection(c.parent),
+    viewerRole: (c, _, ctx) => ctx.policy.collectionRole(c),
+    collections: (c, args, ctx) => listChildCollections(ctx, c, args),
+    spaces: (c, args, ctx) => listCollectionSpaces(ctx, c, args),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    Collection: CollectionRow;
+  }
+}

@@ -1,9 +1,7 @@
-import { z } from 'zod';
-import { DEFAULT_LEVELS } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { softDeleteSpaces, moveTenantRows } from '../spaces/index.js';
 import { Space } from '../spaces/index.js';
@@ -12,21 +10,10 @@ import { recordEvent } from '../../events/record.js';
 import { Collection, type CollectionRow } from './entities.js';
 import { collectionPayload, collectionTarget, placementOf } from './events.js';
 import { collectionInOrganization } from './placement.js';
-import { MoveContentInput, positionIn } from './positions.js';
+import { positionIn } from './positions.js';
+import { CreateCollectionInput, MoveContentInput, UpdateCollectionInput } from './inputs.js';
 import { contentLeaves } from '../../kernel/area.js';
 import { isInSubtree, subtreeIds } from './tree.js';
-
-const CreateCollectionInput = z.object({
-  title: text({ max: 50 }).optional(),
-  description: text({ max: 100 }).optional(),
-  parent: z.string().optional(),
-});
-
-const UpdateCollectionInput = z.object({
-  title: text({ max: 50 }).optional(),
-  description: text({ max: 100 }).nullable().optional(),
-  defaultLevel: oneOf(DEFAULT_LEVELS).nullable().optional(),
-});
 
 /** Creates a collection; the guard's check `canCreateIn` asks for create where it goes. */
 export async function createCollection(ctx: Context, organizationId: string, input: unknown): Promise<CollectionRow> {
@@ -164,6 +151,3 @@ export function listCollections(ctx: Context, organizationId: string, args: Page
 export function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs) {
   return ctx.lists.collectionsOfCollection.load({ parent: collection, args });
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateCollectionInput, UpdateCollectionInput });

@@ -4,11 +4,13 @@ import { Comment, CommentReaction, CommentReply } from './entities.js';
 import { commentLoaders } from './loaders.js';
 import { commentResolvers } from './resolvers.js';
 import { commentRoutes } from './routes.js';
+import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
 
 /** Comments of spaces and change requests, their replies and reactions. */
 export const commentsArea = {
   name: 'comments',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { PostCommentInput, PostCommentReplyInput, UpdateCommentInput },
   resolvers: commentResolvers,
   loaders: commentLoaders,
   entities: [Comment, CommentReply, CommentReaction],

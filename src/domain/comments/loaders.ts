@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { empty, type Sql } from 'sql-template-tag';
 import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../../kernel/loader.js';
 import { groupRows } from '../../kernel/row-index.js';
@@ -17,11 +18,11 @@ export const threadOf = (comment: Pick<CommentRow, 'space' | 'changeRequest'>) =
  * the array expression `spaceIds` holds (a parameter, or a column of the site layout's statement,
  * joined to its `unnest` as the layout explains); `spacesOwn` keeps to the spaces' own discussions.
  */
-function openCountsOfSpaces(em: EntityManager, spaceIds: string, threads: 'every' | 'spacesOwn'): string {
+function openCountsOfSpaces(em: EntityManager, spaceIds: Sql, threads: 'every' | 'spacesOwn'): Sql {
   const col = (property: string) => columnOf(em, Comment, property);
-  return `select c.${col('space')} || '|' || coalesce(c.${col('changeRequest')}, '') as "key", count(*) as "n"
+  return sql`select c.${col('space')} || '|' || coalesce(c.${col('changeRequest')}, '') as "key", count(*) as "n"
       from unnest(${spaceIds}::text[]) as s(id) join ${tableOf(em, Comment)} c on c.${col('space')} = s.id
-      where c.${col('status')} = 'open'${threads === 'spacesOwn' ? ` and c.${col('changeRequest')} is null` : ''} group by 1`;
+      where c.${col('status')} = 'open'${threads === 'spacesOwn' ? sql` and c.${col('changeRequest')} is null` : empty} group by 1`;
 }
 
 export function commentLoaders(em: EntityManager) {
@@ -30,7 +31,7 @@ export function commentLoaders(em: EntityManager) {
    * own comments, or a change request's.
    */
   const openCommentCounts = batchLoader(async (keys: string[]) => {
-    const counts = await countsByKey(em, openCountsOfSpaces(em, '$1', 'every'), [[...new Set(keys.map((key) => key.split('|')[0]))]]);
+    const counts = await countsByKey(em, openCountsOfSpaces(em, sql`${[...new Set(keys.map((key) => key.split('|')[0]))]}`, 'every'));
     return keys.map((key) => counts.get(key) ?? 0);
   });
   /**
@@ -57,7 +58,7 @@ export function commentLoaders(em: EntityManager) {
     openCommentCounts,
     /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
     openCommentCountsOfLayout: {
-      sql: (spaceIds: string) => `select coalesce(json_agg(json_build_array(c.key, c.n)), '[]') from (${openCountsOfSpaces(em, spaceIds, 'spacesOwn')}) c`,
+      sql: (spaceIds: Sql) => sql`select coalesce(json_agg(json_build_array(c.key, c.n)), '[]') from (${openCountsOfSpaces(em, spaceIds, 'spacesOwn')}) c`,
       remember: (spaceIds: readonly string[], rows: [string, number][]) => {
         const counts = new Map(rows);
         for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(threadKey(id, null)) ?? 0);
@@ -72,8 +73,7 @@ export function commentLoaders(em: EntityManager) {
       const column = columnOf(em, CommentReply, 'comment');
       const counts = await countsByKey(
         em,
-        `select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any($1) group by 1`,
-        [ids],
+        sql`select ${column} as "key", count(*) as "n" from ${tableOf(em, CommentReply)} where ${column} = any(${ids}) group by 1`,
       );
       return ids.map((id) => counts.get(id) ?? 0);
     }),

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { join } from 'sql-template-tag';
 import { z } from 'zod';
 import { executeReturning } from '../../db/statements.js';
 import { newId } from '../../kernel/ids.js';
@@ -45,15 +46,17 @@ export async function changeReactions(tx: EntityManager, target: ReactionTarget,
     const emojis = [...new Set(change.removed)];
     const removed = await executeReturning<{ emoji: string }>(
       tx,
-      `delete from "comment_reaction" where "target" = ? and "user" = ? and "emoji" in (${emojis.map(() => '?').join(', ')}) returning "emoji"`,
-      [id, user, ...emojis],
+      sql`delete from "comment_reaction" where "target" = ${id} and "user" = ${user} and "emoji" in (${join(emojis, ', ')}) returning "emoji"`,
     );
     changed.removed = removed.map((row) => row.emoji);
   }
   return changed;
 }
 
-export type ReactionSummary = { emoji: string; count: number; users: { user: string; reactedAt: Date }[] };
+/** One user's reaction with an emoji: the user's id and when they reacted. */
+export type ReactionUser = { user: string; reactedAt: Date };
+
+export type ReactionSummary = { emoji: string; count: number; users: ReactionUser[] };
 
 /** The reactions to one target, by emoji in the order each was first used, with who reacted and when. */
 export function summarize(reactions: readonly CommentReactionRow[], targetId: string): ReactionSummary[] {

@@ -1,34 +1,14 @@
 import { atLeast } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
-import { whenLoaded } from '../../kernel/loader.js';
-import type { PageArgs } from '../../kernel/pagination.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { ChangeRequestRow } from '../change-requests/index.js';
 import { markdownToDocument } from '../content/index.js';
 import { pageTree } from '../content/index.js';
-import type { SpaceRow } from '../spaces/index.js';
 import type { CommentReplyRow, CommentRow } from './entities.js';
 import { threadKey } from './loaders.js';
-import { summarize } from './reactions.js';
-import {
-  deleteComment,
-  deleteReply,
-  getComment,
-  getReply,
-  listComments,
-  listReplies,
-  postComment,
-  postReply,
-  updateComment,
-  updateReply,
-  type CommentFilter,
-} from './service.js';
+import { summarize, type ReactionUser } from './reactions.js';
+import { deleteComment, deleteReply, getComment, getReply, listComments, listReplies, postComment, postReply, updateComment, updateReply } from './service.js';
 import { currentContent } from './threads.js';
-
-type Ids = { spaceId: string; changeRequestId?: string | null };
-type OfComment = Ids & { commentId: string };
-type OfReply = OfComment & { commentReplyId: string };
-type Input = { input: unknown };
 
 /** The API address of a comment, in its space or its change request. */
 function commentLocation(ctx: Context, comment: CommentRow): string {
@@ -70,64 +50,74 @@ async function targetPage(ctx: Context, comment: CommentRow) {
     icon: version.icon,
     createdAt: version.createdAt,
     updatedAt: version.updatedAt,
-    path: current?.entry.path ?? comment.pagePath,
+    // Set with `page` when the comment was posted.
+    path: current?.entry.path ?? comment.pagePath!,
     outdated: current?.entry.version !== comment.pageVersion,
   };
 }
 
 export const commentResolvers: Resolvers = {
   Query: {
-    comments: (_: unknown, { spaceId, changeRequestId, order, status, targetPage, authors, ...args }: Ids & CommentFilter & PageArgs, ctx: Context) =>
+    comments: (_, { spaceId, changeRequestId, order, status, targetPage, authors, ...args }, ctx) =>
       listComments(ctx, { spaceId, changeRequestId }, { order, status, targetPage, authors }, args),
-    comment: (_: unknown, ids: OfComment, ctx: Context) => getComment(ctx, ids),
-    commentReplies: (_: unknown, { page, limit, ...ids }: OfComment & PageArgs, ctx: Context) => listReplies(ctx, ids, { page, limit }),
-    commentReply: (_: unknown, ids: OfReply, ctx: Context) => getReply(ctx, ids),
+    comment: (_, ids, ctx) => getComment(ctx, ids),
+    commentReplies: (_, { page, limit, ...ids }, ctx) => listReplies(ctx, ids, { page, limit }),
+    commentReply: (_, ids, ctx) => getReply(ctx, ids),
   },
   Mutation: {
-    postComment: (_: unknown, { input, ...ids }: Ids & Input, ctx: Context) => postComment(ctx, ids, input),
-    updateComment: (_: unknown, { input, ...ids }: OfComment & Input, ctx: Context) => updateComment(ctx, ids, input),
-    deleteComment: (_: unknown, ids: OfComment, ctx: Context) => deleteComment(ctx, ids),
-    postCommentReply: (_: unknown, { input, ...ids }: OfComment & Input, ctx: Context) => postReply(ctx, ids, input),
-    updateCommentReply: (_: unknown, { input, ...ids }: OfReply & Input, ctx: Context) => updateReply(ctx, ids, input),
-    deleteCommentReply: (_: unknown, ids: OfReply, ctx: Context) => deleteReply(ctx, ids),
+    postComment: (_, { input, ...ids }, ctx) => postComment(ctx, ids, input),
+    updateComment: (_, { input, ...ids }, ctx) => updateComment(ctx, ids, input),
+    deleteComment: (_, ids, ctx) => deleteComment(ctx, ids),
+    postCommentReply: (_, { input, ...ids }, ctx) => postReply(ctx, ids, input),
+    updateCommentReply: (_, { input, ...ids }, ctx) => updateReply(ctx, ids, input),
+    deleteCommentReply: (_, ids, ctx) => deleteReply(ctx, ids),
   },
   Comment: {
     object: () => 'comment',
-    postedBy: (c: CommentRow, _: unknown, ctx: Context) => ctx.loaders.user.get(c.postedBy),
-    resolvedBy: (c: CommentRow, _: unknown, ctx: Context) => (c.resolvedBy ? ctx.loaders.user.get(c.resolvedBy) : null),
-    reactions: (c: CommentRow, _: unknown, ctx: Context) => reactionsTo(ctx, c.id, c.id),
-    replies: (c: CommentRow, _: unknown, ctx: Context) => ctx.loaders.replyCounts.get(c.id),
-    replyItems: (c: CommentRow, _: unknown, ctx: Context) => ctx.loaders.repliesByComment.get(c.id),
+    postedBy: (c, _, ctx) => found(ctx.loaders.user.get(c.postedBy), 'User'),
+    resolvedBy: (c, _, ctx) => (c.resolvedBy ? ctx.loaders.user.get(c.resolvedBy) : null),
+    reactions: (c, _, ctx) => reactionsTo(ctx, c.id, c.id),
+    replies: (c, _, ctx) => ctx.loaders.replyCounts.get(c.id),
+    replyItems: (c, _, ctx) => ctx.loaders.repliesByComment.get(c.id),
     body,
-    target: (c: CommentRow) => c,
-    urls: (c: CommentRow, _: unknown, ctx: Context) => ({ location: commentLocation(ctx, c) }),
-    permissions: (c: CommentRow, _: unknown, ctx: Context) => permissionsOn(ctx, c.space, c),
+    target: (c) => c,
+    urls: (c, _, ctx) => ({ location: commentLocation(ctx, c) }),
+    permissions: (c, _, ctx) => permissionsOn(ctx, c.space, c),
   },
   CommentTarget: {
-    node: (c: CommentRow) => (c.node ? { id: c.node, preview: c.nodePreview } : null),
-    changeRequest: (c: CommentRow) => c.changeRequest,
+    node: (c) => (c.node ? { id: c.node, preview: c.nodePreview } : null),
+    changeRequest: (c) => c.changeRequest ?? null,
     review: () => null,
-    page: (c: CommentRow, _: unknown, ctx: Context) => targetPage(ctx, c),
-    space: (c: CommentRow) => c.space,
-    revision: (c: CommentRow) => c.revision,
+    page: (c, _, ctx) => targetPage(ctx, c),
+    space: (c) => c.space,
+    revision: (c) => c.revision,
   },
   CommentReply: {
     object: () => 'comment-reply',
-    postedBy: (r: CommentReplyRow, _: unknown, ctx: Context) => ctx.loaders.user.get(r.postedBy),
-    reactions: (r: CommentReplyRow, _: unknown, ctx: Context) => reactionsTo(ctx, r.comment, r.id),
+    postedBy: (r, _, ctx) => found(ctx.loaders.user.get(r.postedBy), 'User'),
+    reactions: (r, _, ctx) => reactionsTo(ctx, r.comment, r.id),
     body,
-    urls: (r: CommentReplyRow, _: unknown, ctx: Context) =>
-      whenLoaded(ctx.loaders.comment.get(r.comment), (c) => ({ location: `${commentLocation(ctx, c!)}/replies/${r.id}` })),
-    permissions: (r: CommentReplyRow, _: unknown, ctx: Context) => permissionsOn(ctx, r.space, r),
-    comment: (r: CommentReplyRow, _: unknown, ctx: Context) => ctx.loaders.comment.get(r.comment),
+    urls: (r, _, ctx) => whenLoaded(ctx.loaders.comment.get(r.comment), (c) => ({ location: `${commentLocation(ctx, c!)}/replies/${r.id}` })),
+    permissions: (r, _, ctx) => permissionsOn(ctx, r.space, r),
+    comment: (r, _, ctx) => found(ctx.loaders.comment.get(r.comment), 'Comment'),
   },
   CommentReactionUser: {
-    user: (u: { user: string }, _: unknown, ctx: Context) => ctx.loaders.user.get(u.user),
+    user: (u, _, ctx) => found(ctx.loaders.user.get(u.user), 'User'),
   },
   Space: {
-    comments: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.openCommentCounts.get(threadKey(s.id, null)),
+    comments: (s, _, ctx) => ctx.loaders.openCommentCounts.get(threadKey(s.id, null)),
   },
   ChangeRequest: {
-    comments: (c: ChangeRequestRow, _: unknown, ctx: Context) => ctx.loaders.openCommentCounts.get(threadKey(c.space, c.id)),
+    comments: (c, _, ctx) => ctx.loaders.openCommentCounts.get(threadKey(c.space, c.id)),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    Comment: CommentRow;
+    /** `Comment.target` answers the comment itself. */
+    CommentTarget: CommentRow;
+    CommentReply: CommentReplyRow;
+    CommentReactionUser: ReactionUser;
+  }
+}

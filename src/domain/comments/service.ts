@@ -6,25 +6,21 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict, payloadTooLarge } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, describeInputs } from '../../kernel/validation.js';
+import { oneOf, parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { pageNodes } from '../content/index.js';
 import { pageTree, type PageTree } from '../content/index.js';
 import { recordEvent } from '../../events/record.js';
 import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
 import { commentEvents, commentPayload, commentReplyPayload, commentTarget, replyTarget } from './events.js';
-import { changeReactions, reactionList, type ReactionTarget } from './reactions.js';
+import { changeReactions, type ReactionTarget } from './reactions.js';
 import { commentIn, currentContent, forgetComment, replyIn, threadIn, type Thread } from './threads.js';
+import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
 
 /** Comment and reply bodies are markdown of at most this many characters (413 beyond). */
 export const MAX_BODY_LENGTH = 100_000;
 /** The text of a targeted node kept as its preview. */
 const PREVIEW_LENGTH = 200;
-
-/** `{markdown}`: required and non-empty; too long is 413, not 400. */
-const body = z.object({
-  markdown: z.string({ error: 'must be a string' }).refine((s) => s.trim().length > 0, { error: 'must not be empty' }),
-});
 
 function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   const markdown = (input as { body?: { markdown?: unknown } } | null)?.body?.markdown;
@@ -34,14 +30,6 @@ function parseBody<S extends z.ZodType>(schema: S, input: unknown): z.infer<S> {
   return parseInput(schema, input);
 }
 
-const PostCommentInput = z.object({ page: z.string().optional(), node: z.string().optional(), body });
-const PostReplyInput = z.object({ body });
-const UpdateInput = z.object({
-  resolved: z.boolean().optional(),
-  body: body.optional(),
-  addedReactions: reactionList.optional(),
-  removedReactions: reactionList.optional(),
-});
 const ListFilter = z.object({
   order: oneOf(['asc', 'desc']),
   status: oneOf(['all', 'open', 'resolved']),
@@ -145,7 +133,7 @@ async function resolve(tx: EntityManager, ctx: Context, commentId: string, resol
   return changed > 0 ? fields : null;
 }
 
-type Update = z.infer<typeof UpdateInput>;
+type Update = z.infer<typeof UpdateCommentInput>;
 
 /**
  * Applies an update of a comment or a reply (its body, reactions and, for comments and for replies in
@@ -183,7 +171,7 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
 
 /** Updates a comment; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
 export async function updateComment(ctx: Context, ids: Ids & { commentId: string }, input: unknown): Promise<CommentRow> {
-  const changes = parseBody(UpdateInput, input);
+  const changes = parseBody(UpdateCommentInput, input);
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   assertOpen(thread);
@@ -215,7 +203,7 @@ export async function getReply(ctx: Context, ids: Ids & { commentId: string; com
 }
 
 export async function postReply(ctx: Context, ids: Ids & { commentId: string }, input: unknown): Promise<CommentReplyRow> {
-  const fields = parseBody(PostReplyInput, input);
+  const fields = parseBody(PostCommentReplyInput, input);
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   assertOpen(thread);
@@ -244,7 +232,7 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
 
 /** Updates a reply; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
 export async function updateReply(ctx: Context, ids: Ids & { commentId: string; commentReplyId: string }, input: unknown): Promise<CommentReplyRow> {
-  const changes = parseBody(UpdateInput, input);
+  const changes = parseBody(UpdateCommentInput, input);
   const thread = await threadIn(ctx, ids.spaceId, ids.changeRequestId);
   const comment = await commentIn(ctx, thread, ids.commentId);
   const reply = await replyIn(ctx, comment, ids.commentReplyId);
@@ -274,6 +262,3 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
   ctx.loaders.commentReply.clear(reply.id);
   return true;
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ PostCommentInput });

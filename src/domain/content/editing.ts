@@ -2,17 +2,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
-import { parseInput, text, oneOf, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/index.js';
-import { emoji } from '../../kernel/emoji.js';
 import { recordEvent } from '../../events/record.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
 import { revisionPayload, revisionTarget } from './events.js';
 import { blobId } from './git.js';
 import { readRevision, storeTree, withContent } from './store.js';
 import { arrange, assertDepth, heightOf, positionFor, slugOf, subtree, type FileEntry, type PagePlacement } from './manifest.js';
-import { DEFAULT_READ, type RevisionView } from './views.js';
+import { DEFAULT_READ, type ChangeRequestView } from './views.js';
+import { CreatePageInput, MovePageInput, UpdatePageInput } from './inputs.js';
 
 /** A change request's content being edited: the manifest to change, inside the edit's transaction. */
 export type Draft = {
@@ -35,7 +35,7 @@ export async function editChangeRequest<R>(
   spaceId: string,
   ref: string,
   apply: (draft: Draft) => Promise<R> | R,
-): Promise<{ result: R; view: RevisionView }> {
+): Promise<{ result: R; view: ChangeRequestView }> {
   const found = await changeRequestIn(ctx, spaceId, ref);
   const author = ctx.viewer!.user.id;
   const outcome = await ctx.em.transactional(async (em) => {
@@ -79,59 +79,6 @@ export async function editChangeRequest<R>(
   forgetChangeRequest(ctx, found);
   return { result: outcome.result, view: { revision: outcome.revision, space: outcome.space, changeRequest: outcome.changeRequest, options: DEFAULT_READ } };
 }
-
-const flag = z.boolean({ error: 'must be true or false' });
-const PageLayoutInput = z
-  .object({
-    width: oneOf(['default', 'wide']),
-    cover: flag,
-    coverSize: oneOf(['hero', 'full']),
-    title: flag,
-    description: flag,
-    tableOfContents: flag,
-    outline: flag,
-    pagination: flag,
-    metadata: flag,
-  })
-  .partial();
-const PageCoverInput = z
-  .object({
-    file: z.string().optional().nullable(),
-    url: z.url({ error: 'must be a URL' }).max(2048).optional().nullable(),
-    yPos: z.number().optional().nullable(),
-  })
-  .refine((c) => !!c.file !== !!c.url, { error: 'give exactly one of file and url' });
-
-/** Editable fields of a page; bounds are this server's (the contract sets none). */
-const pageFields = {
-  title: text({ min: 1, max: 100 }),
-  emoji: emoji.nullable(),
-  icon: text({ max: 50 }).nullable(),
-  description: text({ max: 500 }).nullable(),
-  markdown: z.string({ error: 'must be a string' }).max(1_000_000, { error: 'must be at most 1000000 characters' }),
-  hidden: flag,
-  noIndex: flag,
-  noRobotsIndex: flag,
-  layout: PageLayoutInput,
-  cover: PageCoverInput.nullable(),
-};
-const PositionInput = z.object({ before: z.string().optional().nullable(), after: z.string().optional().nullable() });
-const CreatePageInput = z.object({
-  ...pageFields,
-  emoji: pageFields.emoji.optional(),
-  icon: pageFields.icon.optional(),
-  description: pageFields.description.optional(),
-  markdown: pageFields.markdown.optional(),
-  hidden: flag.optional(),
-  noIndex: flag.optional(),
-  noRobotsIndex: flag.optional(),
-  layout: PageLayoutInput.optional(),
-  cover: pageFields.cover.optional(),
-  parent: z.string().optional().nullable(),
-  position: PositionInput.optional().nullable(),
-});
-const UpdatePageInput = z.object(pageFields).partial();
-const MovePageInput = z.object({ parent: z.string().nullable().optional(), position: PositionInput.optional().nullable() });
 
 type PageFields = z.infer<typeof UpdatePageInput>;
 
@@ -220,6 +167,3 @@ export function deletePage(draft: Draft, pageId: string): void {
   const removed = subtree(arrange(draft.pages), pageId);
   draft.pages = draft.pages.filter((p) => !removed.has(p.page));
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreatePageInput, MovePageInput, PageCoverInput, PageLayoutInput, UpdatePageInput });

@@ -64,6 +64,9 @@ export const ContentNode = defineEntity({
   },
 });
 
+/** A page's cover as stored (see coverOf in editing.ts): a file of the content or a URL, and its vertical position. */
+export type StoredCover = { ref: { kind: string; file?: string; url?: string }; yPos: number };
+
 /** One immutable state of a page (everything but its place in the tree, which the manifest holds). */
 export const PageVersion = defineEntity({
   name: 'PageVersion',
@@ -79,7 +82,7 @@ export const PageVersion = defineEntity({
     description: p.text().nullable(),
     markdown: p.text(),
     layout: p.json<Record<string, unknown>>().nullable(),
-    cover: p.json<Record<string, unknown>>().nullable(),
+    cover: p.json<StoredCover>().nullable(),
     hidden: p.boolean(),
     noIndex: p.boolean(),
     noRobotsIndex: p.boolean(),

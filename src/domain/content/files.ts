@@ -1,27 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { imageSize } from 'image-size';
-import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { notFound, payloadTooLarge } from '../../kernel/errors.js';
-import { parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import type { Draft } from './editing.js';
 import { ContentFile, FileBlob, type ContentFileRow } from './entities.js';
 import { blobId } from './git.js';
 import { signedQuery } from './signing.js';
+import { UploadFileInput } from './inputs.js';
 
 /** Largest file accepted, in bytes (5 MiB; README). Its base64 needs BODY_LIMIT of about 7mb or more. */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;
-
-const UploadFileInput = z.object({
-  name: text({ min: 1, max: 255 }).refine((name) => !/[/\\\0]/.test(name), { error: 'must not contain "/", "\\" or NUL' }),
-  contentType: text({ max: 255 })
-    .regex(/^[\w.+-]+\/[\w.+-]+(\s*;.*)?$/, { error: 'must be a media type such as image/png' })
-    .optional()
-    .nullable(),
-  /** The bytes, base64-encoded. */
-  content: z.string({ error: 'must be a string' }).regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'must be base64' }),
-});
 
 const IMAGE_TYPES: Record<string, string> = {
   png: 'image/png',
@@ -90,6 +80,3 @@ export async function readStoredFile(em: EntityManager, key: string): Promise<{ 
   const blob = await em.findOne(FileBlob, { key });
   return file && blob ? { name: file.name, contentType: file.contentType, bytes: blob.bytes } : null;
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ UploadFileInput });

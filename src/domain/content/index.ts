@@ -15,7 +15,7 @@ export { renderPdf, subjectOf } from './pdf.js';
 export type { PdfSubject } from './pdf.js';
 export { readOptions } from './service.js';
 export { signatureProblem, signedQuery } from './signing.js';
-export { WALKED_ENTRIES, WALK_TREES, entriesByRevision, readRevisions, storeObjects, storeTree } from './store.js';
+export { WALKED_ENTRIES, walkTrees, entriesByRevision, readRevisions, storeObjects, storeTree } from './store.js';
 export type { EntryTuple, Owner, StoredObjects } from './store.js';
 export { manifestOf, treeOf } from './tree.js';
 export type { TreeEntry, TreeNode } from './tree.js';

@@ -1,20 +1,17 @@
 import type { Context } from '../../kernel/context.js';
-import type { PageArgs } from '../../kernel/pagination.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { SpaceRow } from '../spaces/index.js';
 import { createPage, deletePage, editChangeRequest, movePage, updatePage, type Draft } from './editing.js';
 import { downloadUrl, removeFile, uploadFile } from './files.js';
-import { changeRequestPageLinks, spaceLinks, type LinkUsage } from './links.js';
+import { changeRequestPageLinks, spaceLinks, type LinkTarget, type LinkUsage } from './links.js';
 import { markdownToDocument } from './markdown.js';
 import { pdfUrl } from './pdf.js';
 import { importWebsite } from './website-import.js';
 import { changeRequestContent, fileBacklinks, fileIn, listFiles, pageIn, readOptions, spaceContent } from './service.js';
-import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type FileView, type PageView, type RevisionView } from './views.js';
+import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type ChangeRequestView, type FileView, type PageView, type RevisionView } from './views.js';
 
-/** A ContentLocation: a page, file or space of some content, or a URL. */
-type Location = { kind: string; view?: RevisionView; url?: string };
-type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean; format?: string };
-type Edit = { view: RevisionView; pageId?: string; fileId?: string };
+type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean | null; format?: string | null };
+/** What an edit made (a ContentEdit): the change request's new content, and the page or file it touched. */
+type Edit = { view: ChangeRequestView; pageId?: string; fileId?: string };
 
 const DEFAULT_LAYOUT = {
   width: 'default',
@@ -27,6 +24,9 @@ const DEFAULT_LAYOUT = {
   pagination: true,
   metadata: true,
 };
+
+/** The content a ContentLocation is in: none for a URL. */
+const viewOf = (location: LinkTarget) => (location.kind === 'url' ? null : location.view);
 
 const content = (ctx: Context, args: InChangeRequest) => changeRequestContent(ctx, args.spaceId, args.changeRequestId, readOptions(args));
 
@@ -44,50 +44,44 @@ async function edit(
 
 export const contentResolvers: Resolvers = {
   Query: {
-    changeRequestContent: (_: unknown, args: InChangeRequest, ctx: Context) => content(ctx, args),
-    changeRequestPages: async (_: unknown, args: InChangeRequest, ctx: Context) => ({ pages: (await pageTree(ctx, await content(ctx, args))).roots }),
-    changeRequestPage: async (_: unknown, args: InChangeRequest & { pageId: string }, ctx: Context) => pageIn(ctx, await content(ctx, args), args.pageId),
-    changeRequestFiles: async (_: unknown, args: InChangeRequest & PageArgs, ctx: Context) => listFiles(ctx, await content(ctx, args), args),
-    changeRequestFile: async (_: unknown, args: InChangeRequest & { fileId: string }, ctx: Context) => fileIn(ctx, await content(ctx, args), args.fileId),
-    changeRequestPDF: async (_: unknown, args: InChangeRequest & { page?: string; only?: boolean }, ctx: Context) =>
-      pdfUrl(ctx, await content(ctx, args), args),
-    changeRequestPageLinks: async (_: unknown, args: InChangeRequest & PageArgs & { pageId: string }, ctx: Context) =>
-      changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
-    spaceLinks: async (_: unknown, args: PageArgs & { spaceId: string; status?: string }, ctx: Context) =>
-      spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),
-    changeRequestFileBacklinks: async (_: unknown, args: InChangeRequest & PageArgs & { fileId: string }, ctx: Context) =>
-      fileBacklinks(ctx, await content(ctx, args), args.fileId, args),
+    changeRequestContent: (_, args, ctx) => content(ctx, args),
+    changeRequestPages: async (_, args, ctx) => ({ pages: (await pageTree(ctx, await content(ctx, args))).roots }),
+    changeRequestPage: async (_, args, ctx) => pageIn(ctx, await content(ctx, args), args.pageId),
+    changeRequestFiles: async (_, args, ctx) => listFiles(ctx, await content(ctx, args), args),
+    changeRequestFile: async (_, args, ctx) => fileIn(ctx, await content(ctx, args), args.fileId),
+    changeRequestPDF: async (_, args, ctx) => pdfUrl(ctx, await content(ctx, args), args),
+    changeRequestPageLinks: async (_, args, ctx) => changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
+    spaceLinks: async (_, args, ctx) => spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),
+    changeRequestFileBacklinks: async (_, args, ctx) => fileBacklinks(ctx, await content(ctx, args), args.fileId, args),
   },
   Mutation: {
-    createPage: (_: unknown, args: InChangeRequest & { input: unknown }, ctx: Context) => edit(ctx, args, (draft) => createPage(draft, args.input), 'page'),
-    updatePage: (_: unknown, args: InChangeRequest & { pageId: string; input: unknown }, ctx: Context) =>
-      edit(ctx, args, (draft) => updatePage(draft, args.pageId, args.input), 'page'),
-    movePage: (_: unknown, args: InChangeRequest & { pageId: string; input: unknown }, ctx: Context) =>
-      edit(ctx, args, (draft) => movePage(draft, args.pageId, args.input), 'page'),
-    deletePage: (_: unknown, args: InChangeRequest & { pageId: string }, ctx: Context) => edit(ctx, args, (draft) => deletePage(draft, args.pageId), 'none'),
-    uploadFile: (_: unknown, args: InChangeRequest & { input: unknown }, ctx: Context) => edit(ctx, args, (draft) => uploadFile(draft, args.input), 'file'),
-    importContent: (_: unknown, args: InChangeRequest & { input: unknown }, ctx: Context) => importWebsite(ctx, args.spaceId, args.changeRequestId, args.input),
-    removeFile: (_: unknown, args: InChangeRequest & { fileId: string }, ctx: Context) => edit(ctx, args, (draft) => removeFile(draft, args.fileId), 'none'),
+    createPage: (_, args, ctx) => edit(ctx, args, (draft) => createPage(draft, args.input), 'page'),
+    updatePage: (_, args, ctx) => edit(ctx, args, (draft) => updatePage(draft, args.pageId, args.input), 'page'),
+    movePage: (_, args, ctx) => edit(ctx, args, (draft) => movePage(draft, args.pageId, args.input), 'page'),
+    deletePage: (_, args, ctx) => edit(ctx, args, (draft) => deletePage(draft, args.pageId), 'none'),
+    uploadFile: (_, args, ctx) => edit(ctx, args, (draft) => uploadFile(draft, args.input), 'file'),
+    importContent: (_, args, ctx) => importWebsite(ctx, args.spaceId, args.changeRequestId, args.input),
+    removeFile: (_, args, ctx) => edit(ctx, args, (draft) => removeFile(draft, args.fileId), 'none'),
   },
   ContentEdit: {
-    changeRequest: (e: Edit) => e.view.changeRequest,
-    revision: (e: Edit) => e.view,
-    page: async (e: Edit, _: unknown, ctx: Context) => (e.pageId ? (await pageTree(ctx, e.view)).byId.get(e.pageId) : null),
-    file: async (e: Edit, _: unknown, ctx: Context) => (e.fileId ? (await fileViews(ctx, e.view)).find((f) => f.entry.file === e.fileId) : null),
+    changeRequest: (e) => e.view.changeRequest,
+    revision: (e) => e.view,
+    page: async (e, _, ctx) => (e.pageId ? ((await pageTree(ctx, e.view)).byId.get(e.pageId) ?? null) : null),
+    file: async (e, _, ctx) => (e.fileId ? ((await fileViews(ctx, e.view)).find((f) => f.entry.file === e.fileId) ?? null) : null),
   },
   Space: {
-    content: (s: SpaceRow, args: { metadata?: boolean; format?: string }, ctx: Context) => spaceContent(ctx, s, readOptions(args)),
+    content: (s, args, ctx) => spaceContent(ctx, s, readOptions(args)),
   },
   Revision: {
     object: () => 'revision',
-    id: (v: RevisionView) => v.revision.id,
-    parents: (v: RevisionView) => v.revision.parents,
-    type: (v: RevisionView) => v.revision.type,
-    createdAt: (v: RevisionView) => v.revision.createdAt,
-    pages: async (v: RevisionView, _: unknown, ctx: Context) => (await pageTree(ctx, v)).roots,
-    files: (v: RevisionView, _: unknown, ctx: Context) => fileViews(ctx, v),
+    id: (v) => v.revision.id,
+    parents: (v) => v.revision.parents,
+    type: (v) => v.revision.type,
+    createdAt: (v) => v.revision.createdAt,
+    pages: async (v, _, ctx) => (await pageTree(ctx, v)).roots,
+    files: (v, _, ctx) => fileViews(ctx, v),
     reusableContents: () => [],
-    urls: ({ revision, space }: RevisionView, _: unknown, ctx: Context) => {
+    urls: ({ revision, space }, _, ctx) => {
       const published = `${ctx.config.publicUrl}/s/${space.id}`;
       return {
         app: `${ctx.config.appUrl}/o/${space.organization}/s/${space.id}/revisions/${revision.id}`,
@@ -95,58 +89,74 @@ export const contentResolvers: Resolvers = {
         public: space.visibility === 'public' ? published : null,
       };
     },
-    mergedFrom: (v: RevisionView, _: unknown, ctx: Context) =>
-      v.revision.type === 'merge' && v.revision.changeRequest ? ctx.loaders.changeRequest.get(v.revision.changeRequest) : null,
-    createdBy: (v: RevisionView, _: unknown, ctx: Context) => (v.revision.createdBy ? ctx.loaders.user.get(v.revision.createdBy) : null),
-    page: async (v: RevisionView, { id, path }: { id?: string; path?: string }, ctx: Context) => {
+    mergedFrom: (v, _, ctx) => (v.revision.type === 'merge' && v.revision.changeRequest ? ctx.loaders.changeRequest.get(v.revision.changeRequest) : null),
+    createdBy: (v, _, ctx) => (v.revision.createdBy ? ctx.loaders.user.get(v.revision.createdBy) : null),
+    page: async (v, { id, path }, ctx) => {
       const tree = await pageTree(ctx, v);
-      return (id ? tree.byId.get(id) : path !== undefined ? tree.byPath.get(path.replace(/^\/+|\/+$/g, '')) : null) ?? null;
+      return (id ? tree.byId.get(id) : path != null ? tree.byPath.get(path.replace(/^\/+|\/+$/g, '')) : null) ?? null;
     },
-    file: async (v: RevisionView, { id }: { id: string }, ctx: Context) => (await fileViews(ctx, v)).find((f) => f.entry.file === id) ?? null,
+    file: async (v, { id }, ctx) => (await fileViews(ctx, v)).find((f) => f.entry.file === id) ?? null,
   },
   Page: {
-    id: (p: PageView) => p.entry.page,
+    id: (p) => p.entry.page,
     kind: () => 'sheet',
     type: () => 'document',
-    title: (p: PageView) => p.version.title,
-    emoji: (p: PageView) => p.version.emoji,
-    icon: (p: PageView) => p.version.icon,
-    description: (p: PageView) => p.version.description,
-    createdAt: (p: PageView) => p.version.createdAt,
-    updatedAt: (p: PageView) => p.version.updatedAt,
-    markdown: (p: PageView) => (p.view.options.format === 'markdown' ? p.version.markdown : null),
-    document: (p: PageView) => (p.view.options.format === 'document' ? markdownToDocument(p.version.markdown, p.entry.page) : null),
-    urls: (p: PageView, _: unknown, ctx: Context) => ({ app: pageAppUrl(ctx.config.appUrl, p.view.space, p.entry.path, p.view.changeRequest) }),
-    slug: (p: PageView) => p.entry.slug,
-    path: (p: PageView) => p.entry.path,
-    documentId: (p: PageView) => p.version.key,
-    pages: (p: PageView) => p.pages,
-    git: (p: PageView) => (p.view.options.metadata ? { oid: p.version.oid, path: gitPathOf(p) } : null),
-    layout: (p: PageView) => ({ ...DEFAULT_LAYOUT, ...(p.version.layout ?? {}) }),
-    cover: (p: PageView) => p.version.cover,
-    hidden: (p: PageView) => p.version.hidden,
-    noIndex: (p: PageView) => p.version.noIndex,
-    noRobotsIndex: (p: PageView) => p.version.noRobotsIndex,
-    createdBy: (p: PageView, _: unknown, ctx: Context) => (p.version.createdBy ? ctx.loaders.user.get(p.version.createdBy) : null),
-    updatedBy: (p: PageView, _: unknown, ctx: Context) => (p.version.updatedBy ? ctx.loaders.user.get(p.version.updatedBy) : null),
+    title: (p) => p.version.title,
+    emoji: (p) => p.version.emoji ?? null,
+    icon: (p) => p.version.icon ?? null,
+    description: (p) => p.version.description ?? null,
+    createdAt: (p) => p.version.createdAt,
+    updatedAt: (p) => p.version.updatedAt,
+    markdown: (p) => (p.view.options.format === 'markdown' ? p.version.markdown : null),
+    document: (p) => (p.view.options.format === 'document' ? markdownToDocument(p.version.markdown, p.entry.page) : null),
+    urls: (p, _, ctx) => ({ app: pageAppUrl(ctx.config.appUrl, p.view.space, p.entry.path, p.view.changeRequest) }),
+    slug: (p) => p.entry.slug,
+    path: (p) => p.entry.path,
+    documentId: (p) => p.version.key,
+    pages: (p) => p.pages,
+    git: (p) => (p.view.options.metadata ? { oid: p.version.oid, path: gitPathOf(p) } : null),
+    layout: (p) => ({ ...DEFAULT_LAYOUT, ...(p.version.layout ?? {}) }),
+    cover: (p) => p.version.cover ?? null,
+    hidden: (p) => p.version.hidden,
+    noIndex: (p) => p.version.noIndex,
+    noRobotsIndex: (p) => p.version.noRobotsIndex,
+    createdBy: (p, _, ctx) => (p.version.createdBy ? ctx.loaders.user.get(p.version.createdBy) : null),
+    updatedBy: (p, _, ctx) => (p.version.updatedBy ? ctx.loaders.user.get(p.version.updatedBy) : null),
   },
   RevisionFile: {
-    id: (f: FileView) => f.entry.file,
-    name: (f: FileView) => f.file.name,
-    contentType: (f: FileView) => f.file.contentType,
-    size: (f: FileView) => f.file.size,
-    downloadURL: (f: FileView, _: unknown, ctx: Context) => downloadUrl(ctx, f.file),
-    dimensions: (f: FileView) => (f.file.width && f.file.height ? { width: f.file.width, height: f.file.height } : null),
-    git: (f: FileView) => (f.view.options.metadata ? { oid: f.file.oid, path: gitPathOfFile(f.file) } : null),
+    id: (f) => f.entry.file,
+    name: (f) => f.file.name,
+    contentType: (f) => f.file.contentType,
+    size: (f) => f.file.size,
+    downloadURL: (f, _, ctx) => downloadUrl(ctx, f.file),
+    dimensions: (f) => (f.file.width && f.file.height ? { width: f.file.width, height: f.file.height } : null),
+    git: (f) => (f.view.options.metadata ? { oid: f.file.oid, path: gitPathOfFile(f.file) } : null),
   },
   ContentLocation: {
-    organization: (l: Location, _: unknown, ctx: Context) => (l.view ? ctx.loaders.organization.load(l.view.space.organization) : null),
-    space: (l: Location) => l.view?.space ?? null,
-    versionContext: (l: Location) => (l.view?.changeRequest ? { type: 'changeRequest', changeRequest: l.view.changeRequest } : null),
+    organization: (l, _, ctx) => {
+      const view = viewOf(l);
+      return view ? ctx.loaders.organization.load(view.space.organization) : null;
+    },
+    space: (l) => viewOf(l)?.space ?? null,
+    versionContext: (l) => {
+      const changeRequest = viewOf(l)?.changeRequest;
+      return changeRequest ? { type: 'changeRequest', changeRequest } : null;
+    },
   },
   ContentReferenceUsage: {
     relation: () => 'reference',
-    targetReference: (u: LinkUsage) => u.target,
-    locationReferences: (u: LinkUsage) => u.locations.map((page) => ({ kind: 'page', view: page.view, page })),
+    targetReference: (u) => u.target,
+    locationReferences: (u) => u.locations.map((page) => ({ kind: 'page', view: page.view, page })),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    ContentEdit: Edit;
+    Revision: RevisionView;
+    Page: PageView;
+    RevisionFile: FileView;
+    ContentLocation: LinkTarget;
+    ContentReferenceUsage: LinkUsage;
+  }
+}

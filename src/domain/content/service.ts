@@ -4,7 +4,7 @@ import { paginateRows, type PageArgs } from '../../kernel/pagination.js';
 import { changeRequestIn } from '../change-requests/index.js';
 import type { SpaceRow } from '../spaces/index.js';
 import { linkTargets } from './markdown.js';
-import { fileViews, gitPathOfFile, pageTree, type FileView, type PageView, type ReadOptions, type RevisionView } from './views.js';
+import { fileViews, gitPathOfFile, pageTree, type FileView, type ChangeRequestView, type PageView, type ReadOptions, type RevisionView } from './views.js';
 
 /** The read flags of a content operation's arguments (`computed` has nothing to skip: no page is computed). */
 export function readOptions(args: { metadata?: boolean | null; format?: string | null }): ReadOptions {
@@ -12,7 +12,7 @@ export function readOptions(args: { metadata?: boolean | null; format?: string |
 }
 
 /** A change request's current content. */
-export async function changeRequestContent(ctx: Context, spaceId: string, ref: string, options: ReadOptions): Promise<RevisionView> {
+export async function changeRequestContent(ctx: Context, spaceId: string, ref: string, options: ReadOptions): Promise<ChangeRequestView> {
   const changeRequest = await changeRequestIn(ctx, spaceId, ref);
   const [space, revision] = await Promise.all([ctx.loaders.space.load(spaceId), ctx.loaders.revision.load(changeRequest.revision)]);
   return { space: space!, revision: revision!, changeRequest, options };
@@ -65,6 +65,6 @@ export async function fileBacklinks(ctx: Context, view: RevisionView, fileId: st
       ? linkTargets(page.version.markdown).some((target) => refersTo(target, gitPath))
       : false;
   });
-  const located = pages.map((page, index) => ({ index, kind: 'page', page, view }));
+  const located = pages.map((page, index) => ({ index, kind: 'page' as const, page, view }));
   return paginateRows(located, (l) => [l.index], args);
 }

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { type Sql } from 'sql-template-tag';
 import { jsonListOf, queryIn, rowsOf, type Plain } from '../../db/statements.js';
 import { ContentEntry, ContentNode, Revision, type RevisionContent, type RevisionRow } from './entities.js';
 import type { Manifest } from './manifest.js';
@@ -26,22 +27,22 @@ export type EntryTuple = [
   ordinal: number | null,
 ];
 
-/** Every node of the trees of the revisions `$1` names, with the revision it was reached from. */
-export const WALK_TREES = `with recursive walk as (
+/** Every node of the trees of the revisions `revisionIds` names, with the revision it was reached from. */
+export const walkTrees = (revisionIds: readonly string[]) => sql`with recursive walk as (
     select r."id" as "revision", n."hash", n."entries", n."children"
     from "revision" r join "content_node" n on n."hash" = r."tree"
-    where r."id" = any($1)
+    where r."id" = any(${revisionIds})
   union all
     select w."revision", n."hash", n."entries", n."children"
     from walk w cross join lateral unnest(w."children") as c("hash") join "content_node" n on n."hash" = c."hash"
 )`;
 
 /** The tree entries of the walked revisions, as [revision, hash, kind, item, version, parent, position, name, ordinal] tuples. */
-export const WALKED_ENTRIES = `coalesce((select json_agg(json_build_array(w."revision", e."hash", e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"))
+export const WALKED_ENTRIES = sql`coalesce((select json_agg(json_build_array(w."revision", e."hash", e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"))
     from walk w cross join lateral unnest(w."entries") as k("hash") join "content_entry" e on e."hash" = k."hash"), '[]')`;
 
-/** The read statement's text, built once from the metadata (a cache that can be lost). */
-let readStatement: string | undefined;
+/** The revision rows' list, built once from the metadata (a cache that can be lost). */
+let revisionList: Sql | undefined;
 
 /** The entries of each walked revision, by revision id. */
 export function entriesByRevision(tuples: readonly EntryTuple[]): Map<string, TreeEntry[]> {
@@ -59,11 +60,13 @@ export function entriesByRevision(tuples: readonly EntryTuple[]): Map<string, Tr
  * one). `stored` holds the hashes of every entry and node of them, for a write that starts from them.
  */
 export async function readRevisions(em: EntityManager, ids: readonly string[]): Promise<{ revisions: RevisionContent[]; stored: StoredObjects }> {
-  readStatement ??= `${WALK_TREES}
-    select (select ${jsonListOf(em, Revision, 'r')} from "revision" r where r."id" = any($1)) as "rows",
+  revisionList ??= jsonListOf(em, Revision, 'r');
+  const unique = [...new Set(ids)];
+  const statement = sql`${walkTrees(unique)}
+    select (select ${revisionList} from "revision" r where r."id" = any(${unique})) as "rows",
       ${WALKED_ENTRIES} as "entries",
       coalesce((select json_agg(w."hash") from walk w), '[]') as "nodes"`;
-  const [result] = await queryIn<{ rows: unknown[][]; entries: EntryTuple[]; nodes: string[] }>(em, readStatement, [[...new Set(ids)]]);
+  const [result] = await queryIn<{ rows: unknown[][]; entries: EntryTuple[]; nodes: string[] }>(em, statement);
   const byRevision = entriesByRevision(result.entries);
   const revisions = rowsOf<Plain<RevisionRow>>(em, Revision, result.rows).map((row) => withContent(row, manifestOf(byRevision.get(row.id) ?? [])));
   const stored: StoredObjects = new Set(result.nodes);
@@ -82,16 +85,16 @@ export function withContent(row: RevisionRow, manifest: Manifest): RevisionConte
   return { ...row, pages: manifest.pages, files: manifest.files };
 }
 
-const INSERT_OBJECTS = `with new_entries as (
+const insertObjects = (owner: Owner, entries: string, nodes: string) => sql`with new_entries as (
     insert into "content_entry" ("hash", "organization_id", "space_id", "kind", "item", "version", "parent", "position", "name", "ordinal")
-    select e."hash", $1, $2, e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"
-    from jsonb_to_recordset($3::jsonb) as e("hash" text, "kind" text, "item" text, "version" text, "parent" text, "position" text, "name" text, "ordinal" int)
+    select e."hash", ${owner.organization}, ${owner.space}, e."kind", e."item", e."version", e."parent", e."position", e."name", e."ordinal"
+    from jsonb_to_recordset(${entries}::jsonb) as e("hash" text, "kind" text, "item" text, "version" text, "parent" text, "position" text, "name" text, "ordinal" int)
     order by e."hash"
     on conflict ("hash") do nothing
   )
   insert into "content_node" ("hash", "organization_id", "space_id", "entries", "children")
-  select n."hash", $1, $2, n."entries", n."children"
-  from jsonb_to_recordset($4::jsonb) as n("hash" text, "entries" text[], "children" text[])
+  select n."hash", ${owner.organization}, ${owner.space}, n."entries", n."children"
+  from jsonb_to_recordset(${nodes}::jsonb) as n("hash" text, "entries" text[], "children" text[])
   order by n."hash"
   on conflict ("hash") do nothing`;
 
@@ -117,7 +120,7 @@ export async function storeObjects(em: EntityManager, owner: Owner, trees: Pick<
   const entries = trees.entries.filter((e) => !stored.has(e.hash));
   const nodes = trees.nodes.filter((n) => !stored.has(n.hash));
   if (!entries.length && !nodes.length) return;
-  await queryIn(em, INSERT_OBJECTS, [owner.organization, owner.space, JSON.stringify(entries), JSON.stringify(nodes)]);
+  await queryIn(em, insertObjects(owner, JSON.stringify(entries), JSON.stringify(nodes)));
   for (const object of [...entries, ...nodes]) stored.add(object.hash);
 }
 

@@ -10,6 +10,8 @@ export const DEFAULT_READ: ReadOptions = { metadata: true, format: 'markdown' };
 
 /** A revision as read: in a space, through a change request (or the main content), with read flags. */
 export type RevisionView = { revision: RevisionContent; space: SpaceRow; changeRequest: ChangeRequestRow | null; options: ReadOptions };
+/** A revision read through a change request (its current content). */
+export type ChangeRequestView = RevisionView & { changeRequest: ChangeRequestRow };
 
 export type PageView = {
   view: RevisionView;

@@ -1,10 +1,10 @@
-import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
-import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { changeRequestIn } from '../change-requests/index.js';
 import { createPage, editChangeRequest } from './editing.js';
 import { FetchFailure, fetchDocument, webUrl } from '../../net/fetch-document.js';
+import { ImportContentInput } from './inputs.js';
 
 /*
  * Website import: fetches a page and the same-site pages it links to (breadth first, within the
@@ -12,13 +12,6 @@ import { FetchFailure, fetchDocument, webUrl } from '../../net/fetch-document.js
  * pages to a change request in one edit. The start page goes to the top level, every other page under
  * the page that first linked to it. Fetching happens before the edit's transaction opens.
  */
-
-const ImportContentInput = z.object({
-  url: text({ min: 1, max: 2048 }).refine((u) => URL.canParse(u), { error: 'must be a URL' }),
-  source: oneOf(['website', 'docx', 'markdown', 'html', 'zip', 'confluence', 'github-wiki', 'notion', 'google-docs']).refine((s) => s === 'website', {
-    error: 'only "website" is supported by this server',
-  }),
-});
 
 const MAX_TITLE = 100;
 const MAX_MARKDOWN = 1_000_000;
@@ -121,6 +114,3 @@ export async function importWebsite(ctx: Context, spaceId: string, changeRequest
   });
   return { revision: view.revision.id, importedResources: pages.length, totalResources: total };
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ ImportContentInput });

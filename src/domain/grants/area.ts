@@ -3,11 +3,13 @@ import { ContentGrant } from './entities.js';
 import { grantLoaders } from './loaders.js';
 import { grantResolvers } from './resolvers.js';
 import { removeGrantsOn } from './service.js';
+import { GrantInput, GranteeInput } from './inputs.js';
 
 /** Roles given on spaces and collections to teams and members. */
 export const grantsArea = {
   name: 'grants',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { GrantInput, GranteeInput },
   resolvers: grantResolvers,
   loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
   entities: [ContentGrant],

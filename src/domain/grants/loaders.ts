@@ -1,6 +1,7 @@
 import { memberKey, splitMemberKeys } from '../../kernel/member-keys.js';
 import type DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { readRows, rowsWhere, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader } from '../../kernel/loader.js';
 import { Team, TeamMember, type TeamMemberRow } from '../teams/index.js';
@@ -17,11 +18,10 @@ export function grantLoaders(em: EntityManager, teamMembershipsOf: DataLoader<st
       const grant = tableOf(em, ContentGrant);
       const rows = await readRows<{ team: string; count: string | number }>(
         em,
-        `select t.id as "team", (select count(*) from ${tableOf(em, Space)} s where s.organization_id = t.organization_id and s.deleted_at is null
+        sql`select t.id as "team", (select count(*) from ${tableOf(em, Space)} s where s.organization_id = t.organization_id and s.deleted_at is null
            and (s.id in (select g.space_id from ${grant} g where g.team_id = t.id)
                 or s.ancestors && array(select g.collection_id from ${grant} g where g.team_id = t.id and g.collection_id is not null)::text[])) as "count"
-         from ${tableOf(em, Team)} t where t.id = any($1)`,
-        [teamIds],
+         from ${tableOf(em, Team)} t where t.id = any(${teamIds})`,
       );
       const counts = new Map(rows.map((row) => [row.team, Number(row.count)]));
       return teamIds.map((id) => counts.get(id) ?? 0);

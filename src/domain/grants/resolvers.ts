@@ -1,6 +1,5 @@
 import type { Context } from '../../kernel/context.js';
 import { conflict } from '../../kernel/errors.js';
-import type { PageArgs } from '../../kernel/pagination.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
 import { grantRole, listGrants, revokeRole, type GrantTarget } from './service.js';
@@ -22,28 +21,27 @@ async function collectionTarget(ctx: Context, collectionId: string): Promise<Gra
   return { organization: collection.organization, collection: collection.id };
 }
 
-type SpaceArgs = { spaceId: string; input: unknown };
-type CollectionArgs = { collectionId: string; input: unknown };
-
 export const grantResolvers: Resolvers = {
   Query: {
-    spaceGrants: async (_: unknown, { spaceId, ...args }: PageArgs & { spaceId: string }, ctx: Context) =>
-      listGrants(ctx, await spaceTarget(ctx, spaceId), args),
-    collectionGrants: async (_: unknown, { collectionId, ...args }: PageArgs & { collectionId: string }, ctx: Context) =>
-      listGrants(ctx, await collectionTarget(ctx, collectionId), args),
+    spaceGrants: async (_, { spaceId, ...args }, ctx) => listGrants(ctx, await spaceTarget(ctx, spaceId), args),
+    collectionGrants: async (_, { collectionId, ...args }, ctx) => listGrants(ctx, await collectionTarget(ctx, collectionId), args),
   },
   Mutation: {
-    grantSpaceRole: async (_: unknown, { spaceId, input }: SpaceArgs, ctx: Context) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
-    revokeSpaceRole: async (_: unknown, { spaceId, input }: SpaceArgs, ctx: Context) => revokeRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
-    grantCollectionRole: async (_: unknown, { collectionId, input }: CollectionArgs, ctx: Context) =>
-      grantRole(ctx, await collectionTarget(ctx, collectionId), input),
-    revokeCollectionRole: async (_: unknown, { collectionId, input }: CollectionArgs, ctx: Context) =>
-      revokeRole(ctx, await collectionTarget(ctx, collectionId), input),
+    grantSpaceRole: async (_, { spaceId, input }, ctx) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
+    revokeSpaceRole: async (_, { spaceId, input }, ctx) => revokeRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
+    grantCollectionRole: async (_, { collectionId, input }, ctx) => grantRole(ctx, await collectionTarget(ctx, collectionId), input),
+    revokeCollectionRole: async (_, { collectionId, input }, ctx) => revokeRole(ctx, await collectionTarget(ctx, collectionId), input),
   },
   ContentGrant: {
-    team: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.team ? ctx.loaders.team.load(g.team) : null),
-    user: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.user ? ctx.loaders.user.load(g.user) : null),
-    space: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.space ? ctx.loaders.space.load(g.space) : null),
-    collection: (g: ContentGrantRow, _: unknown, ctx: Context) => (g.collection ? ctx.loaders.collection.load(g.collection) : null),
+    team: (g, _, ctx) => (g.team ? ctx.loaders.team.load(g.team) : null),
+    user: (g, _, ctx) => (g.user ? ctx.loaders.user.load(g.user) : null),
+    space: (g, _, ctx) => (g.space ? ctx.loaders.space.load(g.space) : null),
+    collection: (g, _, ctx) => (g.collection ? ctx.loaders.collection.load(g.collection) : null),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    ContentGrant: ContentGrantRow;
+  }
+}

@@ -1,7 +1,6 @@
 import { memberKey } from '../../kernel/member-keys.js';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
-import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import { columnOf, executeReturning, tableOf } from '../../db/statements.js';
@@ -9,29 +8,16 @@ import { ROLES, type Role } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
 import type { LeavingContent } from '../../kernel/area.js';
 import { recordEvent } from '../../events/record.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 import { grantPayload, grantTarget } from './events.js';
+import { GrantInput, GranteeInput } from './inputs.js';
 
 /** What a grant is on: one space or one collection of an organization. */
 export type GrantTarget = { organization: string } & ({ space: string; collection?: undefined } | { collection: string; space?: undefined });
-
-const granteeFields = {
-  /** A team of the organization. */
-  team: z.string().min(1).nullish(),
-  /** A member of the organization (user id). */
-  user: z.string().min(1).nullish(),
-};
-const exactlyOneGrantee = {
-  check: (g: { team?: string | null; user?: string | null }) => !!g.team !== !!g.user,
-  error: 'team or user is required (exactly one)',
-};
-
-const Grantee = z.object(granteeFields).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
-const GrantInput = z.object({ ...granteeFields, role: oneOf(ROLES) }).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
 
 /** The grantee of an input: a team of the organization or a member of it, or a 400 naming the field. */
 async function granteeOf(ctx: Context, organizationId: string, grantee: { team?: string | null; user?: string | null }) {
@@ -105,16 +91,16 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
 
 /** Takes back the role given to a team or a member on a space or collection; true when there was one. */
 export async function revokeRole(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
-  const grantee = await granteeOf(ctx, target.organization, parseInput(Grantee, input));
+  const grantee = await granteeOf(ctx, target.organization, parseInput(GranteeInput, input));
   const removed = await ctx.em.transactional(async (tx) => {
     const em = tx;
     const on = target.space ? columnOf(em, ContentGrant, 'space') : columnOf(em, ContentGrant, 'collection');
     const to = grantee.team ? columnOf(em, ContentGrant, 'team') : columnOf(em, ContentGrant, 'user');
     // RETURNING: the role taken back is the event's, without reading the grant first.
-    const deleted = await executeReturning<{ role: string }>(em, `delete from ${tableOf(em, ContentGrant)} where ${on} = ? and ${to} = ? returning role`, [
-      target.space ?? target.collection,
-      grantee.team ?? grantee.user,
-    ]);
+    const deleted = await executeReturning<{ role: string }>(
+      em,
+      sql`delete from ${tableOf(em, ContentGrant)} where ${on} = ${target.space ?? target.collection} and ${to} = ${grantee.team ?? grantee.user} returning role`,
+    );
     for (const { role } of deleted) {
       const revoked = { ...targetWhere(target), ...grantee, role };
       recordEvent(ctx, tx, {
@@ -149,6 +135,3 @@ export async function removeGrantsOn(em: EntityManager, content: LeavingContent)
     await em.nativeDelete(ContentGrant, { [field]: { $in: ids } });
   }
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ GrantInput });

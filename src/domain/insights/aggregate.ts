@@ -1,3 +1,4 @@
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
@@ -35,17 +36,16 @@ export const MAX_LIMIT = 1000;
 describeArgument('aggregateSiteEvents', 'limit', { minimum: 1, maximum: MAX_LIMIT, default: MAX_LIMIT });
 const OPERATORS = ['in', 'notIn', 'greaterThan', 'greaterThanOrEqual', 'lessThan', 'lessThanOrEqual'] as const;
 type Operator = (typeof OPERATORS)[number];
-const COMPARISON: Record<Exclude<Operator, 'in' | 'notIn'>, string> = { greaterThan: '>', greaterThanOrEqual: '>=', lessThan: '<', lessThanOrEqual: '<=' };
+const COMPARISON: Record<Exclude<Operator, 'in' | 'notIn'>, Sql> = {
+  greaterThan: raw('>'),
+  greaterThanOrEqual: raw('>='),
+  lessThan: raw('<'),
+  lessThanOrEqual: raw('<='),
+};
 const MAX_FILTER_VALUES = 1000;
 
-/** Collects bound parameters; only placeholders enter the SQL text. */
-class Parameters {
-  readonly values: unknown[] = [];
-  bind(value: unknown, type?: string): string {
-    this.values.push(value);
-    return type ? `$${this.values.length}::${type}` : `$${this.values.length}`;
-  }
-}
+/** A value as a parameter of the statement (only its placeholder enters the SQL text), cast to `type` (a type the code names). */
+const bound = (value: unknown, type?: string): Sql => (type ? sql`${value}::${raw(type)}` : sql`${value}`);
 
 /** A request column resolved against the whitelist. */
 type Resolved = {
@@ -59,7 +59,7 @@ type Resolved = {
 
 const ISO_FORMAT = `'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'`;
 
-function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): Resolved {
+function resolveColumn(input: ColumnInput, at: string): Resolved {
   const { column } = input;
   if (!COLUMN_NAMES.includes(column)) throw badRequest(`${at}.column: unknown column "${String(column).slice(0, 64)}"`);
   if (input.interval != null && column !== 'datetime') throw badRequest(`${at}.interval: only the datetime column takes an interval`);
@@ -76,7 +76,7 @@ function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): 
     const time = interval ? `date_trunc('${interval}', e."time", 'UTC')` : `e."time"`;
     const definition: Dimension = {
       kind: 'dimension',
-      sql: [`to_char(${time} at time zone 'UTC', ${ISO_FORMAT})`],
+      sql: [raw(`to_char(${time} at time zone 'UTC', ${ISO_FORMAT})`)],
       reads: [],
       valueType: 'timestamptz',
       filterable: true,
@@ -90,7 +90,7 @@ function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): 
       throw badRequest(`${at}.claim: is required, a claim name (dots reach nested claims)`);
     const definition: Dimension = {
       kind: 'dimension',
-      sql: [`e."claims" #>> ${parameters.bind(claim.split('.'), 'text[]')}`],
+      sql: [sql`e."claims" #>> ${bound(claim.split('.'), 'text[]')}`],
       reads: ['claims'],
       valueType: 'text',
       filterable: true,
@@ -101,10 +101,10 @@ function resolveColumn(input: ColumnInput, at: string, parameters: Parameters): 
   return { name: column, definition: COLUMNS[column], key: column };
 }
 
-function resolveList(inputs: ColumnInput[] | null | undefined, field: string, parameters: Parameters): Resolved[] {
+function resolveList(inputs: ColumnInput[] | null | undefined, field: string): Resolved[] {
   const seen = new Set<string>();
   return (inputs ?? []).map((input, i) => {
-    const resolved = resolveColumn(input, `${field}[${i}]`, parameters);
+    const resolved = resolveColumn(input, `${field}[${i}]`);
     if (seen.has(resolved.key)) throw badRequest(`${field}[${i}].column: "${input.column}" is listed twice`);
     seen.add(resolved.key);
     return resolved;
@@ -128,29 +128,29 @@ function checkValue(value: unknown, type: ValueType, at: string): unknown {
 }
 
 /** The SQL condition of one filter on a dimension; every value is a bound parameter. */
-function dimensionCondition(column: Resolved, operator: Operator, values: unknown[], at: string, parameters: Parameters): string {
+function dimensionCondition(column: Resolved, operator: Operator, values: unknown[], at: string): Sql {
   const definition = column.definition as Dimension;
   if (!definition.filterable) throw badRequest(`${at}.column: "${column.name}" cannot be filtered`);
   const type = definition.valueType;
   // A filter on datetime compares the event's own time, whatever interval a column groups by.
-  const expression = column.name === 'datetime' ? 'e."time"' : definition.sql[0];
+  const expression = column.name === 'datetime' ? raw('e."time"') : definition.sql[0];
   if (operator !== 'in' && operator !== 'notIn') {
     const value = checkValue(values[0], type, `${at}.values[0]`);
     if (values.length !== 1 || value === null) throw badRequest(`${at}.values: ${operator} takes exactly one non-null value`);
-    return `${expression} ${COMPARISON[operator]} ${parameters.bind(value, type)}`;
+    return sql`${expression} ${COMPARISON[operator]} ${bound(value, type)}`;
   }
-  if (column.name === 'page') return pageCondition(operator, values, at, parameters);
+  if (column.name === 'page') return pageCondition(operator, values, at);
   const checked = values.map((value, i) => checkValue(value, type, `${at}.values[${i}]`));
   const present = checked.filter((value) => value !== null);
   const withNull = present.length < checked.length;
-  const list = parameters.bind(present, `${type}[]`);
+  const list = bound(present, `${type}[]`);
   return operator === 'in'
-    ? `(${expression} = any(${list})${withNull ? ` or ${expression} is null` : ''})`
-    : `(${expression} <> all(${list}) ${withNull ? 'and' : 'or'} ${expression} is ${withNull ? 'not ' : ''}null)`;
+    ? sql`(${expression} = any(${list})${withNull ? sql` or ${expression} is null` : empty})`
+    : sql`(${expression} <> all(${list}) ${raw(withNull ? 'and' : 'or')} ${expression} is ${raw(withNull ? 'not ' : '')}null)`;
 }
 
 /** `page` values are null, a page id, or `{space, page}` (the reference's shape of its values). */
-function pageCondition(operator: 'in' | 'notIn', values: unknown[], at: string, parameters: Parameters): string {
+function pageCondition(operator: 'in' | 'notIn', values: unknown[], at: string): Sql {
   const pages: string[] = [];
   const spaces: string[] = [];
   const pairPages: (string | null)[] = [];
@@ -166,28 +166,26 @@ function pageCondition(operator: 'in' | 'notIn', values: unknown[], at: string, 
     } else throw badRequest(`${at}.values[${i}]: must be null, a page id or {space, page}`);
   });
   const matches = [
-    `e."page" = any(${parameters.bind(pages, 'text[]')})`,
-    `exists (select 1 from unnest(${parameters.bind(spaces, 'text[]')}, ${parameters.bind(pairPages, 'text[]')}) as v(space, page) where v.space = e."space" and v.page is not distinct from e."page")`,
-    ...(withNull ? [`(e."space" is null and e."page" is null)`] : []),
+    sql`e."page" = any(${bound(pages, 'text[]')})`,
+    sql`exists (select 1 from unnest(${bound(spaces, 'text[]')}, ${bound(pairPages, 'text[]')}) as v(space, page) where v.space = e."space" and v.page is not distinct from e."page")`,
+    ...(withNull ? [sql`(e."space" is null and e."page" is null)`] : []),
   ];
-  const matched = `(${matches.join(' or ')})`;
-  return operator === 'in' ? matched : `not coalesce(${matched}, false)`;
+  const matched = sql`(${join(matches, ' or ')})`;
+  return operator === 'in' ? matched : sql`not coalesce(${matched}, false)`;
 }
 
-type Conditions = { where: string[]; having: string[]; filtered: Resolved[] };
+type Conditions = { where: Sql[]; having: Sql[]; filtered: Resolved[] };
 
 /** The request's conditions: on dimensions (WHERE) and on counts (HAVING); `part` builds only one of them. */
 function filters(
   inputs: FilterInput[] | null | undefined,
-  parameters: Parameters,
-  aggregateSql: (definition: Aggregate) => string[],
+  aggregateSql: (definition: Aggregate) => Sql[],
   part: 'where' | 'having' | 'both' = 'both',
 ): Conditions {
   const result: Conditions = { where: [], having: [], filtered: [] };
   (inputs ?? []).forEach((input, i) => {
     const at = `where[${i}]`;
-    // Only dimension conditions bind their column's parameters (a claim path); counts bind none.
-    const column = resolveColumn(input, at, part === 'having' ? new Parameters() : parameters);
+    const column = resolveColumn(input, at);
     const operator = (input.operator ?? 'in') as Operator;
     if (!(OPERATORS as readonly string[]).includes(operator))
       throw badRequest(`${at}.operator: unknown operator "${String(operator).slice(0, 64)}" (one of: ${OPERATORS.join(', ')})`);
@@ -195,7 +193,7 @@ function filters(
     if (input.values.length > MAX_FILTER_VALUES) throw badRequest(`${at}.values: at most ${MAX_FILTER_VALUES} values`);
     result.filtered.push(column);
     if (column.definition.kind === 'dimension') {
-      if (part !== 'having') result.where.push(dimensionCondition(column, operator, input.values, at, parameters));
+      if (part !== 'having') result.where.push(dimensionCondition(column, operator, input.values, at));
       return;
     }
     if (!column.definition.scalar) throw badRequest(`${at}.column: "${column.name}" cannot be filtered`);
@@ -206,11 +204,11 @@ function filters(
     if (part === 'where') return;
     const expression = aggregateSql(column.definition)[0];
     if (operator === 'in' || operator === 'notIn') {
-      const list = parameters.bind(numbers, 'double precision[]');
-      result.having.push(operator === 'in' ? `${expression} = any(${list})` : `${expression} <> all(${list})`);
+      const list = bound(numbers, 'double precision[]');
+      result.having.push(operator === 'in' ? sql`${expression} = any(${list})` : sql`${expression} <> all(${list})`);
     } else {
       if (numbers.length !== 1) throw badRequest(`${at}.values: ${operator} takes exactly one value`);
-      result.having.push(`${expression} ${COMPARISON[operator]} ${parameters.bind(numbers[0], 'double precision')}`);
+      result.having.push(sql`${expression} ${COMPARISON[operator]} ${bound(numbers[0], 'double precision')}`);
     }
   });
   return result;
@@ -268,28 +266,28 @@ function rollupFor(columns: Resolved[], filtered: Resolved[]): Rollup | undefine
 }
 
 /** The rows of a rollup over the pieces of a range (a key may have several rows: counts are summed). */
-function rollupSource(rollup: Rollup, pieces: Piece[], parameters: Parameters, site: string): string {
-  const columns = ['time', ...rollup.dimensions].map((c) => `"${c}"`).join(', ');
+function rollupSource(rollup: Rollup, pieces: Piece[], site: Sql): Sql {
+  const columns = raw(['time', ...rollup.dimensions].map((c) => `"${c}"`).join(', '));
   const parts = pieces.map((piece) => {
-    const table = piece.source === 'raw' ? 'insight_event' : rollupTable(rollup, piece.source);
-    const events = piece.source === 'raw' ? '1::bigint' : '"events"';
-    return `select ${columns}, ${events} as "events" from "${table}" where "site_id" = ${site} and "time" >= ${parameters.bind(piece.from.toISOString(), 'timestamptz')} and "time" < ${parameters.bind(piece.to.toISOString(), 'timestamptz')}`;
+    const table = raw(`"${piece.source === 'raw' ? 'insight_event' : rollupTable(rollup, piece.source)}"`);
+    const events = raw(piece.source === 'raw' ? '1::bigint' : '"events"');
+    return sql`select ${columns}, ${events} as "events" from ${table} where "site_id" = ${site} and "time" >= ${bound(piece.from.toISOString(), 'timestamptz')} and "time" < ${bound(piece.to.toISOString(), 'timestamptz')}`;
   });
-  return `(${parts.join(' union all ')}) e`;
+  return sql`(${join(parts, ' union all ')}) e`;
 }
 
 // ─── the query ──────────────────────────────────────────────────────────────────────────────────────
 
-type Statement = { sql: string; parameters: unknown[] };
 type Slot = { column: Resolved; positions: number[] };
 
 /**
- * A plan: one statement (`sql`), or, for raw rows read in time slices, short statements (`steps`) that
- * gather partial counts in temporary tables, a final statement over them, and the tables to drop.
+ * A plan: one statement (`statement`), or, for raw rows read in time slices, short statements (`steps`)
+ * that gather partial counts in temporary tables, a final statement over them, and the tables to drop.
  */
-export type AggregatePlan = Statement & {
+export type AggregatePlan = {
+  statement: Sql;
   source: 'raw' | 'sliced' | string;
-  slices?: { steps: Statement[]; final: Statement; tables: string[] };
+  slices?: { steps: Sql[]; final: Sql; tables: string[] };
   decode: (rows: Record<string, unknown>[]) => ColumnValues[];
 };
 
@@ -297,54 +295,43 @@ export type AggregatePlan = Statement & {
 const ID_BUCKETS = 16;
 
 /** The answer's columns: the selected ones, then grouping columns not selected; nothing selected counts events. */
-function outputsOf(request: AggregateRequest, parameters: Parameters): Resolved[] {
-  const selected = resolveList(request.select, 'select', parameters);
-  const grouped = resolveList(request.groupBy, 'groupBy', parameters);
+function outputsOf(request: AggregateRequest): Resolved[] {
+  const selected = resolveList(request.select, 'select');
+  const grouped = resolveList(request.groupBy, 'groupBy');
   for (const [i, column] of grouped.entries()) {
     if (column.definition.kind === 'aggregate') throw badRequest(`groupBy[${i}].column: "${column.name}" is a count and cannot group`);
   }
   const outputs = [...selected, ...grouped.filter((g) => !selected.some((s) => s.key === g.key))];
   if (outputs.length === 0 || (outputs.every((c) => c.definition.kind === 'dimension') && selected.length === 0)) {
-    outputs.push(resolveColumn({ column: 'eventsCount' }, 'select', parameters));
+    outputs.push(resolveColumn({ column: 'eventsCount' }, 'select'));
   }
   return outputs;
 }
 
 /** Columns whose reference values cannot be null leave out the events without a value. */
 const notNull = (outputs: Resolved[]) =>
-  outputs.flatMap((c) => (c.definition.kind === 'dimension' && !c.definition.nullable ? c.definition.sql.map((e) => `${e} is not null`) : []));
+  outputs.flatMap((c) => (c.definition.kind === 'dimension' && !c.definition.nullable ? c.definition.sql.map((e) => sql`${e} is not null`) : []));
 
 /** Conditions every raw-row read shares: the site, a time range, the filters and the non-null columns. */
-function rowConditions(site: string, from: string, to: string, where: string[], outputs: Resolved[]): string[] {
-  return [`e."site_id" = ${site}`, `e."time" >= ${from}`, `e."time" < ${to}`, ...where, ...notNull(outputs)];
+function rowConditions(site: Sql, from: Sql, to: Sql, where: Sql[], outputs: Resolved[]): Sql[] {
+  return [sql`e."site_id" = ${site}`, sql`e."time" >= ${from}`, sql`e."time" < ${to}`, ...where, ...notNull(outputs)];
 }
 
 const joinFor = (columns: Resolved[]) =>
   columns.some((c) => c.name === 'visitorClaimProperty')
-    ? ` cross join lateral jsonb_object_keys(coalesce(e."claims", '{}'::jsonb)) as claim_property(key)`
-    : '';
+    ? raw(` cross join lateral jsonb_object_keys(coalesce(e."claims", '{}'::jsonb)) as claim_property(key)`)
+    : empty;
 
 /** Builds `select … from … where … group by … having … order by … limit`. */
-function selectStatement(parts: {
-  select: string[];
-  from: string;
-  where?: string[];
-  groupBy?: number[];
-  having?: string[];
-  orderBy?: string[];
-  limit?: string;
-}): string {
-  return [
-    `select ${parts.select.map((expression, i) => `${expression} as c${i + 1}`).join(', ')}`,
-    `from ${parts.from}`,
-    parts.where?.length ? `where ${parts.where.join(' and ')}` : '',
-    parts.groupBy?.length ? `group by ${parts.groupBy.join(', ')}` : '',
-    parts.having?.length ? `having ${parts.having.join(' and ')}` : '',
-    parts.orderBy?.length ? `order by ${parts.orderBy.join(', ')}` : '',
-    parts.limit ? `limit ${parts.limit}` : '',
-  ]
-    .filter(Boolean)
-    .join(' ');
+function selectStatement(parts: { select: Sql[]; from: Sql; where?: Sql[]; groupBy?: number[]; having?: Sql[]; orderBy?: string[]; limit?: Sql }): Sql {
+  const columns = parts.select.map((expression, i) => sql`${expression} as ${raw(`c${i + 1}`)}`);
+  const clauses = [sql`select ${join(columns, ', ')}`, sql`from ${parts.from}`];
+  if (parts.where?.length) clauses.push(sql`where ${join(parts.where, ' and ')}`);
+  if (parts.groupBy?.length) clauses.push(raw(`group by ${parts.groupBy.join(', ')}`));
+  if (parts.having?.length) clauses.push(sql`having ${join(parts.having, ' and ')}`);
+  if (parts.orderBy?.length) clauses.push(raw(`order by ${parts.orderBy.join(', ')}`));
+  if (parts.limit) clauses.push(sql`limit ${parts.limit}`);
+  return join(clauses, ' ');
 }
 
 /**
@@ -390,85 +377,84 @@ export function sliceRanges(range: TimeRange, interval?: Interval): TimeRange[] 
  * reads (unless `rollups` is false), else over raw rows; `sliced` reads raw rows in time slices.
  */
 export function planAggregate(siteId: string, request: AggregateRequest, now: Date, options: PlanOptions = {}): AggregatePlan {
-  const parameters = new Parameters();
   const range = queryRange(request.range, now);
   const limit = request.limit ?? MAX_LIMIT;
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIMIT) throw badRequest(`limit: must be an integer from 1 to ${MAX_LIMIT}`);
 
-  // Deciding binds nothing: a statement must not carry parameters it does not use.
-  const probeOutputs = outputsOf(request, new Parameters());
-  const probe = filters(request.where, new Parameters(), (d) => d.raw);
-  const rollup = options.rollups === false ? undefined : rollupFor(probeOutputs, probe.filtered);
+  // Each fragment carries its own parameters: a statement carries those of the fragments it is made of.
+  const outputs = outputsOf(request);
+  const probe = filters(request.where, (d) => d.raw);
+  const rollup = options.rollups === false ? undefined : rollupFor(outputs, probe.filtered);
   // A range up to half a slice longer than one (last7Days) is not worth a second statement.
   const sliced = !rollup && options.sliced === true && range.to.getTime() - range.from.getTime() > 1.5 * SLICE_MS;
-  // A sliced plan's final statement reads dimensions from the temporary table: their SQL goes to the slices.
-  const outputs = sliced ? probeOutputs : outputsOf(request, parameters);
 
   // In a sliced plan the final statement reads partial counts: each aggregate's partial columns are
   // summed, and distinct counts count the visitor or session ids kept per group.
   const partialColumns = new Map<Aggregate, string[]>();
   const distinctIds = new Set<'visitor_id' | 'session_id'>();
   // Slices that follow the answer's time buckets hold whole groups: their distinct counts are final.
-  const bucketed = probeOutputs.find((c) => c.name === 'datetime' && c.interval)?.interval;
-  const merged = (definition: Aggregate): string[] => {
-    if (!bucketed && definition === COLUMNS.visitorsCount) return (distinctIds.add('visitor_id'), [`sum(e."visitors")`]);
-    if (!bucketed && definition === COLUMNS.sessionsCount) return (distinctIds.add('visitor_id').add('session_id'), [`sum(e."sessions")`]);
+  const bucketed = outputs.find((c) => c.name === 'datetime' && c.interval)?.interval;
+  const merged = (definition: Aggregate): Sql[] => {
+    if (!bucketed && definition === COLUMNS.visitorsCount) return (distinctIds.add('visitor_id'), [raw(`sum(e."visitors")`)]);
+    if (!bucketed && definition === COLUMNS.sessionsCount) return (distinctIds.add('visitor_id').add('session_id'), [raw(`sum(e."sessions")`)]);
     let names = partialColumns.get(definition);
     if (!names) partialColumns.set(definition, (names = definition.raw.map((_, i) => `p${partialColumns.size + 1}_${i + 1}`)));
-    return names.map((name) => `sum(e."${name}")`);
+    return names.map((name) => raw(`sum(e."${name}")`));
   };
   const aggregateSql = (definition: Aggregate) => (rollup ? definition.rollup! : sliced ? merged(definition) : definition.raw);
 
   // The answer's expressions: dimensions (read from the temporary table's d<n> columns when sliced), then counts.
-  const expressions: string[] = [];
+  const expressions: Sql[] = [];
   const slots: Slot[] = [];
   let dimensionIndex = 0;
   for (const column of outputs) {
-    const sql =
-      column.definition.kind === 'dimension' ? column.definition.sql.map((e) => (sliced ? `e."d${++dimensionIndex}"` : e)) : aggregateSql(column.definition);
-    slots.push({ column, positions: sql.map((expression) => expressions.push(expression)) });
+    const columnSql =
+      column.definition.kind === 'dimension'
+        ? column.definition.sql.map((e) => (sliced ? raw(`e."d${++dimensionIndex}"`) : e))
+        : aggregateSql(column.definition);
+    slots.push({ column, positions: columnSql.map((expression) => expressions.push(expression)) });
   }
   const groupPositions = slots.filter((s) => s.column.definition.kind === 'dimension').flatMap((s) => s.positions);
-  const conditions = filters(request.where, parameters, aggregateSql, sliced ? 'having' : 'both');
+  // A sliced plan's final statement reads dimensions from the temporary table: their conditions go to the slices.
+  const conditions = filters(request.where, aggregateSql, sliced ? 'having' : 'both');
   const order = orderOf(request.order, slots);
   const orderBy = [...order, ...groupPositions.filter((p) => !order.some((o) => o.startsWith(`${p} `))).map((p) => `${p} asc`)];
-  const join = joinFor([...outputs, ...conditions.filtered]);
+  const lateral = joinFor([...outputs, ...conditions.filtered]);
 
-  let plan: Statement & { source: string; slices?: AggregatePlan['slices'] };
+  let plan: { statement: Sql; source: string; slices?: AggregatePlan['slices'] };
   if (rollup) {
     const where = [...conditions.where, ...notNull(outputs)];
-    const from = `${rollupSource(rollup, piecesOf(range, bucketed === 'hour', options.watermark), parameters, parameters.bind(siteId))}${join}`;
+    const from = sql`${rollupSource(rollup, piecesOf(range, bucketed === 'hour', options.watermark), bound(siteId))}${lateral}`;
     plan = {
-      sql: selectStatement({
+      statement: selectStatement({
         select: expressions,
         from,
         where,
         groupBy: groupPositions,
         having: conditions.having,
         orderBy,
-        limit: parameters.bind(limit, 'int'),
+        limit: bound(limit, 'int'),
       }),
-      parameters: parameters.values,
       source: rollup.name,
     };
   } else if (!sliced) {
     const where = rowConditions(
-      parameters.bind(siteId),
-      parameters.bind(range.from.toISOString(), 'timestamptz'),
-      parameters.bind(range.to.toISOString(), 'timestamptz'),
+      bound(siteId),
+      bound(range.from.toISOString(), 'timestamptz'),
+      bound(range.to.toISOString(), 'timestamptz'),
       conditions.where,
       outputs,
     );
-    const sql = selectStatement({
+    const statement = selectStatement({
       select: expressions,
-      from: `"insight_event" e${join}`,
+      from: sql`"insight_event" e${lateral}`,
       where,
       groupBy: groupPositions,
       having: conditions.having,
       orderBy,
-      limit: parameters.bind(limit, 'int'),
+      limit: bound(limit, 'int'),
     });
-    plan = { sql, parameters: parameters.values, source: 'raw' };
+    plan = { statement, source: 'raw' };
   } else {
     plan = { ...slicedSteps(), source: 'sliced' };
   }
@@ -478,92 +464,80 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
    * and session ids per group; that table is then hash-partitioned by id, so that each partition is
    * finished (ids counted) in a statement of its own, and the final statement only adds those counts.
    */
-  function slicedSteps(): Statement & { slices: NonNullable<AggregatePlan['slices']> } {
+  function slicedSteps(): { statement: Sql; slices: NonNullable<AggregatePlan['slices']> } {
     const table = `insight_slices_${++sliceTables}`;
     // Visitors first: the id table is partitioned by visitor, and sessions are counted per visitor.
     const ids = [...distinctIds].sort((a, b) => (a === 'visitor_id' ? -1 : b === 'visitor_id' ? 1 : 0));
     const sums = [...partialColumns.values()].flat();
-    const select = (from: Date, to: Date): Statement => {
-      const bound = new Parameters();
-      const partialSite = bound.bind(siteId);
-      // Resolving again binds the columns' own parameters (claim paths) to this statement.
-      const partialOutputs = outputsOf(request, bound);
-      const dimensions = partialOutputs.flatMap((c) => (c.definition.kind === 'dimension' ? c.definition.sql : []));
+    const dimensionsRead = outputs.flatMap((c) => (c.definition.kind === 'dimension' ? c.definition.sql : []));
+    const dimensionConditions = filters(request.where, (d) => d.raw, 'where').where;
+    const counts = [...partialColumns.keys()].flatMap((definition) => definition.raw);
+    const select = (from: Date, to: Date): Sql => {
       const where = rowConditions(
-        partialSite,
-        bound.bind(from.toISOString(), 'timestamptz'),
-        bound.bind(to.toISOString(), 'timestamptz'),
-        filters(request.where, bound, (d) => d.raw, 'where').where,
-        partialOutputs,
+        bound(siteId),
+        bound(from.toISOString(), 'timestamptz'),
+        bound(to.toISOString(), 'timestamptz'),
+        dimensionConditions,
+        outputs,
       );
-      const counts = [...partialColumns.keys()].flatMap((definition) => definition.raw);
-      const keys = dimensions.length + ids.length;
-      const sql = selectStatement({
-        select: [...dimensions, ...ids.map((id) => `e."${id}"`), ...counts],
-        from: `"insight_event" e${join}`,
+      const keys = dimensionsRead.length + ids.length;
+      return selectStatement({
+        select: [...dimensionsRead, ...ids.map((id) => raw(`e."${id}"`)), ...counts],
+        from: sql`"insight_event" e${lateral}`,
         where,
         groupBy: Array.from({ length: keys }, (_, i) => i + 1),
       });
-      return { sql, parameters: bound.values };
     };
-    const quoted = (names: string[]) => names.map((n) => `"${n}"`).join(', ');
+    const quoted = (names: string[]) => raw(names.map((n) => `"${n}"`).join(', '));
+    const named = (name: string) => raw(`"${name}"`);
     const dimensions = Array.from({ length: dimensionIndex }, (_, i) => `d${i + 1}`);
     // The temporary table's columns: d<n> for dimensions, the id columns, and p<k>_<i> for partial counts.
     const names = [...dimensions, ...ids, ...sums];
     const ranges = sliceRanges(range, bucketed);
-    const steps: Statement[] = [];
+    const steps: Sql[] = [];
     const tables = [table];
     if (ids.length === 0) {
       ranges.forEach((r, i) => {
-        const { sql, parameters: values } = select(r.from, r.to);
-        steps.push({
-          sql: i === 0 ? `create temp table "${table}" (${quoted(names)}) as ${sql}` : `insert into pg_temp."${table}" ${sql}`,
-          parameters: values,
-        });
+        const slice = select(r.from, r.to);
+        steps.push(i === 0 ? sql`create temp table ${named(table)} (${quoted(names)}) as ${slice}` : sql`insert into pg_temp.${named(table)} ${slice}`);
       });
     } else {
       const shape = `${table}_shape`;
       const finished = `${table}_finished`;
       tables.unshift(shape, finished);
-      const first = select(ranges[0].from, ranges[0].to);
-      steps.push({ sql: `create temp table "${shape}" (${quoted(names)}) as ${first.sql} with no data`, parameters: first.parameters });
-      steps.push({ sql: `create temp table "${table}" (like pg_temp."${shape}") partition by hash ("${ids[0]}")`, parameters: [] });
+      steps.push(sql`create temp table ${named(shape)} (${quoted(names)}) as ${select(ranges[0].from, ranges[0].to)} with no data`);
+      steps.push(raw(`create temp table "${table}" (like pg_temp."${shape}") partition by hash ("${ids[0]}")`));
       for (let k = 0; k < ID_BUCKETS; k++) {
-        steps.push({
-          sql: `create temp table "${table}_${k}" partition of pg_temp."${table}" for values with (modulus ${ID_BUCKETS}, remainder ${k})`,
-          parameters: [],
-        });
+        steps.push(raw(`create temp table "${table}_${k}" partition of pg_temp."${table}" for values with (modulus ${ID_BUCKETS}, remainder ${k})`));
       }
-      for (const r of ranges) {
-        const { sql, parameters: values } = select(r.from, r.to);
-        steps.push({ sql: `insert into pg_temp."${table}" ${sql}`, parameters: values });
-      }
-      const counted = ids.map(
-        (id) => (id === 'visitor_id' ? `count(distinct e."visitor_id")` : `count(distinct (e."visitor_id", e."session_id"))`) + '::double precision',
+      for (const r of ranges) steps.push(sql`insert into pg_temp.${named(table)} ${select(r.from, r.to)}`);
+      const counted = ids.map((id) =>
+        raw((id === 'visitor_id' ? `count(distinct e."visitor_id")` : `count(distinct (e."visitor_id", e."session_id"))`) + '::double precision'),
       );
       const finishedNames = [...dimensions, ...sums, ...ids.map((id) => (id === 'visitor_id' ? 'visitors' : 'sessions'))];
       for (let k = 0; k < ID_BUCKETS; k++) {
-        const sql = selectStatement({
-          select: [...dimensions.map((d) => `e."${d}"`), ...sums.map((p) => `sum(e."${p}")`), ...counted],
-          from: `pg_temp."${table}_${k}" e`,
+        const partition = selectStatement({
+          select: [...dimensions.map((d) => raw(`e."${d}"`)), ...sums.map((p) => raw(`sum(e."${p}")`)), ...counted],
+          from: raw(`pg_temp."${table}_${k}" e`),
           groupBy: dimensions.map((_, i) => i + 1),
         });
-        steps.push({
-          sql: k === 0 ? `create temp table "${finished}" (${quoted(finishedNames)}) as ${sql}` : `insert into pg_temp."${finished}" ${sql}`,
-          parameters: [],
-        });
+        steps.push(
+          k === 0
+            ? sql`create temp table ${named(finished)} (${quoted(finishedNames)}) as ${partition}`
+            : sql`insert into pg_temp.${named(finished)} ${partition}`,
+        );
       }
     }
     const source = ids.length ? `${table}_finished` : table;
     const final = selectStatement({
       select: expressions,
-      from: `pg_temp."${source}" e`,
+      from: raw(`pg_temp."${source}" e`),
       groupBy: groupPositions,
       having: conditions.having,
       orderBy,
-      limit: parameters.bind(limit, 'int'),
+      limit: bound(limit, 'int'),
     });
-    return { sql: final, parameters: parameters.values, slices: { steps, final: { sql: final, parameters: parameters.values }, tables } };
+    return { statement: final, slices: { steps, final, tables } };
   }
 
   const decode = (rows: Record<string, unknown>[]): ColumnValues[] =>
@@ -584,7 +558,7 @@ export function planAggregate(siteId: string, request: AggregateRequest, now: Da
 function orderOf(order: AggregateRequest['order'], slots: Slot[]): string[] {
   if (order) {
     if (order.direction !== 'asc' && order.direction !== 'desc') throw badRequest('order.direction: must be one of: asc, desc');
-    const wanted = resolveColumn(order.by, 'order.by', new Parameters()); // only its key is needed
+    const wanted = resolveColumn(order.by, 'order.by'); // only its key is needed
     const slot = slots.find((s) => s.column.key === wanted.key);
     if (!slot) throw badRequest(`order.by.column: "${wanted.name}" must be one of the selected or grouped columns`);
     if (slot.column.definition.kind === 'aggregate' && !slot.column.definition.scalar) throw badRequest(`order.by.column: "${wanted.name}" cannot be ordered`);
@@ -606,16 +580,16 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 export async function runAggregatePlan(em: EntityManager, plan: AggregatePlan): Promise<Record<string, unknown>[]> {
   const db = kyselyOf(em);
   const { slices } = plan;
-  if (!slices) return executeOn(db, plan.sql, plan.parameters);
+  if (!slices) return executeOn(db, plan.statement);
   const work = async (executor: Executor) => {
     try {
       for (const step of slices.steps) {
-        await executeOn(executor, step.sql, step.parameters);
+        await executeOn(executor, step);
         await nextTurn();
       }
-      return await executeOn(executor, slices.final.sql, slices.final.parameters);
+      return await executeOn(executor, slices.final);
     } finally {
-      for (const table of slices.tables) await executeOn(executor, `drop table if exists pg_temp."${table}"`);
+      for (const table of slices.tables) await executeOn(executor, raw(`drop table if exists pg_temp."${table}"`));
     }
   };
   // The embedded database has one session: holding its connection would keep every other request out.

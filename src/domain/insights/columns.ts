@@ -1,3 +1,4 @@
+import { raw, type Sql } from 'sql-template-tag';
 import type { EventColumn } from './tables.js';
 
 /*
@@ -12,7 +13,7 @@ export type ValueType = 'text' | 'int' | 'timestamptz';
 export type Dimension = {
   kind: 'dimension';
   /** Output expressions (one, or two for `page`). */
-  sql: string[];
+  sql: Sql[];
   /** The stored columns read, to tell whether a rollup holds them. */
   reads: EventColumn[];
   valueType: ValueType;
@@ -30,8 +31,8 @@ export type Dimension = {
 export type Aggregate = {
   kind: 'aggregate';
   /** Over raw rows, and over rollup rows (undefined: rollups cannot answer it). */
-  raw: string[];
-  rollup?: string[];
+  raw: Sql[];
+  rollup?: Sql[];
   value?: (parts: unknown[]) => unknown;
   /** Comparable in `where` (a HAVING condition) and usable in `order`. */
   scalar: boolean;
@@ -41,21 +42,21 @@ export type ColumnDefinition = Dimension | Aggregate;
 
 const text = (column: EventColumn, nullable = false): Dimension => ({
   kind: 'dimension',
-  sql: [`e."${column}"`],
+  sql: [raw(`e."${column}"`)],
   reads: [column],
   valueType: 'text',
   filterable: true,
   nullable,
 });
-const count = (raw: string, rollup?: string): Aggregate => ({
+const count = (onRows: string, rollup?: string): Aggregate => ({
   kind: 'aggregate',
-  raw: [`(${raw})::double precision`],
-  rollup: rollup ? [`(${rollup})::double precision`] : undefined,
+  raw: [raw(`(${onRows})::double precision`)],
+  rollup: rollup ? [raw(`(${rollup})::double precision`)] : undefined,
   scalar: true,
 });
 const countsOf = (labels: Record<string, string>): Aggregate => ({
   kind: 'aggregate',
-  raw: Object.values(labels).map((condition) => `(count(*) filter (where ${condition}))::double precision`),
+  raw: Object.values(labels).map((condition) => raw(`(count(*) filter (where ${condition}))::double precision`)),
   value: (parts) => Object.fromEntries(Object.keys(labels).map((label, i) => [label, Number(parts[i])])),
   scalar: false,
 });
@@ -75,7 +76,7 @@ export const COLUMNS: Record<string, ColumnDefinition> = {
   siteShareKey: text('site_share_key', true),
   page: {
     kind: 'dimension',
-    sql: [`e."space"`, `e."page"`],
+    sql: [raw(`e."space"`), raw(`e."page"`)],
     reads: ['space', 'page'],
     valueType: 'text',
     value: ([space, page]) => (space === null ? null : { page, space }),
@@ -84,13 +85,13 @@ export const COLUMNS: Record<string, ColumnDefinition> = {
   },
   visitorGeoCountry: text('country', true),
   // Points need a geolocation database, which the server does not ship: every event has none.
-  visitorGeoPoint: { kind: 'dimension', sql: ['null::text'], reads: [], valueType: 'text', value: () => null, nullable: true },
+  visitorGeoPoint: { kind: 'dimension', sql: [raw('null::text')], reads: [], valueType: 'text', value: () => null, nullable: true },
   visitorDevice: text('device'),
   visitorBrowser: text('browser'),
   visitorOS: text('os'),
   visitorBot: text('bot', true),
   visitorLanguage: text('language', true),
-  eventLinkTargetValue: { kind: 'dimension', sql: [`e."link_target"`], reads: ['link_target'], valueType: 'text', nullable: false },
+  eventLinkTargetValue: { kind: 'dimension', sql: [raw(`e."link_target"`)], reads: ['link_target'], valueType: 'text', nullable: false },
   eventLinkTargetKind: text('link_target_kind'),
   eventLinkTargetDomain: text('link_target_domain', true),
   eventLinkPosition: text('link_position'),
@@ -99,7 +100,7 @@ export const COLUMNS: Record<string, ColumnDefinition> = {
   eventSearchQuery: text('search_query'),
   eventPageFeedbackRating: text('feedback_rating'),
   eventPageFeedbackComment: text('feedback_comment'),
-  eventAskResponseRating: { kind: 'dimension', sql: [`e."ask_rating"`], reads: ['ask_rating'], valueType: 'int', filterable: true, nullable: false },
+  eventAskResponseRating: { kind: 'dimension', sql: [raw(`e."ask_rating"`)], reads: ['ask_rating'], valueType: 'int', filterable: true, nullable: false },
   referrer: text('referrer'),
   referrerDomain: text('referrer_domain'),
   utmSource: text('utm_source'),
@@ -107,7 +108,7 @@ export const COLUMNS: Record<string, ColumnDefinition> = {
   utmCampaign: text('utm_campaign'),
   utmTerm: text('utm_term'),
   utmContent: text('utm_content'),
-  visitorClaimProperty: { kind: 'dimension', sql: [`claim_property.key`], reads: ['claims'], valueType: 'text', filterable: true, nullable: false },
+  visitorClaimProperty: { kind: 'dimension', sql: [raw(`claim_property.key`)], reads: ['claims'], valueType: 'text', filterable: true, nullable: false },
   eventAdDomain: text('ad_domain'),
   eventAdPlacement: text('ad_placement'),
   eventTrademarkPlacement: text('trademark_placement'),

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { requestVacuum } from '../../jobs/vacuum.js';
 import { execute, executeReturning } from '../../db/statements.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
@@ -23,22 +24,30 @@ const ROWS_PER_STEP = 10_000;
 /** On a server, how long truncating a month may wait for readers before its rows go one step at a time instead. */
 const TRUNCATE_LOCK_TIMEOUT = '5s';
 
+const rollupState = raw(`"${ROLLUP_STATE}"`);
+
 /** Rows whose counts the rollups hold (their site's watermark is at or past the cutoff), or of a deleted site. */
-const expendable = (alias: string) => `(exists (select 1 from "${ROLLUP_STATE}" r where r."site_id" = ${alias}."site_id" and r."rolled_up_to" >= ?)
-  or not exists (select 1 from "site" s where s."id" = ${alias}."site_id"))`;
+const expendable = (
+  alias: string,
+  cutoff: Date,
+) => sql`(exists (select 1 from ${rollupState} r where r."site_id" = ${raw(alias)}."site_id" and r."rolled_up_to" >= ${cutoff})
+  or not exists (select 1 from "site" s where s."id" = ${raw(alias)}."site_id"))`;
 
 /** Existing sites with events before the cutoff that their rollups do not hold yet. */
-const SITES_TO_ROLL_UP = `select s."id" from "site" s left join "${ROLLUP_STATE}" r on r."site_id" = s."id"
-  where (r."rolled_up_to" is null or r."rolled_up_to" < ?) and exists (select 1 from "insight_event" e where e."site_id" = s."id" and e."time" < ?)`;
+const sitesToRollUp = (cutoff: Date) => sql`select s."id" from "site" s left join ${rollupState} r on r."site_id" = s."id"
+  where (r."rolled_up_to" is null or r."rolled_up_to" < ${cutoff}) and exists (select 1 from "insight_event" e where e."site_id" = s."id" and e."time" < ${cutoff})`;
 
 /** The partitions of the events table with their bounds (null: unbounded, or the default partition). */
-const bound = (keyword: string) => `(regexp_match(pg_get_expr(c."relpartbound", c."oid"), '${keyword} \\(''([^'']*)''\\)'))[1]::timestamptz`;
-const PARTITIONS = `select c."oid"::regclass::text as "table", ${bound('FROM')} as "from", ${bound('TO')} as "to"
+const bound = (keyword: string) => raw(`(regexp_match(pg_get_expr(c."relpartbound", c."oid"), '${keyword} \\(''([^'']*)''\\)'))[1]::timestamptz`);
+const PARTITIONS = sql`select c."oid"::regclass::text as "table", ${bound('FROM')} as "from", ${bound('TO')} as "to"
   from pg_inherits i join pg_class c on c."oid" = i."inhrelid" where i."inhparent" = '"insight_event"'::regclass`;
 
+/** A partition, by its name as the database quotes it (`oid::regclass::text` above). */
+const partitionTable = (partition: Partition) => raw(partition.table);
+
 /** A site created since the roll-up with events before the cutoff in this partition keeps it from being truncated. */
-const holdsUnrolledEvents = (table: string) => `select exists (select 1 from "site" s
-  where not exists (select 1 from "${ROLLUP_STATE}" r where r."site_id" = s."id" and r."rolled_up_to" >= ?)
+const holdsUnrolledEvents = (table: Sql, cutoff: Date) => sql`select exists (select 1 from "site" s
+  where not exists (select 1 from ${rollupState} r where r."site_id" = s."id" and r."rolled_up_to" >= ${cutoff})
   and exists (select 1 from ${table} e where e."site_id" = s."id")) as "held"`;
 
 type Partition = { table: string; from: Date | null; to: Date | null };
@@ -51,11 +60,12 @@ async function truncateExpired(em: EntityManager, partition: Partition, cutoff: 
   try {
     return await em.transactional(async (tx) => {
       const work = tx;
-      await execute(work, `set local lock_timeout = '${TRUNCATE_LOCK_TIMEOUT}'`);
-      await execute(work, `lock table ${partition.table} in access exclusive mode`);
-      const [state] = await executeReturning<{ held: boolean }>(work, holdsUnrolledEvents(partition.table), [cutoff]);
+      // SET takes no parameters: the timeout is a literal of the code's.
+      await execute(work, raw(`set local lock_timeout = '${TRUNCATE_LOCK_TIMEOUT}'`));
+      await execute(work, sql`lock table ${partitionTable(partition)} in access exclusive mode`);
+      const [state] = await executeReturning<{ held: boolean }>(work, holdsUnrolledEvents(partitionTable(partition), cutoff));
       if (state?.held) return false;
-      await execute(work, `truncate ${partition.table}`);
+      await execute(work, sql`truncate ${partitionTable(partition)}`);
       return true;
     });
   } catch (error) {
@@ -66,11 +76,12 @@ async function truncateExpired(em: EntityManager, partition: Partition, cutoff: 
 
 /** Deletes a partition's expired rows whose counts are rolled up, ROWS_PER_STEP at a time; answers how many. */
 async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Date, signal?: AbortSignal): Promise<number> {
-  const step = `delete from ${partition.table} where ctid = any(array(
-    select e.ctid from ${partition.table} e where e."time" < ? and ${expendable('e')} limit ${ROWS_PER_STEP}))`;
+  const table = partitionTable(partition);
+  const step = sql`delete from ${table} where ctid = any(array(
+    select e.ctid from ${table} e where e."time" < ${cutoff} and ${expendable('e', cutoff)} limit ${raw(String(ROWS_PER_STEP))}))`;
   let deleted = 0;
   for (;;) {
-    const affectedRows = await execute(em, step, [cutoff, cutoff]);
+    const affectedRows = await execute(em, step);
     deleted += affectedRows;
     if (affectedRows < ROWS_PER_STEP) return deleted;
     await nextTurn();
@@ -84,14 +95,17 @@ async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Da
  * (a job that lost its claim) it stops between steps.
  */
 export async function purgeExpiredEvents(em: EntityManager, cutoff: Date, now: Date, signal?: AbortSignal): Promise<RetentionOutcome> {
-  for (const { id } of await executeReturning<{ id: string }>(em, SITES_TO_ROLL_UP, [cutoff, cutoff])) await rollUpSite(em, id, now, signal);
+  for (const { id } of await executeReturning<{ id: string }>(em, sitesToRollUp(cutoff))) await rollUpSite(em, id, now, signal);
 
   const outcome: RetentionOutcome = { truncated: [], deleted: 0 };
   const partitions = await executeReturning<{ table: string; from: Date | string | null; to: Date | string | null }>(em, PARTITIONS);
   for (const row of partitions) {
     const partition: Partition = { table: row.table, from: row.from === null ? null : new Date(row.from), to: row.to === null ? null : new Date(row.to) };
     if (partition.from !== null && partition.from >= cutoff) continue;
-    const [rows] = await executeReturning<{ any: boolean }>(em, `select exists (select 1 from ${partition.table} where "time" < ?) as "any"`, [cutoff]);
+    const [rows] = await executeReturning<{ any: boolean }>(
+      em,
+      sql`select exists (select 1 from ${partitionTable(partition)} where "time" < ${cutoff}) as "any"`,
+    );
     if (!rows?.any) continue;
     if (partition.to !== null && partition.to <= cutoff && (await truncateExpired(em, partition, cutoff))) outcome.truncated.push(partition.table);
     else outcome.deleted += await deleteExpired(em, partition, cutoff, signal);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { LRUCache } from 'lru-cache';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { execute, executeReturning } from '../../db/statements.js';
 import { newId } from '../../kernel/ids.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
@@ -30,25 +31,28 @@ export const ROLLUP_AFTER_HOUR_MS = 60_000;
 const nextRun = (now: Date) => new Date(Math.floor(now.getTime() / HOUR) * HOUR + HOUR + ROLLUP_AFTER_HOUR_MS);
 const GRAIN_MS = { hour: HOUR, day: DAY };
 
-const quoted = (columns: readonly string[]) => columns.map((c) => `"${c}"`).join(', ');
+const quoted = (columns: readonly string[]) => raw(columns.map((c) => `"${c}"`).join(', '));
+
+/** A step's statement over a site's rows of a time range. */
+type StepStatement = (siteId: string, from: string, to: string) => Sql;
 
 /** Per rollup: hourly rows from raw rows of a time range, and whole days' rows from their hours. */
-const STEPS = ROLLUPS.map((rollup: Rollup) => {
+const STEPS = ROLLUPS.map((rollup: Rollup): { hours: StepStatement; clearDays: StepStatement; days: StepStatement } => {
   const dimensions = quoted(rollup.dimensions);
   // `rollup` too: a row inserted into a partition must name it.
-  const columns = `"rollup", "site_id", "time", ${dimensions}, "events", "delta"`;
-  const hourTable = `"${rollupTable(rollup, 'hour')}"`;
-  const dayTable = `"${rollupTable(rollup, 'day')}"`;
+  const columns = sql`"rollup", "site_id", "time", ${dimensions}, "events", "delta"`;
+  const hourTable = raw(`"${rollupTable(rollup, 'hour')}"`);
+  const dayTable = raw(`"${rollupTable(rollup, 'day')}"`);
   return {
-    hours: `insert into ${hourTable} (${columns})
-      select '${rollupName(rollup, 'hour')}', "site_id", date_trunc('hour', "time", 'UTC'), ${dimensions}, count(*), false
-      from "insight_event" where "site_id" = ? and "time" >= ? and "time" < ?
+    hours: (siteId, from, to) => sql`insert into ${hourTable} (${columns})
+      select ${raw(`'${rollupName(rollup, 'hour')}'`)}, "site_id", date_trunc('hour', "time", 'UTC'), ${dimensions}, count(*), false
+      from "insight_event" where "site_id" = ${siteId} and "time" >= ${from} and "time" < ${to}
       group by "site_id", date_trunc('hour', "time", 'UTC'), ${dimensions}`,
     // Daily rows left from before rollups were computed by this job are counted in the hours too.
-    clearDays: `delete from ${dayTable} where "site_id" = ? and "time" >= ? and "time" < ?`,
-    days: `insert into ${dayTable} (${columns})
-      select '${rollupName(rollup, 'day')}', "site_id", date_trunc('day', "time", 'UTC'), ${dimensions}, sum("events"), false
-      from ${hourTable} where "site_id" = ? and "time" >= ? and "time" < ?
+    clearDays: (siteId, from, to) => sql`delete from ${dayTable} where "site_id" = ${siteId} and "time" >= ${from} and "time" < ${to}`,
+    days: (siteId, from, to) => sql`insert into ${dayTable} (${columns})
+      select ${raw(`'${rollupName(rollup, 'day')}'`)}, "site_id", date_trunc('day', "time", 'UTC'), ${dimensions}, sum("events"), false
+      from ${hourTable} where "site_id" = ${siteId} and "time" >= ${from} and "time" < ${to}
       group by "site_id", date_trunc('day', "time", 'UTC'), ${dimensions}`,
   };
 });
@@ -63,13 +67,13 @@ const MAX_STEP_MS = 31 * DAY;
 /** One statement per rollup table: the ended buckets with delta rows, deleted and re-inserted summed. */
 const MERGES = ROLLUPS.flatMap((rollup) =>
   GRAINS.map((grain) => {
-    const table = `"${rollupTable(rollup, grain)}"`;
+    const table = raw(`"${rollupTable(rollup, grain)}"`);
     const key = quoted(['rollup', 'site_id', 'time', ...rollup.dimensions]);
-    const sql = `with moved as (
-        delete from ${table} where "site_id" = ? and "time" in (select distinct "time" from ${table} where "site_id" = ? and "delta" and "time" <= ?)
+    const merge = (siteId: string, endedBy: string) => sql`with moved as (
+        delete from ${table} where "site_id" = ${siteId} and "time" in (select distinct "time" from ${table} where "site_id" = ${siteId} and "delta" and "time" <= ${endedBy})
         returning *)
       insert into ${table} (${key}, "events", "delta") select ${key}, sum("events"), false from moved group by ${key}`;
-    return { sql, grain };
+    return { merge, grain };
   }),
 );
 
@@ -86,10 +90,9 @@ export async function scheduleRollUp(writer: Writer, scheduled: ScheduledRollUps
   if (due !== undefined && due > now.getTime()) return;
   const runAt = nextRun(now);
   await writer.query(
-    `insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
-     select $1::varchar, $2::varchar, jsonb_build_object('siteId', $3::text), $4::timestamptz, 0, $5::timestamptz
-     where not exists (select 1 from "job" where "kind" = any($6::varchar[]) and "payload"->>'siteId' = $3::text and "locked_until" is null)`,
-    [newId(), ROLLUP_JOB, siteId, runAt.toISOString(), now.toISOString(), [ROLLUP_JOB, FORMER_JOB]],
+    sql`insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
+     select ${newId()}::varchar, ${ROLLUP_JOB}::varchar, jsonb_build_object('siteId', ${siteId}::text), ${runAt.toISOString()}::timestamptz, 0, ${now.toISOString()}::timestamptz
+     where not exists (select 1 from "job" where "kind" = any(${[ROLLUP_JOB, FORMER_JOB]}::varchar[]) and "payload"->>'siteId' = ${siteId}::text and "locked_until" is null)`,
   );
   scheduled.set(siteId, runAt.getTime());
 }
@@ -104,37 +107,35 @@ const iso = (time: number) => new Date(time).toISOString();
  */
 async function rollUpStep(em: EntityManager, siteId: string, target: number, length: number): Promise<{ to: number; rows: number } | undefined> {
   return em.transactional(async (tx) => {
-    const run = (sql: string, parameters: unknown[] = []) => executeReturning<Record<string, unknown>>(tx, sql, parameters);
-    const write = (sql: string, parameters: unknown[]) => execute(tx, sql, parameters);
+    const run = (statement: Sql) => executeReturning<Record<string, unknown>>(tx, statement);
     await run(rollupLock(siteId, 'exclusive'));
     // A site deleted meanwhile keeps no rollups (its raw rows are being purged).
-    const [site] = await run(`select "id" from "site" where "id" = ?`, [siteId]);
+    const [site] = await run(sql`select "id" from "site" where "id" = ${siteId}`);
     if (!site) return undefined;
     let from = watermarkOf(await run(watermarkQuery(siteId)));
     if (from === -Infinity) {
-      const [first] = await run(`select (extract(epoch from min("time")) * 1000)::float8 as "time" from "insight_event" where "site_id" = ?`, [siteId]);
+      const [first] = await run(sql`select (extract(epoch from min("time")) * 1000)::float8 as "time" from "insight_event" where "site_id" = ${siteId}`);
       const earliest = first?.time == null ? undefined : Number(first.time);
       from = earliest === undefined ? target : Math.min(target, Math.floor(earliest / HOUR) * HOUR);
     }
     if (from >= target) {
       // The migration's watermark may be ahead of the clock for a while: it never moves back.
-      await run(`insert into "${ROLLUP_STATE}" ("site_id", "rolled_up_to") values (?, ?) on conflict ("site_id") do nothing`, [siteId, iso(from)]);
+      await run(sql`insert into ${raw(`"${ROLLUP_STATE}"`)} ("site_id", "rolled_up_to") values (${siteId}, ${iso(from)}) on conflict ("site_id") do nothing`);
       return undefined;
     }
     const to = Math.min(target, length >= DAY ? Math.floor(from / DAY) * DAY + Math.floor(length / DAY) * DAY : from + length);
     let rows = 0;
-    for (const step of STEPS) rows += await write(step.hours, [siteId, iso(from), iso(to)]);
+    for (const step of STEPS) rows += await execute(tx, step.hours(siteId, iso(from), iso(to)));
     // The days this step completes: from the day holding `from` (its earlier hours are rolled up already).
     const days = [Math.floor(from / DAY) * DAY, Math.floor(to / DAY) * DAY];
     if (days[1] > days[0]) {
       for (const step of STEPS) {
-        await run(step.clearDays, [siteId, iso(days[0]), iso(days[1])]);
-        await run(step.days, [siteId, iso(days[0]), iso(days[1])]);
+        await run(step.clearDays(siteId, iso(days[0]), iso(days[1])));
+        await run(step.days(siteId, iso(days[0]), iso(days[1])));
       }
     }
     await run(
-      `insert into "${ROLLUP_STATE}" ("site_id", "rolled_up_to") values (?, ?) on conflict ("site_id") do update set "rolled_up_to" = excluded."rolled_up_to"`,
-      [siteId, iso(to)],
+      sql`insert into ${raw(`"${ROLLUP_STATE}"`)} ("site_id", "rolled_up_to") values (${siteId}, ${iso(to)}) on conflict ("site_id") do update set "rolled_up_to" = excluded."rolled_up_to"`,
     );
     return { to, rows };
   });
@@ -157,13 +158,14 @@ export async function rollUpSite(em: EntityManager, siteId: string, now: Date, s
   }
   return em.transactional(async (tx) => {
     const work = tx;
-    for (const { sql, grain } of MERGES) {
+    for (const { merge, grain } of MERGES) {
       // A bucket starting at `time` has ended once time + its length <= now.
-      await execute(work, sql, [siteId, siteId, iso(now.getTime() - GRAIN_MS[grain])]);
+      await execute(work, merge(siteId, iso(now.getTime() - GRAIN_MS[grain])));
     }
-    const [left] = await executeReturning<{ left: boolean }>(work, `select exists (select 1 from "insight_rollup" where "site_id" = ? and "delta") as "left"`, [
-      siteId,
-    ]);
+    const [left] = await executeReturning<{ left: boolean }>(
+      work,
+      sql`select exists (select 1 from "insight_rollup" where "site_id" = ${siteId} and "delta") as "left"`,
+    );
     return Boolean(left?.left);
   });
 }

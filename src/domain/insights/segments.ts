@@ -1,3 +1,4 @@
+import sql, { raw } from 'sql-template-tag';
 import type { Context } from '../../kernel/context.js';
 import { paginateRows, type Page, type PageArgs } from '../../kernel/pagination.js';
 import { executeOn, kyselyOf } from '../../db/statements.js';
@@ -10,10 +11,14 @@ const SEGMENT_WINDOW_MS = 30 * 24 * 3_600_000;
 const MAX_SEGMENTS = 10_000;
 const MAX_TITLE = 100;
 
-const SEGMENTS = `select "claims", count(*)::double precision as "events", count(distinct "visitor_id")::double precision as "visitors",
+const segmentsStatement = (
+  siteId: string,
+  from: string,
+  to: string,
+) => sql`select "claims", count(*)::double precision as "events", count(distinct "visitor_id")::double precision as "visitors",
   count(distinct ("visitor_id", "session_id"))::double precision as "sessions"
-  from "insight_event" where "site_id" = $1 and "time" >= $2::timestamptz and "time" < $3::timestamptz
-  group by "claims" order by "visitors" desc, "events" desc limit ${MAX_SEGMENTS}`;
+  from "insight_event" where "site_id" = ${siteId} and "time" >= ${from}::timestamptz and "time" < ${to}::timestamptz
+  group by "claims" order by "visitors" desc, "events" desc limit ${raw(String(MAX_SEGMENTS))}`;
 
 function flatten(claims: Record<string, unknown>, prefix = ''): string[] {
   return Object.keys(claims)
@@ -39,8 +44,7 @@ export async function listVisitorSegments(ctx: Context, siteId: string, args: Pa
   const now = ctx.clock.now();
   const rows = await executeOn<{ claims: Record<string, unknown> | string | null; events: number; visitors: number; sessions: number }>(
     kyselyOf(ctx.em),
-    SEGMENTS,
-    [siteId, new Date(now.getTime() - SEGMENT_WINDOW_MS).toISOString(), new Date(now.getTime() + 1).toISOString()],
+    segmentsStatement(siteId, new Date(now.getTime() - SEGMENT_WINDOW_MS).toISOString(), new Date(now.getTime() + 1).toISOString()),
   );
   const segments = rows.map((row) => {
     const claims = typeof row.claims === 'string' ? (JSON.parse(row.claims) as Record<string, unknown>) : row.claims;

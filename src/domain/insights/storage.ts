@@ -2,8 +2,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import copyStreams from 'pg-copy-streams';
 import type { PGlite } from '@electric-sql/pglite';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { embeddedDatabaseOf } from '../../db/embedded-databases.js';
-import { execute, kyselyOf, observe } from '../../db/statements.js';
+import { execute, kyselyOf, observe, quote } from '../../db/statements.js';
 import { poolClientOf } from '../../db/pool-clients.js';
 import { GroupCommit } from './group-commit.js';
 import { EVENT_COLUMN_LIST, ROLLUP_COLUMN_LIST, type EncodedBatch } from './encode.js';
@@ -11,14 +12,12 @@ import { ROLLUP_PARENT, ROLLUP_STATE } from './tables.js';
 
 type Row = Record<string, unknown>;
 
-const quote = (identifier: string) => `"${identifier}"`;
-
 /** The embedded database comes to the ORM as a Kysely dialect that owns its one connection. */
 export const isEmbedded = (em: EntityManager): boolean => embeddedDatabaseOf(em) !== undefined;
 
-/** One ingest transaction: statements with parameters, and COPY of text into a table. */
+/** One ingest transaction: statements, and COPY of text into a table. */
 export type Writer = {
-  query(sql: string, parameters?: unknown[]): Promise<Record<string, unknown>[]>;
+  query(statement: Sql): Promise<Record<string, unknown>[]>;
   /** COPY of text given in pieces (rows never straddle two pieces). */
   copy(table: string, columns: string[], text: CopyText): Promise<void>;
 };
@@ -61,11 +60,14 @@ async function ensurePartitions(database: object, writer: Writer, batchMonths: S
   }
   if (months.size === 0) return;
   const names = [...months.keys()];
-  const existing = await writer.query(`select relname as name from pg_class where relname = any($1) and relispartition and pg_table_is_visible(oid)`, [names]);
+  const existing = await writer.query(sql`select relname as name from pg_class where relname = any(${names}) and relispartition and pg_table_is_visible(oid)`);
   for (const { name } of existing) months.delete(name as string);
-  if (months.size) await writer.query(`select pg_advisory_xact_lock(${PARTITION_LOCK})`);
+  if (months.size) await writer.query(sql`select pg_advisory_xact_lock(${raw(String(PARTITION_LOCK))})`);
   for (const month of months.values()) {
-    await writer.query(`create table if not exists ${quote(month.name)} partition of "insight_event" for values from ('${month.from}') to ('${month.to}')`);
+    // DDL takes no parameters: the bounds are literals (made here from numbers).
+    await writer.query(
+      raw(`create table if not exists ${quote(month.name)} partition of "insight_event" for values from (${literal(month.from)}) to (${literal(month.to)})`),
+    );
   }
   for (const name of names) known.add(name);
 }
@@ -78,19 +80,19 @@ async function ensurePartitions(database: object, writer: Writer, batchMonths: S
  */
 async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
   await pglite.transaction(async (tx) => {
-    const query = async (sql: string, parameters: unknown[] = []) => {
-      observe(sql);
-      return (await tx.query<Row>(sql, parameters)).rows;
+    const query = async ({ text, values }: Sql) => {
+      observe(text);
+      return (await tx.query<Row>(text, values)).rows;
     };
     let opened: Row[] = [];
-    for (const sql of opening) opened = await query(sql);
+    for (const text of opening) opened = await query(raw(text));
     await work(
       {
         query,
         copy: async (table, columns, text) => {
-          const sql = copySql(table, columns, `'/dev/blob'`);
-          observe(sql);
-          await tx.query(sql, [], { blob: new Blob(text as (string | Uint8Array<ArrayBuffer>)[]) });
+          const copy = copySql(table, columns, `'/dev/blob'`);
+          observe(copy);
+          await tx.query(copy, [], { blob: new Blob(text as (string | Uint8Array<ArrayBuffer>)[]) });
         },
       },
       opened,
@@ -105,9 +107,9 @@ async function inEmbeddedTransaction(pglite: PGlite, opening: string[], work: (w
  */
 async function inPoolTransaction(em: EntityManager, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
   const client = await poolClientOf(em);
-  const run = async (sql: string, parameters?: unknown[]) => {
-    observe(sql);
-    return (await client.query(sql, parameters)).rows as Row[];
+  const run = async ({ text, values }: Sql) => {
+    observe(text);
+    return (await client.query(text, values)).rows as Row[];
   };
   try {
     const begin = ['begin', ...opening].join('; ');
@@ -118,9 +120,9 @@ async function inPoolTransaction(em: EntityManager, opening: string[], work: (wr
       {
         query: run,
         copy: async (table, columns, text) => {
-          const sql = copySql(table, columns, 'stdin');
-          observe(sql);
-          const stream = client.query(copyStreams.from(sql));
+          const copy = copySql(table, columns, 'stdin');
+          observe(copy);
+          const stream = client.query(copyStreams.from(copy));
           await new Promise<void>((resolve, reject) => {
             stream.on('finish', resolve);
             stream.on('error', reject);
@@ -131,7 +133,7 @@ async function inPoolTransaction(em: EntityManager, opening: string[], work: (wr
       },
       opened,
     );
-    await run('commit');
+    await run(sql`commit`);
     client.release();
   } catch (error) {
     await client.query('rollback').catch(() => undefined);
@@ -142,13 +144,15 @@ async function inPoolTransaction(em: EntityManager, opening: string[], work: (wr
 
 /**
  * Runs `work` in one transaction of the ingest path (COPY included): all or nothing. `opening` are
- * statements without parameters run first (values in them must be literals); `work` gets the rows of
- * the last.
+ * statements without parameters run first (values in them must be literals: on a server they go with
+ * BEGIN in one round trip, which takes no parameters); `work` gets the rows of the last.
  */
-export async function inIngestTransaction(em: EntityManager, opening: string[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
+export async function inIngestTransaction(em: EntityManager, opening: Sql[], work: (writer: Writer, opened: Row[]) => Promise<void>): Promise<void> {
+  if (opening.some((statement) => statement.values.length > 0)) throw new Error('an opening statement of an ingest transaction takes no parameters');
+  const texts = opening.map((statement) => statement.text);
   const pglite = embeddedDatabaseOf(em);
-  if (pglite) await inEmbeddedTransaction(pglite, opening, work);
-  else await inPoolTransaction(em, opening, work);
+  if (pglite) await inEmbeddedTransaction(pglite, texts, work);
+  else await inPoolTransaction(em, texts, work);
 }
 
 // ─── rollup watermarks ──────────────────────────────────────────────────────────────────────────────
@@ -160,14 +164,20 @@ const literal = (value: string) => `'${value.replaceAll("'", "''")}'`;
 /**
  * The lock on a site's rollups: ingests hold it shared while they store events, the job that moves
  * the watermark holds it alone, so that no event before the watermark is stored without its counts.
+ * With literals, not parameters: ingests take it in the opening of their transaction (`inIngestTransaction`).
  */
 const rollupLockCall = (siteId: string, mode: 'shared' | 'exclusive') =>
   `pg_advisory_xact_lock${mode === 'shared' ? '_shared' : ''}(${ROLLUP_LOCK}, hashtext(${literal(siteId)}))`;
-export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive') => `select ${rollupLockCall(siteId, mode)}`;
+export const rollupLock = (siteId: string, mode: 'shared' | 'exclusive'): Sql => raw(`select ${rollupLockCall(siteId, mode)}`);
 
-/** The watermarks of sites in epoch ms (`site`, `watermark`); no row for a site not rolled up yet. */
-export const watermarkQuery = (siteIds: string | readonly string[]) =>
-  `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${[siteIds].flat().map(literal).join(', ')})`;
+/**
+ * The watermarks of sites in epoch ms (`site`, `watermark`); no row for a site not rolled up yet. With
+ * literals, not parameters: ingests read them in the opening of their transaction.
+ */
+export const watermarkQuery = (siteIds: string | readonly string[]): Sql =>
+  raw(
+    `select "site_id" as "site", (extract(epoch from "rolled_up_to") * 1000)::float8 as "watermark" from ${quote(ROLLUP_STATE)} where "site_id" in (${[siteIds].flat().map(literal).join(', ')})`,
+  );
 
 /** The watermark of the one site a `watermarkQuery` asked for. */
 export const watermarkOf = (rows: Row[]): number => (rows.length ? Number(rows[0].watermark) : -Infinity);
@@ -192,7 +202,7 @@ export async function storeBatches(em: EntityManager, batches: readonly StoredBa
   if (stored.length === 0) return;
   // Locks in one order, whatever the group: two groups never wait on each other through the roll-up job's waits.
   const sites = [...new Set(stored.map((entry) => entry.siteId))].sort();
-  const locks = `select ${sites.map((site) => rollupLockCall(site, 'shared')).join(', ')}`;
+  const locks = raw(`select ${sites.map((site) => rollupLockCall(site, 'shared')).join(', ')}`);
   // Each statement in READ COMMITTED reads with a snapshot of its own: the watermarks are read after the locks are held.
   await inIngestTransaction(em, [locks, watermarkQuery(sites)], async (writer, opened) => {
     const watermarkOfSite = new Map(opened.map((row) => [row.site as string, Number(row.watermark)]));
@@ -236,11 +246,11 @@ export function newGroupCommit(em: EntityManager): GroupCommit<StoredBatch> {
 
 /** Deletes a site's rollups (small: at most one row per hour or day and dimension combination). */
 export async function deleteSiteRollups(em: EntityManager, siteId: string): Promise<void> {
-  await execute(em, `delete from ${quote(ROLLUP_PARENT)} where "site_id" = ?`, [siteId]);
-  await execute(em, `delete from ${quote(ROLLUP_STATE)} where "site_id" = ?`, [siteId]);
+  await execute(em, sql`delete from ${raw(quote(ROLLUP_PARENT))} where "site_id" = ${siteId}`);
+  await execute(em, sql`delete from ${raw(quote(ROLLUP_STATE))} where "site_id" = ${siteId}`);
 }
 
 /** Deletes a site's raw events (the B-tree on (site_id, time) finds them in every partition). */
 export async function deleteSiteEvents(em: EntityManager, siteId: string): Promise<void> {
-  await execute(em, `delete from "insight_event" where "site_id" = ?`, [siteId]);
+  await execute(em, sql`delete from "insight_event" where "site_id" = ${siteId}`);
 }

@@ -1,13 +1,13 @@
 import { LockMode } from '@mikro-orm/postgresql';
 import sql, { empty } from 'sql-template-tag';
-import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import { executeReturning } from '../../db/statements.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, text } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { InstallIntegrationInput } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { Site } from '../sites/index.js';
 import { Space } from '../spaces/index.js';
@@ -20,20 +20,6 @@ import {
   type IntegrationInstallationRow,
   type IntegrationRow,
 } from './entities.js';
-
-const SELECTIONS = ['all', 'selected'] as const;
-
-const InstallInput = z.object({
-  space_selection: oneOf(SELECTIONS).nullish(),
-  spaces: z.array(z.string()).max(1000).nullish(),
-  site_selection: oneOf(SELECTIONS).nullish(),
-  sites: z.array(z.string()).max(1000).nullish(),
-  configuration: z.record(z.string(), z.unknown(), { error: 'must be an object' }).nullish(),
-  externalIds: z
-    .array(text({ min: 1, max: 255 }))
-    .max(5, { error: 'must hold at most 5 ids' })
-    .nullish(),
-});
 
 /**
  * A selection of spaces or sites: `all` (the default without ids) or `selected` (the default with ids).
@@ -88,7 +74,7 @@ async function checkOwnership(ctx: Context, organizationId: string, field: 'spac
  * anything changes.
  */
 export async function installIntegration(ctx: Context, organizationId: string, integrationName: string, input: unknown): Promise<IntegrationInstallationRow> {
-  const fields = parseInput(InstallInput, input);
+  const fields = parseInput(InstallIntegrationInput, input);
   const integration = await installableIntegration(ctx, organizationId, integrationName);
   const spaces = selectionOf('spaces', fields.space_selection, fields.spaces);
   const sites = selectionOf('sites', fields.site_selection, fields.sites);
@@ -166,8 +152,7 @@ export async function uninstallIntegration(ctx: Context, organizationId: string,
     // Deleted and read back in one statement: a concurrent uninstall removes it once and announces it once.
     const [removed] = await executeReturning<Record<string, unknown>>(
       tx,
-      'delete from "integration_installation" where "organization_id" = ? and "integration_name" = ? returning *',
-      [organizationId, integrationName],
+      sql`delete from "integration_installation" where "organization_id" = ${organizationId} and "integration_name" = ${integrationName} returning *`,
     );
     if (!removed) return false;
     recordInstallationEvent(ctx, tx, 'integration.uninstalled', tx.map(IntegrationInstallation, removed));

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { columnOf, countsByKey, tableOf } from '../../db/statements.js';
 import { batchLoader, groupLoader, Loader, rowLoader } from '../../kernel/loader.js';
 import { Organization, type OrganizationRow } from '../organizations/index.js';
@@ -35,20 +36,18 @@ export function integrationLoaders(em: EntityManager) {
       const byId = new Map(installations.map((i) => [i.id, i]));
       const organizations = [...new Set(installations.filter((i) => i.spaceSelection === 'all').map((i) => i.organization))];
       const space = (property: string) => columnOf(em, Space, property);
-      const selection = (property: string) => `x.${columnOf(em, IntegrationSpaceInstallation, property)}`;
+      const selection = (property: string) => sql`x.${columnOf(em, IntegrationSpaceInstallation, property)}`;
       const perOrganization = organizations.length
         ? await countsByKey(
             em,
-            `select ${space('organization')} as "key", count(*) as "n" from ${tableOf(em, Space)} where ${space('organization')} = any($1) and ${space('deletedAt')} is null group by 1`,
-            [organizations],
+            sql`select ${space('organization')} as "key", count(*) as "n" from ${tableOf(em, Space)} where ${space('organization')} = any(${organizations}) and ${space('deletedAt')} is null group by 1`,
           )
         : new Map<string, number>();
       // Deleted spaces (restorable for a while) and spaces transferred to another organization are not worked on.
       const perInstallation = await countsByKey(
         em,
-        `select ${selection('installation')} as "key", count(*) as "n" from ${tableOf(em, IntegrationSpaceInstallation)} x where ${selection('installation')} = any($1)
+        sql`select ${selection('installation')} as "key", count(*) as "n" from ${tableOf(em, IntegrationSpaceInstallation)} x where ${selection('installation')} = any(${ids})
           and ${selection('space')} in (select s.id from ${tableOf(em, Space)} s where s.${space('deletedAt')} is null and s.${space('organization')} = ${selection('organization')}) group by 1`,
-        [ids],
       );
       return ids.map((id) => {
         const installation = byId.get(id);

@@ -10,7 +10,7 @@ import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput } from '../../kernel/validation.js';
 import { Integration, type IntegrationRow } from './entities.js';
 import { recordIntegrationEvent } from './events.js';
-import { INTEGRATION_CATEGORIES, integrationName, PublishIntegrationInput } from './publishing.js';
+import { INTEGRATION_CATEGORIES, integrationName, PublishIntegrationInput } from './inputs.js';
 import { sealSecrets } from './secrets.js';
 
 export type IntegrationFilters = {

@@ -4,11 +4,13 @@ import { removeInviteLinksTo } from './service.js';
 import { inviteLoaders } from './loaders.js';
 import { inviteResolvers } from './resolvers.js';
 import { inviteRoutes } from './routes.js';
+import { CreateInviteLinkInput, UpdateInviteLinkInput } from './inputs.js';
 
 /** Invite links to organizations, spaces and collections. */
 export const invitesArea = {
   name: 'invites',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { CreateInviteLinkInput, UpdateInviteLinkInput },
   resolvers: inviteResolvers,
   loaders: inviteLoaders,
   entities: [InviteLink],

@@ -1,5 +1,6 @@
 import { defineEntity, p, type InferEntity } from '@mikro-orm/core';
 import type { Plain } from '../../db/statements.js';
+import type { Role } from '../../kernel/roles.js';
 import { Collection } from '../collections/index.js';
 import { Organization } from '../organizations/index.js';
 import { Space } from '../spaces/index.js';
@@ -26,3 +27,8 @@ export const InviteLink = defineEntity({
 /** The managed entity, for the services that change it; reads get the read-only `InviteLinkRow`. */
 export type InviteLinkEntity = InferEntity<typeof InviteLink>;
 export type InviteLinkRow = Plain<InviteLinkEntity>;
+
+/** A link to a space (`InviteLink.__resolveType` tells them by `space`): a content link always has its level. */
+export type SpaceInviteLinkRow = InviteLinkRow & { readonly space: string; readonly role: Role };
+/** A link to a collection, likewise. */
+export type CollectionInviteLinkRow = InviteLinkRow & { readonly space: null; readonly collection: string; readonly role: Role };

@@ -1,7 +1,8 @@
 import type { Context } from '../../kernel/context.js';
+import { found } from '../../kernel/loader.js';
 import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { InviteLinkRow } from './entities.js';
+import type { CollectionInviteLinkRow, InviteLinkRow, SpaceInviteLinkRow } from './entities.js';
 import { createInviteLink, deleteInviteLink, inviteLinkOf, isRedundant, joinWithInviteLink, listInviteLinks, updateInviteLink } from './service.js';
 
 const inviteFields = {
@@ -21,17 +22,25 @@ export const inviteResolvers: Resolvers = {
     joinOrganizationWithInvite: onOrganizationItem('inviteId', joinWithInviteLink),
   },
   InviteLink: {
-    __resolveType: (l: InviteLinkRow) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),
+    __resolveType: (l) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),
   },
   OrganizationInviteLink: inviteFields,
   SpaceInviteLink: {
     ...inviteFields,
-    level: (l: InviteLinkRow) => l.role,
-    space: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.space.get(l.space!),
+    level: (l) => l.role,
+    space: (l, _, ctx) => found(ctx.loaders.space.get(l.space), 'Space'),
   },
   CollectionInviteLink: {
     ...inviteFields,
-    level: (l: InviteLinkRow) => l.role,
-    collection: (l: InviteLinkRow, _: unknown, ctx: Context) => ctx.loaders.collection.get(l.collection!),
+    level: (l) => l.role,
+    collection: (l, _, ctx) => found(ctx.loaders.collection.get(l.collection), 'Collection'),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    OrganizationInviteLink: InviteLinkRow;
+    SpaceInviteLink: SpaceInviteLinkRow;
+    CollectionInviteLink: CollectionInviteLinkRow;
+  }
+}

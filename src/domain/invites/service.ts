@@ -1,13 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import sql from 'sql-template-tag';
-import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
-import { ROLES, rank, type Role } from '../../kernel/roles.js';
+import { rank, type Role } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, forbidden, notFound } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateInviteLinkInput, UpdateInviteLinkInput } from './inputs.js';
 import { collectionInOrganization } from '../collections/index.js';
 import { putGrant } from '../grants/index.js';
 import { Member, type MemberRow } from '../organizations/index.js';
@@ -19,22 +19,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LeavingContent } from '../../kernel/area.js';
 import { InviteLink, type InviteLinkRow, type InviteLinkEntity } from './entities.js';
 import { inviteFingerprint, invitePayload, inviteTarget } from './events.js';
-
-const role = oneOf(ROLES);
-
-const CreateInviteLinkInput = z.object({
-  /** Organization role of those who join (null: guest); for an organization link, required. */
-  role: role.nullish(),
-  /** Role on the space or collection, for a content link. */
-  level: role.nullish(),
-  /** The space of a content link. */
-  space: z.string().min(1).nullish(),
-  /** The collection of a content link. */
-  collection: z.string().min(1).nullish(),
-});
-
-/** Exactly one of them: `role` for an organization link, `level` for a content link. */
-const UpdateInviteLinkInput = z.object({ role: role.nullish(), level: role.nullish() });
 
 /** 24 random bytes (192 bits), base64url: the link's id is its secret, as the reference joins by invite id. */
 function newInviteId(): string {
@@ -208,6 +192,3 @@ export async function removeInviteLinksTo(em: EntityManager, content: LeavingCon
     if (ids?.length) await em.nativeDelete(InviteLink, { [field]: { $in: ids } });
   }
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateInviteLinkInput, UpdateInviteLinkInput });

@@ -1,19 +1,15 @@
-import type { Context } from '../../kernel/context.js';
-import type { PageArgs } from '../../kernel/pagination.js';
+import { found } from '../../kernel/loader.js';
 import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { MemberRow } from '../organizations/index.js';
 import { memberKey } from '../../kernel/member-keys.js';
 import { listMembers, listMemberSpaces, markMemberAsSSO, memberOf, removeMember, updateMember } from './service.js';
 
-type MemberArgs = { organizationId: string; userId: string };
-
 export const memberResolvers: Resolvers = {
   Query: {
     members: listFilteredInOrganization(listMembers),
     member: onOrganizationItem('userId', memberOf),
-    memberSpaces: (_: unknown, { organizationId, userId, order, ...args }: MemberArgs & PageArgs & { order?: string | null }, ctx: Context) =>
-      listMemberSpaces(ctx, organizationId, userId, { order }, args),
+    memberSpaces: (_, { organizationId, userId, order, ...args }, ctx) => listMemberSpaces(ctx, organizationId, userId, { order }, args),
   },
   Mutation: {
     updateMember: updateOrganizationItem('userId', updateMember),
@@ -22,10 +18,16 @@ export const memberResolvers: Resolvers = {
   },
   Member: {
     object: () => 'member',
-    id: (m: MemberRow) => m.user,
-    user: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.user.get(m.user),
-    spaces: (m: MemberRow, _: unknown, ctx: Context) => ctx.lists.memberSpaceCounts.get(memberKey(m.organization, m.user)),
-    teams: async (m: MemberRow, _: unknown, ctx: Context) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,
-    owningOrganization: (m: MemberRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(m.organization),
+    id: (m) => m.user,
+    user: (m, _, ctx) => found(ctx.loaders.user.get(m.user), 'User'),
+    spaces: (m, _, ctx) => ctx.lists.memberSpaceCounts.get(memberKey(m.organization, m.user)),
+    teams: async (m, _, ctx) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,
+    owningOrganization: (m, _, ctx) => found(ctx.loaders.organization.get(m.organization), 'Organization'),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    Member: MemberRow;
+  }
+}

@@ -9,7 +9,8 @@ import { countStatement } from '../../db/row-counts.js';
 import type { Context } from '../../kernel/context.js';
 import { conflict, notFound } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { oneOf, parseInput, text } from '../../kernel/validation.js';
+import { UpdateMemberInput } from './inputs.js';
 import { recordEvent } from '../../events/record.js';
 import { ContentGrant } from '../grants/index.js';
 import { Member, type MemberRow, type MemberEntity } from '../organizations/index.js';
@@ -28,12 +29,8 @@ const MemberFilters = z.object({
   sort: oneOf(['joinedAt', 'lastSeenAt']).nullish(),
   order: oneOf(['asc', 'desc']).nullish(),
 });
-export type MemberFilters = z.input<typeof MemberFilters>;
-
-const UpdateMemberInput = z.object({
-  /** A role, or null to make the member a guest. */
-  role: oneOf(ROLES).nullable().optional(),
-});
+/** The filters as the field takes them (`listMembers` checks them). */
+export type MemberFilters = { role?: string | null; search?: string | null; sort?: string | null; order?: string | null };
 
 const SpaceOrder = z.object({ order: oneOf(['asc', 'desc']).nullish() });
 
@@ -150,6 +147,3 @@ export async function listMemberSpaces(ctx: Context, organizationId: string, use
   const roles = await Promise.all(page.items.map((space) => member.spaceRole(space)));
   return { ...page, items: page.items.map((space, i): MemberSpace => ({ permission: roles[i]!, space })) };
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ UpdateMemberInput });

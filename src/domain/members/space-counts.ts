@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import sql, { raw } from 'sql-template-tag';
+import sql from 'sql-template-tag';
 import type { ContentReach, Policy } from '../../kernel/policy.js';
 import { visibleContent } from '../../auth/visibility.js';
 import { readRows, tableOf } from '../../db/statements.js';
@@ -43,15 +43,15 @@ export function memberSpaceCounts(em: EntityManager, policy: Policy) {
 
     const totals = sql`select s.organization_id as "organization", count(*) filter (where ${visible}) as "all",
       count(*) filter (where ${visible} and s.access_level <> 'none') as "byDefault"
-      from ${raw(space)} s where s.organization_id = any(${organizations}::text[]) and s.deleted_at is null group by 1`;
-    const extras = sql`select g.key as "key", (select count(*) from ${raw(space)} s
+      from ${space} s where s.organization_id = any(${organizations}::text[]) and s.deleted_at is null group by 1`;
+    const extras = sql`select g.key as "key", (select count(*) from ${space} s
         where s.organization_id = g.organization and s.deleted_at is null and ${visible}
         and not (g.by_default and s.access_level <> 'none') and (s.id = any(g.spaces) or s.ancestors && g.collections)) as "count"
       from jsonb_to_recordset(${JSON.stringify([...signatures.values()].map((s) => ({ key: s.key, organization: s.organization, by_default: s.byDefault, spaces: s.spaces, collections: s.collections })))}::jsonb)
         as g(key text, organization text, by_default boolean, spaces text[], collections text[])`;
     const [totalRows, extraRows] = await Promise.all([
-      readRows<{ organization: string; all: string; byDefault: string }>(em, totals.text, totals.values),
-      signatures.size ? readRows<{ key: string; count: string }>(em, extras.text, extras.values) : [],
+      readRows<{ organization: string; all: string; byDefault: string }>(em, totals),
+      signatures.size ? readRows<{ key: string; count: string }>(em, extras) : [],
     ]);
     const totalsOf = new Map(totalRows.map((row) => [row.organization, { all: Number(row.all), byDefault: Number(row.byDefault) }]));
     const extraOf = new Map(extraRows.map((row) => [row.key, Number(row.count)]));

@@ -1,6 +1,7 @@
 import { schemaBeside, type Area } from '../../kernel/area.js';
 import { OpenAPISpec } from './entities.js';
 import { openAPIResolvers } from './resolvers.js';
+import { CreateOpenAPISpecInput, PutOpenAPISpecInput } from './inputs.js';
 import { openAPIRoutes } from './routes.js';
 import { openAPIJobHandlers } from './service.js';
 
@@ -8,6 +9,7 @@ import { openAPIJobHandlers } from './service.js';
 export const openAPIArea = {
   name: 'openapi',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { CreateOpenAPISpecInput, PutOpenAPISpecInput },
   resolvers: openAPIResolvers,
   entities: [OpenAPISpec],
   routes: openAPIRoutes,

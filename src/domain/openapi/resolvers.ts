@@ -1,6 +1,5 @@
 import { atLeast } from '../../kernel/roles.js';
-import type { Context } from '../../kernel/context.js';
-import { whenLoaded } from '../../kernel/loader.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
 import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { OpenAPISpecRow } from './entities.js';
@@ -18,14 +17,20 @@ export const openAPIResolvers: Resolvers = {
   },
   OpenAPISpec: {
     object: () => 'openapi-spec',
-    permissions: (s: OpenAPISpecRow, _: unknown, ctx: Context) =>
+    permissions: (s, _, ctx) =>
       whenLoaded(ctx.policy.organizationRole(s.organization), (role) => ({ view: atLeast(role, 'read'), edit: atLeast(role, 'create') })),
-    urls: (s: OpenAPISpecRow, _: unknown, ctx: Context) => ({
+    urls: (s, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/openapi/${s.slug}`,
       app: `${ctx.config.appUrl}/o/${s.organization}/openapi/${s.slug}`,
     }),
-    title: (s: OpenAPISpecRow) => s.lastTitle,
-    format: (s: OpenAPISpecRow) => s.lastFormat,
-    owningOrganization: (s: OpenAPISpecRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
+    title: (s) => s.lastTitle ?? null,
+    format: (s) => s.lastFormat ?? null,
+    owningOrganization: (s, _, ctx) => found(ctx.loaders.organization.get(s.organization), 'Organization'),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    OpenAPISpec: OpenAPISpecRow;
+  }
+}

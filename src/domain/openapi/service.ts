@@ -5,7 +5,8 @@ import { alreadyTaken } from '../../db/database-errors.js';
 import { badRequest } from '../../kernel/errors.js';
 import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { parseInput, text } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateOpenAPISpecInput, OpenAPISpecSourceInput, PutOpenAPISpecInput, slug } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { redactUrlsIn } from '../../kernel/url-redaction.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
@@ -15,25 +16,7 @@ import { processSource } from './processing.js';
 
 const PROCESS_JOB = 'openapi.process';
 
-const slug = text({ min: 1, max: 100 }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
-  error: 'must be lowercase letters and digits in words joined by single hyphens',
-});
-
-/** Exactly one of `url` (an http(s) URL of at most 2048 characters) and `text` (the specification). */
-const Source = z
-  .object({
-    url: z
-      .url({ protocol: /^https?$/, error: 'must be an http(s) URL' })
-      .max(2048, { error: 'must be at most 2048 characters' })
-      .optional(),
-    text: z.string().min(1, { error: 'must not be empty' }).optional(),
-  })
-  .refine((source) => !!source.url !== !!source.text, { error: 'give exactly one of url and text' });
-
-const CreateInput = z.object({ slug, source: Source });
-const PutInput = z.object({ source: Source });
-
-type Source = z.infer<typeof Source>;
+type Source = z.infer<typeof OpenAPISpecSourceInput>;
 
 /** A 400 when a text source is larger than what a URL may serve (FETCH_MAX_BYTES). */
 function checkTextSize(ctx: Context, source: Source) {
@@ -85,7 +68,7 @@ export function listOpenAPISpecs(ctx: Context, organizationId: string, args: Pag
 
 /** Stores a new specification (409 when the slug is taken); it is processed by a job. */
 export async function createOpenAPISpec(ctx: Context, organizationId: string, input: unknown): Promise<OpenAPISpecRow> {
-  const fields = parseInput(CreateInput, input);
+  const fields = parseInput(CreateOpenAPISpecInput, input);
   checkTextSize(ctx, fields.source);
   if (await ctx.em.findOne(OpenAPISpec, { organization: organizationId, slug: fields.slug })) {
     throw alreadyTaken('openapi_spec_organization_id_slug_unique', fields.slug);
@@ -105,7 +88,7 @@ export async function createOpenAPISpec(ctx: Context, organizationId: string, in
  */
 export async function putOpenAPISpec(ctx: Context, organizationId: string, specSlug: string, input: unknown) {
   const validSlug = parseInput(z.object({ specSlug: slug }), { specSlug }).specSlug;
-  const { source } = parseInput(PutInput, input);
+  const { source } = parseInput(PutOpenAPISpecInput, input);
   checkTextSize(ctx, source);
   return ctx.em.transactional(async (tx) => {
     const inserted = await tx

@@ -1,5 +1,6 @@
 import { type Viewer } from '../../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { rowLoader } from '../../kernel/loader.js';
 import { columnOf, plainColumns, readRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';
@@ -10,8 +11,7 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
       viewer
         ? readRows<Plain<MemberRow>>(
             em,
-            `select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = $1 and ${columnOf(em, Member, 'organization')} = any($2)`,
-            [viewer.user.id, organizationIds],
+            sql`select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = ${viewer.user.id} and ${columnOf(em, Member, 'organization')} = any(${organizationIds})`,
           )
         : Promise.resolve([]),
     (m) => m.organization,

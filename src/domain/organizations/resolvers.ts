@@ -1,28 +1,25 @@
-import type { Context } from '../../kernel/context.js';
-import { whenLoaded } from '../../kernel/loader.js';
-import type { PageArgs } from '../../kernel/pagination.js';
-import { updateById, type Id } from '../../kernel/resolvers.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
+import { updateById } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { OrganizationRow } from './entities.js';
 import { createOrganization, listViewerOrganizations, organizationsForEmailDomain, ping, updateOrganization } from './service.js';
 
 export const organizationResolvers: Resolvers = {
   Query: {
-    organizations: (_: unknown, args: PageArgs, ctx: Context) => listViewerOrganizations(ctx, args),
-    organization: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.organization.get(id),
-    organizationsForEmailDomain: async (_: unknown, { emailDomain }: { emailDomain: string }, ctx: Context) => ({
+    organizations: (_, args, ctx) => listViewerOrganizations(ctx, args),
+    organization: (_, { id }, ctx) => found(ctx.loaders.organization.get(id), 'Organization'),
+    organizationsForEmailDomain: async (_, { emailDomain }, ctx) => ({
       organizations: await organizationsForEmailDomain(ctx, emailDomain),
     }),
   },
   Mutation: {
-    createOrganization: (_: unknown, { input }: { input: { title: string } }, ctx: Context) =>
-      createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input, ctx),
+    createOrganization: (_, { input }, ctx) => createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input, ctx),
     updateOrganization: updateById(updateOrganization),
-    pingOrganization: (_: unknown, { id }: Id, ctx: Context) => ping(ctx, id),
+    pingOrganization: (_, { id }, ctx) => ping(ctx, id),
   },
   Organization: {
     object: () => 'organization',
-    urls: (o: OrganizationRow, _: unknown, ctx: Context) => ({
+    urls: (o, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${o.id}`,
       app: `${ctx.config.appUrl}/o/${o.id}`,
       logo: o.logo ?? null,
@@ -30,7 +27,13 @@ export const organizationResolvers: Resolvers = {
     // A self-hosted organization has no trial to run.
     trial: () => ({ status: 'notapplicable' }),
     customHostname: () => null,
-    permissions: (o: OrganizationRow, _: unknown, ctx: Context) => ctx.policy.organizationPermissions(o.id),
-    viewerRole: (o: OrganizationRow, _: unknown, ctx: Context) => whenLoaded(ctx.policy.organizationRole(o.id), (role) => role ?? null),
+    permissions: (o, _, ctx) => ctx.policy.organizationPermissions(o.id),
+    viewerRole: (o, _, ctx) => whenLoaded(ctx.policy.organizationRole(o.id), (role) => role ?? null),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    Organization: OrganizationRow;
+  }
+}

@@ -1,12 +1,5 @@
-import type { Context } from '../../kernel/context.js';
-import {
-  createInOrganization,
-  deleteOrganizationItem,
-  listInOrganization,
-  onOrganizationItem,
-  updateOrganizationItem,
-  type OrganizationId,
-} from '../../kernel/resolvers.js';
+import { found } from '../../kernel/loader.js';
+import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
@@ -17,7 +10,7 @@ export const samlResolvers: Resolvers = {
   Query: {
     samlProviders: listInOrganization(listSamlProviders),
     samlProvider: onOrganizationItem('id', samlProviderOf),
-    ssoProviderLogins: (_: unknown, { organizationId }: OrganizationId, ctx: Context) => ssoProviderLogins(ctx, organizationId),
+    ssoProviderLogins: (_, { organizationId }, ctx) => ssoProviderLogins(ctx, organizationId),
   },
   Mutation: {
     createSAMLProvider: createInOrganization(createSamlProvider),
@@ -26,10 +19,16 @@ export const samlResolvers: Resolvers = {
   },
   SAMLProvider: {
     object: () => 'saml-provider',
-    defaultTeam: (p: SamlProviderRow, _: unknown, ctx: Context) => (p.defaultTeam ? ctx.loaders.team.get(p.defaultTeam) : null),
-    status: (p: SamlProviderRow) => (isActive(p) ? 'active' : 'pending'),
-    service: (p: SamlProviderRow, _: unknown, ctx: Context) => serviceUrls(ctx.config, p.id),
-    urls: (p: SamlProviderRow, _: unknown, ctx: Context) => ({ location: `${ctx.config.publicUrl}/v1/orgs/${p.organization}/saml/${p.id}` }),
-    owningOrganization: (p: SamlProviderRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(p.organization),
+    defaultTeam: (p, _, ctx) => (p.defaultTeam ? ctx.loaders.team.get(p.defaultTeam) : null),
+    status: (p) => (isActive(p) ? 'active' : 'pending'),
+    service: (p, _, ctx) => serviceUrls(ctx.config, p.id),
+    urls: (p, _, ctx) => ({ location: `${ctx.config.publicUrl}/v1/orgs/${p.organization}/saml/${p.id}` }),
+    owningOrganization: (p, _, ctx) => found(ctx.loaders.organization.get(p.organization), 'Organization'),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    SAMLProvider: SamlProviderRow;
+  }
+}

@@ -1,5 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import type { Clock } from '../../kernel/clock.js';
 import { rowsWhereIn, queryIn } from '../../db/statements.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
@@ -31,9 +32,8 @@ export async function scheduleIndexing(em: EntityManager, clock: Clock, space: {
   else {
     await queryIn(
       em,
-      `insert into "search_indexed_space" ("space_id", "organization_id", "revision", "stale") values ($1, $2, '', true)
+      sql`insert into "search_indexed_space" ("space_id", "organization_id", "revision", "stale") values (${space.id}, ${space.organization}, '', true)
        on conflict ("space_id") do update set "stale" = true`,
-      [space.id, space.organization],
     );
   }
   enqueue(em, clock, INDEX_JOB, { spaceId: space.id });
@@ -71,7 +71,7 @@ async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<Sect
 }
 
 const currentSpace = async (em: EntityManager, id: string) =>
-  (await queryIn<IndexedSpace>(em, `select "id", "organization_id" as "organization", "revision" from "space" where "id" = $1`, [id]))[0];
+  (await queryIn<IndexedSpace>(em, sql`select "id", "organization_id" as "organization", "revision" from "space" where "id" = ${id}`))[0];
 
 /**
  * Rebuilds a stale space's rows. They are read and parsed before the transaction (PGlite has one
@@ -99,9 +99,10 @@ export async function indexSpace(em: EntityManager, spaceId: string): Promise<vo
 
 /** Rebuilds the organization's stale spaces (none, usually: then this reads no space). */
 export async function refreshStaleSpaces(em: EntityManager, organizationId: string): Promise<void> {
-  const stale = await queryIn<{ space: string }>(em, `select "space_id" as "space" from "search_indexed_space" where "organization_id" = $1 and "stale"`, [
-    organizationId,
-  ]);
+  const stale = await queryIn<{ space: string }>(
+    em,
+    sql`select "space_id" as "space" from "search_indexed_space" where "organization_id" = ${organizationId} and "stale"`,
+  );
   for (const { space } of stale) await indexSpace(em, space);
 }
 

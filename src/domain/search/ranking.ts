@@ -83,7 +83,7 @@ export type RankedPage = { count: number; spaces: { space: string; rank: number 
 /** One page of a search's answer: up to `limit` + 1 spaces after `after`, with their sections. */
 export async function rankedPage(em: EntityManager, search: Search, after: { rank: number; space: string } | null, limit: number): Promise<RankedPage> {
   const statement = rankedPageStatement(search, after, limit + 1);
-  const [row] = await readRows<{ count: number; spaces: [string, number][]; sections: unknown[][] }>(em, statement.text, statement.values);
+  const [row] = await readRows<{ count: number; spaces: [string, number][]; sections: unknown[][] }>(em, statement);
   return {
     count: row.count,
     spaces: row.spaces.map(([space, rank]) => ({ space, rank })),

@@ -1,32 +1,40 @@
-import type { Context } from '../../kernel/context.js';
-import type { PageArgs } from '../../kernel/pagination.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { pageAppUrl } from '../content/index.js';
 import { searchOrganization, type PageHit, type SectionHit, type SpaceHit } from './service.js';
+
+/** A section of a page hit, with the page's space (for its URL). */
+export type SectionResult = { section: SectionHit; space: PageHit['space'] };
 
 const sectionPath = (s: SectionHit) => (s.anchor ? `${s.pagePath}#${s.anchor}` : s.pagePath);
 
 export const searchResolvers: Resolvers = {
   Query: {
-    searchOrganizationContent: (_: unknown, args: { organizationId: string; query: string } & PageArgs, ctx: Context) =>
-      searchOrganization(ctx, args.organizationId, args),
+    searchOrganizationContent: (_, args, ctx) => searchOrganization(ctx, args.organizationId, args),
   },
   SearchSpaceResult: {
-    id: (h: SpaceHit) => h.space.id,
-    title: (h: SpaceHit) => h.space.title,
-    space: (h: SpaceHit) => h.space,
+    id: (h) => h.space.id,
+    title: (h) => h.space.title,
+    space: (h) => h.space,
   },
   SearchPageResult: {
-    urls: (h: PageHit, _: unknown, ctx: Context) => ({ app: pageAppUrl(ctx.config.appUrl, h.space, h.path, null) }),
-    sections: (h: PageHit) => h.sections.map((section) => ({ section, space: h.space })),
+    urls: (h, _, ctx) => ({ app: pageAppUrl(ctx.config.appUrl, h.space, h.path, null) }),
+    sections: (h) => h.sections.map((section) => ({ section, space: h.space })),
   },
   SearchSectionResult: {
-    id: ({ section }: { section: SectionHit }) => (section.anchor ? `${section.page}#${section.anchor}` : section.page),
-    title: ({ section }: { section: SectionHit }) => section.title,
-    path: ({ section }: { section: SectionHit }) => sectionPath(section),
-    body: ({ section }: { section: SectionHit }) => section.body,
-    urls: ({ section, space }: { section: SectionHit; space: PageHit['space'] }, _: unknown, ctx: Context) => ({
+    id: ({ section }) => (section.anchor ? `${section.page}#${section.anchor}` : section.page),
+    title: ({ section }) => section.title,
+    path: ({ section }) => sectionPath(section),
+    body: ({ section }) => section.body,
+    urls: ({ section, space }, _, ctx) => ({
       app: pageAppUrl(ctx.config.appUrl, space, sectionPath(section), null),
     }),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    SearchSpaceResult: SpaceHit;
+    SearchPageResult: PageHit;
+    SearchSectionResult: SectionResult;
+  }
+}

@@ -42,7 +42,7 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
   );
   const siteSpaceCount = batchLoader(async (siteIds: string[]) => {
     const statement = countsStatement('site_spaces_of_site', siteIds);
-    const counted = await readRows<{ key: string; count: string }>(em, statement.text, statement.values);
+    const counted = await readRows<{ key: string; count: string }>(em, statement);
     const bySite = new Map(counted.map((row) => [row.key, Number(row.count)]));
     return siteIds.map((id) => bySite.get(id) ?? 0);
   });

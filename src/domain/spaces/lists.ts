@@ -26,7 +26,7 @@ async function visibleSpaces(
   const reach = await policy.contentReach(parents.map((p) => p.organization));
   const where = sql`s.deleted_at is null and ${visibleContent(reach, 'space', 's')}`;
   const partition = raw(list.partition);
-  const granted = (condition: Sql) => sql`select count(*) from ${raw(tableOf(em, Space))} s where ${partition} = k.key and ${where} and ${condition}`;
+  const granted = (condition: Sql) => sql`select count(*) from ${tableOf(em, Space)} s where ${partition} = k.key and ${where} and ${condition}`;
   return {
     entity: Space,
     alias: 's',

@@ -1,33 +1,30 @@
-import type { Context } from '../../kernel/context.js';
-import { whenLoaded } from '../../kernel/loader.js';
-import { createInOrganization, listInOrganization, succeeded, updateById, type Id } from '../../kernel/resolvers.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
+import { createInOrganization, listInOrganization, succeeded, updateById } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
-import type { OrganizationRow } from '../organizations/index.js';
-import type { PageArgs } from '../../kernel/pagination.js';
 import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
 
 export const spaceResolvers: Resolvers = {
   Query: {
-    space: (_: unknown, { id }: Id, ctx: Context) => ctx.loaders.space.get(id),
+    space: (_, { id }, ctx) => found(ctx.loaders.space.get(id), 'Space'),
     spaces: listInOrganization(listOrganizationSpaces),
   },
   Mutation: {
     createSpace: createInOrganization(createSpace),
     updateSpace: updateById(updateSpace),
-    deleteSpace: (_: unknown, { id }: Id, ctx: Context) => succeeded(deleteSpace(ctx, id)),
-    restoreSpace: (_: unknown, { id }: Id, ctx: Context) => restoreSpace(ctx, id),
-    duplicateSpace: (_: unknown, { id }: Id, ctx: Context) => duplicateSpace(ctx, id),
-    moveSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof moveSpace>[2] }, ctx: Context) => moveSpace(ctx, id, input),
-    transferSpace: (_: unknown, { id, input }: Id & { input: Parameters<typeof transferSpace>[2] }, ctx: Context) => transferSpace(ctx, id, input),
+    deleteSpace: (_, { id }, ctx) => succeeded(deleteSpace(ctx, id)),
+    restoreSpace: (_, { id }, ctx) => restoreSpace(ctx, id),
+    duplicateSpace: (_, { id }, ctx) => duplicateSpace(ctx, id),
+    moveSpace: (_, { id, input }, ctx) => moveSpace(ctx, id, input),
+    transferSpace: (_, { id, input }, ctx) => transferSpace(ctx, id, input),
   },
   Organization: {
-    spaces: (o: OrganizationRow, args: PageArgs, ctx: Context) => listOrganizationSpaces(ctx, o.id, args),
+    spaces: (o, args, ctx) => listOrganizationSpaces(ctx, o.id, args),
   },
   Space: {
     object: () => 'space',
-    emoji: (s: SpaceRow) => s.emoji ?? '',
-    urls: (s: SpaceRow, _: unknown, ctx: Context) => {
+    emoji: (s) => s.emoji ?? '',
+    urls: (s, _, ctx) => {
       const published = `${ctx.config.publicUrl}/s/${s.id}`;
       return {
         location: `${ctx.config.publicUrl}/v1/spaces/${s.id}`,
@@ -37,13 +34,19 @@ export const spaceResolvers: Resolvers = {
         icon: null,
       };
     },
-    changeRequests: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total),
-    changeRequestsOpen: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
-    changeRequestsDraft: (s: SpaceRow, _: unknown, ctx: Context) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),
-    permissions: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spacePermissions(s),
-    owningOrganization: (s: SpaceRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
+    changeRequests: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total),
+    changeRequestsOpen: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
+    changeRequestsDraft: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),
+    permissions: (s, _, ctx) => ctx.policy.spacePermissions(s),
+    owningOrganization: (s, _, ctx) => found(ctx.loaders.organization.get(s.organization), 'Organization'),
     /** The parent, when the viewer can see it (a visible space must not reveal a hidden collection). */
-    parentCollection: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.visibleCollection(s.parent),
-    viewerRole: (s: SpaceRow, _: unknown, ctx: Context) => ctx.policy.spaceRole(s),
+    parentCollection: (s, _, ctx) => ctx.policy.visibleCollection(s.parent),
+    viewerRole: (s, _, ctx) => ctx.policy.spaceRole(s),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    Space: SpaceRow;
+  }
+}

@@ -1,12 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { z } from 'zod';
 import type { Clock } from '../../kernel/clock.js';
-import { DEFAULT_LEVELS } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../kernel/validation.js';
-import { emoji } from '../../kernel/emoji.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateSpaceInput, UpdateSpaceInput } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { enqueue } from '../../jobs/queue.js';
 import { contentLeaves, type AreaJobHandler } from '../../kernel/area.js';
@@ -21,24 +19,6 @@ import { placementOf } from '../collections/index.js';
 import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
 import { spacePayload, spaceTarget } from './events.js';
 import { isPastRetention, purgeDate } from '../../kernel/retention.js';
-
-export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
-
-const CreateSpaceInput = z.object({
-  title: text({ max: 50 }).optional(),
-  emoji: emoji.optional(),
-  parent: z.string().optional(),
-  editMode: oneOf(['live', 'locked']).optional(),
-  visibility: oneOf(VISIBILITIES).optional(),
-});
-
-const UpdateSpaceInput = z.object({
-  title: text({ max: 50 }).optional(),
-  emoji: emoji.nullable().optional(),
-  editMode: oneOf(['live', 'locked']).optional(),
-  defaultLevel: oneOf(DEFAULT_LEVELS).nullable().optional(),
-  visibility: oneOf(VISIBILITIES).optional(),
-});
 
 const PURGE_JOB = 'space.purge';
 
@@ -279,6 +259,3 @@ export function listOrganizationSpaces(ctx: Context, organizationId: string, arg
 export function listCollectionSpaces(ctx: Context, collection: CollectionRow, args: PageArgs) {
   return ctx.lists.spacesOfCollection.load({ parent: collection, args });
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateSpaceInput, UpdateSpaceInput });

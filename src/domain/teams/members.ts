@@ -5,28 +5,14 @@ import { readPage, type SortKey } from '../../db/pages.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest } from '../../kernel/errors.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { oneOf, parseInput, describeInputs } from '../../kernel/validation.js';
+import { oneOf, parseInput } from '../../kernel/validation.js';
+import { UpdateTeamMembersInput } from './inputs.js';
 import { memberOf } from '../members/index.js';
 import { Member } from '../organizations/index.js';
 import { User } from '../users/index.js';
 import { recordEvent } from '../../events/record.js';
 import { TEAM_ROLES, TeamMember, type TeamMemberRow, type TeamRole, type TeamRow } from './entities.js';
 import { isEmptyChange, teamMembersPayload, teamTarget, type TeamMembersChange } from './events.js';
-
-/** A user id or an e-mail address, as the bulk update names users. */
-const userReference = z.string({ error: 'must be a user id or an e-mail address' }).min(1, { error: 'must not be empty' });
-const references = z.array(userReference).max(1000, { error: 'must have at most 1000 entries' });
-
-const UpdateTeamMembersInput = z.object({
-  /** Members of the organization to add (as `member` unless `memberships` says otherwise). */
-  add: references.optional(),
-  /** Members to remove; a user in both `add` and `remove` is removed. */
-  remove: references.optional(),
-  /** New roles, by user id or e-mail, of members of the team (after `add` and `remove`). */
-  memberships: z
-    .record(userReference, z.object({ role: oneOf(TEAM_ROLES) }, { error: 'must be an object with a role' }), { error: 'must be an object' })
-    .optional(),
-});
 
 const TeamRoleInput = z.object({ role: oneOf(TEAM_ROLES).optional() });
 
@@ -186,6 +172,3 @@ export async function removeTeamMember(ctx: Context, team: TeamRow, userId: stri
   ctx.policy.forget();
   return removed;
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ UpdateTeamMembersInput });

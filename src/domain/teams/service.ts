@@ -1,6 +1,5 @@
 import { memberKey } from '../../kernel/member-keys.js';
 import sql, { empty, type Sql } from 'sql-template-tag';
-import { z } from 'zod';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import { readRows } from '../../db/statements.js';
@@ -8,7 +7,8 @@ import { containsIgnoringCase } from '../../db/text-match.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import type { Page, PageArgs } from '../../kernel/pagination.js';
-import { parseInput, text, describeInputs } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateTeamInput, UpdateTeamInput } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { memberOf } from '../members/index.js';
 import { Member } from '../organizations/index.js';
@@ -16,17 +16,6 @@ import { applyChanges } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { Team, TeamMember, type TeamRole, type TeamRow, type TeamEntity } from './entities.js';
 import { teamPayload, teamTarget } from './events.js';
-
-const teamTitle = text({ min: 1, max: 64 });
-
-const CreateTeamInput = z.object({
-  /** 1-64 characters. */
-  title: teamTitle,
-  /** User ids of members of the organization, who join the team as `member`. */
-  members: z.array(z.string(), { error: 'must be an array of member ids' }).max(1000, { error: 'must have at most 1000 members' }).optional(),
-});
-
-const UpdateTeamInput = z.object({ title: teamTitle });
 
 export type TeamFilters = { owner?: string | null; title?: string | null };
 
@@ -120,14 +109,11 @@ export async function listMemberTeams(
   const inTeam = sql`and exists (select 1 from team_member m where m.team_id = t.id and m.user_id = ${userId})`;
   const page = await teamsPage(ctx, organizationId, sql`${inTeam} ${titleFilter(filters.title)}`, args);
   const roles = page.items.length
-    ? await readRows<{ team: string; role: TeamRole }>(ctx.em, 'select team_id as "team", role from team_member where user_id = $1 and team_id = any($2)', [
-        userId,
-        page.items.map((t) => t.id),
-      ])
+    ? await readRows<{ team: string; role: TeamRole }>(
+        ctx.em,
+        sql`select team_id as "team", role from team_member where user_id = ${userId} and team_id = any(${page.items.map((t) => t.id)})`,
+      )
     : [];
   const roleIn = new Map(roles.map((row) => [row.team, row.role]));
   return { ...page, items: page.items.map((team) => ({ team, member: { role: roleIn.get(team.id)! } })) };
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateTeamInput, UpdateTeamInput });

@@ -1,6 +1,5 @@
 import { atLeast } from '../../kernel/roles.js';
-import type { Context } from '../../kernel/context.js';
-import { whenLoaded } from '../../kernel/loader.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
 import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { TranslationSettingsRow } from './entities.js';
@@ -18,11 +17,16 @@ export const translationResolvers: Resolvers = {
   },
   TranslationSettings: {
     object: () => 'translation-settings',
-    permissions: (s: TranslationSettingsRow, _: unknown, ctx: Context) =>
-      whenLoaded(ctx.policy.organizationRole(s.organization), (role) => ({ edit: atLeast(role, 'create') })),
-    urls: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ({
+    permissions: (s, _, ctx) => whenLoaded(ctx.policy.organizationRole(s.organization), (role) => ({ edit: atLeast(role, 'create') })),
+    urls: (s, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/translations/${s.id}`,
     }),
-    owningOrganization: (s: TranslationSettingsRow, _: unknown, ctx: Context) => ctx.loaders.organization.get(s.organization),
+    owningOrganization: (s, _, ctx) => found(ctx.loaders.organization.get(s.organization), 'Organization'),
   },
 };
+
+declare module '../../kernel/resolver-parents.js' {
+  interface ResolverParents {
+    TranslationSettings: TranslationSettingsRow;
+  }
+}

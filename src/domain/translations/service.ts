@@ -1,22 +1,12 @@
-import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { parseInput, text } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateTranslationSettingsInput, UpdateTranslationSettingsInput } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { applyChanges } from '../../events/changes.js';
 import { recordTranslationEvent } from './events.js';
 import { TranslationSettings, type TranslationSettingsRow, type TranslationSettingsEntity } from './entities.js';
-
-/** Language codes of the reference (`TranslationLanguage`); GraphQL's enum of the same values checks them. */
-const languages = z.array(z.string()).refine((codes) => new Set(codes).size === codes.length, { error: 'must not name a language twice' });
-
-const TranslationSettingsInput = z.object({
-  /** 1-100 characters. */
-  title: text({ min: 1, max: 100 }),
-  /** Replaces the languages when given. */
-  languages: languages.optional(),
-});
 
 /** The settings `id` of the organization; 404 when they belong to another organization or none. */
 export function translationSettingsOf(ctx: Context, organizationId: string, id: string): Promise<TranslationSettingsEntity> {
@@ -29,7 +19,7 @@ export function listTranslationSettings(ctx: Context, organizationId: string, ar
 }
 
 export async function createTranslationSettings(ctx: Context, organizationId: string, input: unknown): Promise<TranslationSettingsRow> {
-  const fields = parseInput(TranslationSettingsInput, input);
+  const fields = parseInput(CreateTranslationSettingsInput, input);
   const now = ctx.clock.now();
   const settings = ctx.em.create(TranslationSettings, {
     id: newId(),
@@ -46,7 +36,7 @@ export async function createTranslationSettings(ctx: Context, organizationId: st
 
 /** Sets the title and, when `languages` is given, replaces the languages. */
 export async function updateTranslationSettings(ctx: Context, organizationId: string, id: string, input: unknown): Promise<TranslationSettingsRow> {
-  const fields = parseInput(TranslationSettingsInput, input);
+  const fields = parseInput(UpdateTranslationSettingsInput, input);
   const settings = await translationSettingsOf(ctx, organizationId, id);
   const changed = applyChanges(settings, { title: fields.title, languages: fields.languages ?? undefined }, ctx.clock.now());
   if (changed.length) recordTranslationEvent(ctx, ctx.em, 'translation.updated', settings, changed);

@@ -3,6 +3,7 @@ import { WebhookDelivery, WebhookDeliveryAttempt, WebhookEndpoint } from './enti
 import { scheduleWebhookFanOut, webhookJobs } from './jobs.js';
 import { webhookLoaders } from './loaders.js';
 import { webhookResolvers } from './resolvers.js';
+import { CreateWebhookInput, UpdateWebhookInput } from './inputs.js';
 import { webhookRoutes } from './routes.js';
 
 /**
@@ -12,6 +13,7 @@ import { webhookRoutes } from './routes.js';
 export const webhooksArea = {
   name: 'webhooks',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { CreateWebhookInput, UpdateWebhookInput },
   resolvers: webhookResolvers,
   loaders: webhookLoaders,
   entities: [WebhookEndpoint, WebhookDelivery, WebhookDeliveryAttempt],

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
 import { execute, executeReturning } from '../../db/statements.js';
 import { newId } from '../../kernel/ids.js';
 
@@ -14,20 +15,17 @@ const DELIVERY_LOCK = 734_112_920;
  * `earlier`, a waiting one due later (a backoff) is brought forward. Runs in the caller's transaction.
  */
 export async function scheduleDelivery(tx: EntityManager, webhookId: string, runAt: Date, options: { earlier?: boolean } = {}): Promise<void> {
-  await executeReturning(tx, `select pg_advisory_xact_lock(?, hashtext(?))`, [DELIVERY_LOCK, webhookId]);
+  await executeReturning(tx, sql`select pg_advisory_xact_lock(${DELIVERY_LOCK}, hashtext(${webhookId}))`);
   if (options.earlier) {
-    await execute(tx, `update "job" set "run_at" = ? where "kind" = ? and "payload"->>'webhookId' = ? and "locked_until" is null and "run_at" > ?`, [
-      runAt,
-      DELIVER_JOB,
-      webhookId,
-      runAt,
-    ]);
+    await execute(
+      tx,
+      sql`update "job" set "run_at" = ${runAt} where "kind" = ${DELIVER_JOB} and "payload"->>'webhookId' = ${webhookId} and "locked_until" is null and "run_at" > ${runAt}`,
+    );
   }
   await execute(
     tx,
-    `insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
-     select ?, ?, ?::jsonb, ?::timestamptz, 0, ?::timestamptz
-     where not exists (select 1 from "job" where "kind" = ? and "payload"->>'webhookId' = ?)`,
-    [newId(), DELIVER_JOB, JSON.stringify({ webhookId }), runAt.toISOString(), runAt.toISOString(), DELIVER_JOB, webhookId],
+    sql`insert into "job" ("id", "kind", "payload", "run_at", "attempts", "created_at")
+     select ${newId()}, ${DELIVER_JOB}, ${JSON.stringify({ webhookId })}::jsonb, ${runAt.toISOString()}::timestamptz, 0, ${runAt.toISOString()}::timestamptz
+     where not exists (select 1 from "job" where "kind" = ${DELIVER_JOB} and "payload"->>'webhookId' = ${webhookId})`,
   );
 }

@@ -1,17 +1,16 @@
-import { z } from 'zod';
 import sql, { raw } from 'sql-template-tag';
 import type { Context } from '../../kernel/context.js';
 import { readPage } from '../../db/pages.js';
 import { readRows } from '../../db/statements.js';
 import { recordEvent } from '../../events/record.js';
-import { AUDIT_ONLY_EVENT_TYPES, isEventType } from '../../events/types.js';
 import { newId } from '../../kernel/ids.js';
-import { FetchFailure, webUrl } from '../../net/fetch-document.js';
+import { webUrl } from '../../net/fetch-document.js';
 import { refusalOfTarget } from '../../net/target-refusal.js';
 import { badRequest, notFound } from '../../kernel/errors.js';
 import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';
 import type { PageArgs } from '../../kernel/pagination.js';
-import { describeInputs, parseInput, text } from '../../kernel/validation.js';
+import { parseInput } from '../../kernel/validation.js';
+import { CreateWebhookInput, UpdateWebhookInput } from './inputs.js';
 import { scheduleDelivery } from './delivery-queue.js';
 import { WebhookDelivery, WebhookEndpoint, type WebhookDeliveryRow, type WebhookEndpointEntity, type WebhookEndpointRow } from './entities.js';
 import { webhookPayload, webhookTarget } from './events.js';
@@ -19,50 +18,6 @@ import { newSigningSecret, sealSigningSecret } from './secrets.js';
 
 /** An endpoint as a mutation answers it: with its signing secret in clear when the mutation made it. */
 export type WebhookAnswer = WebhookEndpointRow & { revealedSecret?: string };
-
-const url = text({ min: 1, max: 2000 }).refine(
-  (value) => {
-    try {
-      webUrl(value);
-      return true;
-    } catch (error) {
-      if (error instanceof FetchFailure) return false;
-      throw error;
-    }
-  },
-  { error: 'must be an http or https URL' },
-);
-
-const eventTypes = z
-  .array(z.string({ error: 'must be a string' }), { error: 'must be a list of event types' })
-  .min(1, { error: 'must name at least one event type (or "*")' })
-  .max(100, { error: 'must name at most 100 event types' })
-  .superRefine((names, check) => {
-    const unknown = names.find((name) => name !== '*' && !isEventType(name));
-    const auditOnly = names.find((name) => isEventType(name) && AUDIT_ONLY_EVENT_TYPES.has(name));
-    if (unknown !== undefined) check.addIssue({ code: 'custom', message: `"${unknown}" is not an event type` });
-    else if (auditOnly !== undefined) check.addIssue({ code: 'custom', message: `"${auditOnly}" is kept in the audit log only: it is never delivered` });
-    else if (names.includes('*') && names.length > 1) check.addIssue({ code: 'custom', message: '"*" stands for every type: give it alone' });
-    else if (new Set(names).size !== names.length) check.addIssue({ code: 'custom', message: 'must not name a type twice' });
-  });
-
-const description = text({ max: 500 });
-
-const CreateWebhookInput = z.object({
-  url,
-  eventTypes,
-  active: z.boolean({ error: 'must be a boolean' }).optional(),
-  description: description.nullable().optional(),
-});
-
-const UpdateWebhookInput = z.object({
-  url: url.optional(),
-  eventTypes: eventTypes.optional(),
-  active: z.boolean({ error: 'must be a boolean' }).optional(),
-  description: description.nullable().optional(),
-});
-
-describeInputs({ CreateWebhookInput, UpdateWebhookInput });
 
 /**
  * Refuses a URL that deliveries would be refused to reach (a private address that FETCH_ALLOW_PRIVATE
@@ -92,7 +47,7 @@ export async function createWebhook(ctx: Context, organizationId: string, input:
   const sealed = await sealSigningSecret(ctx.em, ctx.clock, id, secret);
   const now = ctx.clock.now();
   // Events recorded before the endpoint existed (some perhaps not fanned out yet) are not its to receive.
-  const [last] = await readRows<{ seq: string | null }>(ctx.em, `select max("seq") as "seq" from "domain_event"`);
+  const [last] = await readRows<{ seq: string | null }>(ctx.em, sql`select max("seq") as "seq" from "domain_event"`);
   const webhook = ctx.em.create(WebhookEndpoint, {
     id,
     organization: organizationId,

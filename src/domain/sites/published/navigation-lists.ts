@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import sql, { raw, type Sql } from 'sql-template-tag';
+import sql, { empty, type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../../db/pages.js';
 import { jsonTupleOf, tableOf } from '../../../db/statements.js';
 import { Space } from '../../spaces/index.js';
@@ -22,9 +22,9 @@ export type SectionNesting = 'none' | 'siteSpaces' | 'siteSpacesAndSpaces';
  * `rowsOf` reads it): a page of sections and what its items show in one statement, each section's site
  * spaces through the index on their section (as the site-spaces loader reads them).
  */
-function siteSpacesOfSection(em: EntityManager, withSpaces: boolean): string {
-  const space = withSpaces ? `, (select ${jsonTupleOf(em, Space, 'sp')} from ${tableOf(em, Space)} sp where sp.id = n.space_id)` : '';
-  return `(select coalesce(json_agg(json_build_array(${jsonTupleOf(em, SiteSpace, 'n')}${space}) order by n.position, n.id), '[]')
+function siteSpacesOfSection(em: EntityManager, withSpaces: boolean): Sql {
+  const space = withSpaces ? sql`, (select ${jsonTupleOf(em, Space, 'sp')} from ${tableOf(em, Space)} sp where sp.id = n.space_id)` : empty;
+  return sql`(select coalesce(json_agg(json_build_array(${jsonTupleOf(em, SiteSpace, 'n')}${space}) order by n.position, n.id), '[]')
     from ${tableOf(em, SiteSpace)} n where n.section_id = x.id)`;
 }
 
@@ -38,8 +38,8 @@ export function siteNavigationLists(em: EntityManager) {
   const siteSpaces = (isDefault: boolean | null) =>
     pageLoader(em, site, async () => {
       const defaultOf = sql`coalesce(x.id = case when x.section_id is null
-        then (select t.default_site_space from ${raw(tableOf(em, Site))} t where t.id = x.site_id)
-        else (select t.default_site_space from ${raw(tableOf(em, SiteSection))} t where t.id = x.section_id) end, false)`;
+        then (select t.default_site_space from ${tableOf(em, Site)} t where t.id = x.site_id)
+        else (select t.default_site_space from ${tableOf(em, SiteSection)} t where t.id = x.section_id) end, false)`;
       const where: Sql = isDefault === null ? sql`true` : sql`${defaultOf} = ${isDefault}`;
       // The database keeps the number of a site's site spaces; the defaults' part of it is counted.
       const counts = isDefault === null ? (keys: readonly string[]) => countsStatement('site_spaces_of_site', keys) : undefined;

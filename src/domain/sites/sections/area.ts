@@ -2,11 +2,27 @@ import { schemaBeside, type Area } from '../../../kernel/area.js';
 import { SiteSection, SiteSectionGroup } from '../index.js';
 import { siteSectionResolvers } from './resolvers.js';
 import { siteSectionsRoutes } from './routes.js';
+import {
+  AddSiteSectionGroupInput,
+  AddSiteSectionInput,
+  SiteSectionGroupPositionInput,
+  SiteSectionPositionInput,
+  UpdateSiteSectionGroupInput,
+  UpdateSiteSectionInput,
+} from './inputs.js';
 
 /** Sections of sites and the groups that gather them. */
 export const siteSectionsArea = {
   name: 'sites/sections',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: {
+    AddSiteSectionInput,
+    UpdateSiteSectionInput,
+    SiteSectionPositionInput,
+    AddSiteSectionGroupInput,
+    UpdateSiteSectionGroupInput,
+    SiteSectionGroupPositionInput,
+  },
   resolvers: siteSectionResolvers,
   entities: [SiteSectionGroup, SiteSection],
   routes: siteSectionsRoutes,

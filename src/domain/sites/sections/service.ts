@@ -1,4 +1,4 @@
-import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../index.js';
+import { publishableSpace, slugOf, uniquePath } from '../index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
@@ -6,7 +6,15 @@ import type { Context } from '../../../kernel/context.js';
 import { alreadyTaken } from '../../../db/database-errors.js';
 import { badRequest, notFound } from '../../../kernel/errors.js';
 import { sortByKey, type PageArgs } from '../../../kernel/pagination.js';
-import { movePosition, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { parseInput } from '../../../kernel/validation.js';
+import {
+  AddSiteSectionGroupInput,
+  AddSiteSectionInput,
+  SiteSectionGroupPositionInput,
+  SiteSectionPositionInput,
+  UpdateSiteSectionGroupInput,
+  UpdateSiteSectionInput,
+} from './inputs.js';
 import { newId } from '../../../kernel/ids.js';
 import { byPosition, placeAmong, type Ordered } from '../../../kernel/ordering.js';
 import { validateCondition } from '../index.js';
@@ -33,49 +41,9 @@ import { forgetSiteStructure, pageOfSite } from '../index.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
-/** A section path: one URL segment of lowercase slug characters. */
-const sectionPath = text({ min: 1, max: PATH_MAX }).regex(/^[a-z0-9_-]+$/, {
-  error: 'must contain only lowercase letters, digits, hyphens and underscores',
-});
-
-const resourceId = z.string({ error: 'must be a string' });
-
-const AddSiteSectionInput = z.object({
-  /** The space the section publishes first (its first site space). */
-  spaceId: resourceId,
-  /** Defaults to the space's title (cut to 64 characters; "Untitled section" when shorter than 2). */
-  title: text({ min: 2, max: 64 }).nullable().optional(),
-  icon: text({ max: 50 }).nullable().optional(),
-});
-
-const UpdateSiteSectionInput = z.object({
-  title: text({ min: 2, max: 128 }).optional(),
-  path: sectionPath.optional(),
-  /** A site space of this section. */
-  defaultSiteSpace: resourceId.optional(),
-  /** Omitted keeps the condition; null removes it; checked against the site's adaptive schema. */
-  condition: z.string({ error: 'must be a string' }).nullable().optional(),
-  icon: text({ max: 50 }).nullable().optional(),
-  description: text({ max: 256 }).nullable().optional(),
-});
-
-const AddSiteSectionGroupInput = z.object({
-  title: text({ min: 1, max: 100 }),
-  icon: text({ max: 50 }).nullable().optional(),
-  /** Sections of the site moved into the group, in this order (an id given twice counts once). */
-  sections: z.array(resourceId, { error: 'must be an array of section ids' }).optional(),
-});
-
-const UpdateSiteSectionGroupInput = z.object({
-  title: text({ min: 1, max: 100 }).optional(),
-  icon: text({ max: 50 }).nullable().optional(),
-});
-
-/** The contract's pointer of a section move: {type: 'site-section', siteSection: id}. */
-const MoveSiteSectionInput = z.object({ position: movePosition(z.object({ type: z.string(), siteSection: resourceId })).optional() });
+const MoveSiteSectionInput = z.object({ position: SiteSectionPositionInput.optional() });
 type SiteSectionPointer = { type: string; siteSection: string };
-/** The contract's pointer of a group move: {type: 'site-section' | 'site-section-group', id}. */
-const MoveSiteSectionGroupInput = z.object({ position: movePosition(z.object({ type: z.string(), id: resourceId })).optional() });
+const MoveSiteSectionGroupInput = z.object({ position: SiteSectionGroupPositionInput.optional() });
 type SiteSectionGroupPointer = { type: string; id: string };
 
 // ─── the site's layout ──────────────────────────────────────────────────────────────────────────────
@@ -467,6 +435,3 @@ export async function moveSiteSectionGroup(ctx: Context, siteId: string, groupId
     return group;
   });
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ AddSiteSectionGroupInput, AddSiteSectionInput, UpdateSiteSectionGroupInput, UpdateSiteSectionInput });

@@ -1,27 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { applyChanges } from '../../../events/changes.js';
-import { z } from 'zod';
 import type { Context } from '../../../kernel/context.js';
 import { notFound } from '../../../kernel/errors.js';
 import type { PageArgs } from '../../../kernel/pagination.js';
-import { parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { parseInput } from '../../../kernel/validation.js';
+import { CreateShareLinkInput, UpdateShareLinkInput } from './inputs.js';
 import { newId } from '../../../kernel/ids.js';
 import { ShareLink, type ShareLinkRow, type ShareLinkEntity } from '../index.js';
 import { recordShareLinkEvent } from '../index.js';
 import { shareLinkPublishedUrl } from '../index.js';
-
-const CreateShareLinkInput = z.object({
-  /** A label for the people the link is given to; at most 50 characters (empty allowed, as in the reference). */
-  name: text({ max: 50 }),
-});
-
-const UpdateShareLinkInput = z
-  .object({
-    /** false stops the link from opening the site, at once; true opens it again. */
-    active: z.boolean({ error: 'must be true or false' }).optional(),
-    name: text({ max: 50 }).optional(),
-  })
-  .refine((changes) => changes.active !== undefined || changes.name !== undefined, { error: 'active or name is required' });
 
 /** 24 random bytes (192 bits), base64url: 32 characters that cannot be guessed. */
 function newShareKey(): string {
@@ -86,6 +73,3 @@ export async function shareLinkUrl(ctx: Context, link: ShareLinkRow): Promise<st
   const site = await ctx.loaders.site.load(link.site);
   return site ? shareLinkPublishedUrl(site, link, ctx.config) : null;
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateShareLinkInput, UpdateShareLinkInput });

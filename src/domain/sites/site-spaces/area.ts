@@ -4,11 +4,13 @@ import { SiteSpace } from '../index.js';
 import { siteSpaceResolvers } from './resolvers.js';
 import { siteSpacesRoutes } from './routes.js';
 import { unpublishSpaces } from './service.js';
+import { AddSiteSpaceInput, SiteSpacePositionInput, UpdateSiteSpaceInput } from './inputs.js';
 
 /** Site spaces: the spaces a site publishes, at its top level or in a section. */
 export const siteSpacesArea = {
   name: 'sites/site-spaces',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { AddSiteSpaceInput, UpdateSiteSpaceInput, SiteSpacePositionInput },
   resolvers: siteSpaceResolvers,
   entities: [SiteSpace],
   routes: siteSpacesRoutes,

@@ -1,4 +1,4 @@
-import { PATH_MAX, publishableSpace, slugOf, uniquePath } from '../index.js';
+import { publishableSpace, slugOf, uniquePath } from '../index.js';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
@@ -7,7 +7,8 @@ import type { Context } from '../../../kernel/context.js';
 import { badRequest, conflict, notFound } from '../../../kernel/errors.js';
 import { whenLoaded } from '../../../kernel/loader.js';
 import type { PageArgs } from '../../../kernel/pagination.js';
-import { movePosition, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { parseInput } from '../../../kernel/validation.js';
+import { AddSiteSpaceInput, SiteSpacePositionInput, UpdateSiteSpaceInput } from './inputs.js';
 import { newId } from '../../../kernel/ids.js';
 import { byPosition, placeAmong } from '../../../kernel/ordering.js';
 import type { SpaceRow } from '../../spaces/index.js';
@@ -18,30 +19,7 @@ import { siteSpacePublishedUrl } from '../index.js';
 import { recordStructureChange } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
 
-/** A site space's path is one segment of its published URL. */
-const sitePath = text({ min: 1, max: PATH_MAX }).refine((path) => !/[/?#%\s]/.test(path) && path !== '.' && path !== '..', {
-  error: 'must be one URL path segment (no /, ?, #, % or spaces)',
-});
-
-const AddSiteSpaceInput = z.object({
-  /** The space to publish: a live space of the site's organization that the caller can read. */
-  spaceId: z.string({ error: 'is required' }),
-  /** A section of the site; absent: the default section, or the root level of a site without sections. */
-  sectionId: z.string().optional(),
-});
-
-const UpdateSiteSpaceInput = z.object({
-  /** 1-100 characters, unique among the site spaces of the same section (or root level). */
-  path: sitePath.optional(),
-  /** Omitted keeps the condition; null removes it (checked by validateCondition). */
-  condition: z.string({ error: 'must be a string or null' }).nullable().optional(),
-  /** Points the site space at another space (same rules as adding). */
-  spaceId: z.string({ error: 'must be a string' }).optional(),
-});
-
-/** A sibling reference of the contract's position object: {type: 'site-space', siteSpace: id}. */
-const SiteSpacePointer = z.object({ type: z.literal('site-space', { error: 'must be "site-space"' }), siteSpace: z.string() });
-const MoveSiteSpaceInput = z.object({ position: movePosition(SiteSpacePointer).optional() });
+const MoveSiteSpaceInput = z.object({ position: SiteSpacePositionInput.optional() });
 
 export type SiteSpaceListArgs = PageArgs & { default?: boolean | null };
 
@@ -277,6 +255,3 @@ export async function moveSiteSpace(ctx: Context, siteId: string, id: string, po
     return row;
   });
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ AddSiteSpaceInput, UpdateSiteSpaceInput });

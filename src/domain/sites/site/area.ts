@@ -3,6 +3,7 @@ import { Site, SiteAdaptiveSchema } from '../index.js';
 import { siteLoaders } from '../index.js';
 import { siteNavigationLists } from '../index.js';
 import { siteResolvers } from './resolvers.js';
+import { CreateSiteInput, UpdateSiteInput } from './inputs.js';
 import { sitesRoutes } from './routes.js';
 
 /**
@@ -12,6 +13,7 @@ import { sitesRoutes } from './routes.js';
 export const siteArea = {
   name: 'sites/site',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { CreateSiteInput, UpdateSiteInput },
   resolvers: siteResolvers,
   // A site's layout fills the spaces' loader and carries what other areas show of each space; those
   // areas come later in src/areas.ts, so they are read when a layout is, not now.

@@ -1,7 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Ajv } from 'ajv';
 import sql, { empty } from 'sql-template-tag';
-import { z } from 'zod';
 import { creationOrder } from '../../../db/creation-order.js';
 import { readPage } from '../../../db/pages.js';
 import { containsIgnoringCase } from '../../../db/text-match.js';
@@ -9,7 +8,8 @@ import { atLeast } from '../../../kernel/roles.js';
 import type { Context } from '../../../kernel/context.js';
 import { badRequest, conflict, DomainError, notFound } from '../../../kernel/errors.js';
 import type { PageArgs } from '../../../kernel/pagination.js';
-import { oneOf, parseInput, text, describeInputs } from '../../../kernel/validation.js';
+import { parseInput } from '../../../kernel/validation.js';
+import { CreateSiteInput, SITE_TYPES, UpdateSiteInput } from './inputs.js';
 import { newId } from '../../../kernel/ids.js';
 import { byPosition } from '../../../kernel/ordering.js';
 import type { SpaceRow } from '../../spaces/index.js';
@@ -24,48 +24,7 @@ import { applyChanges } from '../../../events/changes.js';
 import { recordSiteEvent } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
 
-/** The reference's site types; `basic` is the default. */
-export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
-export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
-export const AGENTS_CONTEXTS = ['excluded', 'included'] as const;
-
-/** The reference's SiteProxyOrigin: a host and at least one path segment, such as `company.com/docs`. */
-const PROXY_ORIGIN = /^([\w-]+\.)*[\w-]+\.[a-zA-Z]{2,}(\/[\w-]+)+$/;
-/** A basename becomes part of every published URL, so it is a URL path: segments of unreserved characters. */
-const BASENAME = /^[\w.~-]+(\/[\w.~-]+)*$/;
-
 const DEFAULT_SITE_TITLE = 'Untitled site';
-
-const siteTitle = text({ min: 2, max: 128 });
-
-const CreateSiteInput = z.object({
-  /** Site type; `basic` when omitted. */
-  type: oneOf(SITE_TYPES).optional(),
-  /** 2-128 characters; "Untitled site" when omitted. */
-  title: siteTitle.optional(),
-  /** `public` when omitted. */
-  visibility: oneOf(SITE_VISIBILITIES).optional(),
-  /** Ids of spaces of the organization to publish at the root level, or "empty" / "sample" for a new space. */
-  spaces: z.union([z.array(z.string()), z.enum(['empty', 'sample'])], { error: 'must be an array of space ids, or "empty" or "sample"' }).optional(),
-});
-
-const UpdateSiteInput = z.object({
-  title: siteTitle.optional(),
-  visibility: oneOf(SITE_VISIBILITIES).optional(),
-  /** 1-100 characters of URL path; null removes it. */
-  basename: text({ min: 1, max: 100 })
-    .regex(BASENAME, { error: 'must be a URL path such as docs or docs/api (letters, digits, "-", "_", ".", "~" and "/")' })
-    .nullable()
-    .optional(),
-  adaptiveContent: z.object({ enabled: z.boolean({ error: 'must be true or false' }) }).optional(),
-  agentsContext: oneOf(AGENTS_CONTEXTS).optional(),
-  /** A site space of this site: at the root level, or in the default section of a site with sections. */
-  defaultSiteSpace: text({ min: 1, max: 255 }).optional(),
-  /** A section of this site. */
-  defaultSiteSection: text({ min: 1, max: 255 }).optional(),
-  /** A proxy origin such as `company.com/docs`; null removes it. */
-  proxy: text({ max: 512 }).regex(PROXY_ORIGIN, { error: 'must be a host followed by a path, such as company.com/docs' }).nullable().optional(),
-});
 
 // ─── reading ─────────────────────────────────────────────────────────────────────────────────────────
 
@@ -448,6 +407,3 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
   ctx.loaders.adaptiveSchema.clear(site.id);
   return row;
 }
-
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ CreateSiteInput, UpdateSiteInput });

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { oneOf, text, describeInputs } from '../../kernel/validation.js';
+import { inputType, shownAs } from '../../kernel/input-types.js';
+import { oneOf, text } from '../../kernel/validation.js';
 import { Configurations } from './configurations.js';
 import { imageDataUrl } from './images.js';
 
@@ -75,28 +76,35 @@ const distinct = <T>(values: T[]) => [...new Set(values)];
 
 /** The body of a publish, with the limits of the contract (§4.12, §8) and the reference's enums. */
 export const PublishIntegrationInput = z.object({
-  /** Id or subdomain of the publishing organization. */
-  organization: text({ min: 1, max: 255 }),
-  title: text({ min: 2, max: 30 }),
-  description: text({ max: 100 }),
-  summary: text({ max: 2048 }).optional(),
-  icon: image.optional(),
-  previewImages: z.array(image).max(3, { error: 'must hold at most 3 images' }).optional(),
-  visibility: oneOf(INTEGRATION_VISIBILITIES).optional(),
+  organization: text({ min: 1, max: 255 }).describe('Id or subdomain (hostname) of the publishing organization.'),
+  title: text({ min: 2, max: 30 }).describe('2-30 characters.'),
+  description: text({ max: 100 }).describe('At most 100 characters.'),
+  summary: text({ max: 2048 }).optional().describe('Markdown, at most 2048 characters.'),
+  icon: image.optional().describe('Base64 of an image (PNG, JPEG, GIF, WebP, SVG, …).'),
+  previewImages: z.array(image).max(3, { error: 'must hold at most 3 images' }).optional().describe('At most 3, each the base64 of an image.'),
+  visibility: oneOf(INTEGRATION_VISIBILITIES).optional().describe('public (default), private or unlisted.'),
   /** Omitted: installable at all targets. */
-  target: oneOf(INTEGRATION_TARGETS).optional(),
+  target: oneOf(INTEGRATION_TARGETS).optional().describe('all (default), site, space or organization.'),
   scopes: z.array(oneOf(INTEGRATION_SCOPES)).transform(distinct),
   categories: z.array(oneOf(INTEGRATION_CATEGORIES)).transform(distinct).optional(),
-  blocks: z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }).optional(),
-  contentSources: z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }).optional(),
+  blocks: shownAs('JSON', z.array(Block).max(100).refine(distinctIds, { error: 'block ids must be distinct' }))
+    .optional()
+    .describe('Custom blocks: {id, title (2-40), description (max 150), icon, urlUnfurl, markdown {codeblock, body}}.'),
+  contentSources: shownAs('JSON', z.array(ContentSource).max(100).refine(distinctIds, { error: 'content source ids must be distinct' }))
+    .optional()
+    .describe('Content sources: {id, title (2-40), description (max 150), icon, configuration {componentId}}.'),
   externalLinks: z
-    .array(z.object({ url, label: text({ min: 1, max: 100 }) }))
+    .array(inputType('IntegrationExternalLinkInput', z.object({ url, label: text({ min: 1, max: 100 }) })))
     .max(5, { error: 'must hold at most 5 links' })
-    .optional(),
-  configurations: Configurations.optional(),
-  script: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }),
+    .optional()
+    .describe('At most 5.'),
+  configurations: shownAs('JSON', Configurations).optional(),
+  script: z.string({ error: 'must be a string' }).min(1, { error: 'must not be empty' }).describe("The integration's script."),
   /** Omitted: the stored secrets stay; null or `{}` removes them. */
-  secrets: z.record(text({ min: 1, max: 255 }), z.string({ error: 'must be a string' })).nullish(),
+  secrets: z
+    .record(text({ min: 1, max: 255 }), z.string({ error: 'must be a string' }))
+    .nullish()
+    .describe('Map of name to string; stored encrypted and never returned.'),
   contentSecurityPolicy: z
     .union([text({ min: 1, max: 10000 }), z.record(z.string().regex(/^[a-z][a-z-]*$/), text({ max: 10000 }))], {
       error: 'must be a policy string or an object of directive strings',
@@ -105,5 +113,20 @@ export const PublishIntegrationInput = z.object({
 });
 export type PublishIntegrationFields = z.infer<typeof PublishIntegrationInput>;
 
-// The GraphQL input types these parse, for the REST reference (rest-facade/openapi).
-describeInputs({ PublishIntegrationInput });
+const SELECTIONS = ['all', 'selected'] as const;
+
+export const InstallIntegrationInput = z.object({
+  space_selection: oneOf(SELECTIONS).nullish().describe('`all` spaces (default) or the `selected` ones in `spaces`.'),
+  spaces: shownAs('[ID!]', z.array(z.string()).max(1000)).nullish(),
+  site_selection: oneOf(SELECTIONS).nullish().describe('`all` sites (default) or the `selected` ones in `sites`.'),
+  sites: shownAs('[ID!]', z.array(z.string()).max(1000)).nullish(),
+  configuration: z
+    .record(z.string(), z.unknown(), { error: 'must be an object' })
+    .nullish()
+    .describe("Account configuration, validated against the integration's `configurations.account` schema."),
+  externalIds: z
+    .array(text({ min: 1, max: 255 }))
+    .max(5, { error: 'must hold at most 5 ids' })
+    .nullish()
+    .describe('At most 5 identifiers given by the integration.'),
+});

@@ -1,7 +1,7 @@
 import type { RequestHandler } from 'express';
-import { routes } from '../../rest-facade/routes/index.js';
-import { BACKUP_PATH } from '../backup/archive.js';
-import { sendError } from './responses.js';
+import { routes } from '../rest-facade/routes/index.js';
+import { BACKUP_PATH } from './backup/archive.js';
+import { sendError } from './http/responses.js';
 
 /** A path the server serves (`{name}` or `:name` for a segment) and the methods it answers there. */
 export type KnownPath = { path: string; methods: string[] };

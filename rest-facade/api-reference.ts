@@ -3,8 +3,8 @@ import { dirname, join } from 'node:path';
 import express, { type Router } from 'express';
 import type { GraphQLSchema } from 'graphql';
 import { stringify } from 'yaml';
-import { openApiDocument } from '../../rest-facade/openapi/document.js';
-import type { Config } from '../kernel/config.js';
+import { openApiDocument } from './openapi/document.js';
+import type { Config } from '../src/kernel/config.js';
 
 const require = createRequire(import.meta.url);
 const swaggerUi = dirname(require.resolve('swagger-ui-dist/package.json'));

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { shownAs } from '../../kernel/input-types.js';
+import { ROLES } from '../../kernel/roles.js';
+import { oneOf } from '../../kernel/validation.js';
+
+const granteeFields = {
+  /** A team of the organization. */
+  team: shownAs('ID', z.string().min(1)).nullish(),
+  /** A member of the organization (user id). */
+  user: shownAs('ID', z.string().min(1)).nullish(),
+};
+const exactlyOneGrantee = {
+  check: (g: { team?: string | null; user?: string | null }) => !!g.team !== !!g.user,
+  error: 'team or user is required (exactly one)',
+};
+
+export const GrantInput = z
+  .object({
+    team: granteeFields.team.describe('A team of the organization (or `user`).'),
+    user: granteeFields.user.describe('A member of the organization (or `team`).'),
+    role: shownAs('Role', oneOf(ROLES)),
+  })
+  .refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
+
+export const GranteeInput = z.object(granteeFields).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
