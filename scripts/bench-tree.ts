@@ -1,7 +1,9 @@
 /**
  * `npm run bench:tree`: the site tree against its anchors (issue 19). Seeds a published site of 20
- * sections × 25 site spaces (5 section groups) on the configured database (DATABASE_URL, or a fresh
- * embedded one), then measures six targets with autocannon at fixed concurrency:
+ * sections × 25 site spaces (5 section groups) and, in an organization of its own, the deep document's
+ * collection tree (bench-tree/deep-tree.ts: 30 collections, 100 spaces, 1,000 change requests, 5,500
+ * comments) on the configured database (DATABASE_URL, or a fresh embedded one), then measures eight
+ * targets with autocannon at fixed concurrency:
  *   a. baseline: the full tree from one hand-written json_agg SQL statement behind a bare express route
  *      (site-tree-baseline.ts);
  *   b. GraphQL full tree (SITE_TREE_QUERY: permissions, counts, URLs);
@@ -9,8 +11,11 @@
  *   d. PostGraphile 5 serving that structural tree from the same database and tables
  *      (bench-tree/postgraphile-server.ts; embedded, over the very PGlite the server holds);
  *   e. REST listSiteSections (GET …/sections?limit=1000);
- *   f. the GraphQL document REST runs for listSiteSections, sent to /graphql with REST's variables.
- * Before measuring it checks that a = b, c = d and e = f answer the same (bench-tree/answer-checks.ts)
+ *   f. the GraphQL document REST runs for listSiteSections, sent to /graphql with REST's variables;
+ *   g. GraphQL deep document (issue 34): organization → top-level collections → sub-collections →
+ *      spaces with their change-request and open-comment counts, every list with its count;
+ *   h. PostGraphile 5 serving that deep document from the same tables.
+ * Before measuring it checks that a = b, c = d, e = f and g = h answer the same (bench-tree/answer-checks.ts)
  * and stops if not. Every target runs BENCH_SECONDS (default 10) in all, in BENCH_ROUNDS (default 5)
  * rounds that take turns with the other targets, after an unrecorded warm-up of BENCH_WARMUP seconds
  * (default 1) each; BENCH_CONNECTIONS (default 10) requests in flight.
@@ -26,10 +31,11 @@ import { rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import express from 'express';
+import sql from 'sql-template-tag';
 import { systemClock } from '../src/kernel/clock.js';
 import { embeddedDatabase } from '../src/db/embedded-databases.js';
 import { sqlObservers } from '../src/db/sql-observers.js';
-import { readRows } from '../src/db/statements.js';
+import { execute, readRows } from '../src/db/statements.js';
 import { createOrganization } from '../src/domain/organizations/index.js';
 import { createApiToken, createUser } from '../src/domain/users/index.js';
 import { newId } from '../src/kernel/ids.js';
@@ -39,6 +45,7 @@ import { startLoadGenerator } from './bench-tree/load-generator.js';
 import { startPostGraphile, type PostGraphileSource } from './bench-tree/postgraphile-server.js';
 import { ratiosTable, targetsTable, type Measured, type Window } from './bench-tree/report.js';
 import { benchTargets, type Target } from './bench-tree/targets.js';
+import { DEEP_TREE_SIZE, describeDeepTree, seedDeepTree } from './bench-tree/deep-tree.js';
 import { startBenchServer } from './bench-server.js';
 import { seedSiteTree } from './site-tree.js';
 import { baselineStatement } from './site-tree-baseline.js';
@@ -54,6 +61,12 @@ const owner = await createUser(em, systemClock, { email: `bench-${newId().toLowe
 const { secret } = await createApiToken(em, systemClock, owner.id, 'bench');
 const organization = await createOrganization(em, systemClock, owner.id, { title: 'Bench organization' });
 const siteId = await seedSiteTree(em, organization.id, 20, 25, 5);
+const deepOrganization = await createOrganization(em, systemClock, owner.id, { title: 'Bench deep organization' });
+await seedDeepTree(server.deps.orm.em.fork(), deepOrganization.id, owner.id);
+// Statistics for the planner, as autovacuum would gather them after such inserts: PGlite has no
+// autovacuum (nor has a server where it is off), and without statistics the site tree's comment counts
+// are planned as a nested loop over every comment the deep document's seed wrote.
+await execute(em, sql`analyze`);
 
 const baseline = express();
 baseline.get('/tree/:id', async (req, res) => {
@@ -68,7 +81,15 @@ const pglite = embeddedDatabase(server.deps.orm);
 const source: PostGraphileSource = config.databaseUrl ? { url: config.databaseUrl, schema: config.databaseSchema } : { pglite: pglite! };
 const postgraphile = await startPostGraphile(source);
 
-const targets = benchTargets({ serverUrl: server.url, baselineUrl, postgraphileUrl: postgraphile.url, organizationId: organization.id, siteId, token: secret });
+const targets = benchTargets({
+  serverUrl: server.url,
+  baselineUrl,
+  postgraphileUrl: postgraphile.url,
+  organizationId: organization.id,
+  siteId,
+  deepOrganizationId: deepOrganization.id,
+  token: secret,
+});
 const answers = await checkAnswers(targets);
 
 async function statementsPerRequest(target: Target): Promise<number> {
@@ -106,9 +127,11 @@ const database = config.databaseUrl
   ? `PostgreSQL server (database CPU ${cpu.measuresDatabase ? "from its backends' /proc" : 'n/a: not on this machine'})`
   : 'embedded (PGlite, in the bench process: its CPU is server CPU)';
 console.log(
-  `database: ${database}; 20 sections × 25 site spaces, 5 groups; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`,
+  `database: ${database}; 20 sections × 25 site spaces, 5 groups; deep document: ${describeDeepTree(DEEP_TREE_SIZE)}; ${connections} connections, ${seconds} s per target in ${rounds} interleaved rounds`,
 );
-console.log('answers checked: a = b, c = d (sections compared in id order: PostGraphile gives position order, ours navigation order), e = f (nulls left out)');
+console.log(
+  "answers checked: a = b, c = d (sections compared in id order: PostGraphile gives position order, ours navigation order), e = f (nulls left out), g = h (PostGraphile's totalCount as the count, dates as ISO strings, no emoji as '')",
+);
 console.log('req/s: answers over the window; p50/p99: median of the rounds; CPU ms/req: CPU time of the windows over the requests sent in them');
 
 const statements = new Map<Target, number>();

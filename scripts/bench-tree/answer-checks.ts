@@ -1,5 +1,6 @@
 import { AssertionError, deepStrictEqual } from 'node:assert';
 import type { Target } from './targets.js';
+import { comparableDeep } from './deep-tree.js';
 import { comparableStructure } from './structural-tree.js';
 
 /** A target's answer: its JSON and its size in bytes. */
@@ -41,7 +42,8 @@ function sameAnswer(what: string, actual: unknown, expected: unknown) {
 /**
  * Fetches every target once and stops the run unless the pairs that the issue's ratios compare answer
  * the same: a (json_agg) = b (full tree); c (structural) = d (PostGraphile), normalised; e (REST) = f
- * (its GraphQL document) once nulls are left out. Returns each target's answer (its size is printed).
+ * (its GraphQL document) once nulls are left out; g (deep document) = h (PostGraphile), normalised
+ * (deep-tree.ts). Returns each target's answer (its size is printed).
  */
 export async function checkAnswers(targets: Target[]): Promise<Map<Target['key'], Answer>> {
   const answers = new Map<Target['key'], Answer>();
@@ -50,5 +52,6 @@ export async function checkAnswers(targets: Target[]): Promise<Map<Target['key']
   sameAnswer('a vs b (json_agg baseline vs GraphQL full tree)', answer('a').json, dataOf(answer('b'), 'site'));
   sameAnswer('c vs d (structural tree vs PostGraphile)', comparableStructure(answer('c').json as never), comparableStructure(answer('d').json as never));
   sameAnswer('e vs f (REST listSiteSections vs its GraphQL document)', withoutNulls(answer('e').json), withoutNulls(dataOf(answer('f'), 'siteSections')));
+  sameAnswer('g vs h (deep document vs PostGraphile)', comparableDeep(answer('g').json as never), comparableDeep(answer('h').json as never));
   return answers;
 }

@@ -79,6 +79,7 @@ export function ratiosTable(byKey: Map<Target['key'], Measured>, databaseMeasure
       measure: (w) => cpuPerRequest(w).total,
       goal: { atMost: 1.1 },
     },
+    { name: 'deep document (ours, g) / PostGraphile (h), req/s', of: windows('g'), to: windows('h'), measure: requestsPerSecond, goal: { atLeast: 1.5 } },
   ];
   return table(
     ['ratio', 'whole run', 'rounds min–max', 'goal', 'met'],

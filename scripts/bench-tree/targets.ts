@@ -1,13 +1,25 @@
 import { routes } from '../../rest-facade/routes/index.js';
 import { SITE_TREE_QUERY } from '../site-tree.js';
 import type { LoadTarget } from './load-generator.js';
+import { DEEP_QUERY, POSTGRAPHILE_DEEP_QUERY } from './deep-tree.js';
 import { POSTGRAPHILE_STRUCTURE_QUERY, STRUCTURE_QUERY } from './structural-tree.js';
 
-/** One thing the bench measures: a letter (as in issue 19), a name, and the request it repeats. */
-export type Target = { key: 'a' | 'b' | 'c' | 'd' | 'e' | 'f'; name: string; request: LoadTarget };
+/** One thing the bench measures: a letter (a–f as in issue 19, g–h of issue 34), a name, and the request it repeats. */
+export type Target = { key: 'a' | 'b' | 'c' | 'd' | 'e' | 'f' | 'g' | 'h'; name: string; request: LoadTarget };
 
-/** Where the bench's servers listen, and what a request names. */
-export type BenchSite = { serverUrl: string; baselineUrl: string; postgraphileUrl: string; organizationId: string; siteId: string; token: string };
+/**
+ * Where the bench's servers listen, and what a request names: the site's organization and site, and the
+ * organization of the deep document (deep-tree.ts), seeded apart so that the site's spaces stay out of it.
+ */
+export type BenchSite = {
+  serverUrl: string;
+  baselineUrl: string;
+  postgraphileUrl: string;
+  organizationId: string;
+  siteId: string;
+  deepOrganizationId: string;
+  token: string;
+};
 
 const LIST_SITE_SECTIONS = routes.find((route) => route.operationId === 'listSiteSections');
 
@@ -35,5 +47,7 @@ export function benchTargets(site: BenchSite): Target[] {
       // The variables REST passes for that URL: the path's parameters and the query's, coerced to Int.
       request: graphqlRequest(graphql, LIST_SITE_SECTIONS.document, { organizationId: site.organizationId, siteId: site.siteId, limit: 1000 }, auth),
     },
+    { key: 'g', name: 'GraphQL deep document', request: graphqlRequest(graphql, DEEP_QUERY, { id: site.deepOrganizationId }, auth) },
+    { key: 'h', name: 'PostGraphile deep document', request: graphqlRequest(site.postgraphileUrl, POSTGRAPHILE_DEEP_QUERY, { id: site.deepOrganizationId }) },
   ];
 }
