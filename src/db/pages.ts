@@ -135,7 +135,7 @@ export function pageLoader<P, T>(
   const argsKey = (args: PageArgs) => `${args.limit ?? ''}|${args.page ?? ''}`;
   return new DataLoader<PageRequest<P>, Page<Plain<T>>, string>(
     async (requests) => {
-      const pages = new Array<Page<Plain<T>>>(requests.length);
+      const pages = new Array<Page<Plain<T>> | Error>(requests.length);
       const batches = new Map<string, { request: PageRequest<P>; i: number }[]>();
       requests.forEach((request, i) => {
         const key = argsKey(request.args);
@@ -143,8 +143,15 @@ export function pageLoader<P, T>(
       });
       for (const batch of batches.values()) {
         const parents = batch.map(({ request }) => request.parent);
-        const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0].request.args);
-        batch.forEach(({ i }, j) => (pages[i] = found[j]!));
+        try {
+          const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0].request.args);
+          batch.forEach(({ i }, j) => (pages[i] = found[j]!));
+        } catch (error) {
+          // A failure (a limit out of bounds, a bad cursor) is the failure of the pages of its arguments
+          // only: the other lists read in the same batch still answer.
+          const failure = error instanceof Error ? error : new Error(String(error));
+          batch.forEach(({ i }) => (pages[i] = failure));
+        }
       }
       return pages;
     },

@@ -41,7 +41,8 @@ export function commentLoaders(em: EntityManager) {
   const details = rowLoader(
     async (ids: string[]) => {
       const [replies, reactions] = await Promise.all([
-        rowsWhereIn(em, CommentReply, 'comment', ids),
+        // Oldest first, ties by id: the order of `commentReplies`.
+        rowsWhereIn(em, CommentReply, 'comment', ids, { postedAt: 'asc', id: 'asc' }),
         rowsWhereIn(em, CommentReaction, 'comment', ids, { reactedAt: 'asc' }),
       ]);
       const repliesOf = groupRows(replies, (r) => r.comment);
