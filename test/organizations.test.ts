@@ -126,6 +126,22 @@ describe('PATCH /v1/orgs/{organizationId}', () => {
     expect(cleared.body.defaultRole).toBe('edit');
   });
 
+  it("points its default content at one of its sites, refuses another organization's, and lets go when the site is deleted", async () => {
+    const { organization, admin } = await newOrganizationWithRoles(server);
+    const other = await newOrganizationWithRoles(server);
+    const site = await admin.rest<{ id: string }>('POST', `/v1/orgs/${organization.id}/sites`, { title: 'Docs' });
+    const foreign = await other.admin.rest<{ id: string }>('POST', `/v1/orgs/${other.organization.id}/sites`, { title: 'Elsewhere' });
+    const pointer = { type: 'site', site: site.body.id };
+    const set = await admin.rest<{ defaultContent?: unknown }>('PATCH', `/v1/orgs/${organization.id}`, { defaultContent: pointer });
+    expect(set.status).toBe(200);
+    expect(set.body.defaultContent).toEqual(pointer);
+    const refused = await admin.rest('PATCH', `/v1/orgs/${organization.id}`, { defaultContent: { type: 'site', site: foreign.body.id } });
+    expect(refused.status).toBe(400);
+    expect((await admin.rest<{ defaultContent?: unknown }>('GET', `/v1/orgs/${organization.id}`)).body.defaultContent).toEqual(pointer);
+    expect((await admin.rest('DELETE', `/v1/orgs/${organization.id}/sites/${site.body.id}`)).status).toBe(204);
+    expect((await admin.rest<{ defaultContent?: unknown }>('GET', `/v1/orgs/${organization.id}`)).body.defaultContent).toBeUndefined();
+  });
+
   it.each([
     [{ title: 'x' }, 'title: must be at least 2 characters'],
     [{ title: 'x'.repeat(256) }, 'title: must be at most 255 characters'],

@@ -81,8 +81,8 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
   const organization = (await ctx.loaders.organization.load(id))!;
   if (changes.hostname) await assertHostnameFree(ctx.em, changes.hostname, id);
   if (changes.defaultContent) {
-    // Sites arrive with the sites area; until then no site id can be valid.
-    throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
+    const site = await ctx.loaders.site.load(changes.defaultContent.site);
+    if (site?.organization !== id) throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
   }
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
   const changed = applyChanges(organization, changes);

@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { Ajv } from 'ajv';
 import sql, { empty } from 'sql-template-tag';
 import { creationOrder } from '../../../db/creation-order.js';
+import { execute } from '../../../db/statements.js';
 import { readPage } from '../../../db/pages.js';
 import { containsIgnoringCase } from '../../../db/text-match.js';
 import { atLeast } from '../../../kernel/roles.js';
@@ -251,6 +252,8 @@ export async function deleteSite(ctx: Context, id: string): Promise<void> {
   await ctx.em.transactional(async (em) => {
     // A concurrent delete got there first: it announced the deletion.
     if ((await em.nativeDelete(Site, { id })) === 0) return;
+    // The organization's default content no longer points at it.
+    await execute(em, sql`update "organization" set default_content = null where id = ${site.organization} and default_content->>'site' = ${id}`);
     await forgetSiteInsights(em, ctx.clock, id);
     recordSiteEvent(ctx, em, 'site.deleted', site);
   });
