@@ -7,7 +7,18 @@ import tseslint from 'typescript-eslint';
  * new one fails the lint, and `npm run lint -- --prune-suppressions` drops those that were fixed.
  */
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'coverage/**', 'src/db/migrations/**', 'src/kernel/schema-types.generated.ts', '**/*.cjs', '**/*.mjs'] },
+  {
+    ignores: [
+      'dist/**',
+      '.bench-build/**',
+      'node_modules/**',
+      'coverage/**',
+      'src/db/migrations/**',
+      'src/kernel/schema-types.generated.ts',
+      '**/*.cjs',
+      '**/*.mjs',
+    ],
+  },
   ...tseslint.configs.recommendedTypeChecked,
   {
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
