@@ -6,7 +6,6 @@
  * time. Run it on a PostgreSQL server (DATABASE_URL) for plans that mean something.
  */
 import { rmSync } from 'node:fs';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { auditLogQuery, type AuditLogFilter } from '../src/domain/audit/index.js';
 import { execute, executeReturning, readRows } from '../src/db/statements.js';
@@ -15,7 +14,7 @@ import { startBenchServer } from './bench-server.js';
 
 const events = Number(process.env.BENCH_EVENTS ?? 100_000);
 const { server, embeddedDir } = await startBenchServer('audit-log');
-const em = server.deps.orm.em.fork() as EntityManager;
+const em = server.deps.orm.em.fork();
 const types = Object.keys(EVENT_TYPES);
 
 await execute(em, sql`delete from "domain_event"`);

@@ -18,7 +18,6 @@
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
 import { createServer } from 'node:http';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import autocannon from 'autocannon';
 import { raw } from 'sql-template-tag';
 import { systemClock } from '../src/kernel/clock.js';
@@ -37,7 +36,7 @@ const deliveries = Number(process.env.BENCH_DELIVERIES ?? 2000);
 
 process.env.FETCH_ALLOW_PRIVATE = '127.0.0.1';
 const { server, embeddedDir } = await startBenchServer('events');
-const em = () => server.deps.orm.em.fork() as EntityManager;
+const em = () => server.deps.orm.em.fork();
 const user = await createUser(em(), systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });
 const { secret } = await createApiToken(em(), systemClock, user.id, 'bench');
 const organization = await createOrganization(em(), systemClock, user.id, { title: 'Bench' });

@@ -17,7 +17,6 @@
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { systemClock } from '../src/kernel/clock.js';
 import { addMember, createOrganization } from '../src/domain/organizations/index.js';
 import { createApiToken, createUser } from '../src/domain/users/index.js';
@@ -41,7 +40,7 @@ const started = performance.now();
 const { server, config, embeddedDir } = await startBenchServer('bench-scale');
 // Slow answers of large lists must not meet an idle-connection timeout on the way.
 server.server.keepAliveTimeout = timeoutMs;
-const em = () => server.deps.orm.em.fork() as EntityManager;
+const em = () => server.deps.orm.em.fork();
 const seeder = new Seeder(em);
 const owner = await createUser(em(), systemClock, { email: `bench-${newId().toLowerCase()}@example.com`, displayName: 'Bench' });
 const { secret } = await createApiToken(em(), systemClock, owner.id, 'bench');

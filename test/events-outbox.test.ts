@@ -3,7 +3,6 @@
  * through which door and operation, from where; a rolled-back change announces nothing; the event hub
  * hears each committed event once.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { describe, expect, it } from 'vitest';
 import { DomainEvent } from '../src/events/entities.js';
 import { recordServerEvent } from '../src/events/record.js';
@@ -63,7 +62,7 @@ describe('the outbox', () => {
   it('announces nothing of a rolled-back change', async () => {
     const team = await newOrganizationWithRoles(server);
     const hub = collectNotices(server);
-    const em = server.deps.orm.em.fork() as EntityManager;
+    const em = server.deps.orm.em.fork();
     const event = { type: 'team.created', organizationId: team.organization.id, target: { teamId: 'never' }, payload: {} } as const;
     await expect(
       em.transactional(async (tx) => {

@@ -1,4 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainEvent, type DomainEventRow } from '../../src/events/entities.js';
 import type { EventNotice } from '../../src/events/hub.js';
 import type { TestServer } from './server.js';
@@ -8,13 +7,13 @@ import type { TestServer } from './server.js';
  * that succeeded (refused mutations, which the audit log keeps in the same table, are left out).
  */
 export async function eventsOf(server: TestServer, organizationId: string, afterSeq = 0): Promise<DomainEventRow[]> {
-  const em = server.deps.orm.em.fork() as EntityManager;
+  const em = server.deps.orm.em.fork();
   return await em.find(DomainEvent, { organizationId, outcome: 'succeeded', seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } });
 }
 
 /** The highest event sequence number so far (0 with none): what came after it is what a test did. */
 export async function lastEventSeq(server: TestServer): Promise<number> {
-  const em = server.deps.orm.em.fork() as EntityManager;
+  const em = server.deps.orm.em.fork();
   const [row] = await em.getConnection().execute<{ seq: string | null }[]>('select max(seq) as seq from domain_event');
   return Number(row?.seq ?? 0);
 }
