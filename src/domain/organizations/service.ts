@@ -3,6 +3,7 @@ import { SignJWT } from 'jose';
 import sql from 'sql-template-tag';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
+import { queryIn } from '../../db/statements.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
 import type { Role } from '../../kernel/roles.js';
@@ -80,21 +81,23 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
   const changes = parseInput(UpdateOrganizationInput, input);
   const organization = (await ctx.loaders.organization.load(id))!;
   if (changes.hostname) await assertHostnameFree(ctx.em, changes.hostname, id);
-  if (changes.defaultContent) {
-    const site = await ctx.loaders.site.load(changes.defaultContent.site);
-    if (site?.organization !== id) throw badRequest(`defaultContent.site: no site "${changes.defaultContent.site}" in this organization`);
-  }
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
-  const changed = applyChanges(organization, changes);
-  if (changed.length) {
-    recordEvent(ctx, ctx.em, {
-      type: 'organization.updated',
-      organizationId: id,
-      target: { organizationId: id },
-      payload: { ...organizationPayload(organization), changes: changed },
-    });
-  }
-  await ctx.em.flush();
+  await ctx.em.transactional(async (tx) => {
+    // The site stays until this change commits (a deletion waits, then clears the pointer it finds).
+    const pointed = changes.defaultContent?.site;
+    if (pointed && !(await queryIn(tx, sql`select 1 from "site" where id = ${pointed} and organization_id = ${id} for share`)).length) {
+      throw badRequest(`defaultContent.site: no site "${pointed}" in this organization`);
+    }
+    const changed = applyChanges(organization, changes);
+    if (changed.length) {
+      recordEvent(ctx, tx, {
+        type: 'organization.updated',
+        organizationId: id,
+        target: { organizationId: id },
+        payload: { ...organizationPayload(organization), changes: changed },
+      });
+    }
+  });
   return organization;
 }
 
