@@ -8,7 +8,7 @@ import { useTestServer } from './support/server.js';
 import { statementsDuring } from './support/sql.js';
 
 /*
- * The site layout statement (sections, groups, site spaces, spaces and their counts) must reach only
+ * The site structure statement (top-level sections and groups, their site spaces, spaces and counts) must reach only
  * the site's own rows through indexes, so that a site's tree costs the same whatever other tenants
  * hold. Other organizations are filled in bulk with SQL; the plan of the exact statement the server
  * sent is then read with EXPLAIN, as planned for these values and as a generic plan (what a server
@@ -63,8 +63,8 @@ async function fillOtherTenants(em: EntityManager, organizationIds: string[], sp
 
 /** Runs `work` and returns the statements the server sent meanwhile that read a site's layout. */
 async function layoutStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
-  // A page of sections that brings its site spaces has a "siteSpaces" column too, but no "spaces".
-  return (await statementsDuring(work)).filter((sql) => sql.includes('as "siteSpaces"') && sql.includes('as "spaces"'));
+  // The structure statement (sites/published/structure.ts), with everything the tree nests under its items.
+  return (await statementsDuring(work)).filter((sql) => sql.includes('as "topLevel"'));
 }
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
@@ -94,7 +94,7 @@ async function plansOf(statement: string, siteIds: string[]): Promise<{ custom: 
   });
 }
 
-describe('the site layout statement', () => {
+describe('the site structure statement', () => {
   // Filling the other tenants in bulk takes 7-25 s on the embedded database of a busy 2-core machine.
   it("reads only the site's own rows through indexes, whatever other organizations hold", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
@@ -130,7 +130,7 @@ describe('the site layout statement', () => {
     let after: Awaited<ReturnType<typeof reads>> | undefined;
     const statements = await layoutStatementsOf(async () => void (after = await reads(admin)));
     expect(after).toEqual(before);
-    // The tree reads the layout with the one statement; pages of the lists read only their own rows.
+    // The tree reads its structure with the one statement; pages of the lists read only their own rows.
     expect(statements).toHaveLength(1);
 
     const { custom, generic } = await plansOf(statements[0], [siteId]);

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { badRequest } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../kernel/pagination.js';
+import type { Shape } from './read-shapes.js';
 import { jsonTupleOf, readRows, rowsOf, tableOf, type Plain } from './statements.js';
 
 /** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */
@@ -31,13 +32,13 @@ export type ListQuery<T> = {
   order: readonly SortKey<T>[];
   /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps). */
   extra?: Readonly<Record<string, string>>;
-  /**
-   * Values read beside each row, as name → SQL expression of the row (its children as JSON, for a page
-   * that brings them along): `nestedOf(row, name)` hands them back; they are not set on the row.
-   */
-  nested?: Readonly<Record<string, Sql>>;
   /** The list's exact size when the database keeps it (row-counts.ts): a statement of one row, `count`. */
   count?: Sql;
+  /**
+   * What each item is read as: the selection's shape (db/read-shapes.ts: the asked columns and what is
+   * nested under them, as JSON the database builds); whole rows when none is given.
+   */
+  shape?: Shape;
 };
 
 /**
@@ -119,8 +120,8 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   return keys.map((key) => pageOf(list, byKey.get(key) ?? [], counts.get(key) ?? 0, limit));
 }
 
-/** One call of a list field: whose list, and which page of it. */
-export type PageRequest<P> = { parent: P; args: PageArgs };
+/** One call of a list field: whose list, which page of it, and what its items are read as (whole rows when no shape). */
+export type PageRequest<P> = { parent: P; args: PageArgs; shape?: Shape };
 
 /**
  * A per-request loader of pages of one list for the parents a GraphQL answer walks: calls with the same
@@ -132,19 +133,20 @@ export function pageLoader<P, T>(
   keyOf: (parent: P) => string,
   define: (parents: readonly P[]) => Promise<PartitionedList<T>>,
 ): DataLoader<PageRequest<P>, Page<Plain<T>>, string> {
-  const argsKey = (args: PageArgs) => `${args.limit ?? ''}|${args.page ?? ''}`;
+  const argsKey = (args: PageArgs, shape: Shape | undefined) => `${args.limit ?? ''}|${args.page ?? ''}|${shape?.id ?? ''}`;
   return new DataLoader<PageRequest<P>, Page<Plain<T>>, string>(
     async (requests) => {
       const pages = new Array<Page<Plain<T>> | Error>(requests.length);
       const batches = new Map<string, { request: PageRequest<P>; i: number }[]>();
       requests.forEach((request, i) => {
-        const key = argsKey(request.args);
+        const key = argsKey(request.args, request.shape);
         batches.set(key, [...(batches.get(key) ?? []), { request, i }]);
       });
       for (const batch of batches.values()) {
         const parents = batch.map(({ request }) => request.parent);
         try {
-          const found = await readPages(em, await define(parents), parents.map(keyOf), batch[0].request.args);
+          const { args, shape } = batch[0].request;
+          const found = await readPages(em, { ...(await define(parents)), shape }, parents.map(keyOf), args);
           batch.forEach(({ i }, j) => (pages[i] = found[j]!));
         } catch (error) {
           // A failure (a limit out of bounds, a bad cursor) is the failure of the pages of its arguments
@@ -155,7 +157,7 @@ export function pageLoader<P, T>(
       }
       return pages;
     },
-    { cacheKeyFn: ({ parent, args }) => `${keyOf(parent)}|${argsKey(args)}`, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
+    { cacheKeyFn: ({ parent, args, shape }) => `${keyOf(parent)}|${argsKey(args, shape)}`, batchScheduleFn: (dispatch) => setImmediate(dispatch) },
   );
 }
 
@@ -164,16 +166,14 @@ type FoundRow = Record<string, unknown> & { row: unknown[] };
 function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
   const limit = pageSize(args.limit);
   const extra = Object.entries(list.extra ?? {});
-  const nested = Object.entries(list.nested ?? {});
   return {
     limit,
     after: args.page ? afterCursor(list.order, decodeCursor(args.page)) : empty,
     from: sql`${tableOf(em, list.entity)} ${raw(list.alias)}`,
     columns: join(
       [
-        sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
+        list.shape ? sql`${list.shape.object(list.alias)} as "row"` : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
         ...extra.map(([name, expression]) => raw(`${expression} as "${name}"`)),
-        ...nested.map(([name, expression]) => sql`${expression} as ${raw(`"${name}"`)}`),
       ],
       ', ',
     ),
@@ -183,22 +183,17 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 
 /** The entity rows of what a page statement found, with the extra columns on them. */
 function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
-  const rows = rowsOf<Plain<T>>(
-    em,
-    list.entity,
-    found.map((r) => r.row),
-  );
+  const { shape } = list;
+  const rows = shape
+    ? found.map((r) => shape.hydrate(r.row as unknown as Record<string, unknown>) as Plain<T>)
+    : rowsOf<Plain<T>>(
+        em,
+        list.entity,
+        found.map((r) => r.row),
+      );
   for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
-  const nested = Object.keys(list.nested ?? {});
-  if (nested.length > 0) rows.forEach((row, i) => nestedValues.set(row, Object.fromEntries(nested.map((name) => [name, found[i][name]]))));
   return rows;
 }
-
-/** What pages read beside their rows (`ListQuery.nested`), by row: gone with the row. */
-const nestedValues = new WeakMap<object, Record<string, unknown>>();
-
-/** A value a page read beside `row` (`ListQuery.nested`), or undefined. */
-export const nestedOf = (row: object, name: string): unknown => nestedValues.get(row)?.[name];
 
 function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: number): Page<Plain<T>> {
   const items = rows.length > limit ? rows.slice(0, limit) : rows;

@@ -106,6 +106,26 @@ function plainProperties(em: EntityManager, entity: AnyEntity) {
   return metadataOf(em, entity).props.filter((prop) => prop.fieldNames?.length === 1 && !prop.lazy);
 }
 
+/** A single-column property as the read path builds rows of it. */
+export type PlainProperty = { name: string; column: string; date: boolean };
+
+const plainPropertyLists = new Map<string, PlainProperty[]>();
+
+/**
+ * The single-column properties of an entity with their columns; `withLazy` adds those the database keeps
+ * for its own queries (sort keys), which a statement may name but rows do not carry.
+ */
+export function plainPropertiesOf(em: EntityManager, entity: AnyEntity, withLazy = false): readonly PlainProperty[] {
+  const meta = metadataOf(em, entity);
+  const key = `${meta.className}|${withLazy}`;
+  let list = plainPropertyLists.get(key);
+  if (!list) {
+    const props = meta.props.filter((prop) => prop.fieldNames?.length === 1 && (withLazy || !prop.lazy));
+    plainPropertyLists.set(key, (list = props.map((prop) => ({ name: prop.name, column: prop.fieldNames[0], date: prop.runtimeType === 'Date' }))));
+  }
+  return list;
+}
+
 /**
  * `coalesce(json_agg(json_build_array(alias."column", …) order by …), '[]')`: a list of rows as one
  * JSON value, each row a tuple of its column values (`rowsOf` makes them rows again). Tuples rather
@@ -158,8 +178,13 @@ export function rowsOf<T>(em: EntityManager, entity: AnyEntity, tuples: readonly
 
 // ─── reading to answer ──────────────────────────────────────────────────────────────────────────────
 
-/** A name per statement text (a cache of the few fixed texts read through `readRows`). */
+/** A name per statement text (a cache of the fixed texts read through `readRows`, and of the first selections' statements). */
 const statementNames = new Map<string, string>();
+/**
+ * Texts named at most: the read path's statements follow the documents clients send, and each named
+ * statement stays prepared on every connection that ran it; texts beyond these run unnamed.
+ */
+const MAX_NAMED_STATEMENTS = 1000;
 
 /**
  * The rows of a statement, read on the pool outside any transaction. On a PostgreSQL server the
@@ -176,7 +201,7 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
     return result.rows as T[];
   }
   let name = statementNames.get(text);
-  if (name === undefined) statementNames.set(text, (name = `plain_${statementNames.size + 1}`));
+  if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `plain_${statementNames.size + 1}`));
   const client = await poolClientOf(em);
   try {
     const result = await client.query({ name, text, values });

@@ -9,6 +9,7 @@ import type { JobRun } from './jobs.js';
 import type { Loaders } from './request-loaders.js';
 import type { Route } from './rest-route.js';
 import type { Config } from './config.js';
+import type { ReadModel, ReadModelExtension } from './read-models.js';
 import type { Clock } from './clock.js';
 
 /**
@@ -39,6 +40,11 @@ export type Area = {
    * whose filter they apply in SQL (see db/pages.ts).
    */
   lists?: (em: EntityManager, policy: Policy) => object;
+  /**
+   * How the area's GraphQL types map onto its tables (kernel/read-models.ts): the read path compiles a
+   * request's selection of them into statements whose JSON the database builds.
+   */
+  reads?: readonly (ReadModel | ReadModelExtension)[];
   /** The MikroORM entities of the area's tables (a new one also needs a migration). */
   entities?: NonNullable<Options['entities']>;
   /**

@@ -28,7 +28,6 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
  */
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
-  private readonly askedKeys = new Set<K>();
   private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
   private readonly derivedFrom?: { clear(key: K): unknown };
 
@@ -58,13 +57,7 @@ export class Loader<K, V> extends DataLoader<K, V> {
 
   override load(key: K): Promise<V> {
     if (this.loaded.has(key)) return Promise.resolve(this.loaded.get(key) as V);
-    this.askedKeys.add(key);
     return super.load(key);
-  }
-
-  /** True once this request has asked for the key (its value may still be loading). */
-  isAsked(key: K): boolean {
-    return this.loaded.has(key) || this.askedKeys.has(key);
   }
 
   /**
@@ -83,14 +76,12 @@ export class Loader<K, V> extends DataLoader<K, V> {
 
   override clear(key: K): this {
     this.loaded.delete(key);
-    this.askedKeys.delete(key);
     this.derivedFrom?.clear(key);
     return super.clear(key);
   }
 
   override clearAll(): this {
     this.loaded.clear();
-    this.askedKeys.clear();
     return super.clearAll();
   }
 }

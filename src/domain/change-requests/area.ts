@@ -5,6 +5,7 @@ import { changeRequestLoaders } from './loaders.js';
 import { changeRequestResolvers } from './resolvers.js';
 import { changeRequestRoutes } from './routes.js';
 import { CreateChangeRequestInput, UpdateChangeRequestInput } from './inputs.js';
+import { SpaceChangeRequestReads } from './reads.js';
 
 /** Change requests of spaces: opening, merging, bringing up to date. */
 export const changeRequestsArea = {
@@ -14,6 +15,7 @@ export const changeRequestsArea = {
   resolvers: changeRequestResolvers,
   loaders: changeRequestLoaders,
   entities: [ChangeRequest],
+  reads: [SpaceChangeRequestReads],
   spaceOwned: [ChangeRequest] as never[],
   routes: changeRequestRoutes,
   checks: changeRequestChecks,

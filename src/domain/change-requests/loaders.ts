@@ -2,7 +2,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { type Sql } from 'sql-template-tag';
 import { readRows, tableOf } from '../../db/statements.js';
 import { Loader, rowLoader } from '../../kernel/loader.js';
-import type { SpaceFacts } from '../sites/index.js';
 import { ChangeRequest } from './entities.js';
 
 export type ChangeRequestCounts = { total: number; open: number; draft: number };
@@ -56,14 +55,6 @@ export function changeRequestLoaders(em: EntityManager) {
     ),
     /** How many change requests each space has (all, open, draft), in one grouped statement for all spaces. */
     changeRequestCounts,
-    /** The same counts for the spaces a site publishes, read with the site's layout (see sites/published/layout). */
-    changeRequestCountsOfLayout: {
-      sql: (spaceIds: Sql) => sql`select coalesce(json_agg(json_build_array(c.space, c.status, c.n)), '[]') from (${countsOfSpaces(em, spaceIds)}) c`,
-      remember: (spaceIds: readonly string[], rows: [string, string, number][]) => {
-        const counts = countsBySpace(rows.map(([space, status, n]) => ({ space, status, n })));
-        for (const id of spaceIds) changeRequestCounts.remember(id, counts.get(id) ?? { total: 0, open: 0, draft: 0 });
-      },
-    } satisfies SpaceFacts<[string, string, number][]>,
   };
 }
 

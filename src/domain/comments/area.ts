@@ -5,6 +5,7 @@ import { commentLoaders } from './loaders.js';
 import { commentResolvers } from './resolvers.js';
 import { commentRoutes } from './routes.js';
 import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
+import { SpaceCommentReads } from './reads.js';
 
 /** Comments of spaces and change requests, their replies and reactions. */
 export const commentsArea = {
@@ -14,6 +15,7 @@ export const commentsArea = {
   resolvers: commentResolvers,
   loaders: commentLoaders,
   entities: [Comment, CommentReply, CommentReaction],
+  reads: [SpaceCommentReads],
   spaceOwned: [Comment, CommentReply, CommentReaction] as never[],
   routes: commentRoutes,
   checks: commentChecks,

@@ -3,7 +3,6 @@ import sql, { empty, type Sql } from 'sql-template-tag';
 import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../../kernel/loader.js';
 import { groupRows } from '../../kernel/row-index.js';
-import type { SpaceFacts } from '../sites/index.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -57,14 +56,6 @@ export function commentLoaders(em: EntityManager) {
       (c) => c.id,
     ),
     openCommentCounts,
-    /** Open comments of the spaces a site publishes (their own discussions), read with the site's layout. */
-    openCommentCountsOfLayout: {
-      sql: (spaceIds: Sql) => sql`select coalesce(json_agg(json_build_array(c.key, c.n)), '[]') from (${openCountsOfSpaces(em, spaceIds, 'spacesOwn')}) c`,
-      remember: (spaceIds: readonly string[], rows: [string, number][]) => {
-        const counts = new Map(rows);
-        for (const id of spaceIds) openCommentCounts.remember(threadKey(id, null), counts.get(threadKey(id, null)) ?? 0);
-      },
-    } satisfies SpaceFacts<[string, number][]>,
     commentReply: rowLoader(
       (ids: string[]) => rowsWhereIn(em, CommentReply, 'id', ids),
       (r) => r.id,

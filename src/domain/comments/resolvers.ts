@@ -9,6 +9,7 @@ import { threadKey } from './loaders.js';
 import { summarize, type ReactionUser } from './reactions.js';
 import { deleteComment, deleteReply, getComment, getReply, listComments, listReplies, postComment, postReply, updateComment, updateReply } from './service.js';
 import { currentContent } from './threads.js';
+import { readAlong } from '../../kernel/read-models.js';
 
 /** The API address of a comment, in its space or its change request. */
 function commentLocation(ctx: Context, comment: CommentRow): string {
@@ -105,7 +106,7 @@ export const commentResolvers: Resolvers = {
     user: (u, _, ctx) => found(ctx.loaders.user.get(u.user), 'User'),
   },
   Space: {
-    comments: (s, _, ctx) => ctx.loaders.openCommentCounts.get(threadKey(s.id, null)),
+    comments: (s, _, ctx, info) => readAlong(s, info, () => ctx.loaders.openCommentCounts.get(threadKey(s.id, null))),
   },
   ChangeRequest: {
     comments: (c, _, ctx) => ctx.loaders.openCommentCounts.get(threadKey(c.space, c.id)),

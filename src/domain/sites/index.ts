@@ -15,11 +15,10 @@ export type {
 } from './entities.js';
 export { recordShareLinkEvent, recordSiteEvent, recordStructureChange } from './events.js';
 export type { StructureChange } from './events.js';
-export { asksForTree, forgetSiteStructure, pageOfSite, partOfSite, sectionNestingOf, siteLoaders } from './loaders.js';
+export { forgetSiteStructure, siteLoaders } from './loaders.js';
 export { validateCondition } from './published/conditions.js';
-export type { SpaceFacts } from './published/layout.js';
 export { siteNavigationLists } from './published/navigation-lists.js';
-export type { SectionNesting } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';
 export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
 export { sectionOfSite } from './section-of-site.js';
+export { structureShapes, type StructureShapes } from './published/structure.js';

@@ -1,29 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { GraphQLResolveInfo } from 'graphql';
-import { selectsField, selectsPath } from '../../kernel/selection.js';
-import type { SectionNesting } from './published/navigation-lists.js';
-import { readRows, rowsWhereIn, type Plain } from '../../db/statements.js';
+import type { EntityName } from '@mikro-orm/core';
+import sql from 'sql-template-tag';
+import { columnOf, jsonTupleOf, readRows, rowsOf, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
-import { batchLoader, groupLoader, Loader, partOf, rowLoader } from '../../kernel/loader.js';
-import { pageSize, type Page, type PageArgs } from '../../kernel/pagination.js';
-import { groupRows } from '../../kernel/row-index.js';
-import type { SpaceRow } from '../spaces/index.js';
-import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace } from './entities.js';
-import { readSiteLayouts, type SiteLayout, type SpaceFacts } from './published/layout.js';
-
-/** What a site's layout hands the spaces it publishes to: the spaces' own loaders. */
-export type PublishedSpaces = {
-  /** The spaces area's plain-row loader, filled with the spaces read in the layout's statement. */
-  spaceToRead: Loader<string, Plain<SpaceRow> | null>;
-  /** What other areas show of each space (counts), read in the same statement, so a tree's spaces need no further batch. */
-  facts: readonly SpaceFacts<never>[];
-};
+import { batchLoader, groupLoader, Loader, rowLoader } from '../../kernel/loader.js';
+import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionRow } from './entities.js';
+import { readSiteStructures, type SiteStructureRows, type StructureShapes } from './published/structure.js';
 
 const byPosition = { position: 'asc', id: 'asc' } as const;
 
-export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
-  // Parts of a site that a page of one of its lists needs, each read for that page's rows only; a
-  // request that reads the whole layout (a site's tree) finds them in it.
+export function siteLoaders(em: EntityManager) {
   const sectionRow = rowLoader(
     (ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids),
     (s) => s.id,
@@ -40,6 +26,24 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     (ids: string[]) => rowsWhereIn(em, SiteSection, 'sectionGroup', ids, byPosition),
     (s) => s.sectionGroup!,
   );
+  /**
+   * Each site's default section: the one it names, else its first in navigation order (the `nav_key` the
+   * database keeps), one index lookup per site.
+   */
+  const defaultSection = rowLoader(
+    async (siteIds: string[]) => {
+      const section = (property: string) => columnOf(em, SiteSection, property);
+      const [{ rows }] = await readRows<{ rows: unknown[][] }>(
+        em,
+        sql`select coalesce(json_agg(d.row), '[]') as "rows" from unnest(${siteIds}::varchar[]) as k(id) cross join lateral (
+        select ${jsonTupleOf(em, SiteSection, 'x')} as row from ${tableOf(em, SiteSection)} x join ${tableOf(em, Site)} s on s.id = x.${section('site')}
+        where x.${section('site')} = k.id
+        order by coalesce(x.id = s.${columnOf(em, Site, 'defaultSection')}, false) desc, x.${section('navKey')}, x.id limit 1) d`,
+      );
+      return rowsOf<SiteSectionRow>(em, SiteSection, rows);
+    },
+    (s) => s.site,
+  );
   const siteSpaceCount = batchLoader(async (siteIds: string[]) => {
     const statement = countsStatement('site_spaces_of_site', siteIds);
     const counted = await readRows<{ key: string; count: string }>(em, statement);
@@ -47,44 +51,31 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     return siteIds.map((id) => bySite.get(id) ?? 0);
   });
 
-  const layout = rowLoader(
-    async (siteIds: string[]) => {
-      const layouts = await readSiteLayouts(em, siteIds, spaces.facts);
-      for (const layout of layouts) {
-        for (const space of layout.spaces) spaces.spaceToRead.remember(space.id, space);
-        const bySection = groupRows(
-          layout.siteSpaces.filter((s) => s.section),
-          (s) => s.section!,
-        );
-        const byGroup = groupRows(
-          layout.sections.filter((s) => s.sectionGroup),
-          (s) => s.sectionGroup!,
-        );
-        for (const section of layout.sections) {
-          sectionRow.remember(section.id, section);
-          siteSpacesBySection.remember(section.id, bySection.get(section.id) ?? []);
-        }
-        for (const group of layout.groups) {
-          groupRow.remember(group.id, group);
-          sectionsByGroup.remember(group.id, byGroup.get(group.id) ?? []);
-        }
-        siteSpaceCount.remember(layout.site, layout.siteSpaces.length);
-      }
-      return layouts;
-    },
-    (l) => l.site,
-  );
+  /** Structures of sites as a selection asks for them, a loader per selection (published/structure.ts). */
+  const structures = new Map<string, Loader<string, SiteStructureRows | null>>();
+  const structureOf = (shapes: StructureShapes) => {
+    let loader = structures.get(shapes.id);
+    if (!loader)
+      structures.set(
+        shapes.id,
+        (loader = rowLoader(
+          (siteIds: string[]) => readSiteStructures(em, siteIds, shapes),
+          (s) => s.site,
+        )),
+      );
+    return loader;
+  };
   // Lists are plain rows (never changed: changes load entities and clear these loaders afterwards).
-  const partOfLayout = <T>(pick: (layout: SiteLayout) => T[]) => partOf(layout, pick, []);
+  const bySite = <T extends { site: string }>(entity: EntityName<T>) =>
+    groupLoader(
+      (ids: string[]) => rowsWhereIn(em, entity, 'site', ids, byPosition as never),
+      (row) => row.site,
+    );
   return {
-    /** True once this request reads the site's whole layout (a tree): its parts then come from it. */
-    layoutAsked: (siteId: string) => layout.isAsked(siteId),
-    /**
-     * Starts reading the site's whole layout, for a request that will need it (a tree): the lists and
-     * counts asked beside it then come from it. A failure is the tree field's to report, through its
-     * own read of the same batch.
-     */
-    askLayout: (siteId: string) => void layout.load(siteId).catch(() => undefined),
+    /** A site's structure, read as `shapes` say (one statement per selection and level, whatever the site's size). */
+    structureOf,
+    /** Forgets every structure read, after a change to a site. */
+    forgetStructures: () => structures.clear(),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Site, 'id', ids),
@@ -97,7 +88,7 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     /** Sections as plain rows, for reading. */
     sectionRow,
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
-    sectionsBySite: partOfLayout((l) => l.sections),
+    sectionsBySite: bySite(SiteSection),
     /** Sections of each group by position. */
     sectionsByGroup,
     siteSectionGroup: rowLoader(
@@ -106,17 +97,18 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
     ),
     /** Section groups as plain rows, for reading. */
     groupRow,
-    groupsBySite: partOfLayout((l) => l.groups),
+    groupsBySite: bySite(SiteSectionGroup),
     siteSpace: rowLoader(
       (ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }),
       (s) => s.id,
     ),
     /** Site spaces of each site by position within their section (or root level). */
-    siteSpacesBySite: partOfLayout((l) => l.siteSpaces),
+    siteSpacesBySite: bySite(SiteSpace),
     /** Site spaces of each section by position. */
     siteSpacesBySection,
     /** The number of each site's site spaces, which the database keeps. */
     siteSpaceCount,
+    defaultSection,
     /** Site spaces that publish each space. */
     siteSpacesBySpace: groupLoader(
       (spaceIds: string[]) => em.find(SiteSpace, { space: { $in: spaceIds } }),
@@ -135,59 +127,15 @@ export function siteLoaders(em: EntityManager, spaces: PublishedSpaces) {
 
 type SiteLoaders = ReturnType<typeof siteLoaders>;
 
-/**
- * Reads a part of a site from its layout when the request reads the layout anyway (a tree, whose
- * statement is on its way), else through the part's own loader: the statements of a request then
- * depend on its shape, not on which answer arrives first.
- */
-export function partOfSite<T>(loaders: SiteLoaders, siteId: string, fromLayout: () => T | Promise<T>, own: () => T | Promise<T>): T | Promise<T> {
-  return loaders.layoutAsked(siteId) ? fromLayout() : own();
-}
-
-/**
- * Whether a site's field asks for its tree (its structure, which is the whole site by definition): the
- * whole layout is then read at once (`askLayout`), in one statement, and also answers the lists and
- * counts beside it. A page of sections with their site spaces is not a tree: it reads its page alone,
- * whatever the site's size.
- */
-export const asksForTree = (info: GraphQLResolveInfo) => selectsField(info, 'structure');
-
-/**
- * What a page of sections should bring along, from what the request asks below it: its items' site
- * spaces, and their spaces, are then read in the page's statement instead of a batch per level.
- */
-export function sectionNestingOf(info: GraphQLResolveInfo): SectionNesting {
-  if (!selectsPath(info, ['items', 'siteSpaces'])) return 'none';
-  // A site space's title is its space's.
-  const spaces = selectsPath(info, ['items', 'siteSpaces', 'space']) || selectsPath(info, ['items', 'siteSpaces', 'title']);
-  return spaces ? 'siteSpacesAndSpaces' : 'siteSpaces';
-}
-
-/**
- * A first page of a list of the site, from its layout when the request reads the layout anyway and the
- * whole list fits in the page (no statement of its own; the count is the list's length); else the
- * list's own page, read in SQL. Only a whole list is served so: a page that ends early hands out the SQL
- * list's cursor, which the layout's rows do not carry.
- */
-export function pageOfSite<T>(
-  loaders: SiteLoaders,
-  siteId: string,
-  args: PageArgs,
-  fromLayout: () => Promise<T[]>,
-  own: () => Promise<Page<T>>,
-): Promise<Page<T>> {
-  if (args.page || !loaders.layoutAsked(siteId)) return own();
-  const limit = pageSize(args.limit);
-  return fromLayout().then((rows) => (rows.length <= limit ? { items: rows, count: rows.length, next: null } : own()));
-}
-
 /** Forgets what the request's loaders hold of a site's structure, after a change to it. */
 export function forgetSiteStructure(loaders: SiteLoaders, siteId: string): void {
+  loaders.forgetStructures();
   loaders.site.clear(siteId);
   loaders.sectionsBySite.clear(siteId);
   loaders.groupsBySite.clear(siteId);
   loaders.siteSpacesBySite.clear(siteId);
   loaders.siteSpaceCount.clear(siteId);
+  loaders.defaultSection.clear(siteId);
   // Keyed by section or group: which of them changed is not known here.
   loaders.sectionRow.clearAll();
   loaders.groupRow.clearAll();

@@ -6,6 +6,7 @@ import { spaceRoutes } from './routes.js';
 import { spaceJobHandlers } from './service.js';
 import { spaceLists } from './lists.js';
 import { CreateSpaceInput, UpdateSpaceInput } from './inputs.js';
+import { SpaceReads } from './reads.js';
 
 /** Spaces: their lifecycle (deleted spaces are purged by a job), places and transfers. */
 export const spacesArea = {
@@ -16,6 +17,7 @@ export const spacesArea = {
   loaders: spaceLoaders,
   lists: spaceLists,
   entities: [Space],
+  reads: [SpaceReads],
   routes: spaceRoutes,
   jobs: { ...spaceJobHandlers },
 } satisfies Area;

@@ -3,6 +3,7 @@ import { createInOrganization, listInOrganization, succeeded, updateById } from 
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
+import { readAlong } from '../../kernel/read-models.js';
 
 export const spaceResolvers: Resolvers = {
   Query: {
@@ -34,9 +35,10 @@ export const spaceResolvers: Resolvers = {
         icon: null,
       };
     },
-    changeRequests: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total),
-    changeRequestsOpen: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open),
-    changeRequestsDraft: (s, _, ctx) => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft),
+    // Counted in the statement that read the space when its read model says so (change-requests/reads.ts).
+    changeRequests: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.total)),
+    changeRequestsOpen: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.open)),
+    changeRequestsDraft: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.changeRequestCounts.get(s.id), (c) => c.draft)),
     permissions: (s, _, ctx) => ctx.policy.spacePermissions(s),
     owningOrganization: (s, _, ctx) => found(ctx.loaders.organization.get(s.organization), 'Organization'),
     /** The parent, when the viewer can see it (a visible space must not reveal a hidden collection). */

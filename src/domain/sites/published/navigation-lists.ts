@@ -1,8 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import sql, { empty, type Sql } from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../../db/pages.js';
-import { jsonTupleOf, tableOf } from '../../../db/statements.js';
-import { Space } from '../../spaces/index.js';
+import { tableOf } from '../../../db/statements.js';
 import { countsStatement } from '../../../db/row-counts.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
@@ -13,20 +12,6 @@ const byPosition: SortKey<SiteSectionGroupRow>[] = [
   { sql: 'x.position', of: (g) => g.position },
   { sql: 'x.id', of: (g) => g.id },
 ];
-
-/** What a page of sections reads beside each section, for a request that asks for it below the page. */
-export type SectionNesting = 'none' | 'siteSpaces' | 'siteSpacesAndSpaces';
-
-/**
- * A section's site spaces by position as a JSON list of tuples `[siteSpace, space?]` (each as
- * `rowsOf` reads it): a page of sections and what its items show in one statement, each section's site
- * spaces through the index on their section (as the site-spaces loader reads them).
- */
-function siteSpacesOfSection(em: EntityManager, withSpaces: boolean): Sql {
-  const space = withSpaces ? sql`, (select ${jsonTupleOf(em, Space, 'sp')} from ${tableOf(em, Space)} sp where sp.id = n.space_id)` : empty;
-  return sql`(select coalesce(json_agg(json_build_array(${jsonTupleOf(em, SiteSpace, 'n')}${space}) order by n.position, n.id), '[]')
-    from ${tableOf(em, SiteSpace)} n where n.section_id = x.id)`;
-}
 
 /**
  * The lists of a site's navigation, each page read through an index in navigation order, for every site
@@ -45,24 +30,17 @@ export function siteNavigationLists(em: EntityManager) {
       const counts = isDefault === null ? (keys: readonly string[]) => countsStatement('site_spaces_of_site', keys) : undefined;
       return { entity: SiteSpace, alias: 'x', partition: 'x.site_id', where, order: inNavigationOrder<SiteSpaceRow>(), extra: { navKey: 'x.nav_key' }, counts };
     });
-  /** Every section of a site (top-level and grouped) in navigation order, with what the page brings along of each. */
-  const sections = (nesting: SectionNesting) =>
-    pageLoader(em, site, async () => ({
+  return {
+    /** Every section of a site (top-level and grouped) in navigation order. */
+    sectionsOfSite: pageLoader(em, site, async () => ({
       entity: SiteSection,
       alias: 'x',
       partition: 'x.site_id',
       where: sql`true`,
       order: inNavigationOrder<SiteSectionRow>(),
       extra: { navKey: 'x.nav_key' },
-      nested: nesting === 'none' ? undefined : { siteSpaces: siteSpacesOfSection(em, nesting === 'siteSpacesAndSpaces') },
       counts: (keys) => countsStatement('sections_of_site', keys),
-    }));
-  return {
-    sectionsOfSite: sections('none'),
-    /** The same pages, each section with its site spaces (`siteSpacesOfSection`). */
-    sectionsWithSiteSpaces: sections('siteSpaces'),
-    /** The same pages, each section with its site spaces and their spaces. */
-    sectionsWithSpaces: sections('siteSpacesAndSpaces'),
+    })),
     /** The section groups of a site by position. */
     sectionGroupsOfSite: pageLoader(em, site, async () => ({
       entity: SiteSectionGroup,

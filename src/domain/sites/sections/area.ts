@@ -2,6 +2,7 @@ import { schemaBeside, type Area } from '../../../kernel/area.js';
 import { SiteSection, SiteSectionGroup } from '../index.js';
 import { siteSectionResolvers } from './resolvers.js';
 import { siteSectionsRoutes } from './routes.js';
+import { SiteSectionGroupReads, SiteSectionReads } from './reads.js';
 import {
   AddSiteSectionGroupInput,
   AddSiteSectionInput,
@@ -25,5 +26,6 @@ export const siteSectionsArea = {
   },
   resolvers: siteSectionResolvers,
   entities: [SiteSectionGroup, SiteSection],
+  reads: [SiteSectionReads, SiteSectionGroupReads],
   routes: siteSectionsRoutes,
 } satisfies Area;

@@ -1,4 +1,3 @@
-import type { Context } from '../../../kernel/context.js';
 import { found, whenLoaded } from '../../../kernel/loader.js';
 import type { PageArgs } from '../../../kernel/pagination.js';
 import { succeeded } from '../../../kernel/resolvers.js';
@@ -18,25 +17,17 @@ import {
   updateSiteSection,
   updateSiteSectionGroup,
 } from './service.js';
-import { partOfSite, sectionNestingOf } from '../index.js';
+import { itemsShape } from '../../../db/read-shapes.js';
+import { readAlong } from '../../../kernel/read-models.js';
 import { sectionPublishedUrl } from '../index.js';
 
 const pageOf = ({ page, limit }: PageArgs): PageArgs => ({ page, limit });
 
-/** A section's site spaces by position; a site's layout, once read, holds them already. */
-const siteSpacesOfSection = (ctx: Context, section: SiteSectionRow) =>
-  partOfSite(
-    ctx.loaders,
-    section.site,
-    () => whenLoaded(ctx.loaders.siteSpacesBySite.get(section.site), () => ctx.loaders.siteSpacesBySection.get(section.id)),
-    () => ctx.loaders.siteSpacesBySection.get(section.id),
-  );
-
 /** Site sections and section groups (root fields and their types). */
 export const siteSectionResolvers: Resolvers = {
   Query: {
-    siteSections: (_, args, ctx, info) => listSiteSections(ctx, args.siteId, pageOf(args), sectionNestingOf(info)),
-    siteSectionGroups: (_, args, ctx) => listSiteSectionGroups(ctx, args.siteId, pageOf(args)),
+    siteSections: (_, args, ctx, info) => listSiteSections(ctx, args.siteId, pageOf(args), itemsShape(ctx, info, 'SiteSection')),
+    siteSectionGroups: (_, args, ctx, info) => listSiteSectionGroups(ctx, args.siteId, pageOf(args), itemsShape(ctx, info, 'SiteSectionGroup')),
   },
   Mutation: {
     addSiteSection: (_, { siteId, input }, ctx) => addSiteSection(ctx, siteId, input),
@@ -54,7 +45,7 @@ export const siteSectionResolvers: Resolvers = {
     object: () => 'site-section',
     default: (s, _, ctx) => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id),
     sectionGroup: (s) => s.sectionGroup ?? null,
-    siteSpaces: (s, _, ctx) => siteSpacesOfSection(ctx, s),
+    siteSpaces: (s, _, ctx, info) => readAlong(s, info, () => ctx.loaders.siteSpacesBySection.get(s.id)),
     /** Like the site's: only a published site has published URLs. */
     urls: (s, _, ctx) =>
       whenLoaded(ctx.loaders.site.get(s.site), (site) => ({
@@ -62,29 +53,14 @@ export const siteSectionResolvers: Resolvers = {
         published: site?.published ? sectionPublishedUrl(site, s, ctx.config) : null,
       })),
     site: (s, _, ctx) => found(ctx.loaders.site.get(s.site), 'Site'),
-    group: (s, _, ctx) => {
-      const groupId = s.sectionGroup;
-      if (!groupId) return null;
-      return partOfSite(
-        ctx.loaders,
-        s.site,
-        () => whenLoaded(ctx.loaders.groupsBySite.get(s.site), (groups) => groups.find((g) => g.id === groupId) ?? null),
-        () => ctx.loaders.groupRow.get(groupId),
-      );
-    },
+    group: (s, _, ctx, info) => readAlong(s, info, () => (s.sectionGroup ? ctx.loaders.groupRow.get(s.sectionGroup) : null)),
     /** The section's default site space; should it be gone, its first site space. */
     defaultSiteSpace: (s, _, ctx) =>
-      whenLoaded(siteSpacesOfSection(ctx, s), (siteSpaces) => siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null),
+      whenLoaded(ctx.loaders.siteSpacesBySection.get(s.id), (siteSpaces) => siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null),
   },
   SiteSectionGroup: {
     object: () => 'site-section-group',
-    sections: (g, _, ctx) =>
-      partOfSite(
-        ctx.loaders,
-        g.site,
-        () => whenLoaded(ctx.loaders.sectionsBySite.get(g.site), () => ctx.loaders.sectionsByGroup.get(g.id)),
-        () => ctx.loaders.sectionsByGroup.get(g.id),
-      ),
+    sections: (g, _, ctx, info) => readAlong(g, info, () => ctx.loaders.sectionsByGroup.get(g.id)),
     site: (g, _, ctx) => found(ctx.loaders.site.get(g.site), 'Site'),
   },
 };

@@ -29,15 +29,11 @@ import {
   type SiteSectionGroupEntity,
   type SiteSectionGroupRow,
   type SiteSectionRow,
-  type SiteSpaceRow,
 } from '../index.js';
-import { nestedOf } from '../../../db/pages.js';
-import { rowsOf, type Plain } from '../../../db/statements.js';
-import { Space, type SpaceRow } from '../../spaces/index.js';
-import type { SectionNesting } from '../index.js';
+import type { Shape } from '../../../db/read-shapes.js';
 import { applyChanges } from '../../../events/changes.js';
 import { recordStructureChange, type StructureChange } from '../index.js';
-import { forgetSiteStructure, pageOfSite } from '../index.js';
+import { forgetSiteStructure } from '../index.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -126,43 +122,13 @@ function navigationKeyOf(groups: SiteSectionGroupRow[]) {
 // ─── lists ──────────────────────────────────────────────────────────────────────────────────────────
 
 /** Every section of a site (top-level and grouped) in navigation order. */
-export function listSiteSections(ctx: Context, siteId: string, args: PageArgs, nesting: SectionNesting = 'none') {
-  const inLayout = async () => {
-    const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(siteId), ctx.loaders.groupsBySite.load(siteId)]);
-    return sectionsInNavigationOrder(sections, groups);
-  };
-  const ownPage = async () => {
-    if (nesting === 'none') return ctx.lists.sectionsOfSite.load({ parent: siteId, args });
-    const list = nesting === 'siteSpaces' ? ctx.lists.sectionsWithSiteSpaces : ctx.lists.sectionsWithSpaces;
-    const page = await list.load({ parent: siteId, args });
-    rememberSiteSpacesOfSections(ctx, page.items);
-    return page;
-  };
-  return pageOfSite(ctx.loaders, siteId, args, inLayout, ownPage);
-}
-
-/** What a page of sections brought along of each section (`SectionNesting`), handed to the loaders its items' fields read. */
-function rememberSiteSpacesOfSections(ctx: Context, sections: readonly SiteSectionRow[]) {
-  for (const section of sections) {
-    const tuples = nestedOf(section, 'siteSpaces') as [unknown[], unknown[] | null | undefined][] | undefined;
-    if (!tuples) continue;
-    ctx.loaders.siteSpacesBySection.remember(
-      section.id,
-      rowsOf<Plain<SiteSpaceRow>>(
-        ctx.em,
-        SiteSpace,
-        tuples.map(([siteSpace]) => siteSpace),
-      ),
-    );
-    const spaces = tuples.flatMap(([, space]) => (space ? [space] : []));
-    for (const space of rowsOf<Plain<SpaceRow>>(ctx.em, Space, spaces)) ctx.loaders.spaceToRead.remember(space.id, space);
-  }
+export function listSiteSections(ctx: Context, siteId: string, args: PageArgs, shape?: Shape) {
+  return ctx.lists.sectionsOfSite.load({ parent: siteId, args, shape });
 }
 
 /** The section groups of a site by position. */
-export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs) {
-  const inLayout = () => ctx.loaders.groupsBySite.load(siteId);
-  return pageOfSite(ctx.loaders, siteId, args, inLayout, () => ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args }));
+export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageArgs, shape?: Shape) {
+  return ctx.lists.sectionGroupsOfSite.load({ parent: siteId, args, shape });
 }
 
 // ─── sections ───────────────────────────────────────────────────────────────────────────────────────

@@ -5,6 +5,7 @@ import { siteSpaceResolvers } from './resolvers.js';
 import { siteSpacesRoutes } from './routes.js';
 import { unpublishSpaces } from './service.js';
 import { AddSiteSpaceInput, SiteSpacePositionInput, UpdateSiteSpaceInput } from './inputs.js';
+import { SiteSpaceReads } from './reads.js';
 
 /** Site spaces: the spaces a site publishes, at its top level or in a section. */
 export const siteSpacesArea = {
@@ -13,6 +14,7 @@ export const siteSpacesArea = {
   inputs: { AddSiteSpaceInput, UpdateSiteSpaceInput, SiteSpacePositionInput },
   resolvers: siteSpaceResolvers,
   entities: [SiteSpace],
+  reads: [SiteSpaceReads],
   routes: siteSpacesRoutes,
   checks: siteSpaceChecks,
   contentLeaving: async (em, { spaces }) => {

@@ -4,6 +4,8 @@ import { succeeded } from '../../../kernel/resolvers.js';
 import type { Resolvers } from '../../../kernel/resolver-types.js';
 import type { SiteSpaceRow } from '../index.js';
 import { sectionOfSite } from '../index.js';
+import { itemsShape } from '../../../db/read-shapes.js';
+import { readAlong } from '../../../kernel/read-models.js';
 import { addSiteSpace, deleteSiteSpace, isDefaultSiteSpace, listSiteSpaces, moveSiteSpace, siteSpaceUrl, updateSiteSpace } from './service.js';
 
 /**
@@ -25,9 +27,9 @@ async function rememberShareKey(ctx: Context, siteId: string, shareKey: string |
 /** Site spaces (root fields and their type). */
 export const siteSpaceResolvers: Resolvers = {
   Query: {
-    siteSpaces: async (_, { siteId, shareKey, ...args }, ctx) => {
+    siteSpaces: async (_, { siteId, shareKey, ...args }, ctx, info) => {
       await rememberShareKey(ctx, siteId, shareKey);
-      return listSiteSpaces(ctx, siteId, args);
+      return listSiteSpaces(ctx, siteId, args, itemsShape(ctx, info, 'SiteSpace'));
     },
   },
   Mutation: {
@@ -39,8 +41,12 @@ export const siteSpaceResolvers: Resolvers = {
   SiteSpace: {
     object: () => 'site-space',
     section: (s) => s.section ?? null,
-    space: (s, _, ctx) => found(ctx.loaders.spaceToRead.get(s.space), 'Space'),
-    title: (s, _, ctx) => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? ''),
+    space: (s, _, ctx, info) =>
+      found(
+        readAlong(s, info, () => ctx.loaders.spaceToRead.get(s.space)),
+        'Space',
+      ),
+    title: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? '')),
     default: (s, _, ctx) => isDefaultSiteSpace(ctx, s),
     condition: (s) => s.condition ?? null,
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.
@@ -51,7 +57,7 @@ export const siteSpaceResolvers: Resolvers = {
         published,
       })),
     site: (s, _, ctx) => found(ctx.loaders.site.get(s.site), 'Site'),
-    siteSection: (s, _, ctx) => (s.section ? sectionOfSite(ctx, s.site, s.section) : null),
+    siteSection: (s, _, ctx, info) => readAlong(s, info, () => (s.section ? sectionOfSite(ctx, s.site, s.section) : null)),
   },
 };
 

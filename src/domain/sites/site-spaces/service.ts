@@ -18,6 +18,7 @@ import { sectionOfSite } from '../index.js';
 import { siteSpacePublishedUrl } from '../index.js';
 import { recordStructureChange } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
+import type { Shape } from '../../../db/read-shapes.js';
 
 const MoveSiteSpaceInput = z.object({ position: SiteSpacePositionInput.optional() });
 
@@ -37,9 +38,9 @@ export function isDefaultSiteSpace(ctx: Context, row: SiteSpaceRow): boolean | P
  * spaces by position. `default`: true keeps only the default of each section (or of the root level),
  * false only the others.
  */
-export function listSiteSpaces(ctx: Context, siteId: string, { default: isDefault, ...args }: SiteSpaceListArgs) {
+export function listSiteSpaces(ctx: Context, siteId: string, { default: isDefault, ...args }: SiteSpaceListArgs, shape?: Shape) {
   const list = isDefault === true ? ctx.lists.defaultSiteSpacesOfSite : isDefault === false ? ctx.lists.otherSiteSpacesOfSite : ctx.lists.siteSpacesOfSite;
-  return list.load({ parent: siteId, args });
+  return list.load({ parent: siteId, args, shape });
 }
 
 /**

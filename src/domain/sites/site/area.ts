@@ -15,17 +15,7 @@ export const siteArea = {
   typeDefs: schemaBeside(import.meta.url),
   inputs: { CreateSiteInput, UpdateSiteInput },
   resolvers: siteResolvers,
-  // A site's layout fills the spaces' loader and carries what other areas show of each space; those
-  // areas come later in src/areas.ts, so they are read when a layout is, not now.
-  loaders: (em, _viewer, all) =>
-    siteLoaders(em, {
-      get spaceToRead() {
-        return all.spaceToRead;
-      },
-      get facts() {
-        return [all.changeRequestCountsOfLayout, all.openCommentCountsOfLayout];
-      },
-    }),
+  loaders: siteLoaders,
   // The navigation's pages, which the sections and site spaces areas read.
   lists: siteNavigationLists,
   entities: [Site, SiteAdaptiveSchema],

@@ -1,12 +1,12 @@
-import { found, whenLoaded } from '../../../kernel/loader.js';
-import { asksForTree, partOfSite, sectionNestingOf } from '../index.js';
+import { found } from '../../../kernel/loader.js';
+import { structureShapes } from '../index.js';
+import { itemsShape } from '../../../db/read-shapes.js';
 import { notFound } from '../../../kernel/errors.js';
 import { createInOrganization, succeeded, updateById } from '../../../kernel/resolvers.js';
 import type { Resolvers } from '../../../kernel/resolver-types.js';
 import type { SiteAdaptiveSchemaRow, SiteRow } from '../index.js';
 import {
   createSite,
-  defaultSiteSection,
   defaultSiteSpace,
   deleteSite,
   getAdaptiveSchema,
@@ -26,12 +26,9 @@ import { siteBaseUrl, siteUrls } from '../index.js';
 export const siteResolvers: Resolvers = {
   Query: {
     sites: (_, { organizationId, page, limit, ...filters }, ctx) => listSites(ctx, organizationId, filters, { page, limit }),
-    site: (_, { id }, ctx, info) => {
-      if (asksForTree(info)) ctx.loaders.askLayout(id);
-      return found(ctx.loaders.site.get(id), 'Site');
-    },
+    site: (_, { id }, ctx) => found(ctx.loaders.site.get(id), 'Site'),
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
-    publishedContentSite: (_, { siteId }, ctx) => publishedContentSite(ctx, siteId),
+    publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
   },
   Mutation: {
     createSite: createInOrganization(createSite),
@@ -43,13 +40,7 @@ export const siteResolvers: Resolvers = {
   },
   Site: {
     object: () => 'site',
-    siteSpaces: (s, _, ctx) =>
-      partOfSite(
-        ctx.loaders,
-        s.id,
-        () => whenLoaded(ctx.loaders.siteSpacesBySite.get(s.id), (rows) => rows.length),
-        () => ctx.loaders.siteSpaceCount.get(s.id),
-      ),
+    siteSpaces: (s, _, ctx) => ctx.loaders.siteSpaceCount.get(s.id),
     proxy: (s, _, ctx) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s) => ({ enabled: s.adaptiveContentEnabled }),
     // No ads programme on a self-hosted server.
@@ -62,12 +53,13 @@ export const siteResolvers: Resolvers = {
       if (!(await ctx.policy.isMember(s.organization))) throw notFound('Organization');
       return found(ctx.loaders.organization.load(s.organization), 'Organization');
     },
-    structure: (s, _, ctx) => siteStructure(ctx, s),
+    structure: (s, _, ctx, info) => siteStructure(ctx, s, structureShapes(ctx, info, ['structure'])),
     // The same lists as the root fields siteSections, siteSectionGroups and siteSpaces.
-    sections: (s, args, ctx, info) => listSiteSections(ctx, s.id, args, sectionNestingOf(info)),
-    sectionGroups: (s, args, ctx) => listSiteSectionGroups(ctx, s.id, args),
-    siteSpaceList: (s, args, ctx) => listSiteSpaces(ctx, s.id, args),
-    defaultSiteSection: (s, _, ctx) => defaultSiteSection(ctx, s),
+    sections: (s, args, ctx, info) => listSiteSections(ctx, s.id, args, itemsShape(ctx, info, 'SiteSection')),
+    sectionGroups: (s, args, ctx, info) => listSiteSectionGroups(ctx, s.id, args, itemsShape(ctx, info, 'SiteSectionGroup')),
+    siteSpaceList: (s, args, ctx, info) => listSiteSpaces(ctx, s.id, args, itemsShape(ctx, info, 'SiteSpace')),
+    // As the database holds it (a change in progress uses the service's defaultSiteSection, on its own rows).
+    defaultSiteSection: (s, _, ctx) => ctx.loaders.defaultSection.get(s.id),
     defaultSiteSpace: (s, _, ctx) => defaultSiteSpace(ctx, s),
     shareLinks: (s, args, ctx) => pageOfShareLinks(ctx, s, args),
     adaptiveSchema: (s, _, ctx) => ctx.loaders.adaptiveSchema.get(s.id),

@@ -24,6 +24,7 @@ import { Site, SiteAdaptiveSchema, type SiteAdaptiveSchemaRow, type SiteEntity, 
 import { applyChanges } from '../../../events/changes.js';
 import { recordSiteEvent } from '../index.js';
 import { forgetSiteStructure } from '../index.js';
+import type { StructureShapes } from '../index.js';
 
 const DEFAULT_SITE_TITLE = 'Untitled site';
 
@@ -84,7 +85,12 @@ export async function defaultSiteSpace(ctx: Context, site: SiteRow): Promise<Sit
  * What a site shows at its top level: its top-level sections and section groups in position order
  * when it has sections, else its root-level site spaces in position order.
  */
-export async function siteStructure(ctx: Context, site: SiteRow) {
+export async function siteStructure(ctx: Context, site: SiteRow, shapes?: StructureShapes) {
+  if (shapes) {
+    const read = await ctx.loaders.structureOf(shapes).load(site.id);
+    if (read?.hasSections) return { type: 'sections', structure: read.topLevel };
+    return { type: 'siteSpaces', structure: read?.siteSpaces ?? [] };
+  }
   const [sections, groups] = await Promise.all([ctx.loaders.sectionsBySite.load(site.id), ctx.loaders.groupsBySite.load(site.id)]);
   if (sections.length > 0) return { type: 'sections', structure: topLevelRows(sections, groups) };
   const siteSpaces = await ctx.loaders.siteSpacesBySite.load(site.id);
@@ -108,13 +114,13 @@ export async function getAdaptiveSchema(ctx: Context, siteId: string): Promise<S
  * Members who may read the site see it whether or not it is published (a preview); anyone let in by a
  * share key (an outsider or a guest) sees it only while the site is published.
  */
-export async function publishedContentSite(ctx: Context, siteId: string) {
+export async function publishedContentSite(ctx: Context, siteId: string, shapes?: StructureShapes) {
   const site = await guardedSite(ctx, siteId);
   if (!site.published && !atLeast(await ctx.policy.siteRole(site), 'read')) throw notFound('Site');
   return {
     object: 'published-content-site',
     site,
-    structure: await siteStructure(ctx, site),
+    structure: await siteStructure(ctx, site, shapes),
     customizations: { site: defaultSiteCustomization(site), siteSpaces: {} },
     scripts: [],
   };

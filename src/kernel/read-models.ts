@@ -1,0 +1,64 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { GraphQLResolveInfo } from 'graphql';
+import type { Sql } from 'sql-template-tag';
+
+/*
+ * Read models: how a GraphQL type maps onto its table, declared once beside the area's types and listed
+ * on its manifest (`reads`). The read path (db/read-shapes.ts) compiles a request's selection of such a
+ * type into one statement whose JSON the database builds: the columns the selection asks for, and for
+ * each selected relation its own selection, nested. What a field needs is known from the schema:
+ * - a field without a resolver whose name is a property of the entity reads that column;
+ * - a field with a resolver reads what `needs` declares for it, or the whole row when nothing is declared
+ *   (the safe default: a resolver may read any property);
+ * - a field in `sql` is computed by the database in the same statement, and its resolver takes it with
+ *   `readAlong`;
+ * - a field in `relations` without arguments is read nested, and its resolver takes it with `readAlong`.
+ * A resolver keeps its own read (a loader) for rows that arrive another way (a mutation's answer).
+ */
+
+/** Rows of another type whose foreign key `foreignKey` holds this row's key, in `order` (whose last key makes it total). */
+export type ManyRelation = { many: string; foreignKey: string; order: readonly (readonly [property: string, direction: 'asc' | 'desc'])[] };
+
+/** The row of another type whose key this row's property `key` holds (or none). */
+export type OneRelation = { one: string; key: string };
+
+/** An SQL expression of a row, given its table alias (a quoted identifier fragment). */
+export type RowExpression = (alias: Sql, em: EntityManager) => Sql;
+
+export type ReadModel = {
+  /** The GraphQL object type. */
+  type: string;
+  /** The MikroORM entity of its table, by class name. */
+  entity: string;
+  /** The property that identifies a row. */
+  key: string;
+  /** Properties every row carries, whatever is selected: those that code other than resolvers reads (guards, types of a union). */
+  always?: readonly string[];
+  /** For fields with a resolver: the properties it reads (none for a field that reads no column). */
+  needs?: Readonly<Record<string, readonly string[]>>;
+  /** Fields the database computes in the statement. */
+  sql?: Readonly<Record<string, RowExpression>>;
+  relations?: Readonly<Record<string, ManyRelation | OneRelation>>;
+};
+
+/** What another area adds to a type's read model: the fields it defines on the type. */
+export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'relations'>;
+
+/** Declares a read model (typed helper for the area's `reads.ts`). */
+export const readModel = (model: ReadModel): ReadModel => model;
+
+/** Declares what an area adds to another area's type (its fields on that type). */
+export const readModelExtension = (extension: Omit<ReadModelExtension, 'extends'>): ReadModelExtension => ({ ...extension, extends: true });
+
+/** The prefix of the JSON keys under which a row carries what was read along with it (relations, SQL fields), by response name. */
+export const ALONG = '@';
+
+/**
+ * What the statement that read `row` read along with it for this field (by response name, so that two
+ * aliases of one field each have theirs), or `absent` when it was not read along: the row came another
+ * way, and the resolver reads it itself.
+ */
+export function readAlong<T, A>(row: object, info: GraphQLResolveInfo, absent: () => A): T | A {
+  const key = ALONG + info.path.key;
+  return key in row ? ((row as Record<string, unknown>)[key] as T) : absent();
+}
