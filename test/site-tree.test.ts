@@ -99,6 +99,31 @@ describe('a whole site tree in one GraphQL request', () => {
       page: short.data.site.sections.next.page,
     });
     expect(rest.data.site.sections.items.map((s: { id: string }) => s.id)).toEqual(alone.data.site.sections.items.slice(5).map((s: { id: string }) => s.id));
+
+    // Pages read as their selection's shape (only `id` asked) still hand out cursors that lead on, for
+    // each list: sections (navigation order), groups (position) and site spaces (navigation order).
+    const walk = async (field: string, limit: number) => {
+      const ids: string[] = [];
+      let page: string | null = null;
+      do {
+        const answer: { data: { site: Record<string, { items: { id: string }[]; next: { page: string } | null }> }; errors?: unknown } = await admin.gql(
+          `query($id: ID!, $page: String) { site(id: $id) { ${field}(limit: ${limit}, page: $page) { items { id } next { page } } } }`,
+          {
+            id: site,
+            page,
+          },
+        );
+        expect(answer.errors).toBeUndefined();
+        ids.push(...answer.data.site[field].items.map((item) => item.id));
+        page = answer.data.site[field].next?.page ?? null;
+      } while (page);
+      return ids;
+    };
+    expect(await walk('sections', 5)).toEqual(await walk('sections', 100));
+    expect(await walk('sectionGroups', 2)).toEqual(await walk('sectionGroups', 100));
+    const siteSpaces = await walk('siteSpaceList', 100);
+    expect(siteSpaces).toHaveLength(24);
+    expect(await walk('siteSpaceList', 7)).toEqual(siteSpaces);
   });
 
   it("shows each space's open change requests and own open comments, as the space itself does", async () => {

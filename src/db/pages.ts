@@ -174,6 +174,11 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
       [
         list.shape ? sql`${list.shape.object(list.alias)} as "row"` : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
         ...extra.map(([name, expression]) => raw(`${expression} as "${name}"`)),
+        // A shape reads only what the selection asks: the sort key travels beside it, for the cursor.
+        // Date-times as epoch milliseconds, as a cursor holds them, whatever the driver makes of the column.
+        ...(list.shape
+          ? list.order.map((key, i) => raw(`${key.time ? `floor(extract(epoch from ${key.sql}) * 1000)::float8` : key.sql} as "${ORDER_KEY}${i}"`))
+          : []),
       ],
       ', ',
     ),
@@ -191,8 +196,18 @@ function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly Fou
         list.entity,
         found.map((r) => r.row),
       );
-  for (const name of Object.keys(list.extra ?? {})) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
+  const names = [...Object.keys(list.extra ?? {}), ...(shape ? list.order.map((_, i) => `${ORDER_KEY}${i}`) : [])];
+  for (const name of names) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
   return rows;
+}
+
+/** The prefix of the sort key's values on a row read as a shape. */
+const ORDER_KEY = '@order';
+
+/** The value of the list's `i`th sort key of a row: read beside a shaped row, else taken from the row. */
+function sortValue<T>(list: ListQuery<T>, row: Plain<T>, i: number): string | number | Date | readonly string[] {
+  if (!list.shape) return list.order[i].of(row);
+  return (row as Record<string, unknown>)[`${ORDER_KEY}${i}`] as string | number | readonly string[];
 }
 
 function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: number): Page<Plain<T>> {
@@ -201,7 +216,7 @@ function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: n
   return {
     items,
     count,
-    next: rows.length > limit && last ? { page: encodeCursor(list.order.map((key) => cursorPart(key.of(last)))) } : null,
+    next: rows.length > limit && last ? { page: encodeCursor(list.order.map((_, i) => cursorPart(sortValue(list, last, i)))) } : null,
   };
 }
 

@@ -28,6 +28,12 @@ export type GuardTarget = 'ORGANIZATION' | 'COLLECTION' | 'SPACE' | 'SITE' | 'TE
  */
 export type GuardScope = { within?: string | null; alternative?: () => Promise<boolean>; action?: string };
 
+/**
+ * What the policy reads of a space or collection row to give a viewer's role on it, besides its id and
+ * organization (read models name them for the fields that ask for a role: permissions, viewerRole).
+ */
+export const ROLE_COLUMNS = ['parent', 'defaultLevel'] as const;
+
 const roleKey = (row: CollectionRow | SpaceRow) => `${row.id}|${row.organization}|${row.parent ?? ''}|${row.defaultLevel}`;
 
 /** Applies a `defaultLevel` to the level inherited from the parent. */

@@ -5,6 +5,7 @@ import { collectionResolvers } from './resolvers.js';
 import { collectionRoutes } from './routes.js';
 import { collectionLists } from './lists.js';
 import { CreateCollectionInput, MoveContentInput, TransferInput, UpdateCollectionInput } from './inputs.js';
+import { CollectionReads } from './reads.js';
 
 /** Collections of spaces and collections. */
 export const collectionsArea = {
@@ -15,5 +16,6 @@ export const collectionsArea = {
   loaders: collectionLoaders,
   lists: collectionLists,
   entities: [Collection],
+  reads: [CollectionReads],
   routes: collectionRoutes,
 } satisfies Area;

@@ -4,12 +4,14 @@ import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/index.js';
 import type { CollectionRow } from './entities.js';
 import { createCollection, deleteCollection, listChildCollections, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
+import { itemsShape } from '../../db/read-shapes.js';
 
 export const collectionResolvers: Resolvers = {
   Query: {
-    collections: (_, { organizationId, ...args }, ctx) => listCollections(ctx, organizationId, args),
+    collections: (_, { organizationId, ...args }, ctx, info) => listCollections(ctx, organizationId, args, itemsShape(ctx, info, 'Collection')),
     collection: (_, { id }, ctx) => found(ctx.loaders.collection.get(id), 'Collection'),
-    collectionSpaces: async (_, { collectionId, ...args }, ctx) => listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args),
+    collectionSpaces: async (_, { collectionId, ...args }, ctx, info) =>
+      listCollectionSpaces(ctx, (await ctx.loaders.collection.load(collectionId))!, args, itemsShape(ctx, info, 'Space')),
   },
   Mutation: {
     createCollection: createInOrganization(createCollection),
@@ -19,7 +21,7 @@ export const collectionResolvers: Resolvers = {
     transferCollection: (_, { id, input }, ctx) => transferCollection(ctx, id, input),
   },
   Organization: {
-    collections: (o, args, ctx) => listCollections(ctx, o.id, args),
+    collections: (o, args, ctx, info) => listCollections(ctx, o.id, args, itemsShape(ctx, info, 'Collection')),
   },
   Collection: {
     object: () => 'collection',
@@ -32,8 +34,8 @@ export const collectionResolvers: Resolvers = {
     /** The parent, when the viewer can see it (a visible sub-collection must not reveal a hidden parent). */
     parentCollection: (c, _, ctx) => ctx.policy.visibleCollection(c.parent),
     viewerRole: (c, _, ctx) => ctx.policy.collectionRole(c),
-    collections: (c, args, ctx) => listChildCollections(ctx, c, args),
-    spaces: (c, args, ctx) => listCollectionSpaces(ctx, c, args),
+    collections: (c, args, ctx, info) => listChildCollections(ctx, c, args, itemsShape(ctx, info, 'Collection')),
+    spaces: (c, args, ctx, info) => listCollectionSpaces(ctx, c, args, itemsShape(ctx, info, 'Space')),
   },
 };
 

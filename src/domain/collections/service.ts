@@ -14,6 +14,7 @@ import { positionIn } from './positions.js';
 import { CreateCollectionInput, MoveContentInput, UpdateCollectionInput } from './inputs.js';
 import { contentLeaves } from '../../kernel/area.js';
 import { isInSubtree, subtreeIds } from './tree.js';
+import type { Shape } from '../../db/read-shapes.js';
 
 /** Creates a collection; the guard's check `canCreateIn` asks for create where it goes. */
 export async function createCollection(ctx: Context, organizationId: string, input: unknown): Promise<CollectionRow> {
@@ -141,13 +142,13 @@ export async function transferCollection(ctx: Context, id: string, input: { orga
  * Collections of an organization that the viewer can see, in tree order (depth first, by position), or
  * only the top level with `nested: false`.
  */
-export function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }) {
+export function listCollections(ctx: Context, organizationId: string, args: PageArgs & { nested?: boolean | null }, shape?: Shape) {
   const { nested, ...page } = args;
   const list = nested === false ? ctx.lists.topCollectionsOfOrganization : ctx.lists.collectionsOfOrganization;
-  return list.load({ parent: organizationId, args: page });
+  return list.load({ parent: organizationId, args: page, shape });
 }
 
 /** Direct sub-collections of a collection that the viewer can see, by position. */
-export function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs) {
-  return ctx.lists.collectionsOfCollection.load({ parent: collection, args });
+export function listChildCollections(ctx: Context, collection: CollectionRow, args: PageArgs, shape?: Shape) {
+  return ctx.lists.collectionsOfCollection.load({ parent: collection, args, shape });
 }

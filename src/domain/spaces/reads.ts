@@ -1,8 +1,9 @@
 import { readModel } from '../../kernel/read-models.js';
+import { ROLE_COLUMNS } from '../../kernel/policy.js';
 
 /**
- * How spaces are read (kernel/read-models.ts). Fields whose resolvers ask the policy (permissions, the
- * viewer's role) or other areas (counts) declare nothing: they read the whole row.
+ * How spaces are read (kernel/read-models.ts). Fields of other areas that declare nothing (content,
+ * comments) read the whole row.
  */
 export const SpaceReads = readModel({
   type: 'Space',
@@ -15,5 +16,7 @@ export const SpaceReads = readModel({
     urls: ['visibility'],
     owningOrganization: [],
     parentCollection: ['parent'],
+    permissions: ROLE_COLUMNS,
+    viewerRole: ROLE_COLUMNS,
   },
 });

@@ -4,6 +4,7 @@ import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { SpaceRow } from './entities.js';
 import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
 import { readAlong } from '../../kernel/read-models.js';
+import { itemsShape } from '../../db/read-shapes.js';
 
 export const spaceResolvers: Resolvers = {
   Query: {
@@ -20,7 +21,7 @@ export const spaceResolvers: Resolvers = {
     transferSpace: (_, { id, input }, ctx) => transferSpace(ctx, id, input),
   },
   Organization: {
-    spaces: (o, args, ctx) => listOrganizationSpaces(ctx, o.id, args),
+    spaces: (o, args, ctx, info) => listOrganizationSpaces(ctx, o.id, args, itemsShape(ctx, info, 'Space')),
   },
   Space: {
     object: () => 'space',

@@ -19,6 +19,7 @@ import { placementOf } from '../collections/index.js';
 import { Space, type SpaceEntity, type SpaceRow } from './entities.js';
 import { spacePayload, spaceTarget } from './events.js';
 import { isPastRetention, purgeDate } from '../../kernel/retention.js';
+import type { Shape } from '../../db/read-shapes.js';
 
 const PURGE_JOB = 'space.purge';
 
@@ -251,11 +252,11 @@ export async function transferSpace(ctx: Context, id: string, input: { organizat
 }
 
 /** Live spaces of an organization that the viewer can see, oldest first. */
-export function listOrganizationSpaces(ctx: Context, organizationId: string, args: PageArgs) {
-  return ctx.lists.spacesOfOrganization.load({ parent: organizationId, args });
+export function listOrganizationSpaces(ctx: Context, organizationId: string, args: PageArgs, shape?: Shape) {
+  return ctx.lists.spacesOfOrganization.load({ parent: organizationId, args, shape });
 }
 
 /** Live spaces directly in a collection that the viewer can see, by position. */
-export function listCollectionSpaces(ctx: Context, collection: CollectionRow, args: PageArgs) {
-  return ctx.lists.spacesOfCollection.load({ parent: collection, args });
+export function listCollectionSpaces(ctx: Context, collection: CollectionRow, args: PageArgs, shape?: Shape) {
+  return ctx.lists.spacesOfCollection.load({ parent: collection, args, shape });
 }
