@@ -20,6 +20,7 @@ import { domainErrorOf } from '../src/db/database-errors.js';
 import { DomainError, ERROR_STATUS } from '../src/kernel/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/http/door-errors.js';
 import { compile, run } from '../src/graphql/jit.js';
+import { stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { hasPlainWording, inputTypeAt, parseVariableError, plainType } from '../src/http/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
@@ -248,7 +249,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         leaveOutNulls(data, route.nullFields);
         const location = status === 201 && (data as { urls?: { location?: string } } | null)?.urls?.location;
         if (location) res.location(location);
-        return res.status(status).json(data);
+        return res.status(status).type('json').send(stringifyAnswer(data));
       } catch (error) {
         const refusal = domainErrorOf(error);
         if (refusal) await noteRefusal(ERROR_STATUS[refusal.code], refusal.message);

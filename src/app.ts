@@ -17,6 +17,7 @@ import { ERROR_STATUS } from './kernel/errors.js';
 import { logFailure, logRequestFailures, maskError } from './http/door-errors.js';
 import { playgroundRouter } from './graphql/playground.js';
 import { jitGateway } from './graphql/jit.js';
+import { stringifyAnswer } from './kernel/prebuilt-answers.js';
 import { buildSchema } from './graphql/schema.js';
 import { subscriptionsOverWebSocket } from './domain/live/index.js';
 import { samlRouter } from './domain/saml/index.js';
@@ -102,6 +103,8 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
     // The schema through Apollo's executor hook: Apollo parses, validates, formats and masks; the
     // validated document runs compiled by graphql-jit (cached per document text, bounded).
     gateway: jitGateway(schema),
+    // Parts of an answer that the database built as JSON are written as they are (kernel/prebuilt-answers.ts).
+    stringifyResult: (result) => `${stringifyAnswer(result)}\n`,
     introspection: true,
     includeStacktraceInErrorResponses: false,
     // The server's one shutdown path (server.ts) drains HTTP, then stops Apollo.

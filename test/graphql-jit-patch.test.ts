@@ -2,13 +2,16 @@ import { makeExecutableSchema } from '@graphql-tools/schema';
 import { parse } from 'graphql';
 import { compileQuery, isCompiledQuery } from 'graphql-jit';
 import { describe, expect, it } from 'vitest';
+import { prebuilt, stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
 
 /*
  * patches/graphql-jit+0.8.9.patch (applied by `npm install` through patch-package): a resolver that
  * answers synchronously is called without the three closures graphql-jit wraps every call in, and a
  * resolver declared with fewer than four parameters gets no resolve info (which graphql-jit builds
  * per call); a leaf whose value a built-in scalar returns unchanged (a string for String and ID, a
- * boolean, an integer of 32 bits, a finite number) is taken without the checking call. These tests hold the patch to graphql-jit's own semantics, and fail if it is not applied.
+ * boolean, an integer of 32 bits, a finite number) is taken without the checking call; a composite value
+ * marked prebuilt (kernel/prebuilt-answers.ts: an answer the database wrote) goes into the result as it
+ * is. These tests hold the patch to graphql-jit's own semantics, and fail if it is not applied.
  */
 
 function compiled(resolvers: Record<string, Record<string, unknown>>, query: string) {
@@ -100,5 +103,25 @@ describe('graphql-jit, patched', () => {
         'Float cannot represent non numeric value: Infinity',
       ].sort(),
     );
+  });
+
+  it('puts a prebuilt answer of an object or a list into the result as it is, and the answer writes its text', async () => {
+    let nestedCalls = 0;
+    const query = compiled(
+      {
+        Query: { items: () => prebuilt('[{"n" : 1, "tripled" : 3}]') },
+        Item: { tripled: () => (nestedCalls++, 0) },
+      },
+      '{ items { n tripled } }',
+    );
+    const result = await query.query(undefined, {}, {});
+    expect(result.errors).toBeUndefined();
+    // The resolvers under a prebuilt part do not run: the database answered them.
+    expect(nestedCalls).toBe(0);
+    expect(stringifyAnswer(result)).toBe('{"data":{"items":[{"n" : 1, "tripled" : 3}]}}');
+    // Any other serializer sees the value it stands for.
+    expect(JSON.parse(JSON.stringify(result))).toEqual({ data: { items: [{ n: 1, tripled: 3 }] } });
+    // A string that looks like a splice token stays a string.
+    expect(stringifyAnswer({ text: '\u0000abc:0', items: prebuilt('[]') })).toBe('{"text":"\\u0000abc:0","items":[]}');
   });
 });

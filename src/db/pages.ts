@@ -5,6 +5,7 @@ import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { badRequest } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../kernel/pagination.js';
 import type { Shape } from './read-shapes.js';
+import { prebuilt } from '../kernel/prebuilt-answers.js';
 import { jsonTupleOf, readRows, rowsOf, tableOf, type Plain } from './statements.js';
 
 /** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */
@@ -172,7 +173,12 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
     from: sql`${tableOf(em, list.entity)} ${raw(list.alias)}`,
     columns: join(
       [
-        list.shape ? sql`${list.shape.object(list.alias)} as "row"` : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
+        // An answer comes as its text, which goes into the response as it is.
+        list.shape?.answers
+          ? sql`${list.shape.object(list.alias)}::text as "row"`
+          : list.shape
+            ? sql`${list.shape.object(list.alias)} as "row"`
+            : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
         ...extra.map(([name, expression]) => raw(`${expression} as "${name}"`)),
         // A shape reads only what the selection asks: the sort key travels beside it, for the cursor.
         // Date-times as epoch milliseconds, as a cursor holds them, whatever the driver makes of the column.
@@ -189,13 +195,15 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
 /** The entity rows of what a page statement found, with the extra columns on them. */
 function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly FoundRow[]): Plain<T>[] {
   const { shape } = list;
-  const rows = shape
-    ? found.map((r) => shape.hydrate(r.row as unknown as Record<string, unknown>) as Plain<T>)
-    : rowsOf<Plain<T>>(
-        em,
-        list.entity,
-        found.map((r) => r.row),
-      );
+  const rows = shape?.answers
+    ? found.map((r) => ({ [ANSWER]: r.row }) as unknown as Plain<T>)
+    : shape
+      ? found.map((r) => shape.hydrate(r.row as unknown as Record<string, unknown>) as Plain<T>)
+      : rowsOf<Plain<T>>(
+          em,
+          list.entity,
+          found.map((r) => r.row),
+        );
   const names = [...Object.keys(list.extra ?? {}), ...(shape ? list.order.map((_, i) => `${ORDER_KEY}${i}`) : [])];
   for (const name of names) rows.forEach((row, i) => ((row as Record<string, unknown>)[name] = found[i][name]));
   return rows;
@@ -203,6 +211,8 @@ function rowsFound<T>(em: EntityManager, list: ListQuery<T>, found: readonly Fou
 
 /** The prefix of the sort key's values on a row read as a shape. */
 const ORDER_KEY = '@order';
+/** Where a row read as an answer holds its JSON text. */
+const ANSWER = '@answer';
 
 /** The value of the list's `i`th sort key of a row: read beside a shaped row, else taken from the row. */
 function sortValue<T>(list: ListQuery<T>, row: Plain<T>, i: number): string | number | Date | readonly string[] {
@@ -214,7 +224,7 @@ function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: n
   const items = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];
   return {
-    items,
+    items: list.shape?.answers ? prebuilt<Plain<T>[]>(`[${items.map((row) => (row as Record<string, unknown>)[ANSWER]).join(',')}]`) : items,
     count,
     next: rows.length > limit && last ? { page: encodeCursor(list.order.map((_, i) => cursorPart(sortValue(list, last, i)))) } : null,
   };

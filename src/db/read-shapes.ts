@@ -1,8 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import {
+  getNamedType,
   isAbstractType,
+  isEnumType,
+  isNonNullType,
   isObjectType,
   Kind,
+  type GraphQLOutputType,
   type FieldNode,
   type GraphQLObjectType,
   type GraphQLResolveInfo,
@@ -15,6 +19,7 @@ import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { ALONG, type ManyRelation, type OneRelation, type ReadModel } from '../kernel/read-models.js';
 import { plainPropertiesOf, quote, tableOf, type PlainProperty } from './statements.js';
+import { prebuiltAnswersAllowed } from '../kernel/prebuilt-answers.js';
 
 /*
  * The read path's compiler: a selection of a read model's type (kernel/read-models.ts) becomes a Shape,
@@ -35,10 +40,22 @@ export type Shape = {
   readonly object: (alias: string) => Sql;
   /** Makes a row read as this shape's JSON a row as the ORM's would be (date-times as dates), in place. */
   readonly hydrate: (row: Record<string, unknown>) => Record<string, unknown>;
+  /**
+   * The shape is the answer: `object` builds the GraphQL answer of the selection itself (response names
+   * in selection order, values as the schema serializes them), which goes into the response as it is
+   * (kernel/prebuilt-answers.ts).
+   */
+  readonly answers: boolean;
 };
 
 type Nested = { key: string; shape: CompiledShape };
-type CompiledShape = Shape & { dates: readonly string[]; nested: readonly Nested[]; text: string };
+type CompiledShape = Shape & {
+  dates: readonly string[];
+  nested: readonly Nested[];
+  text: string;
+  /** The same selection as the answer, when the database can build all of it (see `Compiler.compile`). */
+  asAnswer: CompiledShape | null;
+};
 
 /** The read models of a list of areas, by type. */
 const modelsOf = new WeakMap<readonly Area[], ReadonlyMap<string, ReadModel>>();
@@ -90,11 +107,29 @@ export function shapeOf(em: EntityManager, areas: readonly Area[], info: GraphQL
   return shape;
 }
 
-/** The shape of the items of the page of `type` that the field being resolved answers. */
-export const itemsShape = (ctx: Context, info: GraphQLResolveInfo, type: string): Shape => shapeOf(ctx.em, ctx.areas, info, type, ['items']);
+/**
+ * The shape as the answer when the database can build it and the request's executor takes prebuilt
+ * answers, else the shape of rows.
+ */
+export const answerIfBuilt = (ctx: Context, shape: Shape): Shape =>
+  (shape as CompiledShape).asAnswer && prebuiltAnswersAllowed(ctx) ? (shape as CompiledShape).asAnswer! : shape;
 
-/** The fields selected under `nodes` for an object of `type` (null: any), by response name, fragments flattened. */
-function fieldsOf(schema: GraphQLSchema, info: GraphQLResolveInfo, type: GraphQLObjectType | null, nodes: readonly FieldNode[]): Map<string, FieldNode[]> {
+/** The shape of the items of the page of `type` that the field being resolved answers (as the answer when it can be). */
+export const itemsShape = (ctx: Context, info: GraphQLResolveInfo, type: string): Shape =>
+  answerIfBuilt(ctx, shapeOf(ctx.em, ctx.areas, info, type, ['items']));
+
+/**
+ * The fields selected under `nodes` for an object of `type` (null: any), by response name, fragments
+ * flattened. `seen.conditional` becomes true when a selection carries a directive (@skip, @include),
+ * which makes the selection depend on the variables.
+ */
+function fieldsOf(
+  schema: GraphQLSchema,
+  info: GraphQLResolveInfo,
+  type: GraphQLObjectType | null,
+  nodes: readonly FieldNode[],
+  seen = { conditional: false },
+): Map<string, FieldNode[]> {
   const fields = new Map<string, FieldNode[]>();
   const applies = (condition: string | undefined) => {
     if (!condition || !type || condition === type.name) return true;
@@ -103,6 +138,7 @@ function fieldsOf(schema: GraphQLSchema, info: GraphQLResolveInfo, type: GraphQL
   };
   const visit = (set: SelectionSetNode | undefined) => {
     for (const selection of set?.selections ?? []) {
+      if (selection.directives?.length) seen.conditional = true;
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
         fields.set(key, [...(fields.get(key) ?? []), selection]);
@@ -138,22 +174,47 @@ class Compiler {
     const computed: { key: string; sql: (alias: string) => Sql }[] = [];
     const nested: (Nested & { relation: ManyRelation | OneRelation })[] = [];
     const graphqlFields = type.getFields();
+    // The answer, field by field, while every selected field is one the database can answer exactly as
+    // its resolver would: a column without a resolver, an SQL field, a relation read along (whose
+    // resolvers take what was read as it is), or __typename; null once one is not.
+    const seen = { conditional: false };
+    const selected = fieldsOf(this.info.schema, this.info, type, nodes, seen);
+    let answers: [string, (alias: string) => Sql][] | null = seen.conditional ? null : [];
 
-    for (const [responseKey, fieldNodes] of fieldsOf(this.info.schema, this.info, type, nodes)) {
+    for (const [responseKey, fieldNodes] of selected) {
       const name = fieldNodes[0].name.value;
-      if (name === '__typename') continue;
+      const field = graphqlFields[name];
+      if (name === '__typename') {
+        answers?.push([responseKey, () => raw(`'${typeName}'::text`)]);
+        continue;
+      }
       const relation = model.relations?.[name];
       const expression = model.sql?.[name];
       const hasArguments = fieldNodes.some((node) => (node.arguments?.length ?? 0) > 0);
       if (relation && !hasArguments) {
         read.add('one' in relation ? relation.key : model.key);
         const target = 'one' in relation ? relation.one : relation.many;
-        nested.push({ key: ALONG + responseKey, relation, shape: this.compile(target, fieldNodes, depth + 1) });
+        const shape = this.compile(target, fieldNodes, depth + 1);
+        nested.push({ key: ALONG + responseKey, relation, shape });
+        // A relation to one through a key that may be null answers null, which a non-null field refuses.
+        const mayBeMissing = 'one' in relation && isNonNullType(field.type) && properties.get(relation.key)?.nullable !== false;
+        const answer = shape.asAnswer;
+        if (answer && !mayBeMissing) answers?.push([responseKey, (alias) => this.relationValue(model, alias, relation, answer, depth)]);
+        else answers = null;
       } else if (expression) {
-        computed.push({ key: ALONG + responseKey, sql: (alias) => expression(raw(quote(alias)), this.em) });
-      } else if (!graphqlFields[name]?.resolve && properties.has(name)) {
+        const value = (alias: string) => expression(raw(quote(alias)), this.em);
+        computed.push({ key: ALONG + responseKey, sql: value });
+        const answer = leafAnswer(field.type, value);
+        if (answer) answers?.push([responseKey, answer]);
+        else answers = null;
+      } else if (!field?.resolve && properties.has(name)) {
         read.add(name);
+        const prop = properties.get(name)!;
+        const answer = leafAnswer(field.type, (alias) => raw(`${quote(alias)}.${quote(prop.column)}`), prop);
+        if (answer) answers?.push([responseKey, answer]);
+        else answers = null;
       } else {
+        answers = null;
         const needs = model.needs?.[name];
         if (needs) needs.forEach((need) => read.add(need));
         else if (relation && 'one' in relation) read.add(relation.key);
@@ -166,42 +227,24 @@ class Compiler {
       if (!prop) throw new Error(`Read model ${typeName}: ${name} is not a column of ${model.entity}`);
       return prop;
     });
-    const objects = new Map<string, Sql>();
-    const object = (alias: string): Sql => {
-      let built = objects.get(alias);
-      if (!built) objects.set(alias, (built = buildObject(alias)));
-      return built;
-    };
-    const buildObject = (alias: string): Sql => {
-      const pairs: [string, Sql][] = [
+    const buildObject = (alias: string): Sql =>
+      jsonObject([
         ...columns.map((prop) => [prop.name, columnValue(alias, prop)] as [string, Sql]),
         ...computed.map(({ key, sql: value }) => [key, value(alias)] as [string, Sql]),
         ...nested.map(({ key, relation, shape }) => [key, this.relationValue(model, alias, relation, shape, depth)] as [string, Sql]),
-      ];
-      if (pairs.length <= MAX_PAIRS)
-        return sql`json_build_object(${join(
-          pairs.map(([key, value]) => sql`${raw(`'${key.replaceAll("'", "''")}'`)}, ${value}`),
-          ', ',
-        )})`;
-      return sql`(select row_to_json(built) from (select ${join(
-        pairs.map(([key, value]) => sql`${value} as ${raw(quote(key))}`),
-        ', ',
-      )}) built)`;
-    };
+      ]);
     const dates = columns.filter((prop) => prop.date).map((prop) => prop.name);
-    const text = object('x').text;
-    const known = interned.get(`${typeName}|${text}`);
-    if (known) return known;
-    const shape: CompiledShape = {
-      id: ++shapeIds,
-      object,
-      dates,
-      nested,
-      text,
-      hydrate: (row) => hydrate(shape, row),
-    };
-    interned.set(`${typeName}|${text}`, shape);
-    return shape;
+    const pairs = answers;
+    const answer = pairs
+      ? intern(
+          `${typeName}|answer`,
+          memoized((alias) => jsonObject(pairs.map(([key, value]) => [key, value(alias)]))),
+          [],
+          [],
+          'answer',
+        )
+      : null;
+    return intern(typeName, memoized(buildObject), dates, nested, answer);
   }
 
   /** A relation's value under a row: a correlated subquery of its table, through the index on its key. */
@@ -226,6 +269,88 @@ class Compiler {
     if (!prop) throw new Error(`${entity}.${property} is not a column`);
     return raw(quote(prop.column));
   }
+}
+
+/** `build` with its statement kept per table alias. */
+function memoized(build: (alias: string) => Sql): (alias: string) => Sql {
+  const objects = new Map<string, Sql>();
+  return (alias) => {
+    let built = objects.get(alias);
+    if (!built) objects.set(alias, (built = build(alias)));
+    return built;
+  };
+}
+
+/** The shape of that SQL, made once: equal selections share one shape (and so one loader batch). */
+function intern(
+  kind: string,
+  object: (alias: string) => Sql,
+  dates: readonly string[],
+  nested: readonly Nested[],
+  asAnswer: CompiledShape | null | 'answer',
+): CompiledShape {
+  const text = object('x').text;
+  const answers = asAnswer === 'answer';
+  // Equal rows may answer different selections (aliases, __typename): their answers tell them apart.
+  const key = `${kind}|${answers || !asAnswer ? '' : asAnswer.id}|${text}`;
+  const known = interned.get(key);
+  if (known) return known;
+  const shape: CompiledShape = {
+    id: ++shapeIds,
+    object,
+    dates,
+    nested,
+    text,
+    answers,
+    asAnswer: asAnswer === 'answer' ? null : asAnswer,
+    hydrate: (row) => hydrate(shape, row),
+  };
+  if (answers) shape.asAnswer = shape;
+  interned.set(key, shape);
+  return shape;
+}
+
+/** A JSON object of (key, value) pairs, built by the database. */
+function jsonObject(pairs: readonly (readonly [string, Sql])[]): Sql {
+  // A type the selection asks nothing of (a union's member without a fragment).
+  if (pairs.length === 0) return sql`json_build_object()`;
+  if (pairs.length <= MAX_PAIRS)
+    return sql`json_build_object(${join(
+      pairs.map(([key, value]) => sql`${raw(`'${key.replaceAll("'", "''")}'`)}, ${value}`),
+      ', ',
+    )})`;
+  return sql`(select row_to_json(built) from (select ${join(
+    pairs.map(([key, value]) => sql`${value} as ${raw(quote(key))}`),
+    ', ',
+  )}) built)`;
+}
+
+/** The built-in scalars whose JSON is the database's JSON of a value of these JavaScript types. */
+const SCALAR_RUNTIME_TYPES: Readonly<Record<string, readonly string[]>> = {
+  String: ['string'],
+  ID: ['string'],
+  Boolean: ['boolean'],
+  Int: ['number'],
+  Float: ['number'],
+};
+
+/**
+ * A leaf's value in the answer, as the schema serializes it, or null when the database cannot write it
+ * exactly so: a column that may be null under a non-null field (the executor would report an error), a
+ * column whose type the scalar would convert, an enum whose values are not its names, another scalar.
+ * `prop` is the column's property; without it (an SQL field) the area's declaration is trusted.
+ */
+function leafAnswer(type: GraphQLOutputType, value: (alias: string) => Sql, prop?: PlainProperty): ((alias: string) => Sql) | null {
+  if (prop?.nullable && isNonNullType(type)) return null;
+  const named = getNamedType(type);
+  if (isEnumType(named)) return named.getValues().every((v) => v.value === v.name) && (!prop || prop.runtimeType === 'string') ? value : null;
+  if (named.name === 'DateTime') {
+    // Date#toISOString: UTC, milliseconds (truncated, as a Date made from the column is).
+    return !prop || prop.date ? (alias) => sql`to_char(${value(alias)} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : null;
+  }
+  const runtimeTypes = SCALAR_RUNTIME_TYPES[named.name];
+  if (!runtimeTypes) return null;
+  return !prop || runtimeTypes.includes(prop.runtimeType) ? value : null;
 }
 
 /** A column's value in the JSON: date-times as epoch milliseconds, which make a Date faster than a text does. */

@@ -107,7 +107,14 @@ function plainProperties(em: EntityManager, entity: AnyEntity) {
 }
 
 /** A single-column property as the read path builds rows of it. */
-export type PlainProperty = { name: string; column: string; date: boolean };
+export type PlainProperty = {
+  name: string;
+  column: string;
+  date: boolean;
+  /** The property's JavaScript type as MikroORM knows it ('string', 'number', 'boolean', 'Date'…). */
+  runtimeType: string;
+  nullable: boolean;
+};
 
 const plainPropertyLists = new Map<string, PlainProperty[]>();
 
@@ -121,7 +128,16 @@ export function plainPropertiesOf(em: EntityManager, entity: AnyEntity, withLazy
   let list = plainPropertyLists.get(key);
   if (!list) {
     const props = meta.props.filter((prop) => prop.fieldNames?.length === 1 && (withLazy || !prop.lazy));
-    plainPropertyLists.set(key, (list = props.map((prop) => ({ name: prop.name, column: prop.fieldNames[0], date: prop.runtimeType === 'Date' }))));
+    plainPropertyLists.set(
+      key,
+      (list = props.map((prop) => ({
+        name: prop.name,
+        column: prop.fieldNames[0],
+        date: prop.runtimeType === 'Date',
+        runtimeType: prop.runtimeType,
+        nullable: !!prop.nullable,
+      }))),
+    );
   }
   return list;
 }

@@ -6,6 +6,7 @@ import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connect
 import type { Context } from '../kernel/context.js';
 import { renewContext } from './request-context.js';
 import { domainErrorOf } from '../db/database-errors.js';
+import { allowPrebuiltAnswers } from '../kernel/prebuilt-answers.js';
 
 type GatewayInterface = ApolloServerOptionsWithGateway<BaseContext>['gateway'];
 
@@ -62,6 +63,7 @@ export async function run(
   /** Runs the compiled document, or the same document through graphql-js when it did not compile. */
   const runOnce = async (contextValue: Context): Promise<ExecutionResult> => {
     if (!compiled) return viaGraphqlJs(contextValue);
+    allowPrebuiltAnswers(contextValue);
     const result = compiled.query(undefined, contextValue, variables ?? {});
     // Variables that do not coerce stop a compiled query before execution, as in graphql-js, but with
     // messages of graphql-jit's own: graphql-js then reports them, so both doors keep their messages.

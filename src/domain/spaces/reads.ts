@@ -1,3 +1,5 @@
+import sql from 'sql-template-tag';
+import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 
@@ -12,11 +14,14 @@ export const SpaceReads = readModel({
   always: ['organization'],
   needs: {
     object: [],
-    emoji: ['emoji'],
     urls: ['visibility'],
     owningOrganization: [],
     parentCollection: ['parent'],
     permissions: ROLE_COLUMNS,
     viewerRole: ROLE_COLUMNS,
+  },
+  sql: {
+    /** A space without an emoji has '' (the field is non-null). */
+    emoji: (alias, em) => sql`coalesce(${alias}.${columnOf(em, 'Space', 'emoji')}, '')`,
   },
 });

@@ -25,7 +25,7 @@ export const spaceResolvers: Resolvers = {
   },
   Space: {
     object: () => 'space',
-    emoji: (s) => s.emoji ?? '',
+    emoji: (s, _, _ctx, info) => readAlong(s, info, () => s.emoji ?? ''),
     urls: (s, _, ctx) => {
       const published = `${ctx.config.publicUrl}/s/${s.id}`;
       return {

@@ -2,18 +2,22 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import sql from 'sql-template-tag';
 import type { Context } from '../../../kernel/context.js';
-import { shapeOf, type Shape } from '../../../db/read-shapes.js';
+import { answerIfBuilt, shapeOf, type Shape } from '../../../db/read-shapes.js';
+import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { columnOf, readRows, tableOf } from '../../../db/statements.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
 /** What each kind of item of a site's structure is read as: the selection's fragments on that type. */
 export type StructureShapes = { readonly section: Shape; readonly group: Shape; readonly siteSpace: Shape; readonly id: string };
 
-/** The shapes of the structure's items that the field being resolved asks for at `path` (its `structure` list). */
+/**
+ * The shapes of the structure's items that the field being resolved asks for at `path` (its `structure`
+ * list): as the answer when the database can build all three.
+ */
 export function structureShapes(ctx: Context, info: GraphQLResolveInfo, path: readonly string[]): StructureShapes {
-  const section = shapeOf(ctx.em, ctx.areas, info, 'SiteSection', path);
-  const group = shapeOf(ctx.em, ctx.areas, info, 'SiteSectionGroup', path);
-  const siteSpace = shapeOf(ctx.em, ctx.areas, info, 'SiteSpace', path);
+  const rows = ['SiteSection', 'SiteSectionGroup', 'SiteSpace'].map((type) => shapeOf(ctx.em, ctx.areas, info, type, path));
+  const answers = rows.map((shape) => answerIfBuilt(ctx, shape));
+  const [section, group, siteSpace] = answers.every((shape) => shape.answers) ? answers : rows;
   return { section, group, siteSpace, id: `${section.id}|${group.id}|${siteSpace.id}` };
 }
 
@@ -47,7 +51,19 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
       (select coalesce(json_agg(${shapes.siteSpace.object('x')} order by x.position, x.id), '[]') from ${tableOf(em, SiteSpace)} x
         where x.${site('SiteSpace')} = k.id and x.${columnOf(em, SiteSpace, 'section')} is null) as "siteSpaces"
     from unnest(${siteIds}::varchar[]) as k(id)`;
-  const rows = await readRows<SiteStructureRows>(em, statement);
+  const answers = shapes.section.answers;
+  const rows = await readRows<SiteStructureRows>(
+    em,
+    answers ? sql`select "site", "hasSections", "topLevel"::text, "siteSpaces"::text from (${statement}) read` : statement,
+  );
+  if (answers) {
+    // The items' answers as the database wrote them, into the response as they are.
+    for (const row of rows) {
+      row.topLevel = prebuilt(row.topLevel as unknown as string);
+      row.siteSpaces = prebuilt(row.siteSpaces as unknown as string);
+    }
+    return rows;
+  }
   for (const row of rows) {
     // Sections carry their path, groups have none (as SiteStructureItem tells them apart).
     for (const item of row.topLevel) ('path' in item ? shapes.section : shapes.group).hydrate(item);

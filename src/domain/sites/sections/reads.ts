@@ -15,7 +15,6 @@ export const SiteSectionReads = readModel({
   needs: {
     object: [],
     default: [],
-    sectionGroup: ['sectionGroup'],
     urls: ['organization'],
     site: [],
     defaultSiteSpace: ['defaultSiteSpace'],

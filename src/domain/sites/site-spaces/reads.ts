@@ -11,9 +11,7 @@ export const SiteSpaceReads = readModel({
   always: ['site', 'section', 'space', 'path'],
   needs: {
     object: [],
-    section: [],
     default: [],
-    condition: ['condition'],
     hasAdvancedCustomizationFeature: [],
     urls: ['organization'],
     site: [],

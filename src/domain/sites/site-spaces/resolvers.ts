@@ -40,7 +40,6 @@ export const siteSpaceResolvers: Resolvers = {
   },
   SiteSpace: {
     object: () => 'site-space',
-    section: (s) => s.section ?? null,
     space: (s, _, ctx, info) =>
       found(
         readAlong(s, info, () => ctx.loaders.spaceToRead.get(s.space)),
@@ -48,7 +47,6 @@ export const siteSpaceResolvers: Resolvers = {
       ),
     title: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? '')),
     default: (s, _, ctx) => isDefaultSiteSpace(ctx, s),
-    condition: (s) => s.condition ?? null,
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.
     hasAdvancedCustomizationFeature: () => false,
     urls: (s, _, ctx) =>
