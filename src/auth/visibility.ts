@@ -1,6 +1,7 @@
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from '../kernel/policy.js';
+import { ROLES } from '../kernel/roles.js';
 
 type ContentKind = 'space' | 'collection';
 
@@ -78,4 +79,26 @@ export function visibleCounts(
   return sql`select k.key as "key", ${kept} + ${granted} as count
     from unnest(${parents.map((p) => p.key)}::text[], ${parents.map((p) => p.counted)}::text[], ${parents.map((p) => p.organization)}::text[])
       as k(key, counted, organization)`;
+}
+
+/** A role's rank in SQL (kernel/roles.ts `rank`): 1 for read up to 6 for admin, null for what is no role. */
+const rankOf = (role: Sql) => sql`array_position(${raw(`array[${ROLES.map((r) => `'${r}'`).join(', ')}]::text[]`)}, ${role})`;
+
+/**
+ * The rank of the role of `user` on the space (table alias `space`), by the rules of Policy.spaceRole:
+ * none for someone who is not an enabled member of its organization; admin for an organization admin;
+ * else the strongest of what the default-level chain gives a non-guest member (the database keeps the
+ * chain's outcome as `access_level`: `member` for the member's own role, `none`, or a role) and of the
+ * grants to the user or their teams on the space or a collection above it. 0 for no role.
+ */
+export function spaceRoleRank(space: Sql, user: Sql): Sql {
+  return sql`coalesce((select case when m.role = 'admin' then 6 else greatest(
+      case when ${rankOf(sql`m.role`)} is null then 0
+        when ${space}.access_level = 'member' then ${rankOf(sql`m.role`)}
+        else coalesce(${rankOf(sql`${space}.access_level`)}, 0) end,
+      coalesce((select max(${rankOf(sql`g.role`)}) from content_grant g
+        where g.organization_id = ${space}.organization_id
+          and (g.user_id = m.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = m.organization_id and tm.user_id = m.user_id))
+          and (g.space_id = ${space}.id or g.collection_id = any(${space}.ancestors))), 0)) end
+    from member m where m.organization_id = ${space}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
 }

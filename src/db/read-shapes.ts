@@ -17,7 +17,8 @@ import { LRUCache } from 'lru-cache';
 import sql, { join, raw, type Sql } from 'sql-template-tag';
 import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
-import { ALONG, type ManyRelation, type OneRelation, type ReadModel } from '../kernel/read-models.js';
+import { bindRequest } from '../kernel/request-values.js';
+import { ALONG, type ManyRelation, type ObjectExpression, type OneRelation, type ReadModel } from '../kernel/read-models.js';
 import { plainPropertiesOf, quote, tableOf, type PlainProperty } from './statements.js';
 import { prebuiltAnswersAllowed } from '../kernel/prebuilt-answers.js';
 
@@ -74,6 +75,7 @@ function readModels(areas: readonly Area[]): ReadonlyMap<string, ReadModel> {
       ...model,
       needs: { ...model.needs, ...extension.needs },
       sql: { ...model.sql, ...extension.sql },
+      objects: { ...model.objects, ...extension.objects },
       relations: { ...model.relations, ...extension.relations },
     });
   }
@@ -111,8 +113,10 @@ export function shapeOf(em: EntityManager, areas: readonly Area[], info: GraphQL
  * The shape as the answer when the database can build it and the request's executor takes prebuilt
  * answers, else the shape of rows.
  */
-export const answerIfBuilt = (ctx: Context, shape: Shape): Shape =>
-  (shape as CompiledShape).asAnswer && prebuiltAnswersAllowed(ctx) ? (shape as CompiledShape).asAnswer! : shape;
+export function answerIfBuilt(ctx: Context, shape: Shape): Shape {
+  const chosen = (shape as CompiledShape).asAnswer && prebuiltAnswersAllowed(ctx) ? (shape as CompiledShape).asAnswer! : shape;
+  return { ...chosen, object: (alias) => bindRequest(chosen.object(alias), ctx) };
+}
 
 /** The shape of the items of the page of `type` that the field being resolved answers (as the answer when it can be). */
 export const itemsShape = (ctx: Context, info: GraphQLResolveInfo, type: string): Shape =>
@@ -201,6 +205,14 @@ class Compiler {
         const answer = shape.asAnswer;
         if (answer && !mayBeMissing) answers?.push([responseKey, (alias) => this.relationValue(model, alias, relation, answer, depth)]);
         else answers = null;
+      } else if (model.objects?.[name] && !hasArguments) {
+        // Answered by the database only; rows keep the field's resolver, which reads what it needs.
+        const answer = objectAnswer(this.info, model.objects[name], getNamedType(field.type).name, fieldNodes, this.em);
+        if (answer) answers?.push([responseKey, answer]);
+        else answers = null;
+        const needs = model.needs?.[name];
+        if (needs) needs.forEach((need) => read.add(need));
+        else readAll();
       } else if (expression) {
         const value = (alias: string) => expression(raw(quote(alias)), this.em);
         computed.push({ key: ALONG + responseKey, sql: value });
@@ -323,6 +335,30 @@ function jsonObject(pairs: readonly (readonly [string, Sql])[]): Sql {
     pairs.map(([key, value]) => sql`${value} as ${raw(quote(key))}`),
     ', ',
   )}) built)`;
+}
+
+/** The answer of a field of object type that the read model states in SQL, or null when a selected field is not stated. */
+function objectAnswer(
+  info: GraphQLResolveInfo,
+  object: ObjectExpression,
+  typeName: string,
+  nodes: readonly FieldNode[],
+  em: EntityManager,
+): ((alias: string) => Sql) | null {
+  const seen = { conditional: false };
+  const selected = fieldsOf(info.schema, info, null, nodes, seen);
+  if (seen.conditional) return null;
+  const pairs: [string, (row: Sql) => Sql][] = [];
+  for (const [responseKey, fieldNodes] of selected) {
+    const name = fieldNodes[0].name.value;
+    const expression = name === '__typename' ? () => raw(`'${typeName}'::text`) : object.fields[name];
+    if (!expression) return null;
+    pairs.push([responseKey, (row) => expression(row, em)]);
+  }
+  return (alias) => {
+    const row = raw(quote(alias));
+    return sql`(select ${jsonObject(pairs.map(([key, value]) => [key, value(row)]))} from (${object.from(row, em)}) o)`;
+  };
 }
 
 /** The built-in scalars whose JSON is the database's JSON of a value of these JavaScript types. */

@@ -25,6 +25,14 @@ export type OneRelation = { one: string; key: string };
 /** An SQL expression of a row, given its table alias (a quoted identifier fragment). */
 export type RowExpression = (alias: Sql, em: EntityManager) => Sql;
 
+/**
+ * A field of object type that the database can answer (URLs, permissions): `from` selects one row of
+ * what its fields read, under the alias `o`, and each field of the object is an expression of `o` and
+ * of the row. Used when the database writes the answer (db/read-shapes.ts); the field's resolver still
+ * answers rows that are read as rows, so both must agree (the differential test compares them).
+ */
+export type ObjectExpression = { from: RowExpression; fields: Readonly<Record<string, RowExpression>> };
+
 export type ReadModel = {
   /** The GraphQL object type. */
   type: string;
@@ -38,11 +46,13 @@ export type ReadModel = {
   needs?: Readonly<Record<string, readonly string[]>>;
   /** Fields the database computes in the statement. */
   sql?: Readonly<Record<string, RowExpression>>;
+  /** Fields of object type that the database answers when it writes the answer. */
+  objects?: Readonly<Record<string, ObjectExpression>>;
   relations?: Readonly<Record<string, ManyRelation | OneRelation>>;
 };
 
 /** What another area adds to a type's read model: the fields it defines on the type. */
-export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'relations'>;
+export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'objects' | 'relations'>;
 
 /** Declares a read model (typed helper for the area's `reads.ts`). */
 export const readModel = (model: ReadModel): ReadModel => model;

@@ -26,25 +26,28 @@ export function strongest(...roles: (Role | null | undefined)[]): Role | null {
 
 export const DEFAULT_LEVELS = [...ROLES, 'inherit'] as const;
 
-export type SpacePermissions = Readonly<
-  Record<'view' | 'access' | 'admin' | 'viewInviteLinks' | 'edit' | 'triggerGitSync' | 'comment' | 'merge' | 'review', boolean>
->;
+/** Each permission on a space, and the role it needs. */
+export const SPACE_PERMISSION_ROLES = {
+  view: 'read',
+  access: 'read',
+  admin: 'admin',
+  viewInviteLinks: 'admin',
+  edit: 'edit',
+  triggerGitSync: 'edit',
+  comment: 'comment',
+  merge: 'review',
+  review: 'review',
+} as const satisfies Record<string, Role>;
+
+export type SpacePermissions = Readonly<Record<keyof typeof SPACE_PERMISSION_ROLES, boolean>>;
 
 /** What a role allows on a space: one frozen object per role, shared by every space of every answer. */
 const spacePermissionsByRole = new Map<Role | null, SpacePermissions>(
   [null, ...ROLES].map((role) => [
     role,
-    Object.freeze({
-      view: atLeast(role, 'read'),
-      access: atLeast(role, 'read'),
-      admin: atLeast(role, 'admin'),
-      viewInviteLinks: atLeast(role, 'admin'),
-      edit: atLeast(role, 'edit'),
-      triggerGitSync: atLeast(role, 'edit'),
-      comment: atLeast(role, 'comment'),
-      merge: atLeast(role, 'review'),
-      review: atLeast(role, 'review'),
-    }),
+    Object.freeze(
+      Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, atLeast(role, needed)])) as SpacePermissions,
+    ),
   ]),
 );
 

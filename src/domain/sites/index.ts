@@ -19,6 +19,6 @@ export { forgetSiteStructure, siteLoaders } from './loaders.js';
 export { validateCondition } from './published/conditions.js';
 export { siteNavigationLists } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';
-export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
+export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteBaseUrlSql, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
 export { sectionOfSite } from './section-of-site.js';
 export { structureShapes, type StructureShapes } from './published/structure.js';

@@ -1,7 +1,10 @@
-import sql from 'sql-template-tag';
+import sql, { raw } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
+import { VIEWER } from '../../kernel/request-values.js';
+import { spaceRoleRank } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
+import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
 /**
  * How spaces are read (kernel/read-models.ts). Fields of other areas that declare nothing (content,
@@ -19,6 +22,15 @@ export const SpaceReads = readModel({
     parentCollection: ['parent'],
     permissions: ROLE_COLUMNS,
     viewerRole: ROLE_COLUMNS,
+  },
+  objects: {
+    /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
+    permissions: {
+      from: (alias) => sql`select ${spaceRoleRank(alias, VIEWER)} as rank`,
+      fields: Object.fromEntries(
+        Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
+      ),
+    },
   },
   sql: {
     /** A space without an emoji has '' (the field is non-null). */

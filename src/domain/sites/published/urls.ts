@@ -1,4 +1,6 @@
+import sql, { type Sql } from 'sql-template-tag';
 import type { Config } from '../../../kernel/config.js';
+import { PUBLIC_URL } from '../../../kernel/request-values.js';
 import type { ShareLinkRow, SiteRow, SiteSectionRow, SiteSpaceRow } from '../entities.js';
 
 /**
@@ -9,6 +11,11 @@ export function siteBaseUrl(site: SiteRow, config: Config): string {
   const host = site.hostname ? `https://${site.hostname}` : `${config.publicUrl}/sites/${site.id}`;
   return site.basename ? `${host}/${site.basename}` : host;
 }
+
+/** `siteBaseUrl` in SQL, of the site row under `site`. */
+export const siteBaseUrlSql = (site: Sql): Sql =>
+  sql`case when nullif(${site}.hostname, '') is not null then 'https://' || ${site}.hostname else ${PUBLIC_URL}::text || '/sites/' || ${site}.id end
+    || coalesce('/' || nullif(${site}.basename, ''), '')`;
 
 export function siteUrls(site: SiteRow, config: Config) {
   return {

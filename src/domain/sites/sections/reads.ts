@@ -1,4 +1,7 @@
+import sql from 'sql-template-tag';
 import { readModel } from '../../../kernel/read-models.js';
+import { PUBLIC_URL } from '../../../kernel/request-values.js';
+import { siteBaseUrlSql } from '../index.js';
 
 const byPosition = [
   ['position', 'asc'],
@@ -18,6 +21,21 @@ export const SiteSectionReads = readModel({
     urls: ['organization'],
     site: [],
     defaultSiteSpace: ['defaultSiteSpace'],
+  },
+  sql: {
+    /** The site's default section (the resolver's rule, in SQL). */
+    default: (alias) => sql`coalesce((select s.default_section from site s where s.id = ${alias}.site_id) = ${alias}.id, false)`,
+  },
+  objects: {
+    /** Like the site's: only a published site has published URLs (the resolver's rule, in SQL). */
+    urls: {
+      from: (alias) => sql`select s.published, ${siteBaseUrlSql(sql`s`)} as base from (select) one left join site s on s.id = ${alias}.site_id`,
+      fields: {
+        location: (alias) =>
+          sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/sections/' || ${alias}.id`,
+        published: (alias) => sql`case when o.published then o.base || '/' || ${alias}.path end`,
+      },
+    },
   },
   relations: {
     siteSpaces: { many: 'SiteSpace', foreignKey: 'section', order: byPosition },

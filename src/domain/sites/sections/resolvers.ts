@@ -43,7 +43,7 @@ export const siteSectionResolvers: Resolvers = {
   },
   SiteSection: {
     object: () => 'site-section',
-    default: (s, _, ctx) => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id),
+    default: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id)),
     siteSpaces: (s, _, ctx, info) => readAlong(s, info, () => ctx.loaders.siteSpacesBySection.get(s.id)),
     /** Like the site's: only a published site has published URLs. */
     urls: (s, _, ctx) =>

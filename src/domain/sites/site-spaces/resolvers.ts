@@ -1,4 +1,3 @@
-import type { Context } from '../../../kernel/context.js';
 import { found, whenLoaded } from '../../../kernel/loader.js';
 import { succeeded } from '../../../kernel/resolvers.js';
 import type { Resolvers } from '../../../kernel/resolver-types.js';
@@ -6,23 +5,8 @@ import type { SiteSpaceRow } from '../index.js';
 import { sectionOfSite } from '../index.js';
 import { itemsShape } from '../../../db/read-shapes.js';
 import { readAlong } from '../../../kernel/read-models.js';
+import { rememberShareKey, shareKeyOf } from './share-keys.js';
 import { addSiteSpace, deleteSiteSpace, isDefaultSiteSpace, listSiteSpaces, moveSiteSpace, siteSpaceUrl, updateSiteSpace } from './service.js';
-
-/**
- * Share keys that opened a site in this request, by site id: published URLs of its site spaces carry
- * the key (the contract's "shareKey resolves published URLs"). Keyed by the request's context, so
- * nothing outlives the request.
- */
-const openedByKey = new WeakMap<Context, Map<string, string>>();
-
-async function rememberShareKey(ctx: Context, siteId: string, shareKey: string | null | undefined) {
-  if (!shareKey) return;
-  const site = await ctx.loaders.site.load(siteId);
-  if (!site || !(await ctx.policy.opensSite(site, shareKey))) return;
-  const keys = openedByKey.get(ctx) ?? new Map<string, string>();
-  keys.set(siteId, shareKey);
-  openedByKey.set(ctx, keys);
-}
 
 /** Site spaces (root fields and their type). */
 export const siteSpaceResolvers: Resolvers = {
@@ -46,11 +30,11 @@ export const siteSpaceResolvers: Resolvers = {
         'Space',
       ),
     title: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? '')),
-    default: (s, _, ctx) => isDefaultSiteSpace(ctx, s),
+    default: (s, _, ctx, info) => readAlong(s, info, () => isDefaultSiteSpace(ctx, s)),
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.
     hasAdvancedCustomizationFeature: () => false,
     urls: (s, _, ctx) =>
-      whenLoaded(siteSpaceUrl(ctx, s, openedByKey.get(ctx)?.get(s.site) ?? null), (published) => ({
+      whenLoaded(siteSpaceUrl(ctx, s, shareKeyOf(ctx, s.site)), (published) => ({
         location: `${ctx.config.publicUrl}/v1/orgs/${s.organization}/sites/${s.site}/site-spaces/${s.id}`,
         published,
       })),

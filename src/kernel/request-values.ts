@@ -1,0 +1,33 @@
+import sql, { Sql } from 'sql-template-tag';
+import type { Context } from './context.js';
+
+/*
+ * Values of the request in the read path's SQL (read models' SQL fields and objects, kernel/read-models.ts):
+ * shapes are compiled once per document, so their statements carry markers that take the request's
+ * values when they run.
+ */
+
+/** A value of the request in a shape's SQL: a parameter that `bindRequest` sets when the statement runs. */
+class RequestValue {
+  constructor(readonly of: (ctx: Context) => unknown) {}
+}
+
+/**
+ * A parameter of the request (the viewer's user id, the server's public URL): shapes are compiled once
+ * per document, and their statements take the request's values when they run.
+ */
+export const requestValue = (of: (ctx: Context) => unknown): Sql => sql`${new RequestValue(of)}`;
+
+/** The statement with the request's values in place of its request parameters. */
+export function bindRequest(statement: Sql, ctx: Context): Sql {
+  if (!statement.values.some((value) => value instanceof RequestValue)) return statement;
+  return new Sql(
+    statement.strings,
+    statement.values.map((value) => (value instanceof RequestValue ? value.of(ctx) : value)),
+  );
+}
+
+/** The request's viewer, by user id (null when anonymous). */
+export const VIEWER = requestValue((ctx) => ctx.viewer?.user.id ?? null);
+/** The server's public URL. */
+export const PUBLIC_URL = requestValue((ctx) => ctx.config.publicUrl);
