@@ -357,7 +357,9 @@ function objectAnswer(
   }
   return (alias) => {
     const row = raw(quote(alias));
-    return sql`(select ${jsonObject(pairs.map(([key, value]) => [key, value(row)]))} from (${object.from(row, em)}) o)`;
+    // `offset 0` keeps the planner from inlining `o` into each field, which computes it once per field
+    // (a space's role four times for four permissions: 46 → 40 ms for the full tree's structure, best of 5).
+    return sql`(select ${jsonObject(pairs.map(([key, value]) => [key, value(row)]))} from (${object.from(row, em)} offset 0) o)`;
   };
 }
 
