@@ -5,7 +5,7 @@ import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
-import { statementsDuring } from './support/sql.js';
+import { sqlObservers } from '../src/db/sql-observers.js';
 
 /*
  * The site structure statement (top-level sections and groups, their site spaces, spaces and counts) must reach only
@@ -61,10 +61,25 @@ async function fillOtherTenants(em: EntityManager, organizationIds: string[], sp
   await em.execute(`analyze ${GUARDED.join(', ')}`);
 }
 
-/** Runs `work` and returns the statements the server sent meanwhile that read a site's layout. */
-async function layoutStatementsOf(work: () => Promise<unknown>): Promise<string[]> {
+/** Runs `work` and returns the statements the server sent meanwhile that read a site's layout, with their parameters. */
+async function layoutStatementsOf(work: () => Promise<unknown>): Promise<{ text: string; values: readonly unknown[] }[]> {
+  const statements: { text: string; values: readonly unknown[] }[] = [];
   // The structure statement (sites/published/structure.ts), with everything the tree nests under its items.
-  return (await statementsDuring(work)).filter((sql) => sql.includes('as "topLevel"'));
+  const observe = (text: string, values?: readonly unknown[]) => void (text.includes('as "topLevel"') && statements.push({ text, values: values ?? [] }));
+  sqlObservers.add(observe);
+  try {
+    await work();
+  } finally {
+    sqlObservers.delete(observe);
+  }
+  return statements;
+}
+
+/** A parameter as an SQL literal (the statement's are texts, nulls and arrays of ids). */
+function literal(value: unknown): string {
+  if (value === null || value === undefined) return 'null';
+  if (Array.isArray(value)) return `'{${value.map((item) => String(item as string)).join(',')}}'`;
+  return `'${(value as string).replaceAll("'", "''")}'`;
 }
 
 type PlanNode = { 'Node Type': string; 'Relation Name'?: string; Plans?: PlanNode[] };
@@ -75,14 +90,14 @@ function sequentialScans(node: PlanNode): string[] {
   return [...own, ...(node.Plans ?? []).flatMap(sequentialScans)];
 }
 
-/** EXPLAIN of `statement` for these site ids: the plan made for the values, and the generic plan. */
-async function plansOf(statement: string, siteIds: string[]): Promise<{ custom: PlanNode; generic: PlanNode }> {
+/** EXPLAIN of the statement for its parameters: the plan made for the values, and the generic plan. */
+async function plansOf(statement: { text: string; values: readonly unknown[] }): Promise<{ custom: PlanNode; generic: PlanNode }> {
   return server.em().transactional(async (tx) => {
-    await tx.execute(`prepare site_layout_plan(varchar[]) as ${statement}`);
+    await tx.execute(`prepare site_layout_plan as ${statement.text}`);
     try {
       const explain = async (mode: string) => {
         await tx.execute(`set local plan_cache_mode = ${mode}`);
-        const [row] = await tx.execute(`explain (format json) execute site_layout_plan('{${siteIds.join(',')}}')`);
+        const [row] = await tx.execute(`explain (format json) execute site_layout_plan(${statement.values.map(literal).join(', ')})`);
         const value = Object.values(row as Record<string, unknown>)[0];
         const [plan] = (typeof value === 'string' ? JSON.parse(value) : value) as { Plan: PlanNode }[];
         return plan.Plan;
@@ -133,7 +148,7 @@ describe('the site structure statement', () => {
     // The tree reads its structure with the one statement; pages of the lists read only their own rows.
     expect(statements).toHaveLength(1);
 
-    const { custom, generic } = await plansOf(statements[0], [siteId]);
+    const { custom, generic } = await plansOf(statements[0]);
     const guarded = (plan: PlanNode) => sequentialScans(plan).filter((relation) => GUARDED.includes(relation));
     expect(guarded(custom), JSON.stringify(custom)).toEqual([]);
     expect(guarded(generic), JSON.stringify(generic)).toEqual([]);

@@ -1,2 +1,5 @@
-/** Observers of every SQL statement sent; tests use one to count statements per request. */
-export const sqlObservers = new Set<(sql: string) => void>();
+/**
+ * Observers of every SQL statement sent, with its parameters where the read path knows them; tests use
+ * one to count statements per request, and to explain a statement as it ran.
+ */
+export const sqlObservers = new Set<(sql: string, values?: readonly unknown[]) => void>();

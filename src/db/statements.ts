@@ -62,8 +62,8 @@ function metadataOf(em: EntityManager, entity: AnyEntity) {
 }
 
 /** Tells the statement observers of a statement sent another way (COPY, a transaction on a client of one's own). */
-export function observe(text: string): void {
-  for (const observer of sqlObservers) observer(text);
+export function observe(text: string, values?: readonly unknown[]): void {
+  for (const observer of sqlObservers) observer(text, values);
 }
 
 // ─── building statements ────────────────────────────────────────────────────────────────────────────
@@ -211,7 +211,7 @@ const MAX_NAMED_STATEMENTS = 1000;
  */
 export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[]> {
   const { text, values } = statement;
-  observe(text);
+  observe(text, values);
   if (embeddedDatabaseOf(em)) {
     const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
     return result.rows as T[];
