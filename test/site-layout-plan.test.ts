@@ -5,7 +5,7 @@ import { commentsPath, postComment } from './support/comments.js';
 import { openChangeRequest } from './support/content.js';
 import { newOrganization, newOrganizationWithRoles, newUser, type Caller } from './support/factories.js';
 import { useTestServer } from './support/server.js';
-import { sqlObservers } from '../src/db/sql-observers.js';
+import { statementsWithValuesDuring } from './support/sql.js';
 
 /*
  * The site structure statement (top-level sections and groups, their site spaces, spaces and counts) must reach only
@@ -63,16 +63,8 @@ async function fillOtherTenants(em: EntityManager, organizationIds: string[], sp
 
 /** Runs `work` and returns the statements the server sent meanwhile that read a site's layout, with their parameters. */
 async function layoutStatementsOf(work: () => Promise<unknown>): Promise<{ text: string; values: readonly unknown[] }[]> {
-  const statements: { text: string; values: readonly unknown[] }[] = [];
   // The structure statement (sites/published/structure.ts), with everything the tree nests under its items.
-  const observe = (text: string, values?: readonly unknown[]) => void (text.includes('as "topLevel"') && statements.push({ text, values: values ?? [] }));
-  sqlObservers.add(observe);
-  try {
-    await work();
-  } finally {
-    sqlObservers.delete(observe);
-  }
-  return statements;
+  return (await statementsWithValuesDuring(work)).filter((statement) => statement.text.includes('as "topLevel"'));
 }
 
 /** A parameter as an SQL literal (the statement's are texts, nulls and arrays of ids). */

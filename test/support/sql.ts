@@ -2,11 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sqlObservers } from '../../src/db/sql-observers.js';
 import { RATE_LIMIT_TABLE } from '../../src/rate-limits/store.js';
 
-/** Runs `work` and returns the SQL statements the server sent meanwhile, in order. */
-export async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
-  const statements: string[] = [];
-  const observe = (sql: string) => {
-    statements.push(sql);
+/** Runs `work` and returns the SQL statements the server sent meanwhile, in order, with their parameters where the read path gives them. */
+export async function statementsWithValuesDuring(work: () => Promise<unknown>): Promise<{ text: string; values: readonly unknown[] }[]> {
+  const statements: { text: string; values: readonly unknown[] }[] = [];
+  const observe = (text: string, values?: readonly unknown[]) => {
+    statements.push({ text, values: values ?? [] });
   };
   sqlObservers.add(observe);
   try {
@@ -15,6 +15,11 @@ export async function statementsDuring(work: () => Promise<unknown>): Promise<st
     sqlObservers.delete(observe);
   }
   return statements;
+}
+
+/** Runs `work` and returns the SQL statements the server sent meanwhile, in order. */
+export async function statementsDuring(work: () => Promise<unknown>): Promise<string[]> {
+  return (await statementsWithValuesDuring(work)).map((statement) => statement.text);
 }
 
 /** Runs `work` and returns how many SQL statements the server sent meanwhile. */
