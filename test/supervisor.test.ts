@@ -127,9 +127,10 @@ async function client(server: ServerProcess, organizationId: string, n: number) 
 
 describe('production start', () => {
   it('the supervisor examples run node on the compiled entry point with the Node flags of npm start, never npm', () => {
-    // npm start runs the build too (through its launcher, which rebuilds outdated sources), with the same flags.
+    // npm start runs the build too (through its launcher, which finds a current Node.js and rebuilds
+    // outdated sources), with the same flags.
     expect(production).toEqual(['node', '--max-old-space-size=1024', '--max-semi-space-size=16', 'dist/src/main.js']);
-    expect(scripts.start).toBe([...production.slice(0, -1), 'scripts/start.mjs'].join(' '));
+    expect(scripts.start).toBe([...production.slice(0, -1), 'scripts/launch.mjs'].join(' '));
 
     const unit = /```ini\n([\s\S]*?)```/.exec(docs)?.[1] ?? '';
     const execStart = unit.split('\n').filter((line) => line.startsWith('ExecStart='));
