@@ -5,6 +5,7 @@ import { entities } from './entities.js';
 import type { Executor } from './cli/executors.js';
 import { databaseOf, type Config } from './kernel/config.js';
 import { migrate, openOrm } from './db/orm.js';
+import { ownEntityManager } from './db/writes.js';
 import { IngestState } from './domain/insights/index.js';
 import { contextFor } from './graphql/request-context.js';
 import { buildSchema } from './graphql/schema.js';
@@ -44,7 +45,7 @@ export async function inProcess(config: Config): Promise<Executor> {
   const deps = { areas, orm, config, clock: systemClock, logger: createLogger('warn', pino.destination(2)), ingest: new IngestState(orm) };
   return {
     async execute(document, variables) {
-      const contextValue = contextFor(deps, orm.em.fork(), LOCAL_OPERATOR);
+      const contextValue = contextFor(deps, ownEntityManager(orm.em), LOCAL_OPERATOR);
       return dataOf(await execute({ schema, document: parse(document), variableValues: variables, contextValue }));
     },
     close: async () => {

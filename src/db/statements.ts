@@ -5,6 +5,7 @@ import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { embeddedDatabaseOf } from './embedded-databases.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
+import { wroteOutsideTransaction } from './writes.js';
 
 /*
  * Every SQL statement the code writes by hand goes through this module, so that one place tells the
@@ -168,27 +169,23 @@ export function jsonTupleOf(em: EntityManager, entity: AnyEntity, alias: string)
   });
 }
 
-type RowOfTuple = (tuple: readonly unknown[]) => Record<string, unknown>;
-/** Row builders per entity (a cache of generated functions, one per entity). */
-const rowBuilders = new Map<string, RowOfTuple>();
-
 /**
  * The rows of the tuples of a `jsonListOf` list: objects with the entity's property names, date-times
- * as dates (as the driver would have made them). The builder is generated once per entity, like the
- * ORM's own hydrators, so that every row gets the same shape in one object literal.
+ * as dates (as the driver would have made them). Every row gets its properties in the same order, so
+ * rows of one entity share one hidden class.
  */
 export function rowsOf<T>(em: EntityManager, entity: AnyEntity, tuples: readonly (readonly unknown[])[]): T[] {
-  const meta = metadataOf(em, entity);
-  let build = rowBuilders.get(meta.className);
-  if (!build) {
-    const fields = plainProperties(em, entity).map((prop, i) =>
-      prop.runtimeType === 'Date' ? `${JSON.stringify(prop.name)}: t[${i}] === null ? null : new Date(t[${i}])` : `${JSON.stringify(prop.name)}: t[${i}]`,
-    );
-    build = new Function('t', `return { ${fields.join(', ')} };`) as RowOfTuple;
-    rowBuilders.set(meta.className, build);
-  }
+  const properties = plainPropertiesOf(em, entity);
   const rows = new Array<T>(tuples.length);
-  for (let i = 0; i < tuples.length; i++) rows[i] = build(tuples[i]) as T;
+  for (let i = 0; i < tuples.length; i++) {
+    const tuple = tuples[i];
+    const row: Record<string, unknown> = {};
+    for (let c = 0; c < properties.length; c++) {
+      const value = tuple[c];
+      row[properties[c].name] = properties[c].date && value !== null ? new Date(value as number) : value;
+    }
+    rows[i] = row as T;
+  }
   return rows;
 }
 
@@ -289,12 +286,15 @@ export async function queryIn<T>(em: EntityManager, statement: Sql): Promise<T[]
  */
 export async function execute(em: EntityManager, statement: Sql): Promise<number> {
   const result = await em.getConnection().execute<{ affectedRows: number }>(statement.sql, [...statement.values], 'run', em.getTransactionContext());
+  wroteOutsideTransaction(em);
   return result.affectedRows;
 }
 
 /** The same for a statement whose rows are wanted (`returning`, a row lock, a read within the change). */
-export function executeReturning<T>(em: EntityManager, statement: Sql): Promise<T[]> {
-  return em.getConnection().execute<T[]>(statement.sql, [...statement.values], 'all', em.getTransactionContext());
+export async function executeReturning<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+  const rows = await em.getConnection().execute<T[]>(statement.sql, [...statement.values], 'all', em.getTransactionContext());
+  wroteOutsideTransaction(em);
+  return rows;
 }
 
 // ─── on a connection of one's own ───────────────────────────────────────────────────────────────────

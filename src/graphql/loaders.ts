@@ -39,8 +39,9 @@ function prototypeOf(factories: Factory[], made: object[]): object {
  * context, never directly.
  */
 export function createLoaders(areas: readonly Area[], em: EntityManager, viewer: Viewer | null): Loaders {
-  const prototype = lazyLoaders.get(areas);
+  let prototype = lazyLoaders.get(areas);
   if (!prototype) {
+    // Made once per list of areas, to learn every loader's name.
     const factories = areas.flatMap((area) => (area.loaders ? [area.loaders] : []));
     const loaders = {} as Loaders;
     const made = factories.map((factory) => {
@@ -48,8 +49,8 @@ export function createLoaders(areas: readonly Area[], em: EntityManager, viewer:
       Object.assign(loaders, own);
       return own;
     });
-    lazyLoaders.set(areas, prototypeOf(factories, made));
-    return loaders;
+    prototype = prototypeOf(factories, made);
+    lazyLoaders.set(areas, prototype);
   }
   const request: Request = Object.create(prototype);
   request[EM] = em;
@@ -58,4 +59,7 @@ export function createLoaders(areas: readonly Area[], em: EntityManager, viewer:
   return request as unknown as Loaders;
 }
 
-export type { Loaders };
+/** Forgets everything the request's loaders hold: each area's loaders are made afresh when next read. */
+export function forgetLoaded(loaders: Loaders): void {
+  (loaders as unknown as Request)[MADE] = [];
+}

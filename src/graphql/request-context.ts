@@ -7,27 +7,32 @@ import type { RequestOrigin } from '../kernel/origin.js';
 import { authenticate } from '../auth/authenticate.js';
 import type { AppDeps, Context } from '../kernel/context.js';
 import { createLists } from './lists.js';
-import { createLoaders } from './loaders.js';
+import { createLoaders, forgetLoaded } from './loaders.js';
+import { afterCommittedWrites, ownEntityManager } from '../db/writes.js';
 
 /**
  * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
  * token's lookup is a read: when its connection was terminated under it, it runs once more.
  */
 export async function createContext(deps: AppDeps, request: { authorization?: string; logger?: Logger }): Promise<Context> {
-  let em = deps.orm.em.fork();
+  let em = ownEntityManager(deps.orm.em);
   let viewer: Viewer | null;
   try {
     viewer = await authenticate(em, request.authorization);
   } catch (error) {
     if (connectionFailureOf(error) !== 'terminated') throw error;
     await afterPendingConnectionEvents();
-    em = deps.orm.em.fork();
+    em = ownEntityManager(deps.orm.em);
     viewer = await authenticate(em, request.authorization);
   }
   return contextFor(deps, em, viewer, request.logger ?? deps.logger);
 }
 
-/** A context for a known viewer (or none), as used by the command line and jobs. */
+/**
+ * A context for a known viewer (or none), as used by the command line and jobs, on an EntityManager of
+ * its own (`ownEntityManager`). Whatever that EntityManager commits makes the context forget all it has
+ * read (loaders, lists, memoized roles): the next read sees the change, and no write lists what to forget.
+ */
 export function contextFor(
   deps: Pick<AppDeps, 'areas' | 'config' | 'clock' | 'logger' | 'ingest'>,
   em: EntityManager,
@@ -38,7 +43,7 @@ export function contextFor(
   const { areas } = deps;
   const loaders = createLoaders(areas, em, viewer);
   const policy = new Policy(viewer, loaders, deps.clock);
-  return {
+  const context: Context = {
     areas,
     viewer,
     em,
@@ -51,7 +56,14 @@ export function contextFor(
     ingest: deps.ingest,
     origin,
   };
+  afterCommittedWrites(em, () => {
+    forgetLoaded(loaders);
+    policy.forget();
+    // In place: the GraphQL server hands resolvers a shallow copy of the context.
+    Object.assign(context.lists, createLists(areas, em, policy));
+  });
+  return context;
 }
 
 /** The same request's context afresh: same viewer and origin, a new EntityManager fork, empty loaders. */
-export const renewContext = (ctx: Context): Context => contextFor(ctx, ctx.em.fork(), ctx.viewer, ctx.logger, ctx.origin);
+export const renewContext = (ctx: Context): Context => contextFor(ctx, ownEntityManager(ctx.em), ctx.viewer, ctx.logger, ctx.origin);

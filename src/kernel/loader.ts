@@ -11,7 +11,9 @@ import { notFound } from './errors.js';
  * - Code that must have the value to go on (services, checks, a resolver that awaits or combines
  *   several values) uses `await loader.load(key)` / `loadMany`; `get` is never awaited.
  * - A loader whose rows only feed answers reads plain rows (db/statements.ts); a loader of entities
- *   (`em.find`) is for rows that code also changes (it clears what it changed afterwards).
+ *   (`em.find`) is for rows that code also changes.
+ * - Nothing clears a loader by hand: whatever the request commits makes it forget every loader
+ *   (graphql/request-context.ts), so the next read sees the change.
  */
 
 /**
@@ -29,13 +31,8 @@ const batchScheduleFn = (dispatch: () => void) => setImmediate(dispatch);
 export class Loader<K, V> extends DataLoader<K, V> {
   private readonly loaded: Map<K, V>;
   private readonly fetchAndRemember: (keys: readonly K[]) => Promise<V[]>;
-  private readonly derivedFrom?: { clear(key: K): unknown };
 
-  /**
-   * `derivedFrom`: the loader this one's values are computed from, which a `clear` here clears too, so
-   * that the next read sees fresh rows.
-   */
-  constructor(batch: (keys: readonly K[]) => Promise<V[]>, derivedFrom?: { clear(key: K): unknown }) {
+  constructor(batch: (keys: readonly K[]) => Promise<V[]>) {
     const loaded = new Map<K, V>();
     const fetchAndRemember = async (keys: readonly K[]) => {
       const values = await batch(keys);
@@ -45,7 +42,6 @@ export class Loader<K, V> extends DataLoader<K, V> {
     super(fetchAndRemember, { batchScheduleFn });
     this.loaded = loaded;
     this.fetchAndRemember = fetchAndRemember;
-    this.derivedFrom = derivedFrom;
   }
 
   /** The value when this request has loaded it already, else a promise of it. */
@@ -76,7 +72,6 @@ export class Loader<K, V> extends DataLoader<K, V> {
 
   override clear(key: K): this {
     this.loaded.delete(key);
-    this.derivedFrom?.clear(key);
     return super.clear(key);
   }
 
@@ -86,18 +81,13 @@ export class Loader<K, V> extends DataLoader<K, V> {
   }
 }
 
-/**
- * A loader whose values are a part of another loader's values (`missing` where the source has none):
- * parts read together arrive together, and clearing a part clears the source, so the next read is fresh.
- */
+/** A loader whose values are a part of another loader's values (`missing` where the source has none): parts read together arrive together. */
 export function partOf<K, S, V>(source: Loader<K, S | null>, pick: (value: S) => V, missing: V): Loader<K, V> {
-  return new Loader<K, V>(
-    async (keys) =>
-      (await source.loadMany(keys)).map((value) => {
-        if (value instanceof Error) throw value;
-        return value ? pick(value) : missing;
-      }),
-    source,
+  return new Loader<K, V>(async (keys) =>
+    (await source.loadMany(keys)).map((value) => {
+      if (value instanceof Error) throw value;
+      return value ? pick(value) : missing;
+    }),
   );
 }
 

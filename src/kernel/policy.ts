@@ -113,13 +113,10 @@ export class Policy {
     return policy;
   }
 
-  /** Forgets memoized roles after a change of memberships, team memberships or grants within the request. */
+  /** Forgets memoized roles, when the request has written (with its loaders: see contextFor). */
   forget(): void {
     for (const memo of [this.collectionRoles, this.spaceRoles, this.defaultRoles, this.inheritedGrants, this.grantedRoles]) memo.clear();
     this.others.clear();
-    for (const loader of [this.loaders.viewerMembership, this.loaders.membership, this.loaders.teamMembershipsOf, this.loaders.grantsReaching]) {
-      loader.clearAll();
-    }
   }
 
   private membership(organizationId: string): Loading<MemberRow | null> {

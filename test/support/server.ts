@@ -4,6 +4,7 @@ import { ManualClock } from '../../src/kernel/clock.js';
 import { loadConfig } from '../../src/kernel/config.js';
 import type { Context } from '../../src/kernel/context.js';
 import { contextFor } from '../../src/graphql/request-context.js';
+import { ownEntityManager } from '../../src/db/writes.js';
 import { createLogger, type Logger } from '../../src/kernel/logger.js';
 import { startServer, type RunningServer } from '../../src/server.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -39,7 +40,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
     ...running,
     clock,
     em: () => running.deps.orm.em.fork(),
-    context: (viewer) => contextFor(running.deps, running.deps.orm.em.fork(), viewer),
+    context: (viewer) => contextFor(running.deps, ownEntityManager(running.deps.orm.em), viewer),
     async stop() {
       await running.stop();
       if (!options.database) await fresh.dispose();

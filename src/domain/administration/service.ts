@@ -81,6 +81,5 @@ export async function setMembership(ctx: Context, organizationId: string, input:
       recordEvent(ctx, tx, { type: 'member.updated', organizationId, target, payload: { ...memberPayload({ ...current, role }), changes: ['role'] } });
     }
   });
-  ctx.policy.forget();
   return ctx.em.findOneOrFail(Member, { organization: organizationId, user: user.id }, { refresh: true });
 }

@@ -2,4 +2,4 @@
 export { ChangeRequest } from './entities.js';
 export type { ChangeRequestRow } from './entities.js';
 export { CHANGE_REQUEST } from './fragments.js';
-export { assertEditable, changeRequestIn, editableSpace, forgetChangeRequest, lockChangeRequest } from './service.js';
+export { assertEditable, changeRequestIn, editableSpace, lockChangeRequest } from './service.js';

@@ -84,14 +84,6 @@ export function isOutdated(changeRequest: ChangeRequestRow, space: SpaceRow): bo
   return changeRequest.status !== 'merged' && space.revision !== baseOf(changeRequest);
 }
 
-/** Forgets what this request loaded about a change request and its space, after a change. */
-export function forgetChangeRequest(ctx: Context, changeRequest: ChangeRequestRow) {
-  ctx.loaders.changeRequest.clear(changeRequest.id);
-  ctx.loaders.changeRequestByNumber.clear(numberKey(changeRequest.space, changeRequest.number));
-  ctx.loaders.changeRequestCounts.clear(changeRequest.space);
-  ctx.loaders.space.clear(changeRequest.space);
-}
-
 export async function createChangeRequest(ctx: Context, spaceId: string, input: unknown): Promise<ChangeRequestRow> {
   const fields = parseInput(CreateChangeRequestInput, input ?? {});
   assertEditable((await ctx.loaders.space.load(spaceId))!);
@@ -124,7 +116,6 @@ export async function createChangeRequest(ctx: Context, spaceId: string, input: 
     });
     return changeRequest;
   });
-  forgetChangeRequest(ctx, created);
   return created;
 }
 
@@ -151,7 +142,6 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
     });
   }
   await ctx.em.flush();
-  forgetChangeRequest(ctx, changeRequest);
   return changeRequest;
 }
 
@@ -252,7 +242,6 @@ export async function mergeChangeRequest(ctx: Context, spaceId: string, ref: str
     });
     return merged.id;
   });
-  forgetChangeRequest(ctx, found);
   return { revision, result: 'merge' };
 }
 
@@ -284,6 +273,5 @@ export async function updateChangeRequestFromMain(ctx: Context, spaceId: string,
     recordEvent(ctx, tx, { type: 'content.edited', organizationId: space.organization, target: revisionTarget(updated), payload: revisionPayload(updated) });
     return updated.id;
   });
-  forgetChangeRequest(ctx, found);
   return { revision, result: 'update' };
 }

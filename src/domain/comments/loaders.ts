@@ -3,6 +3,7 @@ import sql, { empty, type Sql } from 'sql-template-tag';
 import { columnOf, countsByKey, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { batchLoader, partOf, rowLoader } from '../../kernel/loader.js';
 import { groupRows } from '../../kernel/row-index.js';
+import type { RevisionView } from '../content/index.js';
 import { Comment, CommentReaction, CommentReply, type CommentRow } from './entities.js';
 
 /**
@@ -51,6 +52,8 @@ export function commentLoaders(em: EntityManager) {
     (d) => d.id,
   );
   return {
+    /** Each discussion's content as it stands now (`threadKey`), read once per request (threads.ts `currentContent`). */
+    discussionContents: new Map<string, Promise<RevisionView>>(),
     comment: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Comment, 'id', ids),
       (c) => c.id,

@@ -14,7 +14,7 @@ import { recordEvent } from '../../events/record.js';
 import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
 import { commentEvents, commentPayload, commentReplyPayload, commentTarget, replyTarget } from './events.js';
 import { changeReactions, type ReactionTarget } from './reactions.js';
-import { commentIn, currentContent, forgetComment, replyIn, threadIn, type Thread } from './threads.js';
+import { commentIn, currentContent, replyIn, threadIn, type Thread } from './threads.js';
 import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
 
 /** Comment and reply bodies are markdown of at most this many characters (413 beyond). */
@@ -118,7 +118,6 @@ export async function postComment(ctx: Context, ids: Ids, input: unknown): Promi
     await tx.insert(Comment, comment);
     recordEvent(ctx, tx, { type: 'comment.posted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
   });
-  forgetComment(ctx, comment);
   return comment;
 }
 
@@ -165,8 +164,6 @@ async function applyUpdate(ctx: Context, comment: CommentRow, reply: CommentRepl
     );
     events.reacted(reacted);
   });
-  forgetComment(ctx, comment);
-  if (reply) ctx.loaders.commentReply.clear(reply.id);
 }
 
 /** Updates a comment; the guard's check `authorOnlyEditsBody` keeps its body to its author. */
@@ -188,7 +185,6 @@ export async function deleteComment(ctx: Context, ids: Ids & { commentId: string
     if ((await tx.nativeDelete(Comment, { id: comment.id })) === 0) return;
     recordEvent(ctx, tx, { type: 'comment.deleted', organizationId: comment.organization, target: commentTarget(comment), payload: commentPayload(comment) });
   });
-  forgetComment(ctx, comment);
   return true;
 }
 
@@ -226,7 +222,6 @@ export async function postReply(ctx: Context, ids: Ids & { commentId: string }, 
       payload: commentReplyPayload(reply),
     });
   });
-  forgetComment(ctx, comment);
   return reply;
 }
 
@@ -258,7 +253,5 @@ export async function deleteReply(ctx: Context, ids: Ids & { commentId: string; 
       payload: commentReplyPayload(reply),
     });
   });
-  forgetComment(ctx, comment);
-  ctx.loaders.commentReply.clear(reply.id);
   return true;
 }

@@ -37,15 +37,12 @@ export async function replyIn(ctx: Context, comment: CommentRow, replyId: string
   return reply;
 }
 
-const contents = new WeakMap<object, Map<string, Promise<RevisionView>>>();
-
 /**
  * The content a discussion is about as it stands now (the space's main revision, or the change
  * request's current one), read once per request whatever the number of comments.
  */
 export function currentContent(ctx: Context, spaceId: string, changeRequestId: string | null | undefined): Promise<RevisionView> {
-  let cache = contents.get(ctx.loaders);
-  if (!cache) contents.set(ctx.loaders, (cache = new Map()));
+  const cache = ctx.loaders.discussionContents;
   const key = threadKey(spaceId, changeRequestId);
   let view = cache.get(key);
   if (!view) {
@@ -60,13 +57,4 @@ export function currentContent(ctx: Context, spaceId: string, changeRequestId: s
     cache.set(key, view);
   }
   return view;
-}
-
-/** Forgets what this request loaded about a discussion and one of its comments, after a change. */
-export function forgetComment(ctx: Context, comment: Pick<CommentRow, 'id' | 'space' | 'changeRequest'>) {
-  ctx.loaders.comment.clear(comment.id);
-  ctx.loaders.openCommentCounts.clear(threadOf(comment));
-  ctx.loaders.repliesByComment.clear(comment.id);
-  ctx.loaders.replyCounts.clear(comment.id);
-  ctx.loaders.reactionsByComment.clear(comment.id);
 }

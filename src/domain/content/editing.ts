@@ -4,7 +4,7 @@ import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict, notFound } from '../../kernel/errors.js';
 import { parseInput } from '../../kernel/validation.js';
 import { newId } from '../../kernel/ids.js';
-import { changeRequestIn, forgetChangeRequest, editableSpace, lockChangeRequest } from '../change-requests/index.js';
+import { changeRequestIn, editableSpace, lockChangeRequest } from '../change-requests/index.js';
 import { recordEvent } from '../../events/record.js';
 import { PageVersion, Revision, type PageVersionRow } from './entities.js';
 import { revisionPayload, revisionTarget } from './events.js';
@@ -76,7 +76,6 @@ export async function editChangeRequest<R>(
     });
     return { result, revision, space, changeRequest };
   });
-  forgetChangeRequest(ctx, found);
   return { result: outcome.result, view: { revision: outcome.revision, space: outcome.space, changeRequest: outcome.changeRequest, options: DEFAULT_READ } };
 }
 

@@ -85,7 +85,6 @@ export async function grantRole(ctx: Context, target: GrantTarget, input: unknow
     });
     return stored;
   });
-  ctx.policy.forget();
   return grant;
 }
 
@@ -112,7 +111,6 @@ export async function revokeRole(ctx: Context, target: GrantTarget, input: unkno
     }
     return deleted.length > 0;
   });
-  ctx.policy.forget();
   return removed;
 }
 

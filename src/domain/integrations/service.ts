@@ -138,7 +138,6 @@ export async function publishIntegration(ctx: Context, name: string, input: unkn
     recordIntegrationEvent(ctx, tx, 'integration.published', integration);
     return integration;
   });
-  ctx.loaders.integration.clear(name);
   return published;
 }
 
@@ -149,5 +148,4 @@ export async function unpublishIntegration(ctx: Context, name: string): Promise<
     // A concurrent unpublish got there first: it announced it.
     if ((await tx.nativeDelete(Integration, { name })) > 0) recordIntegrationEvent(ctx, tx, 'integration.unpublished', integration);
   });
-  ctx.loaders.integration.clear(name);
 }

@@ -111,7 +111,6 @@ export async function deleteInviteLink(ctx: Context, organizationId: string, inv
     if (!(await tx.nativeDelete(InviteLink, { id: inviteId }))) return;
     recordEvent(ctx, tx, { type: 'invite.deleted', organizationId, target: inviteTarget(link), payload: invitePayload(link) });
   });
-  ctx.loaders.inviteLink.clear(inviteId);
 }
 
 /** True when the viewer already has everything the link gives. */
@@ -179,7 +178,6 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
       }
     }
   });
-  ctx.policy.forget();
   return (await ctx.em.findOne(Member, { organization: organizationId, user: userId }, { refresh: true }))!;
 }
 

@@ -94,7 +94,6 @@ export async function updateMember(ctx: Context, organizationId: string, userId:
     });
   });
   await ctx.em.refresh(member);
-  ctx.policy.forget();
   return member;
 }
 
@@ -111,7 +110,6 @@ export async function removeMember(ctx: Context, organizationId: string, userId:
     await tx.nativeDelete(Member, { organization: organizationId, user: userId });
     recordEvent(ctx, tx, { type: 'member.removed', organizationId, target: memberTarget(organizationId, userId), payload: memberPayload(member) });
   });
-  ctx.policy.forget();
 }
 
 /** Marks a member as one who signs in with the organization's single sign-on. */

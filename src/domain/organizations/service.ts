@@ -128,7 +128,6 @@ export async function ping(ctx: Context, organizationId: string) {
   const membership = await ctx.em.findOneOrFail(Member, { organization: organizationId, user: viewer.user.id });
   membership.lastSeenAt = ctx.clock.now();
   await ctx.em.flush();
-  ctx.loaders.viewerMembership.clear(organizationId);
   const key = await serverSecret(ctx.em, ctx.clock, 'visitor-claims');
   const issuedAt = Math.floor(ctx.clock.now().getTime() / 1000);
   const serviceVisitorClaims = await new SignJWT({ organization: organizationId, role: membership.role, email: viewer.user.email })

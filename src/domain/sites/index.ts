@@ -15,7 +15,7 @@ export type {
 } from './entities.js';
 export { recordShareLinkEvent, recordSiteEvent, recordStructureChange } from './events.js';
 export type { StructureChange } from './events.js';
-export { forgetSiteStructure, siteLoaders } from './loaders.js';
+export { siteLoaders } from './loaders.js';
 export { validateCondition } from './published/conditions.js';
 export { siteNavigationLists } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';

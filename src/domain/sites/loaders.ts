@@ -10,14 +10,6 @@ import { readSiteStructures, type SiteStructureRows, type StructureShapes } from
 const byPosition = { position: 'asc', id: 'asc' } as const;
 
 export function siteLoaders(em: EntityManager) {
-  const sectionRow = rowLoader(
-    (ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids),
-    (s) => s.id,
-  );
-  const groupRow = rowLoader(
-    (ids: string[]) => rowsWhereIn(em, SiteSectionGroup, 'id', ids),
-    (g) => g.id,
-  );
   const siteSpacesBySection = groupLoader(
     (ids: string[]) => rowsWhereIn(em, SiteSpace, 'section', ids, byPosition),
     (s) => s.section!,
@@ -74,32 +66,29 @@ export function siteLoaders(em: EntityManager) {
   return {
     /** A site's structure, read as `shapes` say (one statement per selection and level, whatever the site's size). */
     structureOf,
-    /** Forgets every structure read, after a change to a site. */
-    forgetStructures: () => structures.clear(),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Site, 'id', ids),
       (s) => s.id,
     ),
+    /** Sections as plain rows (a change loads the section's entity itself). */
     siteSection: rowLoader(
-      (ids: string[]) => em.find(SiteSection, { id: { $in: ids } }),
+      (ids: string[]) => rowsWhereIn(em, SiteSection, 'id', ids),
       (s) => s.id,
     ),
-    /** Sections as plain rows, for reading. */
-    sectionRow,
     /** Sections of each site by position (top-level and grouped sections share one ordering per parent). */
     sectionsBySite: bySite(SiteSection),
     /** Sections of each group by position. */
     sectionsByGroup,
+    /** Section groups as plain rows. */
     siteSectionGroup: rowLoader(
-      (ids: string[]) => em.find(SiteSectionGroup, { id: { $in: ids } }),
+      (ids: string[]) => rowsWhereIn(em, SiteSectionGroup, 'id', ids),
       (g) => g.id,
     ),
-    /** Section groups as plain rows, for reading. */
-    groupRow,
     groupsBySite: bySite(SiteSectionGroup),
+    /** Site spaces as plain rows. */
     siteSpace: rowLoader(
-      (ids: string[]) => em.find(SiteSpace, { id: { $in: ids } }),
+      (ids: string[]) => rowsWhereIn(em, SiteSpace, 'id', ids),
       (s) => s.id,
     ),
     /** Site spaces of each site by position within their section (or root level). */
@@ -123,24 +112,6 @@ export function siteLoaders(em: EntityManager) {
       (a) => a.site,
     ),
   };
-}
-
-type SiteLoaders = ReturnType<typeof siteLoaders>;
-
-/** Forgets what the request's loaders hold of a site's structure, after a change to it. */
-export function forgetSiteStructure(loaders: SiteLoaders, siteId: string): void {
-  loaders.forgetStructures();
-  loaders.site.clear(siteId);
-  loaders.sectionsBySite.clear(siteId);
-  loaders.groupsBySite.clear(siteId);
-  loaders.siteSpacesBySite.clear(siteId);
-  loaders.siteSpaceCount.clear(siteId);
-  loaders.defaultSection.clear(siteId);
-  // Keyed by section or group: which of them changed is not known here.
-  loaders.sectionRow.clearAll();
-  loaders.groupRow.clearAll();
-  loaders.siteSpacesBySection.clearAll();
-  loaders.sectionsByGroup.clearAll();
 }
 
 declare module '../../kernel/request-loaders.js' {

@@ -4,5 +4,5 @@ import type { SiteSectionRow } from './entities.js';
 
 /** A section of a site, or null when the site has no such section. */
 export function sectionOfSite(ctx: Context, siteId: string, sectionId: string): SiteSectionRow | null | Promise<SiteSectionRow | null> {
-  return whenLoaded(ctx.loaders.sectionRow.get(sectionId), (section) => (section?.site === siteId ? section : null));
+  return whenLoaded(ctx.loaders.siteSection.get(sectionId), (section) => (section?.site === siteId ? section : null));
 }

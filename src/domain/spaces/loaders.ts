@@ -5,16 +5,11 @@ import { Space } from './entities.js';
 
 export function spaceLoaders(em: EntityManager) {
   return {
-    /** A space by id, deleted or not (callers decide what a deleted space means to them). */
-    space: rowLoader(
-      (ids: string[]) => em.find(Space, { id: { $in: ids } }),
-      (s) => s.id,
-    ),
     /**
-     * The same as a plain row, for graph fields that only read it (a site tree shows hundreds of
-     * spaces; entities cost far more to build). Never change these rows: changes go through `space`.
+     * A space by id as a plain row, deleted or not (callers decide what a deleted space means to them).
+     * A change loads the space's entity itself.
      */
-    spaceToRead: rowLoader(
+    space: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Space, 'id', ids),
       (s) => s.id,
     ),

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../../kernel/clock.js';
 import type { Context } from '../../kernel/context.js';
 import { badRequest, conflict } from '../../kernel/errors.js';
+import { found } from '../../kernel/loader.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import { parseInput } from '../../kernel/validation.js';
 import { CreateSpaceInput, UpdateSpaceInput } from './inputs.js';
@@ -72,9 +73,9 @@ function assertVisibilityFits(visibility: string, parentId: string | null | unde
   if (visibility === 'in-collection' && !parentId) throw badRequest('visibility: "in-collection" is only for spaces in a collection');
 }
 
-/** The space for a mutation; a deleted space must be restored before anything else. */
+/** The space's entity for a change (loaders hand out plain rows); a deleted space must be restored first. */
 async function liveSpace(ctx: Context, id: string): Promise<SpaceEntity> {
-  const space = (await ctx.loaders.space.load(id))!;
+  const space = await found(ctx.em.findOne(Space, { id }), 'Space');
   if (space.deletedAt) throw conflict('Space is deleted: restore it first');
   return space;
 }
@@ -137,7 +138,7 @@ export async function deleteSpace(ctx: Context, id: string): Promise<void> {
 
 /** Brings back a space deleted less than 7 days ago (the guard already hides older ones). */
 export async function restoreSpace(ctx: Context, id: string): Promise<SpaceRow> {
-  const space = (await ctx.loaders.space.load(id))!;
+  const space = await found(ctx.em.findOne(Space, { id }), 'Space');
   if (!space.deletedAt) throw conflict('Space is not deleted');
   await ctx.em.transactional(async (tx) => {
     space.position = await positionIn(tx, space.organization, space.parent ?? null, null, space.id);

@@ -118,7 +118,6 @@ export async function updateTeamMembers(ctx: Context, team: TeamRow, input: unkn
     }
     if (removed.size) await tx.nativeDelete(TeamMember, { team: team.id, user: { $in: [...removed] } });
   });
-  ctx.policy.forget();
 }
 
 /** Adds a member of the organization to the team, or changes their role in it (`member` by default). */
@@ -150,7 +149,6 @@ export async function addTeamMember(ctx: Context, team: TeamRow, userId: string,
     }
     return row;
   });
-  ctx.policy.forget();
   return membership;
 }
 
@@ -169,6 +167,5 @@ export async function removeTeamMember(ctx: Context, team: TeamRow, userId: stri
     }
     return count > 0;
   });
-  ctx.policy.forget();
   return removed;
 }

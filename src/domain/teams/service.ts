@@ -71,7 +71,6 @@ export async function createTeam(ctx: Context, organizationId: string, input: un
   }
   recordEvent(ctx, ctx.em, { type: 'team.created', organizationId, target: teamTarget(team), payload: { ...teamPayload(team), initialMembers: userIds } });
   await ctx.em.flush();
-  ctx.policy.forget();
   return team;
 }
 
@@ -92,7 +91,6 @@ export async function deleteTeam(ctx: Context, organizationId: string, teamId: s
     if (!(await tx.nativeDelete(Team, { id: teamId }))) return;
     recordEvent(ctx, tx, { type: 'team.deleted', organizationId, target: teamTarget(team), payload: teamPayload(team) });
   });
-  ctx.policy.forget();
 }
 
 export type MemberTeam = { team: TeamRow; member: { role: TeamRole } };

@@ -52,7 +52,7 @@ export const siteSectionResolvers: Resolvers = {
         published: site?.published ? sectionPublishedUrl(site, s, ctx.config) : null,
       })),
     site: (s, _, ctx) => found(ctx.loaders.site.get(s.site), 'Site'),
-    group: (s, _, ctx, info) => readAlong(s, info, () => (s.sectionGroup ? ctx.loaders.groupRow.get(s.sectionGroup) : null)),
+    group: (s, _, ctx, info) => readAlong(s, info, () => (s.sectionGroup ? ctx.loaders.siteSectionGroup.get(s.sectionGroup) : null)),
     /** The section's default site space; should it be gone, its first site space. */
     defaultSiteSpace: (s, _, ctx) =>
       whenLoaded(ctx.loaders.siteSpacesBySection.get(s.id), (siteSpaces) => siteSpaces.find((ss) => ss.id === s.defaultSiteSpace) ?? siteSpaces[0] ?? null),

@@ -33,7 +33,6 @@ import {
 import type { Shape } from '../../../db/read-shapes.js';
 import { applyChanges } from '../../../events/changes.js';
 import { recordStructureChange, type StructureChange } from '../index.js';
-import { forgetSiteStructure } from '../index.js';
 
 // ─── input ──────────────────────────────────────────────────────────────────────────────────────────
 
@@ -58,20 +57,14 @@ type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity
  * (by the unique key's mapping, see database-errors.ts).
  */
 async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout, changed: (change: StructureChange) => void) => Promise<T> | T): Promise<T> {
-  try {
-    return await ctx.em.transactional(async (tx) => {
-      const em = tx;
-      const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!site) throw notFound('Site');
-      const orderBy = { position: 'asc', id: 'asc' } as const;
-      const sections = await em.find(SiteSection, { site: siteId }, { orderBy, refresh: true });
-      const groups = await em.find(SiteSectionGroup, { site: siteId }, { orderBy, refresh: true });
-      return work({ em, site, sections, groups }, (change) => recordStructureChange(ctx, em, site, change));
-    });
-  } finally {
-    // What this request's loaders hold about the site and its structure is stale now.
-    forgetSiteStructure(ctx.loaders, siteId);
-  }
+  return ctx.em.transactional(async (em) => {
+    const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!site) throw notFound('Site');
+    const orderBy = { position: 'asc', id: 'asc' } as const;
+    const sections = await em.find(SiteSection, { site: siteId }, { orderBy, refresh: true });
+    const groups = await em.find(SiteSectionGroup, { site: siteId }, { orderBy, refresh: true });
+    return work({ em, site, sections, groups }, (change) => recordStructureChange(ctx, em, site, change));
+  });
 }
 
 /** The site's top level: sections outside groups, and groups, merged in position order. */

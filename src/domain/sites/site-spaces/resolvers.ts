@@ -26,10 +26,10 @@ export const siteSpaceResolvers: Resolvers = {
     object: () => 'site-space',
     space: (s, _, ctx, info) =>
       found(
-        readAlong(s, info, () => ctx.loaders.spaceToRead.get(s.space)),
+        readAlong(s, info, () => ctx.loaders.space.get(s.space)),
         'Space',
       ),
-    title: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.spaceToRead.get(s.space), (space) => space?.title ?? '')),
+    title: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.space.get(s.space), (space) => space?.title ?? '')),
     default: (s, _, ctx, info) => readAlong(s, info, () => isDefaultSiteSpace(ctx, s)),
     // The server has no per-site-space customization (no such operation is offered), so no site space has it.
     hasAdvancedCustomizationFeature: () => false,

@@ -17,7 +17,6 @@ import { Site, SiteSection, SiteSpace, type SiteEntity, type SiteRow, type SiteS
 import { sectionOfSite } from '../index.js';
 import { siteSpacePublishedUrl } from '../index.js';
 import { recordStructureChange } from '../index.js';
-import { forgetSiteStructure } from '../index.js';
 import type { Shape } from '../../../db/read-shapes.js';
 
 const MoveSiteSpaceInput = z.object({ position: SiteSpacePositionInput.optional() });
@@ -66,17 +65,11 @@ export function siteSpaceUrl(ctx: Context, row: SiteSpaceRow, shareKey: string |
  * transaction.
  */
 async function withSiteLocked<T>(ctx: Context, siteId: string, work: (em: EntityManager, site: SiteEntity) => Promise<T>): Promise<T> {
-  try {
-    return await ctx.em.transactional(async (tx) => {
-      const em = tx;
-      const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (!site) throw notFound('Site');
-      return work(em, site);
-    });
-  } finally {
-    // The request's site and list of its site spaces are plain rows, which a change leaves stale.
-    forgetSiteStructure(ctx.loaders, siteId);
-  }
+  return ctx.em.transactional(async (em) => {
+    const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    if (!site) throw notFound('Site');
+    return work(em, site);
+  });
 }
 
 /** Site spaces of one section (null: the site's root level), in position order. */

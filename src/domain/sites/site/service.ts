@@ -8,6 +8,7 @@ import { containsIgnoringCase } from '../../../db/text-match.js';
 import { atLeast } from '../../../kernel/roles.js';
 import type { Context } from '../../../kernel/context.js';
 import { badRequest, conflict, DomainError, notFound } from '../../../kernel/errors.js';
+import { found } from '../../../kernel/loader.js';
 import type { PageArgs } from '../../../kernel/pagination.js';
 import { parseInput } from '../../../kernel/validation.js';
 import { CreateSiteInput, SITE_TYPES, UpdateSiteInput } from './inputs.js';
@@ -20,10 +21,18 @@ import { validateCondition } from '../index.js';
 import { defaultSiteCustomization } from './customizations.js';
 import { sectionsInNavigationOrder, topLevelRows } from '../sections/index.js';
 import { attachSpace } from '../site-spaces/index.js';
-import { Site, SiteAdaptiveSchema, type SiteAdaptiveSchemaRow, type SiteEntity, type SiteRow, type SiteSectionRow, type SiteSpaceRow } from '../index.js';
+import {
+  Site,
+  SiteAdaptiveSchema,
+  SiteSection,
+  type SiteAdaptiveSchemaRow,
+  type SiteEntity,
+  type SiteRow,
+  type SiteSectionRow,
+  type SiteSpaceRow,
+} from '../index.js';
 import { applyChanges } from '../../../events/changes.js';
 import { recordSiteEvent } from '../index.js';
-import { forgetSiteStructure } from '../index.js';
 import type { StructureShapes } from '../index.js';
 
 const DEFAULT_SITE_TITLE = 'Untitled site';
@@ -59,7 +68,6 @@ async function guardedSite(ctx: Context, id: string): Promise<SiteRow> {
 async function siteToChange(ctx: Context, id: string): Promise<SiteEntity> {
   const site = await ctx.em.findOne(Site, { id });
   if (!site) throw notFound('Site');
-  ctx.loaders.site.clear(id).remember(id, site);
   return site;
 }
 
@@ -241,12 +249,9 @@ async function setDefaultSiteSpace(ctx: Context, site: SiteEntity, siteSpaceId: 
     return applyChanges(site, { defaultSiteSpace: siteSpace.id }).length > 0;
   }
   if (siteSpace.section !== section.id) throw badRequest(`defaultSiteSpace: site space "${siteSpaceId}" is not in the site's default section`);
-  // The site's list of sections holds plain rows: the change goes to the section's entity, and the
-  // list is read afresh by whatever the request selects next.
-  const managed = (await ctx.loaders.siteSection.load(section.id))!;
-  if (!applyChanges(managed, { defaultSiteSpace: siteSpace.id }).length) return false;
-  forgetSiteStructure(ctx.loaders, site.id);
-  return true;
+  // Loaders hold plain rows: the change goes to the section's entity.
+  const managed = await found(ctx.em.findOne(SiteSection, { id: section.id }), 'Site section');
+  return applyChanges(managed, { defaultSiteSpace: siteSpace.id }).length > 0;
 }
 
 /**
@@ -413,6 +418,5 @@ export async function updateAdaptiveSchema(ctx: Context, siteId: string, jsonSch
     recordSiteEvent(ctx, tx, 'site.updated', site, ['adaptiveSchema']);
     return upserted;
   });
-  ctx.loaders.adaptiveSchema.clear(site.id);
   return row;
 }
