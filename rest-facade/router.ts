@@ -177,7 +177,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
   const problem = inputProblemAt(req.params) ?? inputProblemAt(req.query) ?? (walkBody ? inputProblemAt(req.body) : null);
   if (problem) throw new DomainError('BAD_REQUEST', problemMessage(problem));
   const variables: Record<string, unknown> = {};
-  for (const [name, value] of Object.entries(req.params)) variables[name] = value;
+  for (const [name, value] of Object.entries(req.params)) variables[name] = Array.isArray(value) ? value.join('/') : value;
   for (const [name, value] of Object.entries(req.query)) {
     const type = route.variables.get(name);
     if (type && !(name in req.params)) variables[name] = coerceParameter(name, value, type);
@@ -214,7 +214,11 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = express.Router();
   for (const route of routes.map((r) => prepare(schema, r))) {
-    const path = route.path.replace(/^\/v1/, '').replace(/\{(\w+)\}/g, ':$1');
+    // A last parameter named …Path (a page's path) spans segments: clients send its slashes as they are.
+    const path = route.path
+      .replace(/^\/v1/, '')
+      .replace(/\{(\w+Path)\}$/, '*$1')
+      .replace(/\{(\w+)\}/g, ':$1');
     const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
     const facts = { door: 'rest', operationId: route.operationId } as const;
     const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());

@@ -104,6 +104,8 @@ export type ChangeRequest = {
   revisionMerged?: Maybe<Scalars['ID']['output']>;
   revisionMergedAncestor?: Maybe<Scalars['ID']['output']>;
   space: Space;
+  /** The id of the space the change request is in (REST answers name it `space`). */
+  spaceId: Scalars['ID']['output'];
   status: ChangeRequestStatus;
   subject: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
@@ -641,6 +643,11 @@ export type GranteeInput = {
   user?: InputMaybe<Scalars['ID']['input']>;
 };
 
+/** Whom a grant is to. */
+export type GranteeKind =
+  | 'TEAM'
+  | 'USER';
+
 export type GuardTarget =
   | 'COLLECTION'
   /**
@@ -869,6 +876,14 @@ export type InviteLinkList = {
   next?: Maybe<PageRef>;
 };
 
+export type InviteToContentInput = {
+  role: Role;
+  /** Teams of the organization (1 to 100). */
+  teams?: InputMaybe<Array<Scalars['ID']['input']>>;
+  /** Members of the organization (user ids) (1 to 100). */
+  users?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
 /** A user's membership of an organization. */
 export type Member = {
   __typename?: 'Member';
@@ -1025,6 +1040,9 @@ export type Mutation = {
   importContent: ImportContentResult;
   /** Installs the integration on the organization, or changes its installation there (selections, configuration). */
   installIntegration: IntegrationInstallation;
+  inviteToCollection: Scalars['Boolean']['output'];
+  /** Gives members and teams of the organization one role on the space, each replacing the role given before. */
+  inviteToSpace: Scalars['Boolean']['output'];
   /**
    * Joins the organization with an invite link (whose id is its secret). A new member gets the link's role;
    * an existing member keeps theirs. 404 for an unknown or deleted link, 403 when the organization turned
@@ -1069,6 +1087,9 @@ export type Mutation = {
   revokeSpaceRole: Scalars['Boolean']['output'];
   /** Replaces the signing secret; the answer's `secret` is the only time the new one is shown. */
   rotateWebhookSecret: Webhook;
+  setCollectionRole: Scalars['Boolean']['output'];
+  /** Sets the role given to a team or member on the space; a null role takes it back. True when something changed. */
+  setSpaceRole: Scalars['Boolean']['output'];
   /**
    * Records a batch of visitor events of a site (the reference's event kinds), all or nothing; returns
    * once they are committed. At most INSIGHTS_MAX_BATCH events per call, given as `events` or as `batch`
@@ -1402,6 +1423,18 @@ export type MutationInstallIntegrationArgs = {
 };
 
 
+export type MutationInviteToCollectionArgs = {
+  collectionId: Scalars['ID']['input'];
+  input: InviteToContentInput;
+};
+
+
+export type MutationInviteToSpaceArgs = {
+  input: InviteToContentInput;
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type MutationJoinOrganizationWithInviteArgs = {
   inviteId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
@@ -1563,6 +1596,22 @@ export type MutationRevokeSpaceRoleArgs = {
 export type MutationRotateWebhookSecretArgs = {
   organizationId: Scalars['ID']['input'];
   webhookId: Scalars['ID']['input'];
+};
+
+
+export type MutationSetCollectionRoleArgs = {
+  collectionId: Scalars['ID']['input'];
+  input: SetRoleInput;
+  team?: InputMaybe<Scalars['ID']['input']>;
+  user?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type MutationSetSpaceRoleArgs = {
+  input: SetRoleInput;
+  spaceId: Scalars['ID']['input'];
+  team?: InputMaybe<Scalars['ID']['input']>;
+  user?: InputMaybe<Scalars['ID']['input']>;
 };
 
 
@@ -1990,6 +2039,8 @@ export type Page = {
   path: Scalars['String']['output'];
   /** The page's slug among its siblings, from its title. */
   slug: Scalars['String']['output'];
+  /** Tags of the page: this server keeps none, so always empty. */
+  tags: Array<Scalars['JSON']['output']>;
   title: Scalars['String']['output'];
   /** Always `document`. */
   type: Scalars['String']['output'];
@@ -2025,19 +2076,28 @@ export type PageFormat =
 
 export type PageLayout = {
   __typename?: 'PageLayout';
+  actions: Scalars['Boolean']['output'];
+  anchors: Scalars['Boolean']['output'];
   cover: Scalars['Boolean']['output'];
+  /** none or radial. */
+  coverMask: Scalars['String']['output'];
   coverSize: Scalars['String']['output'];
   description: Scalars['Boolean']['output'];
   metadata: Scalars['Boolean']['output'];
   outline: Scalars['Boolean']['output'];
   pagination: Scalars['Boolean']['output'];
   tableOfContents: Scalars['Boolean']['output'];
+  tags: Scalars['Boolean']['output'];
   title: Scalars['Boolean']['output'];
   width: Scalars['String']['output'];
 };
 
 export type PageLayoutInput = {
+  actions?: InputMaybe<Scalars['Boolean']['input']>;
+  anchors?: InputMaybe<Scalars['Boolean']['input']>;
   cover?: InputMaybe<Scalars['Boolean']['input']>;
+  /** none or radial. */
+  coverMask?: InputMaybe<Scalars['String']['input']>;
   /** hero or full. */
   coverSize?: InputMaybe<Scalars['String']['input']>;
   description?: InputMaybe<Scalars['Boolean']['input']>;
@@ -2045,6 +2105,7 @@ export type PageLayoutInput = {
   outline?: InputMaybe<Scalars['Boolean']['input']>;
   pagination?: InputMaybe<Scalars['Boolean']['input']>;
   tableOfContents?: InputMaybe<Scalars['Boolean']['input']>;
+  tags?: InputMaybe<Scalars['Boolean']['input']>;
   title?: InputMaybe<Scalars['Boolean']['input']>;
   /** default or wide. */
   width?: InputMaybe<Scalars['String']['input']>;
@@ -2174,6 +2235,8 @@ export type Query = {
    */
   changeRequestPDF: ExportUrl;
   changeRequestPage: Page;
+  /** A page of the change request's content by its path (slugs joined by "/"). */
+  changeRequestPageByPath: Page;
   /** Links of a page of the change request's content, classified. */
   changeRequestPageLinks: ContentReferenceUsageList;
   changeRequestPages: PageList;
@@ -2242,10 +2305,35 @@ export type Query = {
   /** Sites of an organization; filters: a space they publish, title (contains), published, types. */
   sites: SiteList;
   space: Space;
+  /**
+   * A space's content: its current revision (the space's main content), or the revision `revisionId` of
+   * the space (a merge, an edit, a change request's revision).
+   */
+  spaceContent: Revision;
+  spaceFile: RevisionFile;
+  /** Files of a space's content, oldest first. */
+  spaceFiles: RevisionFileList;
   /** Roles given explicitly on the space to teams and members. */
   spaceGrants: ContentGrantList;
   /** Links of the space's main content, classified; `status` (ok, broken, in-app) filters the items, not the stats. */
   spaceLinks: ContentReferenceUsageList;
+  /**
+   * A signed URL of this server, valid for one to two hours, that renders the space's main content as a
+   * PDF: every page, or `page` with its descendants (only that page with `only`).
+   */
+  spacePDF: ExportUrl;
+  /** A page of a space's content by its id. */
+  spacePage: Page;
+  /** A page of a space's content by its path (slugs joined by "/"). */
+  spacePageByPath: Page;
+  /** Top-level pages of a space's content (its current revision, or `revisionId`), each with its children. */
+  spacePages: PageList;
+  /**
+   * Every member of the organization who has a role on the space, with that role (from the organization,
+   * the default levels and the grants, as the policy weighs them); `role` keeps those with that role.
+   * Oldest membership first.
+   */
+  spacePermissions: UserPermissionList;
   spaces: SpaceList;
   /**
    * The organization's active SAML providers, for a login page. Like every operation of the contract it
@@ -2260,6 +2348,11 @@ export type Query = {
   translationSettings: TranslationSettings;
   /** Translation settings of the organization, oldest first. */
   translationSettingsList: TranslationSettingsList;
+  /**
+   * A user: the viewer, a member of an organization the viewer belongs to, or anyone for an instance
+   * administrator (NOT_FOUND otherwise).
+   */
+  user: User;
   /** The user behind the API token. */
   viewer: User;
   webhook: Webhook;
@@ -2357,6 +2450,17 @@ export type QueryChangeRequestPageArgs = {
 };
 
 
+export type QueryChangeRequestPageByPathArgs = {
+  changeRequestId: Scalars['ID']['input'];
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  evaluated?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<PageFormat>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  pagePath: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QueryChangeRequestPageLinksArgs = {
   changeRequestId: Scalars['ID']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -2393,6 +2497,7 @@ export type QueryCollectionGrantsArgs = {
   collectionId: Scalars['ID']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   page?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<GranteeKind>;
 };
 
 
@@ -2655,10 +2760,39 @@ export type QuerySpaceArgs = {
 };
 
 
+export type QuerySpaceContentArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<PageFormat>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpaceFileArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  fileId: Scalars['ID']['input'];
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpaceFilesArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QuerySpaceGrantsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   page?: InputMaybe<Scalars['String']['input']>;
   spaceId: Scalars['ID']['input'];
+  to?: InputMaybe<GranteeKind>;
 };
 
 
@@ -2667,6 +2801,52 @@ export type QuerySpaceLinksArgs = {
   page?: InputMaybe<Scalars['String']['input']>;
   spaceId: Scalars['ID']['input'];
   status?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QuerySpacePdfArgs = {
+  only?: InputMaybe<Scalars['Boolean']['input']>;
+  page?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePageArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  evaluated?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<PageFormat>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  pageId: Scalars['ID']['input'];
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePageByPathArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  evaluated?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<PageFormat>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  pagePath: Scalars['String']['input'];
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePagesArgs = {
+  computed?: InputMaybe<Scalars['Boolean']['input']>;
+  format?: InputMaybe<PageFormat>;
+  metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePermissionsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  role?: InputMaybe<Role>;
+  spaceId: Scalars['ID']['input'];
 };
 
 
@@ -2718,6 +2898,11 @@ export type QueryTranslationSettingsListArgs = {
 };
 
 
+export type QueryUserArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
 export type QueryWebhookArgs = {
   organizationId: Scalars['ID']['input'];
   webhookId: Scalars['ID']['input'];
@@ -2756,6 +2941,8 @@ export type Revision = {
   parents: Array<Scalars['ID']['output']>;
   /** Reusable content is not supported yet: always empty. */
   reusableContents: Array<Scalars['JSON']['output']>;
+  /** Tags of the revision: this server keeps none, so always empty. */
+  tags: Array<Scalars['JSON']['output']>;
   /** edits, merge or update. */
   type: Scalars['String']['output'];
   urls: RevisionUrls;
@@ -2910,6 +3097,11 @@ export type SearchSpaceResultList = {
   count: Scalars['Int']['output'];
   items: Array<SearchSpaceResult>;
   next?: Maybe<PageRef>;
+};
+
+export type SetRoleInput = {
+  /** The role to give; null takes back the role given before. */
+  role?: InputMaybe<Role>;
 };
 
 export type ShareLink = {
@@ -3600,6 +3792,20 @@ export type User = {
   urls: UserUrls;
 };
 
+/** A member's role on a space. */
+export type UserPermission = {
+  __typename?: 'UserPermission';
+  permission: Role;
+  user: User;
+};
+
+export type UserPermissionList = {
+  __typename?: 'UserPermissionList';
+  count: Scalars['Int']['output'];
+  items: Array<UserPermission>;
+  next?: Maybe<PageRef>;
+};
+
 export type UserUrls = {
   __typename?: 'UserUrls';
   location: Scalars['String']['output'];
@@ -3853,6 +4059,7 @@ export type ResolversTypes = {
   GitBlob: ResolverTypeWrapper<ParentOf<'GitBlob', GitBlob>>;
   GrantInput: GrantInput;
   GranteeInput: GranteeInput;
+  GranteeKind: GranteeKind;
   GuardTarget: GuardTarget;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ImportContentInput: ImportContentInput;
@@ -3881,6 +4088,7 @@ export type ResolversTypes = {
   IntegrationUrls: ResolverTypeWrapper<ParentOf<'IntegrationUrls', IntegrationUrls>>;
   InviteLink: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['InviteLink']>;
   InviteLinkList: ResolverTypeWrapper<ParentOf<'InviteLinkList', Omit<InviteLinkList, 'items' | 'next'> & { items: Array<ResolversTypes['InviteLink']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  InviteToContentInput: InviteToContentInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Member: ResolverTypeWrapper<ParentOf<'Member', Omit<Member, 'owningOrganization' | 'user'> & { owningOrganization: ResolversTypes['Organization'], user: ResolversTypes['User'] }>>;
   MemberList: ResolverTypeWrapper<ParentOf<'MemberList', Omit<MemberList, 'items' | 'next'> & { items: Array<ResolversTypes['Member']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -3945,6 +4153,7 @@ export type ResolversTypes = {
   SearchSectionUrls: ResolverTypeWrapper<ParentOf<'SearchSectionUrls', SearchSectionUrls>>;
   SearchSpaceResult: ResolverTypeWrapper<ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversTypes['SearchPageResult']>, space: ResolversTypes['Space'] }>>;
   SearchSpaceResultList: ResolverTypeWrapper<ParentOf<'SearchSpaceResultList', Omit<SearchSpaceResultList, 'items' | 'next'> & { items: Array<ResolversTypes['SearchSpaceResult']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  SetRoleInput: SetRoleInput;
   ShareLink: ResolverTypeWrapper<ParentOf<'ShareLink', Omit<ShareLink, 'urls'> & { urls: ResolversTypes['SitePublishedUrls'] }>>;
   ShareLinkList: ResolverTypeWrapper<ParentOf<'ShareLinkList', Omit<ShareLinkList, 'items' | 'next'> & { items: Array<ResolversTypes['ShareLink']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   Site: ResolverTypeWrapper<ParentOf<'Site', Omit<Site, 'adaptiveContent' | 'adaptiveSchema' | 'ads' | 'defaultSiteSection' | 'defaultSiteSpace' | 'features' | 'owningOrganization' | 'proxy' | 'sectionGroups' | 'sections' | 'shareLinks' | 'siteSpaceList' | 'structure' | 'urls'> & { adaptiveContent?: Maybe<ResolversTypes['SiteAdaptiveContent']>, adaptiveSchema?: Maybe<ResolversTypes['SiteAdaptiveSchema']>, ads?: Maybe<ResolversTypes['SiteAds']>, defaultSiteSection?: Maybe<ResolversTypes['SiteSection']>, defaultSiteSpace?: Maybe<ResolversTypes['SiteSpace']>, features: Array<ResolversTypes['SiteFeature']>, owningOrganization: ResolversTypes['Organization'], proxy?: Maybe<ResolversTypes['SiteProxy']>, sectionGroups: ResolversTypes['SiteSectionGroupList'], sections: ResolversTypes['SiteSectionList'], shareLinks: ResolversTypes['ShareLinkList'], siteSpaceList: ResolversTypes['SiteSpaceList'], structure: ResolversTypes['SiteStructure'], urls: ResolversTypes['SiteUrls'] }>>;
@@ -4015,6 +4224,8 @@ export type ResolversTypes = {
   UpdateWebhookInput: UpdateWebhookInput;
   UploadFileInput: UploadFileInput;
   User: ResolverTypeWrapper<ParentOf<'User', Omit<User, 'urls'> & { urls: ResolversTypes['UserUrls'] }>>;
+  UserPermission: ResolverTypeWrapper<ParentOf<'UserPermission', Omit<UserPermission, 'user'> & { user: ResolversTypes['User'] }>>;
+  UserPermissionList: ResolverTypeWrapper<ParentOf<'UserPermissionList', Omit<UserPermissionList, 'items' | 'next'> & { items: Array<ResolversTypes['UserPermission']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   UserUrls: ResolverTypeWrapper<ParentOf<'UserUrls', UserUrls>>;
   VersionContext: ResolverTypeWrapper<ParentOf<'VersionContext', Omit<VersionContext, 'changeRequest'> & { changeRequest?: Maybe<ResolversTypes['ChangeRequest']> }>>;
   VisitorSegment: ResolverTypeWrapper<ParentOf<'VisitorSegment', VisitorSegment>>;
@@ -4119,6 +4330,7 @@ export type ResolversParentTypes = {
   IntegrationUrls: ParentOf<'IntegrationUrls', IntegrationUrls>;
   InviteLink: ResolversUnionTypes<ResolversParentTypes>['InviteLink'];
   InviteLinkList: ParentOf<'InviteLinkList', Omit<InviteLinkList, 'items' | 'next'> & { items: Array<ResolversParentTypes['InviteLink']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  InviteToContentInput: InviteToContentInput;
   JSON: Scalars['JSON']['output'];
   Member: ParentOf<'Member', Omit<Member, 'owningOrganization' | 'user'> & { owningOrganization: ResolversParentTypes['Organization'], user: ResolversParentTypes['User'] }>;
   MemberList: ParentOf<'MemberList', Omit<MemberList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Member']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -4179,6 +4391,7 @@ export type ResolversParentTypes = {
   SearchSectionUrls: ParentOf<'SearchSectionUrls', SearchSectionUrls>;
   SearchSpaceResult: ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversParentTypes['SearchPageResult']>, space: ResolversParentTypes['Space'] }>;
   SearchSpaceResultList: ParentOf<'SearchSpaceResultList', Omit<SearchSpaceResultList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SearchSpaceResult']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  SetRoleInput: SetRoleInput;
   ShareLink: ParentOf<'ShareLink', Omit<ShareLink, 'urls'> & { urls: ResolversParentTypes['SitePublishedUrls'] }>;
   ShareLinkList: ParentOf<'ShareLinkList', Omit<ShareLinkList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ShareLink']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   Site: ParentOf<'Site', Omit<Site, 'adaptiveContent' | 'adaptiveSchema' | 'ads' | 'defaultSiteSection' | 'defaultSiteSpace' | 'features' | 'owningOrganization' | 'proxy' | 'sectionGroups' | 'sections' | 'shareLinks' | 'siteSpaceList' | 'structure' | 'urls'> & { adaptiveContent?: Maybe<ResolversParentTypes['SiteAdaptiveContent']>, adaptiveSchema?: Maybe<ResolversParentTypes['SiteAdaptiveSchema']>, ads?: Maybe<ResolversParentTypes['SiteAds']>, defaultSiteSection?: Maybe<ResolversParentTypes['SiteSection']>, defaultSiteSpace?: Maybe<ResolversParentTypes['SiteSpace']>, features: Array<ResolversParentTypes['SiteFeature']>, owningOrganization: ResolversParentTypes['Organization'], proxy?: Maybe<ResolversParentTypes['SiteProxy']>, sectionGroups: ResolversParentTypes['SiteSectionGroupList'], sections: ResolversParentTypes['SiteSectionList'], shareLinks: ResolversParentTypes['ShareLinkList'], siteSpaceList: ResolversParentTypes['SiteSpaceList'], structure: ResolversParentTypes['SiteStructure'], urls: ResolversParentTypes['SiteUrls'] }>;
@@ -4246,6 +4459,8 @@ export type ResolversParentTypes = {
   UpdateWebhookInput: UpdateWebhookInput;
   UploadFileInput: UploadFileInput;
   User: ParentOf<'User', Omit<User, 'urls'> & { urls: ResolversParentTypes['UserUrls'] }>;
+  UserPermission: ParentOf<'UserPermission', Omit<UserPermission, 'user'> & { user: ResolversParentTypes['User'] }>;
+  UserPermissionList: ParentOf<'UserPermissionList', Omit<UserPermissionList, 'items' | 'next'> & { items: Array<ResolversParentTypes['UserPermission']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   UserUrls: ParentOf<'UserUrls', UserUrls>;
   VersionContext: ParentOf<'VersionContext', Omit<VersionContext, 'changeRequest'> & { changeRequest?: Maybe<ResolversParentTypes['ChangeRequest']> }>;
   VisitorSegment: ParentOf<'VisitorSegment', VisitorSegment>;
@@ -4311,6 +4526,7 @@ export type ChangeRequestResolvers<ContextType = Context, ParentType extends Res
   revisionMerged?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   revisionMergedAncestor?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType>;
+  spaceId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   status?: Resolver<ResolversTypes['ChangeRequestStatus'], ParentType, ContextType>;
   subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -4806,6 +5022,8 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   grantSpaceRole?: Resolver<ResolversTypes['ContentGrant'], ParentType, ContextType, RequireFields<MutationGrantSpaceRoleArgs, 'input' | 'spaceId'>>;
   importContent?: Resolver<ResolversTypes['ImportContentResult'], ParentType, ContextType, RequireFields<MutationImportContentArgs, 'changeRequestId' | 'input' | 'spaceId'>>;
   installIntegration?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationInstallIntegrationArgs, 'input' | 'integrationName' | 'organizationId'>>;
+  inviteToCollection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToCollectionArgs, 'collectionId' | 'input'>>;
+  inviteToSpace?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToSpaceArgs, 'input' | 'spaceId'>>;
   joinOrganizationWithInvite?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationJoinOrganizationWithInviteArgs, 'inviteId' | 'organizationId'>>;
   markMemberAsSSO?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationMarkMemberAsSsoArgs, 'organizationId' | 'userId'>>;
   mergeChangeRequest?: Resolver<ResolversTypes['MergeResult'], ParentType, ContextType, RequireFields<MutationMergeChangeRequestArgs, 'changeRequestId' | 'spaceId'>>;
@@ -4831,6 +5049,8 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   revokeCollectionRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeCollectionRoleArgs, 'collectionId' | 'input'>>;
   revokeSpaceRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRevokeSpaceRoleArgs, 'input' | 'spaceId'>>;
   rotateWebhookSecret?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'organizationId' | 'webhookId'>>;
+  setCollectionRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetCollectionRoleArgs, 'collectionId' | 'input'>>;
+  setSpaceRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetSpaceRoleArgs, 'input' | 'spaceId'>>;
   trackSiteEvents?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationTrackSiteEventsArgs, 'siteId'>>;
   transferCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationTransferCollectionArgs, 'id' | 'input'>>;
   transferSpace?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<MutationTransferSpaceArgs, 'id' | 'input'>>;
@@ -5012,6 +5232,7 @@ export type PageResolvers<ContextType = Context, ParentType extends ResolversPar
   pages?: Resolver<Array<ResolversTypes['Page']>, ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   slug?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  tags?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -5031,13 +5252,17 @@ export type PageCoverRefResolvers<ContextType = Context, ParentType extends Reso
 };
 
 export type PageLayoutResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageLayout'] = ResolversParentTypes['PageLayout']> = {
+  actions?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  anchors?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   cover?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  coverMask?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   coverSize?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   description?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   metadata?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   outline?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   pagination?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   tableOfContents?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  tags?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   width?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -5082,6 +5307,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   changeRequestFiles?: Resolver<ResolversTypes['RevisionFileList'], ParentType, ContextType, RequireFields<QueryChangeRequestFilesArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
   changeRequestPDF?: Resolver<ResolversTypes['ExportUrl'], ParentType, ContextType, RequireFields<QueryChangeRequestPdfArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QueryChangeRequestPageArgs, 'changeRequestId' | 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
+  changeRequestPageByPath?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QueryChangeRequestPageByPathArgs, 'changeRequestId' | 'computed' | 'evaluated' | 'metadata' | 'pagePath' | 'spaceId'>>;
   changeRequestPageLinks?: Resolver<ResolversTypes['ContentReferenceUsageList'], ParentType, ContextType, RequireFields<QueryChangeRequestPageLinksArgs, 'changeRequestId' | 'pageId' | 'spaceId'>>;
   changeRequestPages?: Resolver<ResolversTypes['PageList'], ParentType, ContextType, RequireFields<QueryChangeRequestPagesArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
   changeRequests?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<QueryChangeRequestsArgs, 'spaceId' | 'status'>>;
@@ -5121,8 +5347,16 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   siteVisitorSegments?: Resolver<ResolversTypes['VisitorSegmentList'], ParentType, ContextType, RequireFields<QuerySiteVisitorSegmentsArgs, 'siteId'>>;
   sites?: Resolver<ResolversTypes['SiteList'], ParentType, ContextType, RequireFields<QuerySitesArgs, 'organizationId'>>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<QuerySpaceArgs, 'id'>>;
+  spaceContent?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<QuerySpaceContentArgs, 'computed' | 'metadata' | 'spaceId'>>;
+  spaceFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QuerySpaceFileArgs, 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
+  spaceFiles?: Resolver<ResolversTypes['RevisionFileList'], ParentType, ContextType, RequireFields<QuerySpaceFilesArgs, 'computed' | 'metadata' | 'spaceId'>>;
   spaceGrants?: Resolver<ResolversTypes['ContentGrantList'], ParentType, ContextType, RequireFields<QuerySpaceGrantsArgs, 'spaceId'>>;
   spaceLinks?: Resolver<ResolversTypes['ContentReferenceUsageList'], ParentType, ContextType, RequireFields<QuerySpaceLinksArgs, 'spaceId'>>;
+  spacePDF?: Resolver<ResolversTypes['ExportUrl'], ParentType, ContextType, RequireFields<QuerySpacePdfArgs, 'spaceId'>>;
+  spacePage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageArgs, 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
+  spacePageByPath?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageByPathArgs, 'computed' | 'evaluated' | 'metadata' | 'pagePath' | 'spaceId'>>;
+  spacePages?: Resolver<ResolversTypes['PageList'], ParentType, ContextType, RequireFields<QuerySpacePagesArgs, 'computed' | 'metadata' | 'spaceId'>>;
+  spacePermissions?: Resolver<ResolversTypes['UserPermissionList'], ParentType, ContextType, RequireFields<QuerySpacePermissionsArgs, 'spaceId'>>;
   spaces?: Resolver<ResolversTypes['SpaceList'], ParentType, ContextType, RequireFields<QuerySpacesArgs, 'organizationId'>>;
   ssoProviderLogins?: Resolver<ResolversTypes['SSOProviderLogins'], ParentType, ContextType, RequireFields<QuerySsoProviderLoginsArgs, 'organizationId'>>;
   team?: Resolver<ResolversTypes['Team'], ParentType, ContextType, RequireFields<QueryTeamArgs, 'organizationId' | 'teamId'>>;
@@ -5130,6 +5364,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   teams?: Resolver<ResolversTypes['TeamList'], ParentType, ContextType, RequireFields<QueryTeamsArgs, 'organizationId'>>;
   translationSettings?: Resolver<ResolversTypes['TranslationSettings'], ParentType, ContextType, RequireFields<QueryTranslationSettingsArgs, 'organizationId' | 'translationSettingsId'>>;
   translationSettingsList?: Resolver<ResolversTypes['TranslationSettingsList'], ParentType, ContextType, RequireFields<QueryTranslationSettingsListArgs, 'organizationId'>>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<QueryUserArgs, 'id'>>;
   viewer?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
   webhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<QueryWebhookArgs, 'organizationId' | 'webhookId'>>;
   webhookDeliveries?: Resolver<ResolversTypes['WebhookDeliveryList'], ParentType, ContextType, RequireFields<QueryWebhookDeliveriesArgs, 'organizationId' | 'webhookId'>>;
@@ -5148,6 +5383,7 @@ export type RevisionResolvers<ContextType = Context, ParentType extends Resolver
   pages?: Resolver<Array<ResolversTypes['Page']>, ParentType, ContextType>;
   parents?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   reusableContents?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
+  tags?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
   type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['RevisionUrls'], ParentType, ContextType>;
 };
@@ -5555,6 +5791,17 @@ export type UserResolvers<ContextType = Context, ParentType extends ResolversPar
   urls?: Resolver<ResolversTypes['UserUrls'], ParentType, ContextType>;
 };
 
+export type UserPermissionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['UserPermission'] = ResolversParentTypes['UserPermission']> = {
+  permission?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+};
+
+export type UserPermissionListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['UserPermissionList'] = ResolversParentTypes['UserPermissionList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['UserPermission']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
 export type UserUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['UserUrls'] = ResolversParentTypes['UserUrls']> = {
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -5774,6 +6021,8 @@ export type Resolvers<ContextType = Context> = {
   TranslationSettingsUrls?: TranslationSettingsUrlsResolvers<ContextType>;
   UpdateResult?: UpdateResultResolvers<ContextType>;
   User?: UserResolvers<ContextType>;
+  UserPermission?: UserPermissionResolvers<ContextType>;
+  UserPermissionList?: UserPermissionListResolvers<ContextType>;
   UserUrls?: UserUrlsResolvers<ContextType>;
   VersionContext?: VersionContextResolvers<ContextType>;
   VisitorSegment?: VisitorSegmentResolvers<ContextType>;

@@ -176,6 +176,16 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
     body: { organization: w.organizationId, title: 'Example', description: 'An example', scopes: ['space:content:read'], script: 'export default {}' },
   }),
   createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),
+  // Operations of the current client (0.202.0): roles on spaces and collections.
+  inviteToSpace: async (w) => ({ params: { spaceId: (await space(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
+  inviteToCollection: async (w) => ({ params: { collectionId: (await collection(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
+  updateUserPermissionInSpace: async (w) => ({ params: { spaceId: (await space(w)).id, userId: w.admin.user.id }, body: { role: 'read' } }),
+  updateTeamPermissionInSpace: async (w) => ({ params: { spaceId: (await space(w)).id, teamId: (await team(w)).id }, body: { role: 'read' } }),
+  updateUserPermissionInCollection: async (w) => ({
+    params: { collectionId: (await collection(w)).id, userId: w.admin.user.id },
+    body: { role: 'read' },
+  }),
+  updateTeamPermissionInCollection: async (w) => ({ params: { collectionId: (await collection(w)).id, teamId: (await team(w)).id }, body: { role: 'read' } }),
   updateWebhook: async (w) => {
     const webhook = await call(w, 'POST', `/v1/orgs/${w.organizationId}/webhooks`, webhookBody, 201);
     return { params: { organizationId: w.organizationId, webhookId: webhook.id }, body: {} };

@@ -26,6 +26,7 @@ export const changeRequestResolvers: Resolvers = {
   },
   ChangeRequest: {
     object: () => 'change-request',
+    spaceId: (c) => c.space,
     createdBy: (c, _, ctx) => found(ctx.loaders.user.get(c.createdBy), 'User'),
     outdated: (c, _, ctx) => whenLoaded(ctx.loaders.space.get(c.space), (space) => isOutdated(c, space!)),
     urls: (c, _, ctx) => ({

@@ -87,6 +87,15 @@ export const changeRequestRoutes: Route[] = [
     } ${PAGE}`,
   },
   {
+    operationId: 'getPageInChangeRequestByPath',
+    method: 'GET',
+    path: `${CR}/content/path/{pagePath}`,
+    status: 200,
+    document: `query(${inChangeRequest}, $pagePath: String!, $format: PageFormat, $evaluated: Boolean = false, ${readFlags}) {
+      changeRequestPageByPath(${ids}, pagePath: $pagePath, format: $format, evaluated: $evaluated, ${flags}) { ...PageFields }
+    } ${PAGE}`,
+  },
+  {
     operationId: 'listFilesInChangeRequestById',
     method: 'GET',
     path: `${CR}/content/files`,

@@ -1,10 +1,10 @@
-/** Selections of exactly the contract's fields of this area's resources, shared by the routes. */
+/** Selections of the contract's fields of this area's resources (and `tags`, which the current client requires of pages), shared by the routes. */
 
 /** A page with its children to the deepest level pages may nest (MAX_PAGE_DEPTH, 8; GraphQL has no recursion). */
 const pageFields = (depth: number): string =>
   `id kind type title emoji icon createdAt updatedAt markdown document urls { app } slug path description documentId
-   git { oid path } layout { width cover coverSize title description tableOfContents outline pagination metadata }
-   cover { ref { kind file url } yPos } hidden noIndex noRobotsIndex` + (depth > 0 ? ` pages { ${pageFields(depth - 1)} }` : ' pages { id }');
+   git { oid path } layout { width cover coverSize coverMask title description tableOfContents outline pagination metadata tags actions anchors }
+   cover { ref { kind file url } yPos } hidden noIndex noRobotsIndex tags` + (depth > 0 ? ` pages { ${pageFields(depth - 1)} }` : ' pages { id }');
 
 export const PAGE = /* GraphQL */ `
   fragment PageFields on Page { ${pageFields(7)} }
@@ -17,7 +17,7 @@ export const FILE = /* GraphQL */ `
 /** A revision with its pages and files; needs CHANGE_REQUEST (the change request it was merged from), which its area declares. */
 export const REVISION = /* GraphQL */ `
   fragment RevisionFields on Revision {
-    object id parents type pages { ...PageFields } files { ...FileFields } reusableContents createdAt
+    object id parents type pages { ...PageFields } files { ...FileFields } reusableContents tags createdAt
     urls { app published public }
     mergedFrom { ...ChangeRequestFields }
   }

@@ -12,12 +12,16 @@ const PageLayoutInput = inputType(
       width: oneOf(['default', 'wide']).describe('default or wide.'),
       cover: flag,
       coverSize: oneOf(['hero', 'full']).describe('hero or full.'),
+      coverMask: oneOf(['none', 'radial']).describe('none or radial.'),
       title: flag,
       description: flag,
       tableOfContents: flag,
       outline: flag,
       pagination: flag,
       metadata: flag,
+      tags: flag,
+      actions: flag,
+      anchors: flag,
     })
     .partial(),
 );

@@ -6,7 +6,7 @@ import { changeRequestPageLinks, spaceLinks, type LinkTarget, type LinkUsage } f
 import { markdownToDocument } from './markdown.js';
 import { pdfUrl } from './pdf.js';
 import { importWebsite } from './website-import.js';
-import { changeRequestContent, fileBacklinks, fileIn, listFiles, pageIn, readOptions, spaceContent } from './service.js';
+import { changeRequestContent, fileBacklinks, fileIn, listFiles, pageAtPath, pageIn, readOptions, spaceContent, spaceRevisionContent } from './service.js';
 import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type ChangeRequestView, type FileView, type PageView, type RevisionView } from './views.js';
 
 type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean | null; format?: string | null };
@@ -17,18 +17,24 @@ const DEFAULT_LAYOUT = {
   width: 'default',
   cover: true,
   coverSize: 'hero',
+  coverMask: 'none',
   title: true,
   description: true,
   tableOfContents: true,
   outline: true,
   pagination: true,
   metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
 };
 
 /** The content a ContentLocation is in: none for a URL. */
 const viewOf = (location: LinkTarget) => (location.kind === 'url' ? null : location.view);
 
 const content = (ctx: Context, args: InChangeRequest) => changeRequestContent(ctx, args.spaceId, args.changeRequestId, readOptions(args));
+type InSpace = { spaceId: string; revisionId?: string | null; metadata?: boolean | null; format?: string | null };
+const ofSpace = (ctx: Context, args: InSpace) => spaceRevisionContent(ctx, args.spaceId, args.revisionId, readOptions(args));
 
 /** Runs an edit on a change request and answers what it made. */
 async function edit(
@@ -49,7 +55,15 @@ export const contentResolvers: Resolvers = {
     changeRequestPage: async (_, args, ctx) => pageIn(ctx, await content(ctx, args), args.pageId),
     changeRequestFiles: async (_, args, ctx) => listFiles(ctx, await content(ctx, args), args),
     changeRequestFile: async (_, args, ctx) => fileIn(ctx, await content(ctx, args), args.fileId),
+    changeRequestPageByPath: async (_, args, ctx) => pageAtPath(ctx, await content(ctx, args), args.pagePath),
     changeRequestPDF: async (_, args, ctx) => pdfUrl(ctx, await content(ctx, args), args),
+    spaceContent: (_, args, ctx) => ofSpace(ctx, args),
+    spacePages: async (_, args, ctx) => ({ pages: (await pageTree(ctx, await ofSpace(ctx, args))).roots }),
+    spacePage: async (_, args, ctx) => pageIn(ctx, await ofSpace(ctx, args), args.pageId),
+    spacePageByPath: async (_, args, ctx) => pageAtPath(ctx, await ofSpace(ctx, args), args.pagePath),
+    spaceFiles: async (_, args, ctx) => listFiles(ctx, await ofSpace(ctx, args), args),
+    spaceFile: async (_, args, ctx) => fileIn(ctx, await ofSpace(ctx, args), args.fileId),
+    spacePDF: async (_, args, ctx) => pdfUrl(ctx, await ofSpace(ctx, { spaceId: args.spaceId }), args),
     changeRequestPageLinks: async (_, args, ctx) => changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
     spaceLinks: async (_, args, ctx) => spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),
     changeRequestFileBacklinks: async (_, args, ctx) => fileBacklinks(ctx, await content(ctx, args), args.fileId, args),
@@ -81,6 +95,7 @@ export const contentResolvers: Resolvers = {
     pages: async (v, _, ctx) => (await pageTree(ctx, v)).roots,
     files: (v, _, ctx) => fileViews(ctx, v),
     reusableContents: () => [],
+    tags: () => [],
     urls: ({ revision, space }, _, ctx) => {
       const published = `${ctx.config.publicUrl}/s/${space.id}`;
       return {
@@ -120,6 +135,7 @@ export const contentResolvers: Resolvers = {
     hidden: (p) => p.version.hidden,
     noIndex: (p) => p.version.noIndex,
     noRobotsIndex: (p) => p.version.noRobotsIndex,
+    tags: () => [],
     createdBy: (p, _, ctx) => (p.version.createdBy ? ctx.loaders.user.get(p.version.createdBy) : null),
     updatedBy: (p, _, ctx) => (p.version.updatedBy ? ctx.loaders.user.get(p.version.updatedBy) : null),
   },

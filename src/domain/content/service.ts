@@ -18,6 +18,22 @@ export async function changeRequestContent(ctx: Context, spaceId: string, ref: s
   return { space: space!, revision: revision!, changeRequest, options };
 }
 
+/** A space's content: its main content, or its revision `revisionId` (a 404 for a revision of another space). */
+export async function spaceRevisionContent(ctx: Context, spaceId: string, revisionId: string | null | undefined, options: ReadOptions): Promise<RevisionView> {
+  const space = (await ctx.loaders.space.load(spaceId))!;
+  if (!revisionId) return spaceContent(ctx, space, options);
+  const revision = await ctx.loaders.revision.load(revisionId);
+  if (!revision || revision.space !== space.id) throw notFound('Revision');
+  return { space, revision, changeRequest: null, options };
+}
+
+/** A page of a view by its path (slugs joined by "/", leading and trailing slashes ignored). */
+export async function pageAtPath(ctx: Context, view: RevisionView, path: string): Promise<PageView> {
+  const page = (await pageTree(ctx, view)).byPath.get(path.replace(/^\/+|\/+$/g, ''));
+  if (!page) throw notFound('Page');
+  return page;
+}
+
 /** A space's main content. */
 export async function spaceContent(ctx: Context, space: SpaceRow, options: ReadOptions): Promise<RevisionView> {
   const revision = await ctx.loaders.revision.load(space.revision);

@@ -3,13 +3,15 @@ import { ContentGrant } from './entities.js';
 import { grantLoaders } from './loaders.js';
 import { grantResolvers } from './resolvers.js';
 import { removeGrantsOn } from './service.js';
-import { GrantInput, GranteeInput } from './inputs.js';
+import { GrantInput, GranteeInput, InviteToContentInput, SetRoleInput } from './inputs.js';
+import { grantRoutes } from './routes.js';
 
 /** Roles given on spaces and collections to teams and members. */
 export const grantsArea = {
   name: 'grants',
   typeDefs: schemaBeside(import.meta.url),
-  inputs: { GrantInput, GranteeInput },
+  inputs: { GrantInput, GranteeInput, SetRoleInput, InviteToContentInput },
+  routes: grantRoutes,
   resolvers: grantResolvers,
   loaders: (em, _viewer, all) => grantLoaders(em, all.teamMembershipsOf),
   entities: [ContentGrant],

@@ -23,3 +23,25 @@ export const GrantInput = z
   .refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
 
 export const GranteeInput = z.object(granteeFields).refine(exactlyOneGrantee.check, { error: exactlyOneGrantee.error });
+
+/** A role to set, or null to take back the role given before (the reference's "guest"). */
+export const SetRoleInput = z.object({
+  role: shownAs('Role', oneOf(ROLES)).nullable().describe('The role to give; null takes back the role given before.'),
+});
+
+const ids = (what: string) =>
+  z
+    .array(shownAs('ID', z.string().min(1)))
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(`${what} (1 to 100).`);
+
+/** Members and teams to give one role on a space or collection at once. */
+export const InviteToContentInput = z
+  .object({
+    role: shownAs('Role', oneOf(ROLES)),
+    users: ids('Members of the organization (user ids)'),
+    teams: ids('Teams of the organization'),
+  })
+  .refine((input) => !!input.users?.length || !!input.teams?.length, { error: 'users or teams is required' });

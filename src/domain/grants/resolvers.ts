@@ -1,8 +1,10 @@
 import type { Context } from '../../kernel/context.js';
 import { conflict } from '../../kernel/errors.js';
+import { found } from '../../kernel/loader.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
-import { grantRole, listGrants, revokeRole, type GrantTarget } from './service.js';
+import { grantRole, inviteToContent, listGrants, listSpacePermissions, revokeRole, setRole, type GrantTarget } from './service.js';
+import type { MemberRow } from '../organizations/index.js';
 
 /** The space or collection named by a guarded root field (the guard has loaded and checked it). */
 async function spaceTarget(ctx: Context, spaceId: string): Promise<GrantTarget> {
@@ -25,12 +27,28 @@ export const grantResolvers: Resolvers = {
   Query: {
     spaceGrants: async (_, { spaceId, ...args }, ctx) => listGrants(ctx, await spaceTarget(ctx, spaceId), args),
     collectionGrants: async (_, { collectionId, ...args }, ctx) => listGrants(ctx, await collectionTarget(ctx, collectionId), args),
+    spacePermissions: async (_, { spaceId, ...args }, ctx) => {
+      const page = await listSpacePermissions(ctx, spaceId, args);
+      return { ...page, items: page.items.map((member) => ({ space: spaceId, member })) };
+    },
   },
   Mutation: {
     grantSpaceRole: async (_, { spaceId, input }, ctx) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
     revokeSpaceRole: async (_, { spaceId, input }, ctx) => revokeRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
     grantCollectionRole: async (_, { collectionId, input }, ctx) => grantRole(ctx, await collectionTarget(ctx, collectionId), input),
     revokeCollectionRole: async (_, { collectionId, input }, ctx) => revokeRole(ctx, await collectionTarget(ctx, collectionId), input),
+    setSpaceRole: async (_, { spaceId, input, ...grantee }, ctx) => setRole(ctx, await liveSpaceTarget(ctx, spaceId), grantee, input),
+    setCollectionRole: async (_, { collectionId, input, ...grantee }, ctx) => setRole(ctx, await collectionTarget(ctx, collectionId), grantee, input),
+    inviteToSpace: async (_, { spaceId, input }, ctx) => inviteToContent(ctx, await liveSpaceTarget(ctx, spaceId), input),
+    inviteToCollection: async (_, { collectionId, input }, ctx) => inviteToContent(ctx, await collectionTarget(ctx, collectionId), input),
+  },
+  UserPermission: {
+    // The page's SQL selected the members with a role; the role itself is the policy's.
+    permission: async (m, _, ctx) => {
+      const space = (await ctx.loaders.space.load(m.space))!;
+      return (await ctx.policy.forUser(m.member.user).spaceRole(space))!;
+    },
+    user: (m, _, ctx) => found(ctx.loaders.user.load(m.member.user), 'User'),
   },
   ContentGrant: {
     team: (g, _, ctx) => (g.team ? ctx.loaders.team.load(g.team) : null),
@@ -43,5 +61,6 @@ export const grantResolvers: Resolvers = {
 declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     ContentGrant: ContentGrantRow;
+    UserPermission: { space: string; member: MemberRow };
   }
 }

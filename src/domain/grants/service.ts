@@ -2,7 +2,7 @@ import { memberKey } from '../../kernel/member-keys.js';
 import { raw, type EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { creationOrder } from '../../db/creation-order.js';
-import { readPage } from '../../db/pages.js';
+import { readPage, type SortKey } from '../../db/pages.js';
 import { columnOf, executeReturning, tableOf } from '../../db/statements.js';
 import { ROLES, type Role } from '../../kernel/roles.js';
 import type { Context } from '../../kernel/context.js';
@@ -14,7 +14,9 @@ import type { LeavingContent } from '../../kernel/area.js';
 import { recordEvent } from '../../events/record.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 import { grantPayload, grantTarget } from './events.js';
-import { GrantInput, GranteeInput } from './inputs.js';
+import { GrantInput, GranteeInput, InviteToContentInput, SetRoleInput } from './inputs.js';
+import { spaceRoleRank } from '../../auth/visibility.js';
+import { Member, type MemberRow } from '../organizations/index.js';
 
 /** What a grant is on: one space or one collection of an organization. */
 export type GrantTarget = { organization: string } & ({ space: string; collection?: undefined } | { collection: string; space?: undefined });
@@ -75,17 +77,45 @@ export async function putGrant(
 export async function grantRole(ctx: Context, target: GrantTarget, input: unknown): Promise<ContentGrantRow> {
   const { role, ...named } = parseInput(GrantInput, input);
   const grantee = await granteeOf(ctx, target.organization, named);
-  const grant = await ctx.em.transactional(async (tx) => {
-    const stored = await putGrant(tx, target, grantee, role, ctx.clock.now());
-    recordEvent(ctx, tx, {
-      type: 'permission.granted',
-      organizationId: target.organization,
-      target: grantTarget(target, grantee),
-      payload: grantPayload(stored),
-    });
-    return stored;
+  return ctx.em.transactional((tx) => putGrantAnnounced(ctx, tx, target, grantee, role));
+}
+
+/** `putGrant` with its event, in the caller's transaction. */
+async function putGrantAnnounced(ctx: Context, tx: EntityManager, target: GrantTarget, grantee: Grantee, role: Role): Promise<ContentGrantRow> {
+  const stored = await putGrant(tx, target, grantee, role, ctx.clock.now());
+  recordEvent(ctx, tx, {
+    type: 'permission.granted',
+    organizationId: target.organization,
+    target: grantTarget(target, grantee),
+    payload: grantPayload(stored),
   });
-  return grant;
+  return stored;
+}
+
+type Grantee = { team: string | null; user: string | null };
+
+/** Sets the role of a team or member (`grantee`) on a space or collection: a role gives it, null takes it back. */
+export async function setRole(ctx: Context, target: GrantTarget, grantee: { user?: string | null; team?: string | null }, input: unknown): Promise<boolean> {
+  const { role } = parseInput(SetRoleInput, input);
+  const named = parseInput(GranteeInput, grantee);
+  if (role === null) return revokeRole(ctx, target, named);
+  // The role it already has: nothing to write, nothing to announce.
+  const given = await ctx.em.findOne(ContentGrant, { ...targetWhere(target), ...(await granteeOf(ctx, target.organization, named)) }, { refresh: true });
+  if (given?.role === role) return false;
+  await grantRole(ctx, target, { ...named, role });
+  return true;
+}
+
+/** Gives members and teams one role on a space or collection, all in one transaction (all or none). */
+export async function inviteToContent(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
+  const { role, users, teams } = parseInput(InviteToContentInput, input);
+  const grantees: Grantee[] = [];
+  for (const user of new Set(users ?? [])) grantees.push(await granteeOf(ctx, target.organization, { user }));
+  for (const team of new Set(teams ?? [])) grantees.push(await granteeOf(ctx, target.organization, { team }));
+  await ctx.em.transactional(async (tx) => {
+    for (const grantee of grantees) await putGrantAnnounced(ctx, tx, target, grantee, role);
+  });
+  return true;
 }
 
 /** Takes back the role given to a team or a member on a space or collection; true when there was one. */
@@ -114,10 +144,27 @@ export async function revokeRole(ctx: Context, target: GrantTarget, input: unkno
   return removed;
 }
 
-/** Grants on a space or collection, oldest first; one page read in SQL. */
-export async function listGrants(ctx: Context, target: GrantTarget, args: PageArgs) {
-  const where = target.space ? sql`g.space_id = ${target.space}` : sql`g.collection_id = ${target.collection!}`;
+/** Grants on a space or collection (to users or teams only with `to`), oldest first; one page read in SQL. */
+export async function listGrants(ctx: Context, target: GrantTarget, args: PageArgs & { to?: 'USER' | 'TEAM' | null }) {
+  const on = target.space ? sql`g.space_id = ${target.space}` : sql`g.collection_id = ${target.collection!}`;
+  const where = args.to === 'USER' ? sql`${on} and g.user_id is not null` : args.to === 'TEAM' ? sql`${on} and g.team_id is not null` : on;
   return readPage(ctx.em, { entity: ContentGrant, alias: 'g', where, order: creationOrder<ContentGrantRow>('g') }, args);
+}
+
+/**
+ * The enabled members of the space's organization who have a role on it (`role`: that role only),
+ * oldest membership first: the role ranked in SQL by the policy's rules (auth/visibility.ts), so that
+ * a page and its count are one statement. Each item's role is then the policy's own.
+ */
+export async function listSpacePermissions(ctx: Context, spaceId: string, args: PageArgs & { role?: Role | null }) {
+  const rank = spaceRoleRank(sql`s`, sql`member.user_id`);
+  const wanted = args.role ? sql`= ${ROLES.indexOf(args.role) + 1}` : sql`> 0`;
+  const where = sql`not member.disabled and exists(select 1 from space s where s.id = ${spaceId} and s.organization_id = member.organization_id and ${rank} ${wanted})`;
+  const order: SortKey<MemberRow>[] = [
+    { sql: 'member.joined_at', time: true, of: (row) => row.joinedAt },
+    { sql: 'member.user_id', of: (row) => row.user },
+  ];
+  return readPage(ctx.em, { entity: Member, alias: 'member', where, order }, args);
 }
 
 /**

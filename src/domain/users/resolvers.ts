@@ -1,11 +1,12 @@
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { succeeded } from '../../kernel/resolvers.js';
 import type { ApiTokenRow, UserRow } from './entities.js';
-import { createApiToken, listApiTokens, revokeApiToken } from './service.js';
+import { createApiToken, listApiTokens, revokeApiToken, visibleUser } from './service.js';
 
 export const userResolvers: Resolvers = {
   Query: {
     viewer: (_, __, ctx) => ctx.viewer!.user,
+    user: (_, { id }, ctx) => visibleUser(ctx, id),
     apiTokens: (_, __, ctx) => listApiTokens(ctx.em, ctx.viewer!.user.id),
   },
   Mutation: {

@@ -9,4 +9,11 @@ export const userRoutes: Route[] = [
     status: 200,
     document: `query { viewer { ...UserFields } } ${USER}`,
   },
+  {
+    operationId: 'getUserById',
+    method: 'GET',
+    path: '/v1/users/{userId}',
+    status: 200,
+    document: `query($userId: ID!) { user(id: $userId) { ...UserFields } } ${USER}`,
+  },
 ];

@@ -1,5 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import sql from 'sql-template-tag';
+import { readRows } from '../../db/statements.js';
+import type { Context } from '../../kernel/context.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
 import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
@@ -76,4 +79,24 @@ export async function revokeApiToken(em: EntityManager, clock: Clock, userId: st
 
 export function listApiTokens(em: EntityManager, userId: string) {
   return em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
+}
+
+/**
+ * A user as the viewer may see them: themselves, anyone who is a member of an organization the viewer
+ * is an enabled member of, or anyone for an instance administrator. Anyone else is a 404, as an unknown
+ * id is: who has an account here is not for strangers to learn.
+ */
+export async function visibleUser(ctx: Context, id: string): Promise<UserRow> {
+  const viewer = ctx.viewer!.user;
+  if (id === viewer.id) return viewer;
+  const user = await ctx.loaders.user.load(id);
+  if (!user) throw notFound('User');
+  if (viewer.instanceAdmin) return user;
+  const [shared] = await readRows<{ shared: boolean }>(
+    ctx.em,
+    sql`select exists(select 1 from member v join member m on m.organization_id = v.organization_id
+      where v.user_id = ${viewer.id} and not v.disabled and m.user_id = ${id}) as "shared"`,
+  );
+  if (!shared.shared) throw notFound('User');
+  return user;
 }

@@ -375,6 +375,7 @@ const changeRequestRules: RulesOf<Schema.ChangeRequest, ChangeRequestRecord> = {
       location: `${ctx.publicUrl}/v1/spaces/${c.spaceId}/change-requests/${c.id}`,
       app: `${ctx.appUrl}/o/${c.organizationId}/s/${c.spaceId}/~/changes/${c.number}`,
     }),
+  spaceId: (c) => c.spaceId,
   space: (c, _, ctx) => space(find(ctx.rows.spaces, c.spaceId)!, ctx),
   contributors: (c, _, ctx) => c.contributors.map((id) => userById(id, ctx)),
   content: skip("a revision's pages and files are the content area's"),

@@ -1,0 +1,271 @@
+/**
+ * The operations of the current official client (`@gitbook/api@0.202.0`, installed as
+ * `gitbook-api-0.202`) beyond the contract's 129: each is called through that client and its answer
+ * validated against that version's reference, with permission denials and bad input; the route table
+ * keeps their paths, methods and statuses equal to shared/contract/operations-current-client.tsv.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { GitBookAPI, GitBookAPIError } from 'gitbook-api-0.202';
+// The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
+// follow: the client's methods are typed from dist/client (a type-only import, erased at run time).
+import type { Api, MemberRole } from '../node_modules/gitbook-api-0.202/dist/client.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { routes } from '../rest-facade/routes/index.js';
+import { createPage, merge, openChangeRequest } from './support/content.js';
+import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
+import { createTeam } from './support/people.js';
+import { currentReference, formatErrors } from './support/openapi.js';
+import { useTestServer } from './support/server.js';
+
+const server = useTestServer();
+
+type Operation = { method: string; path: string; operationId: string; status: number };
+/** A copy of shared/contract/operations-current-client.tsv, so that the suite runs from a lone clone. */
+const FIXTURE = new URL('./fixtures/operations-current-client.tsv', import.meta.url);
+const operations: Operation[] = readFileSync(FIXTURE, 'utf8')
+  .trim()
+  .split('\n')
+  .slice(1)
+  .map((line) => {
+    const [, method, path, operationId, status] = line.split('\t') as [string, string, string, string, string];
+    return { method, path, operationId, status: Number(status) };
+  });
+
+/** Asserts the operation's status and that its body validates against 0.202.0's schema; returns the body, as the client types it. */
+async function expectCurrent<T>(operationId: string, call: Promise<{ status: number; data: T }>): Promise<T> {
+  const res = await call;
+  const expected = operations.find((operation) => operation.operationId === operationId)!.status;
+  expect(res.status, `${operationId}: HTTP status`).toBe(expected);
+  const errors = currentReference.validateResponse(operationId, res.status, res.data);
+  expect(errors, `${operationId} does not match 0.202.0's schema:\n${formatErrors(errors)}\nbody: ${JSON.stringify(res.data, null, 2)}`).toEqual([]);
+  return res.data;
+}
+
+/** The client's error for a call that must fail: its HTTP code and the contract's error body. */
+async function expectRefused(call: Promise<unknown>, code: number) {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(error, 'the call must fail').toBeInstanceOf(GitBookAPIError);
+  expect((error as { code?: number }).code).toBe(code);
+}
+
+/** A role as the client types it (an enum of the role names). */
+const role = (name: string) => name as MemberRole;
+
+const clientFor = (caller: Caller) => new GitBookAPI({ authToken: caller.token, endpoint: server.url }) as GitBookAPI & Api<{ authToken?: string }>;
+
+let admin: Caller;
+let reader: Caller;
+let outsider: Caller;
+let organizationId: string;
+let spaceId: string;
+/** The space's main revision after the merge, and the change request's revision before it. */
+let mainRevision: string;
+let draftRevision: string;
+let changeRequestId: string;
+let guideId: string;
+let installId: string;
+
+beforeAll(async () => {
+  admin = await newUser(server);
+  organizationId = (await newOrganization(server, admin)).id;
+  reader = await newMember(server, organizationId, 'read');
+  outsider = await newUser(server);
+  const space = await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Handbook' });
+  spaceId = (space.body as { id: string }).id;
+  const cr = await openChangeRequest(admin, spaceId);
+  changeRequestId = cr.id;
+  const guide = await createPage(admin, spaceId, cr.id, { title: 'Guide', markdown: '# Guide\n\nRead me.' });
+  guideId = guide.page!.id;
+  const install = await createPage(admin, spaceId, cr.id, { title: 'Install', parent: guideId, markdown: 'Run it.' });
+  installId = install.page!.id;
+  draftRevision = install.revision.id;
+  expect((await merge(admin, spaceId, cr.id)).status).toBe(200);
+  mainRevision = ((await admin.rest('GET', `/v1/spaces/${spaceId}`)).body as { revision: string }).revision;
+});
+
+describe('the current client: a space content', () => {
+  it('reads the main content: revision, pages, a page by id and by path, in both formats', async () => {
+    const api = clientFor(reader);
+    const revision = await expectCurrent('getCurrentRevision', api.spaces.getCurrentRevision(spaceId));
+    expect(revision.id).toBe(mainRevision);
+    expect(revision.pages.map((page: { title: string }) => page.title)).toEqual(['Guide']);
+
+    const { pages } = await expectCurrent('listPages', api.spaces.listPages(spaceId));
+    expect(pages[0]).toMatchObject({ id: guideId, pages: [{ id: installId }] });
+
+    const byId = await expectCurrent('getPageById', api.spaces.getPageById(spaceId, installId, { format: 'markdown' }));
+    expect(byId).toMatchObject({ id: installId, title: 'Install', path: 'guide/install', tags: [] });
+    expect(JSON.stringify(byId)).toContain('Run it.');
+    const asDocument = await expectCurrent('getPageById', api.spaces.getPageById(spaceId, guideId, { format: 'document' }));
+    expect(asDocument).toMatchObject({ id: guideId, document: { object: 'document' } });
+
+    const byPath = await expectCurrent('getPageByPath', api.spaces.getPageByPath(spaceId, 'guide/install'));
+    expect(byPath.id).toBe(installId);
+  });
+
+  it('reads any revision of the space by id, and not another space by that id', async () => {
+    const api = clientFor(reader);
+    const draft = await expectCurrent('getRevisionById', api.spaces.getRevisionById(spaceId, draftRevision));
+    expect(draft.id).toBe(draftRevision);
+    const { pages } = await expectCurrent('listPagesInRevisionById', api.spaces.listPagesInRevisionById(spaceId, draftRevision));
+    expect(pages.map((page: { title: string }) => page.title)).toEqual(['Guide']);
+    const page = await expectCurrent('getPageInRevisionById', api.spaces.getPageInRevisionById(spaceId, draftRevision, guideId));
+    expect(page.title).toBe('Guide');
+    const byPath = await expectCurrent('getPageInRevisionByPath', api.spaces.getPageInRevisionByPath(spaceId, draftRevision, 'guide'));
+    expect(byPath.id).toBe(guideId);
+    const files = await expectCurrent('listFilesInRevisionById', api.spaces.listFilesInRevisionById(spaceId, draftRevision));
+    expect(files.items).toEqual([]);
+
+    // A revision of another space is not found through this one.
+    const other = await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Other' });
+    await expectRefused(api.spaces.getRevisionById((other.body as { id: string }).id, draftRevision), 404);
+    await expectRefused(api.spaces.getRevisionById(spaceId, 'no-such-revision'), 404);
+  });
+
+  it('reads the change request content by path, and the files of the main content', async () => {
+    const api = clientFor(admin);
+    const page = await expectCurrent('getPageInChangeRequestByPath', api.spaces.getPageInChangeRequestByPath(spaceId, changeRequestId, '/guide/install/'));
+    expect(page.id).toBe(installId);
+    const files = await expectCurrent('listFiles', api.spaces.listFiles(spaceId));
+    expect(files).toMatchObject({ items: [], count: 0 });
+    await expectRefused(api.spaces.getFileById(spaceId, 'no-such-file'), 404);
+  });
+
+  it('answers a signed PDF URL of the space or of one page', async () => {
+    const api = clientFor(reader);
+    const whole = await expectCurrent('getSpacePDF', api.spaces.getSpacePdf(spaceId));
+    const signed = new URL(whole.url);
+    expect(signed.pathname).toBe(`/pdf/${spaceId}`);
+    const one = await expectCurrent('getSpacePDF', api.spaces.getSpacePdf(spaceId, { page: guideId, only: true }));
+    expect(new URL(one.url).searchParams.get('page')).toBe(guideId);
+    const pdf = await fetch(`${server.url}${signed.pathname}${signed.search}`);
+    expect(pdf.status).toBe(200);
+    expect(pdf.headers.get('content-type')).toBe('application/pdf');
+    await expectRefused(api.spaces.getSpacePdf(spaceId, { only: true }), 400);
+  });
+
+  it('refuses unknown pages and paths, outsiders and callers without a token', async () => {
+    const api = clientFor(reader);
+    await expectRefused(api.spaces.getPageById(spaceId, 'no-such-page'), 404);
+    await expectRefused(api.spaces.getPageByPath(spaceId, 'guide/nowhere'), 404);
+    await expectRefused(api.spaces.getPageById(spaceId, guideId, { format: 'pdf' as never }), 400);
+    await expectRefused(clientFor(outsider).spaces.getCurrentRevision(spaceId), 404);
+    await expectRefused(clientFor(outsider).spaces.getRevisionById(spaceId, mainRevision), 404);
+    const anonymous = await fetch(`${server.url}/v1/spaces/${spaceId}/content`);
+    expect(anonymous.status).toBe(401);
+  });
+});
+
+describe('the current client: users', () => {
+  it('reads oneself, members of a shared organization, and not strangers', async () => {
+    const api = clientFor(reader);
+    const self = await expectCurrent('getUserById', api.users.getUserById(reader.user.id));
+    expect(self).toMatchObject({ object: 'user', id: reader.user.id });
+    expect(new URL(self.urls.location).pathname).toBe(`/v1/users/${reader.user.id}`);
+    const colleague = await expectCurrent('getUserById', api.users.getUserById(admin.user.id));
+    expect(colleague.id).toBe(admin.user.id);
+    // Every user's urls.location is this operation.
+    const located = await fetch(`${server.url}${new URL(colleague.urls.location).pathname}`, { headers: { authorization: `Bearer ${reader.token}` } });
+    expect(located.status).toBe(200);
+
+    await expectRefused(api.users.getUserById(outsider.user.id), 404);
+    await expectRefused(clientFor(outsider).users.getUserById(admin.user.id), 404);
+    await expectRefused(api.users.getUserById('no-such-user'), 404);
+  });
+});
+
+describe('the current client: roles on spaces and collections', () => {
+  it("gives, lists, changes and takes back roles of users and teams on a space, and lists every member's role", async () => {
+    const api = clientFor(admin);
+    const space = (await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Roles' })).body as { id: string };
+    const writer = await newMember(server, organizationId, null);
+    const team = await createTeam(admin, organizationId, 'Writers');
+
+    await expectCurrent('inviteToSpace', api.spaces.inviteToSpace(space.id, { role: role('edit'), users: [writer.user.id], teams: [team.id] }));
+    const users = await expectCurrent('listUserPermissionsInSpace', api.spaces.listUserPermissionsInSpace(space.id));
+    expect(users.items.map((item) => [item.permission, item.user.id])).toEqual([['edit', writer.user.id]]);
+    const teams = await expectCurrent('listTeamPermissionsInSpace', api.spaces.listTeamPermissionsInSpace(space.id));
+    expect(teams.items.map((item) => [item.permission, item.team.id])).toEqual([['edit', team.id]]);
+
+    // The guest can now read and edit the space; raised to admin, then taken back with a null role.
+    expect((await writer.rest('GET', `/v1/spaces/${space.id}`)).status).toBe(200);
+    await expectCurrent('updateUserPermissionInSpace', api.spaces.updateUserPermissionInSpace(space.id, writer.user.id, { role: role('admin') }));
+    const aggregate = await expectCurrent('listPermissionsAggregateInSpace', api.spaces.listPermissionsAggregateInSpace(space.id));
+    const roles = Object.fromEntries(aggregate.items.map((item: { permission: string; user: { id: string } }) => [item.user.id, item.permission]));
+    expect(roles).toMatchObject({ [admin.user.id]: 'admin', [reader.user.id]: 'read', [writer.user.id]: 'admin' });
+    const admins = await expectCurrent('listPermissionsAggregateInSpace', api.spaces.listPermissionsAggregateInSpace(space.id, { role: role('admin') }));
+    expect(admins.items.map((item: { user: { id: string } }) => item.user.id).sort()).toEqual([admin.user.id, writer.user.id].sort());
+
+    await expectCurrent('updateUserPermissionInSpace', api.spaces.updateUserPermissionInSpace(space.id, writer.user.id, { role: null }));
+    expect((await writer.rest('GET', `/v1/spaces/${space.id}`)).status).toBe(404);
+    await expectCurrent('updateTeamPermissionInSpace', api.spaces.updateTeamPermissionInSpace(space.id, team.id, { role: role('read') }));
+    await expectCurrent('removeTeamFromSpace', api.spaces.removeTeamFromSpace(space.id, team.id));
+    await expectCurrent('removeUserFromSpace', api.spaces.removeUserFromSpace(space.id, writer.user.id));
+    expect((await expectCurrent('listTeamPermissionsInSpace', api.spaces.listTeamPermissionsInSpace(space.id))).items).toEqual([]);
+  });
+
+  it('does the same on a collection, for what it holds', async () => {
+    const api = clientFor(admin);
+    const collection = (await admin.rest('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Shelf' })).body as { id: string };
+    const inside = (await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Inside', parent: collection.id })).body as { id: string };
+    const guest = await newMember(server, organizationId, null);
+    const team = await createTeam(admin, organizationId, 'Shelvers');
+
+    await expectCurrent('inviteToCollection', api.collections.inviteToCollection(collection.id, { role: role('read'), users: [guest.user.id] }));
+    expect((await guest.rest('GET', `/v1/spaces/${inside.id}`)).status).toBe(200);
+    const users = await expectCurrent('listUserPermissionsInCollection', api.collections.listUserPermissionsInCollection(collection.id));
+    expect(users.items.map((item) => [item.permission, item.user.id])).toEqual([['read', guest.user.id]]);
+    await expectCurrent(
+      'updateUserPermissionInCollection',
+      api.collections.updateUserPermissionInCollection(collection.id, guest.user.id, { role: role('comment') }),
+    );
+    await expectCurrent('updateTeamPermissionInCollection', api.collections.updateTeamPermissionInCollection(collection.id, team.id, { role: role('edit') }));
+    const teams = await expectCurrent('listTeamPermissionsInCollection', api.collections.listTeamPermissionsInCollection(collection.id));
+    expect(teams.items.map((item) => [item.permission, item.team.id])).toEqual([['edit', team.id]]);
+    await expectCurrent('removeTeamFromCollection', api.collections.removeTeamFromCollection(collection.id, team.id));
+    await expectCurrent('removeUserFromCollection', api.collections.removeUserFromCollection(collection.id, guest.user.id));
+    expect((await guest.rest('GET', `/v1/spaces/${inside.id}`)).status).toBe(404);
+  });
+
+  it('refuses bad input, strangers and callers below admin, changing nothing', async () => {
+    const space = (await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Guarded' })).body as { id: string };
+    const api = clientFor(admin);
+    await expectRefused(api.spaces.inviteToSpace(space.id, { role: role('edit') } as never), 400);
+    await expectRefused(api.spaces.inviteToSpace(space.id, { role: role('edit'), users: [outsider.user.id] }), 400);
+    await expectRefused(api.spaces.inviteToSpace(space.id, { role: role('owner'), users: [reader.user.id] }), 400);
+    await expectRefused(api.spaces.updateUserPermissionInSpace(space.id, reader.user.id, {}), 400);
+    await expectRefused(api.spaces.listPermissionsAggregateInSpace(space.id, { role: role('owner') }), 400);
+    await expectRefused(clientFor(reader).spaces.listUserPermissionsInSpace(space.id), 403);
+    await expectRefused(clientFor(reader).spaces.inviteToSpace(space.id, { role: role('admin'), users: [reader.user.id] }), 403);
+    await expectRefused(clientFor(outsider).spaces.listPermissionsAggregateInSpace(space.id), 404);
+    const users = await expectCurrent('listUserPermissionsInSpace', api.spaces.listUserPermissionsInSpace(space.id));
+    expect(users.items).toEqual([]);
+  });
+});
+
+describe('the route table of the current client', () => {
+  const shared = fileURLToPath(new URL('../../shared/contract/operations-current-client.tsv', import.meta.url));
+  it.runIf(existsSync(shared))('uses a copy of operations-current-client.tsv equal to the shared one', () => {
+    expect(readFileSync(FIXTURE, 'utf8')).toBe(readFileSync(shared, 'utf8'));
+  });
+
+  it('serves every operation of the list that docs/behaviour/client-compatibility.md does not name as not served yet', () => {
+    const doc = readFileSync(new URL('../docs/behaviour/client-compatibility.md', import.meta.url), 'utf8');
+    const notServed = new Set([...doc.slice(doc.indexOf('## Not served yet')).matchAll(/`(\w+)`/g)].map((match) => match[1]));
+    const routed = new Set(routes.map((route) => route.operationId));
+    for (const { operationId } of operations) expect(routed.has(operationId), operationId).toBe(!notServed.has(operationId));
+  });
+
+  it("declares the list's path, method and status for every routed operation of it, each in 0.202.0's reference", () => {
+    for (const route of routes) {
+      const operation = operations.find((candidate) => candidate.operationId === route.operationId);
+      if (!operation) continue;
+      expect([route.method, route.path, route.status], route.operationId).toEqual([operation.method, operation.path, operation.status]);
+      expect(currentReference.inReference(route.operationId), route.operationId).toBe(true);
+    }
+  });
+});
