@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { GitBookAPI, GitBookAPIError } from 'gitbook-api-0.202';
 // The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
 // follow: the client's methods are typed from dist/client (a type-only import, erased at run time).
-import type { Api, MemberRole } from '../node_modules/gitbook-api-0.202/dist/client.js';
+import type { Api, ChangeRequestOrderBy, ChangeRequestStatus, MemberRole } from '../node_modules/gitbook-api-0.202/dist/client.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../rest-facade/routes/index.js';
 import { createPage, merge, openChangeRequest } from './support/content.js';
@@ -244,6 +244,54 @@ describe('the current client: roles on spaces and collections', () => {
     await expectRefused(clientFor(outsider).spaces.listPermissionsAggregateInSpace(space.id), 404);
     const users = await expectCurrent('listUserPermissionsInSpace', api.spaces.listUserPermissionsInSpace(space.id));
     expect(users.items).toEqual([]);
+  });
+});
+
+describe("the current client: an organization's change requests", () => {
+  it('lists those of the spaces the caller can read, by status, creator, space and site, newest first', async () => {
+    const org = (await newOrganization(server, admin, { title: 'Reviews' })).id;
+    const guest = await newMember(server, org, null);
+    const api = clientFor(admin);
+    const newSpace = async (title: string) => ((await admin.rest('POST', `/v1/orgs/${org}/spaces`, { title })).body as { id: string }).id;
+    const [shared, hidden] = [await newSpace('Shared'), await newSpace('Hidden')];
+    const open = async (space: string, subject: string) => (await openChangeRequest(admin, space, subject)).id;
+    const first = await open(shared, 'First');
+    server.clock.advance(1000);
+    const second = await open(hidden, 'Second');
+    server.clock.advance(1000);
+    const drafted = await open(shared, 'Drafted');
+    expect((await admin.rest('PATCH', `/v1/spaces/${shared}/change-requests/${drafted}`, { status: 'draft' })).status).toBe(200);
+    await expectCurrent('inviteToSpace', api.spaces.inviteToSpace(shared, { role: role('read'), users: [guest.user.id] }));
+
+    const ids = (list: { items: { id: string }[] }) => list.items.map((item) => item.id);
+    const statuses = (names: string[]) => names as ChangeRequestStatus[];
+    expect(ids(await expectCurrent('listChangeRequestsForOrganization', api.orgs.listChangeRequestsForOrganization(org)))).toEqual([second, first]);
+    const both = await expectCurrent(
+      'listChangeRequestsForOrganization',
+      api.orgs.listChangeRequestsForOrganization(org, { status: statuses(['open', 'draft']), orderBy: 'createdAt' as ChangeRequestOrderBy }),
+    );
+    expect(ids(both)).toEqual([drafted, second, first]);
+    expect(both.items[0].space).toBe(shared);
+    const paged = await expectCurrent(
+      'listChangeRequestsForOrganization',
+      api.orgs.listChangeRequestsForOrganization(org, { status: statuses(['open', 'draft']), limit: 2 }),
+    );
+    expect(paged.items).toHaveLength(2);
+    const rest = await api.orgs.listChangeRequestsForOrganization(org, { status: statuses(['open', 'draft']), limit: 2, page: paged.next!.page });
+    expect([...ids(paged), ...ids(rest.data)].sort()).toEqual([first, second, drafted].sort());
+    expect(ids((await api.orgs.listChangeRequestsForOrganization(org, { space: hidden })).data)).toEqual([second]);
+    expect(ids((await api.orgs.listChangeRequestsForOrganization(org, { creator: guest.user.id })).data)).toEqual([]);
+    expect(ids((await api.orgs.listChangeRequestsForOrganization(org, { requestedReviewer: admin.user.id })).data)).toEqual([]);
+
+    // The guest reads the shared space only; strangers and bad input are refused.
+    const seen = await expectCurrent(
+      'listChangeRequestsForOrganization',
+      clientFor(guest).orgs.listChangeRequestsForOrganization(org, { status: statuses(['open', 'draft']) }),
+    );
+    expect(ids(seen)).toEqual([drafted, first]);
+    await expectRefused(clientFor(outsider).orgs.listChangeRequestsForOrganization(org), 404);
+    await expectRefused(api.orgs.listChangeRequestsForOrganization(org, { status: statuses(['closed']) }), 400);
+    await expectRefused(api.orgs.listChangeRequestsForOrganization(org, { orderBy: 'title' as never }), 400);
   });
 });
 

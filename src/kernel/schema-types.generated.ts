@@ -119,12 +119,22 @@ export type ChangeRequestContentArgs = {
   metadata?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** Whether change requests opened by triage findings are listed: none are kept here, so both list the same. */
+export type ChangeRequestFinding =
+  | 'all'
+  | 'none';
+
 export type ChangeRequestList = {
   __typename?: 'ChangeRequestList';
   count: Scalars['Int']['output'];
   items: Array<ChangeRequest>;
   next?: Maybe<PageRef>;
 };
+
+/** The time change requests of an organization are listed by, newest first. */
+export type ChangeRequestOrderBy =
+  | 'createdAt'
+  | 'updatedAt';
 
 /** The statuses a PATCH may set. */
 export type ChangeRequestSettableStatus =
@@ -2277,6 +2287,11 @@ export type Query = {
   /** OpenAPI specifications of the organization, oldest first. */
   openAPISpecs: OpenApiSpecList;
   organization: Organization;
+  /**
+   * Change requests of the organization's spaces that the viewer can read, newest first by `orderBy`.
+   * Reviewers, topics and style guide runs are not kept here: asking for one finds none.
+   */
+  organizationChangeRequests: ChangeRequestList;
   /** Organizations the viewer is a member of, oldest first. */
   organizations: OrganizationList;
   /**
@@ -2646,6 +2661,23 @@ export type QueryOpenApiSpecsArgs = {
 
 export type QueryOrganizationArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryOrganizationChangeRequestsArgs = {
+  contributor?: InputMaybe<Scalars['ID']['input']>;
+  creator?: InputMaybe<Scalars['ID']['input']>;
+  finding?: InputMaybe<ChangeRequestFinding>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  orderBy?: InputMaybe<ChangeRequestOrderBy>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  requestedReviewer?: InputMaybe<Scalars['ID']['input']>;
+  site?: InputMaybe<Scalars['ID']['input']>;
+  space?: InputMaybe<Scalars['ID']['input']>;
+  status?: InputMaybe<Array<ChangeRequestStatus>>;
+  styleguideRun?: InputMaybe<Scalars['String']['input']>;
+  topic?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -4001,7 +4033,9 @@ export type ResolversTypes = {
   AuditLogPage: ResolverTypeWrapper<ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversTypes['Event']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChangeRequest: ResolverTypeWrapper<ParentOf<'ChangeRequest', Omit<ChangeRequest, 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { content: ResolversTypes['Revision'], contributors: Array<ResolversTypes['User']>, createdBy: ResolversTypes['User'], space: ResolversTypes['Space'], urls: ResolversTypes['ChangeRequestUrls'] }>>;
+  ChangeRequestFinding: ChangeRequestFinding;
   ChangeRequestList: ResolverTypeWrapper<ParentOf<'ChangeRequestList', Omit<ChangeRequestList, 'items' | 'next'> & { items: Array<ResolversTypes['ChangeRequest']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  ChangeRequestOrderBy: ChangeRequestOrderBy;
   ChangeRequestSettableStatus: ChangeRequestSettableStatus;
   ChangeRequestStatus: ChangeRequestStatus;
   ChangeRequestUrls: ResolverTypeWrapper<ParentOf<'ChangeRequestUrls', ChangeRequestUrls>>;
@@ -5332,6 +5366,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   openAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<QueryOpenApiSpecArgs, 'organizationId' | 'specSlug'>>;
   openAPISpecs?: Resolver<ResolversTypes['OpenAPISpecList'], ParentType, ContextType, RequireFields<QueryOpenApiSpecsArgs, 'organizationId'>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'id'>>;
+  organizationChangeRequests?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<QueryOrganizationChangeRequestsArgs, 'orderBy' | 'organizationId' | 'status'>>;
   organizations?: Resolver<ResolversTypes['OrganizationList'], ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   organizationsForEmailDomain?: Resolver<ResolversTypes['OrganizationsForEmailDomain'], ParentType, ContextType, RequireFields<QueryOrganizationsForEmailDomainArgs, 'emailDomain'>>;
   publishedContentSite?: Resolver<ResolversTypes['PublishedContentSite'], ParentType, ContextType, RequireFields<QueryPublishedContentSiteArgs, 'siteId'>>;

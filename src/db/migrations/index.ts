@@ -27,6 +27,7 @@ import { Migration20261217090000 } from './Migration20261217090000.js';
 import { Migration20261218090000 } from './Migration20261218090000.js';
 import { Migration20261219090000 } from './Migration20261219090000.js';
 import { Migration20261219100000 } from './Migration20261219100000.js';
+import { Migration20261229090000 } from './Migration20261229090000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -61,4 +62,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261218090000', class: Migration20261218090000 },
   { name: 'Migration20261219090000', class: Migration20261219090000 },
   { name: 'Migration20261219100000', class: Migration20261219100000 },
+  { name: 'Migration20261229090000', class: Migration20261229090000 },
 ];

@@ -7,7 +7,12 @@ import { Space } from '../spaces/index.js';
 export const ChangeRequest = defineEntity({
   name: 'ChangeRequest',
   uniques: [{ properties: ['space', 'number'] }],
-  indexes: [{ properties: ['space', 'status', 'number'] }],
+  indexes: [
+    { properties: ['space', 'status', 'number'] },
+    // An organization's list, newest first by either time (organization-list.ts).
+    { properties: ['organization', 'updatedAt', 'id'] },
+    { properties: ['organization', 'createdAt', 'id'] },
+  ],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

@@ -1,4 +1,5 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
+import { listOrganizationChangeRequests } from './organization-list.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { readOptions } from '../content/index.js';
 import type { ChangeRequestRow } from './entities.js';
@@ -16,6 +17,8 @@ export const changeRequestResolvers: Resolvers = {
   Query: {
     changeRequests: (_, { spaceId, status, contributor, ...args }, ctx) => listChangeRequests(ctx, spaceId, { status, contributor }, args),
     changeRequest: (_, { spaceId, changeRequestId }, ctx) => changeRequestIn(ctx, spaceId, changeRequestId),
+    organizationChangeRequests: (_, { organizationId, page, limit, finding: _finding, ...filter }, ctx) =>
+      listOrganizationChangeRequests(ctx, organizationId, filter, { page, limit }),
   },
   Mutation: {
     createChangeRequest: (_, { spaceId, input }, ctx) => createChangeRequest(ctx, spaceId, input),

@@ -23,6 +23,23 @@ export const changeRequestRoutes: Route[] = [
     } ${CHANGE_REQUEST}`,
   },
   {
+    operationId: 'listChangeRequestsForOrganization',
+    method: 'GET',
+    path: '/v1/orgs/{organizationId}/change-requests',
+    status: 200,
+    document: `query(
+      $organizationId: ID!, $status: [ChangeRequestStatus!] = [open], $creator: ID, $contributor: ID, $space: ID, $site: ID,
+      $requestedReviewer: ID, $topic: String, $styleguideRun: String, $finding: ChangeRequestFinding,
+      $orderBy: ChangeRequestOrderBy = updatedAt, $page: String, $limit: Int
+    ) {
+      organizationChangeRequests(
+        organizationId: $organizationId, status: $status, creator: $creator, contributor: $contributor, space: $space, site: $site,
+        requestedReviewer: $requestedReviewer, topic: $topic, styleguideRun: $styleguideRun, finding: $finding,
+        orderBy: $orderBy, page: $page, limit: $limit
+      ) { items { ...ChangeRequestFields } count next { page } }
+    } ${CHANGE_REQUEST}`,
+  },
+  {
     operationId: 'createChangeRequest',
     method: 'POST',
     path: '/v1/spaces/{spaceId}/change-requests',
