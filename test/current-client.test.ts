@@ -126,6 +126,23 @@ describe('the current client: a space content', () => {
     await expectRefused(api.spaces.getRevisionById(spaceId, 'no-such-revision'), 404);
   });
 
+  it('reads a page body as a JSON document, by page in a revision and by document id', async () => {
+    const api = clientFor(reader);
+    const byPage = await expectCurrent('getPageDocumentInRevisionById', api.spaces.getPageDocumentInRevisionById(spaceId, mainRevision, guideId));
+    expect(byPage).toMatchObject({ object: 'document' });
+    expect(JSON.stringify(byPage)).toContain('Read me.');
+    const page = await api.spaces.getPageById(spaceId, guideId);
+    const documentId = (page.data as { documentId?: string }).documentId!;
+    expect(await expectCurrent('getDocumentById', api.spaces.getDocumentById(spaceId, documentId))).toEqual(byPage);
+
+    // Another space's document is not found through this one.
+    const other = (await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Elsewhere' })).body as { id: string };
+    await expectRefused(api.spaces.getDocumentById(other.id, documentId), 404);
+    await expectRefused(api.spaces.getDocumentById(spaceId, 'no-such-document'), 404);
+    await expectRefused(api.spaces.getPageDocumentInRevisionById(spaceId, mainRevision, 'no-such-page'), 404);
+    await expectRefused(clientFor(outsider).spaces.getDocumentById(spaceId, documentId), 404);
+  });
+
   it('reads the change request content by path, and the files of the main content', async () => {
     const api = clientFor(admin);
     const page = await expectCurrent('getPageInChangeRequestByPath', api.spaces.getPageInChangeRequestByPath(spaceId, changeRequestId, '/guide/install/'));

@@ -2325,6 +2325,8 @@ export type Query = {
    * the space (a merge, an edit, a change request's revision).
    */
   spaceContent: Revision;
+  /** A version of a page's body in the space (a page's `documentId`, in any revision) as the reference's JSON document. */
+  spaceDocument: Scalars['JSON']['output'];
   spaceFile: RevisionFile;
   /** Files of a space's content, oldest first. */
   spaceFiles: RevisionFileList;
@@ -2341,6 +2343,8 @@ export type Query = {
   spacePage: Page;
   /** A page of a space's content by its path (slugs joined by "/"). */
   spacePageByPath: Page;
+  /** The body of a page of a space's content (its current revision, or `revisionId`) as the reference's JSON document. */
+  spacePageDocument: Scalars['JSON']['output'];
   /** Top-level pages of a space's content (its current revision, or `revisionId`), each with its children. */
   spacePages: PageList;
   /**
@@ -2801,6 +2805,12 @@ export type QuerySpaceContentArgs = {
 };
 
 
+export type QuerySpaceDocumentArgs = {
+  documentId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QuerySpaceFileArgs = {
   computed?: InputMaybe<Scalars['Boolean']['input']>;
   fileId: Scalars['ID']['input'];
@@ -2860,6 +2870,13 @@ export type QuerySpacePageByPathArgs = {
   format?: InputMaybe<PageFormat>;
   metadata?: InputMaybe<Scalars['Boolean']['input']>;
   pagePath: Scalars['String']['input'];
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePageDocumentArgs = {
+  pageId: Scalars['ID']['input'];
   revisionId?: InputMaybe<Scalars['ID']['input']>;
   spaceId: Scalars['ID']['input'];
 };
@@ -5383,6 +5400,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   sites?: Resolver<ResolversTypes['SiteList'], ParentType, ContextType, RequireFields<QuerySitesArgs, 'organizationId'>>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<QuerySpaceArgs, 'id'>>;
   spaceContent?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<QuerySpaceContentArgs, 'computed' | 'metadata' | 'spaceId'>>;
+  spaceDocument?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QuerySpaceDocumentArgs, 'documentId' | 'spaceId'>>;
   spaceFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QuerySpaceFileArgs, 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
   spaceFiles?: Resolver<ResolversTypes['RevisionFileList'], ParentType, ContextType, RequireFields<QuerySpaceFilesArgs, 'computed' | 'metadata' | 'spaceId'>>;
   spaceGrants?: Resolver<ResolversTypes['ContentGrantList'], ParentType, ContextType, RequireFields<QuerySpaceGrantsArgs, 'spaceId'>>;
@@ -5390,6 +5408,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   spacePDF?: Resolver<ResolversTypes['ExportUrl'], ParentType, ContextType, RequireFields<QuerySpacePdfArgs, 'spaceId'>>;
   spacePage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageArgs, 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
   spacePageByPath?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageByPathArgs, 'computed' | 'evaluated' | 'metadata' | 'pagePath' | 'spaceId'>>;
+  spacePageDocument?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QuerySpacePageDocumentArgs, 'pageId' | 'spaceId'>>;
   spacePages?: Resolver<ResolversTypes['PageList'], ParentType, ContextType, RequireFields<QuerySpacePagesArgs, 'computed' | 'metadata' | 'spaceId'>>;
   spacePermissions?: Resolver<ResolversTypes['UserPermissionList'], ParentType, ContextType, RequireFields<QuerySpacePermissionsArgs, 'spaceId'>>;
   spaces?: Resolver<ResolversTypes['SpaceList'], ParentType, ContextType, RequireFields<QuerySpacesArgs, 'organizationId'>>;

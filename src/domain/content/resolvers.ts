@@ -6,7 +6,18 @@ import { changeRequestPageLinks, spaceLinks, type LinkTarget, type LinkUsage } f
 import { markdownToDocument } from './markdown.js';
 import { pdfUrl } from './pdf.js';
 import { importWebsite } from './website-import.js';
-import { changeRequestContent, fileBacklinks, fileIn, listFiles, pageAtPath, pageIn, readOptions, spaceContent, spaceRevisionContent } from './service.js';
+import {
+  changeRequestContent,
+  documentOfSpace,
+  fileBacklinks,
+  fileIn,
+  listFiles,
+  pageAtPath,
+  pageIn,
+  readOptions,
+  spaceContent,
+  spaceRevisionContent,
+} from './service.js';
 import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type ChangeRequestView, type FileView, type PageView, type RevisionView } from './views.js';
 
 type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean | null; format?: string | null };
@@ -63,6 +74,11 @@ export const contentResolvers: Resolvers = {
     spacePageByPath: async (_, args, ctx) => pageAtPath(ctx, await ofSpace(ctx, args), args.pagePath),
     spaceFiles: async (_, args, ctx) => listFiles(ctx, await ofSpace(ctx, args), args),
     spaceFile: async (_, args, ctx) => fileIn(ctx, await ofSpace(ctx, args), args.fileId),
+    spacePageDocument: async (_, args, ctx) => {
+      const page = await pageIn(ctx, await ofSpace(ctx, args), args.pageId);
+      return markdownToDocument(page.version.markdown, page.entry.page);
+    },
+    spaceDocument: (_, { spaceId, documentId }, ctx) => documentOfSpace(ctx, spaceId, documentId),
     spacePDF: async (_, args, ctx) => pdfUrl(ctx, await ofSpace(ctx, { spaceId: args.spaceId }), args),
     changeRequestPageLinks: async (_, args, ctx) => changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
     spaceLinks: async (_, args, ctx) => spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),

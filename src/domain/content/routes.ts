@@ -94,6 +94,20 @@ export const spaceContentRoutes: Route[] = [
     true,
   ),
   {
+    operationId: 'getPageDocumentInRevisionById',
+    method: 'GET',
+    path: `${REVISION_PATH}/page/{pageId}/document`,
+    status: 200,
+    document: `query($spaceId: ID!, $revisionId: ID!, $pageId: ID!) { spacePageDocument(spaceId: $spaceId, revisionId: $revisionId, pageId: $pageId) }`,
+  },
+  {
+    operationId: 'getDocumentById',
+    method: 'GET',
+    path: `${SPACE}/documents/{documentId}`,
+    status: 200,
+    document: `query($spaceId: ID!, $documentId: ID!) { spaceDocument(spaceId: $spaceId, documentId: $documentId) }`,
+  },
+  {
     operationId: 'getSpacePDF',
     method: 'GET',
     path: `${SPACE}/pdf`,

@@ -3,7 +3,7 @@ import { notFound } from '../../kernel/errors.js';
 import { paginateRows, type PageArgs } from '../../kernel/pagination.js';
 import { changeRequestIn } from '../change-requests/index.js';
 import type { SpaceRow } from '../spaces/index.js';
-import { linkTargets } from './markdown.js';
+import { linkTargets, markdownToDocument } from './markdown.js';
 import { fileViews, gitPathOfFile, pageTree, type FileView, type ChangeRequestView, type PageView, type ReadOptions, type RevisionView } from './views.js';
 
 /** The read flags of a content operation's arguments (`computed` has nothing to skip: no page is computed). */
@@ -32,6 +32,13 @@ export async function pageAtPath(ctx: Context, view: RevisionView, path: string)
   const page = (await pageTree(ctx, view)).byPath.get(path.replace(/^\/+|\/+$/g, ''));
   if (!page) throw notFound('Page');
   return page;
+}
+
+/** A version of a page's body in the space by its key (a page's `documentId`), as a JSON document. */
+export async function documentOfSpace(ctx: Context, spaceId: string, documentId: string) {
+  const version = await ctx.loaders.pageVersion.load(documentId);
+  if (!version || version.space !== spaceId) throw notFound('Document');
+  return markdownToDocument(version.markdown, version.page);
 }
 
 /** A space's main content. */
