@@ -312,6 +312,33 @@ describe("the current client: an organization's change requests", () => {
   });
 });
 
+describe('the current client: invite links', () => {
+  it('creates links to the organization and to a space, lists those to the organization, and joins with one', async () => {
+    const org = (await newOrganization(server, admin, { title: 'Invites' })).id;
+    const api = clientFor(admin);
+    const toOrganization = await expectCurrent('createOrganizationInvite', api.orgs.createOrganizationInvite(org, { role: role('edit') }));
+    expect(toOrganization).toMatchObject({ object: 'invite', role: 'edit', redundant: true });
+    const space = ((await admin.rest('POST', `/v1/orgs/${org}/spaces`, { title: 'Invited' })).body as { id: string }).id;
+    // A link to a space answers the space, whose permissions lack 0.202.0's installIntegration (see client-compatibility.md).
+    const toSpace = await api.orgs.createOrganizationInvite(org, { space, level: role('read') });
+    expect(toSpace.status).toBe(201);
+    expect(toSpace.data).toMatchObject({ level: 'read', space: { id: space } });
+
+    const listed = await expectCurrent('listOrganizationInviteLinks', api.orgs.listOrganizationInviteLinks(org));
+    expect(listed.items.map((link) => link.id)).toEqual([toOrganization.id]);
+
+    const joiner = await newUser(server);
+    await expectCurrent('joinOrganizationWithInvite', clientFor(joiner).orgs.joinOrganizationWithInvite(org, toOrganization.id));
+    const member = await admin.rest('GET', `/v1/orgs/${org}/members/${joiner.user.id}`);
+    expect(member.body).toMatchObject({ role: 'edit' });
+
+    await expectRefused(clientFor(joiner).orgs.listOrganizationInviteLinks(org), 403);
+    await expectRefused(clientFor(joiner).orgs.createOrganizationInvite(org, { role: role('admin') }), 403);
+    await expectRefused(api.orgs.createOrganizationInvite(org, { role: role('owner') }), 400);
+    await expectRefused(clientFor(outsider).orgs.joinOrganizationWithInvite(org, 'no-such-invite'), 404);
+  });
+});
+
 describe('the route table of the current client', () => {
   const shared = fileURLToPath(new URL('../../shared/contract/operations-current-client.tsv', import.meta.url));
   it.runIf(existsSync(shared))('uses a copy of operations-current-client.tsv equal to the shared one', () => {

@@ -26,6 +26,7 @@ const DIFFERENCES: Record<string, Record<string, Verdict>> = {
   updateTranslation: { languages: 'not nullable' },
   // Null means guest for organization roles only (contract §2.1): a content link's level cannot be null.
   updateOrganizationInviteById: { level: 'not nullable' },
+  createOrganizationInvite: { level: 'not nullable' },
   // An optional field of a resource that a body can set can be removed again: null removes it, as the
   // contract says of `proxy` and `condition`; the reference's bodies have no other way to remove these.
   updateCollectionById: { description: 'nullable' },

@@ -21,6 +21,8 @@ const ORGANIZATION_KEYS = [
   'urls',
   'trial',
   'permissions',
+  // Required by the current client (0.202.0).
+  'mergeRules',
 ];
 
 describe('GET /v1/orgs', () => {

@@ -123,6 +123,8 @@ describe('GET /v1/spaces/{spaceId} and the Space shape', () => {
       // top level: no `parent`; not deleted: no `deletedAt`
       revision: expect.any(String),
       defaultLevel: 'inherit',
+      // Required by the current client (0.202.0): a space follows its organization's merge rules.
+      mergeRules: { type: 'inherit' },
       comments: 0,
       changeRequests: 0,
       changeRequestsOpen: 0,

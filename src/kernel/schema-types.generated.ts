@@ -886,6 +886,12 @@ export type InviteLinkList = {
   next?: Maybe<PageRef>;
 };
 
+/** What an invite link gives access to. */
+export type InviteLinkTarget =
+  | 'COLLECTION'
+  | 'ORGANIZATION'
+  | 'SPACE';
+
 export type InviteToContentInput = {
   role: Role;
   /** Teams of the organization (1 to 100). */
@@ -956,6 +962,12 @@ export type MergeResult = {
   /** merge */
   result: Scalars['String']['output'];
   revision: Scalars['ID']['output'];
+};
+
+/** Merge rules of an organization (`none`: no approval needed) or a space (`inherit`: its organization's). */
+export type MergeRules = {
+  __typename?: 'MergeRules';
+  type: Scalars['String']['output'];
 };
 
 export type MoveContentInput = {
@@ -1925,6 +1937,11 @@ export type Organization = {
   hostname?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   inviteLinks: Scalars['Boolean']['output'];
+  /**
+   * How change requests may be merged: this server has no approval rules (merging needs the review role
+   * on the space), so always `none`.
+   */
+  mergeRules: MergeRules;
   object: Scalars['String']['output'];
   permissions: OrganizationPermissions;
   plan: Scalars['String']['output'];
@@ -2276,6 +2293,7 @@ export type Query = {
    */
   integrations: IntegrationList;
   inviteLink: InviteLink;
+  /** The organization's invite links, oldest first; `to` keeps the links to the organization, to spaces or to collections. */
   inviteLinks: InviteLinkList;
   member: Member;
   /** Spaces the member can access with the member's role, among those the caller can see; newest first by default. */
@@ -2612,6 +2630,7 @@ export type QueryInviteLinksArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   organizationId: Scalars['ID']['input'];
   page?: InputMaybe<Scalars['String']['input']>;
+  to?: InputMaybe<InviteLinkTarget>;
 };
 
 
@@ -3424,6 +3443,8 @@ export type Space = {
   editMode?: Maybe<SpaceEditMode>;
   emoji: Scalars['String']['output'];
   id: Scalars['ID']['output'];
+  /** Always `inherit`: a space follows its organization's merge rules. */
+  mergeRules: MergeRules;
   object: Scalars['String']['output'];
   organization: Scalars['ID']['output'];
   owningOrganization: Organization;
@@ -4139,6 +4160,7 @@ export type ResolversTypes = {
   IntegrationUrls: ResolverTypeWrapper<ParentOf<'IntegrationUrls', IntegrationUrls>>;
   InviteLink: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['InviteLink']>;
   InviteLinkList: ResolverTypeWrapper<ParentOf<'InviteLinkList', Omit<InviteLinkList, 'items' | 'next'> & { items: Array<ResolversTypes['InviteLink']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  InviteLinkTarget: InviteLinkTarget;
   InviteToContentInput: InviteToContentInput;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Member: ResolverTypeWrapper<ParentOf<'Member', Omit<Member, 'owningOrganization' | 'user'> & { owningOrganization: ResolversTypes['Organization'], user: ResolversTypes['User'] }>>;
@@ -4148,6 +4170,7 @@ export type ResolversTypes = {
   MemberTeam: ResolverTypeWrapper<ParentOf<'MemberTeam', Omit<MemberTeam, 'member' | 'team'> & { member: ResolversTypes['TeamMember'], team: ResolversTypes['Team'] }>>;
   MemberTeamList: ResolverTypeWrapper<ParentOf<'MemberTeamList', Omit<MemberTeamList, 'items' | 'next'> & { items: Array<ResolversTypes['MemberTeam']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   MergeResult: ResolverTypeWrapper<ParentOf<'MergeResult', MergeResult>>;
+  MergeRules: ResolverTypeWrapper<ParentOf<'MergeRules', MergeRules>>;
   MoveContentInput: MoveContentInput;
   MovePageInput: MovePageInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -4160,7 +4183,7 @@ export type ResolversTypes = {
   OpenAPISpecPut: ResolverTypeWrapper<ParentOf<'OpenAPISpecPut', Omit<OpenApiSpecPut, 'spec'> & { spec: ResolversTypes['OpenAPISpec'] }>>;
   OpenAPISpecSourceInput: OpenApiSpecSourceInput;
   OpenAPISpecUrls: ResolverTypeWrapper<ParentOf<'OpenAPISpecUrls', OpenApiSpecUrls>>;
-  Organization: ResolverTypeWrapper<ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversTypes['CollectionList'], defaultContent?: Maybe<ResolversTypes['SitePointer']>, permissions: ResolversTypes['OrganizationPermissions'], spaces: ResolversTypes['SpaceList'], trial: ResolversTypes['OrganizationTrial'], urls: ResolversTypes['OrganizationUrls'] }>>;
+  Organization: ResolverTypeWrapper<ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'mergeRules' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversTypes['CollectionList'], defaultContent?: Maybe<ResolversTypes['SitePointer']>, mergeRules: ResolversTypes['MergeRules'], permissions: ResolversTypes['OrganizationPermissions'], spaces: ResolversTypes['SpaceList'], trial: ResolversTypes['OrganizationTrial'], urls: ResolversTypes['OrganizationUrls'] }>>;
   OrganizationInviteLink: ResolverTypeWrapper<ParentOf<'OrganizationInviteLink', OrganizationInviteLink>>;
   OrganizationList: ResolverTypeWrapper<ParentOf<'OrganizationList', Omit<OrganizationList, 'items' | 'next'> & { items: Array<ResolversTypes['Organization']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   OrganizationPermissions: ResolverTypeWrapper<ParentOf<'OrganizationPermissions', OrganizationPermissions>>;
@@ -4234,7 +4257,7 @@ export type ResolversTypes = {
   SiteStructure: ResolverTypeWrapper<ParentOf<'SiteStructure', Omit<SiteStructure, 'structure'> & { structure: Array<ResolversTypes['SiteStructureItem']> }>>;
   SiteStructureItem: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SiteStructureItem']>;
   SiteUrls: ResolverTypeWrapper<ParentOf<'SiteUrls', SiteUrls>>;
-  Space: ResolverTypeWrapper<ParentOf<'Space', Omit<Space, 'content' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversTypes['Revision'], owningOrganization: ResolversTypes['Organization'], parentCollection?: Maybe<ResolversTypes['Collection']>, permissions: ResolversTypes['SpacePermissions'], urls: ResolversTypes['SpaceUrls'] }>>;
+  Space: ResolverTypeWrapper<ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversTypes['Revision'], mergeRules: ResolversTypes['MergeRules'], owningOrganization: ResolversTypes['Organization'], parentCollection?: Maybe<ResolversTypes['Collection']>, permissions: ResolversTypes['SpacePermissions'], urls: ResolversTypes['SpaceUrls'] }>>;
   SpaceEditMode: SpaceEditMode;
   SpaceInviteLink: ResolverTypeWrapper<ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversTypes['Space'] }>>;
   SpaceList: ResolverTypeWrapper<ParentOf<'SpaceList', Omit<SpaceList, 'items' | 'next'> & { items: Array<ResolversTypes['Space']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -4390,6 +4413,7 @@ export type ResolversParentTypes = {
   MemberTeam: ParentOf<'MemberTeam', Omit<MemberTeam, 'member' | 'team'> & { member: ResolversParentTypes['TeamMember'], team: ResolversParentTypes['Team'] }>;
   MemberTeamList: ParentOf<'MemberTeamList', Omit<MemberTeamList, 'items' | 'next'> & { items: Array<ResolversParentTypes['MemberTeam']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   MergeResult: ParentOf<'MergeResult', MergeResult>;
+  MergeRules: ParentOf<'MergeRules', MergeRules>;
   MoveContentInput: MoveContentInput;
   MovePageInput: MovePageInput;
   Mutation: Record<PropertyKey, never>;
@@ -4400,7 +4424,7 @@ export type ResolversParentTypes = {
   OpenAPISpecPut: ParentOf<'OpenAPISpecPut', Omit<OpenApiSpecPut, 'spec'> & { spec: ResolversParentTypes['OpenAPISpec'] }>;
   OpenAPISpecSourceInput: OpenApiSpecSourceInput;
   OpenAPISpecUrls: ParentOf<'OpenAPISpecUrls', OpenApiSpecUrls>;
-  Organization: ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversParentTypes['CollectionList'], defaultContent?: Maybe<ResolversParentTypes['SitePointer']>, permissions: ResolversParentTypes['OrganizationPermissions'], spaces: ResolversParentTypes['SpaceList'], trial: ResolversParentTypes['OrganizationTrial'], urls: ResolversParentTypes['OrganizationUrls'] }>;
+  Organization: ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'mergeRules' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversParentTypes['CollectionList'], defaultContent?: Maybe<ResolversParentTypes['SitePointer']>, mergeRules: ResolversParentTypes['MergeRules'], permissions: ResolversParentTypes['OrganizationPermissions'], spaces: ResolversParentTypes['SpaceList'], trial: ResolversParentTypes['OrganizationTrial'], urls: ResolversParentTypes['OrganizationUrls'] }>;
   OrganizationInviteLink: ParentOf<'OrganizationInviteLink', OrganizationInviteLink>;
   OrganizationList: ParentOf<'OrganizationList', Omit<OrganizationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Organization']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   OrganizationPermissions: ParentOf<'OrganizationPermissions', OrganizationPermissions>;
@@ -4472,7 +4496,7 @@ export type ResolversParentTypes = {
   SiteStructure: ParentOf<'SiteStructure', Omit<SiteStructure, 'structure'> & { structure: Array<ResolversParentTypes['SiteStructureItem']> }>;
   SiteStructureItem: ResolversUnionTypes<ResolversParentTypes>['SiteStructureItem'];
   SiteUrls: ParentOf<'SiteUrls', SiteUrls>;
-  Space: ParentOf<'Space', Omit<Space, 'content' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversParentTypes['Revision'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['SpacePermissions'], urls: ResolversParentTypes['SpaceUrls'] }>;
+  Space: ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversParentTypes['Revision'], mergeRules: ResolversParentTypes['MergeRules'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['SpacePermissions'], urls: ResolversParentTypes['SpaceUrls'] }>;
   SpaceInviteLink: ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversParentTypes['Space'] }>;
   SpaceList: ParentOf<'SpaceList', Omit<SpaceList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Space']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   SpacePermissions: ParentOf<'SpacePermissions', SpacePermissions>;
@@ -5026,6 +5050,10 @@ export type MergeResultResolvers<ContextType = Context, ParentType extends Resol
   revision?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
+export type MergeRulesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['MergeRules'] = ResolversParentTypes['MergeRules']> = {
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   addSectionToGroup?: Resolver<ResolversTypes['SiteSectionGroup'], ParentType, ContextType, RequireFields<MutationAddSectionToGroupArgs, 'id' | 'sectionId' | 'siteId'>>;
   addSiteSection?: Resolver<ResolversTypes['SiteSection'], ParentType, ContextType, RequireFields<MutationAddSiteSectionArgs, 'input' | 'siteId'>>;
@@ -5194,6 +5222,7 @@ export type OrganizationResolvers<ContextType = Context, ParentType extends Reso
   hostname?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inviteLinks?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  mergeRules?: Resolver<ResolversTypes['MergeRules'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   permissions?: Resolver<ResolversTypes['OrganizationPermissions'], ParentType, ContextType>;
   plan?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5717,6 +5746,7 @@ export type SpaceResolvers<ContextType = Context, ParentType extends ResolversPa
   editMode?: Resolver<Maybe<ResolversTypes['SpaceEditMode']>, ParentType, ContextType>;
   emoji?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  mergeRules?: Resolver<ResolversTypes['MergeRules'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   owningOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
@@ -5995,6 +6025,7 @@ export type Resolvers<ContextType = Context> = {
   MemberTeam?: MemberTeamResolvers<ContextType>;
   MemberTeamList?: MemberTeamListResolvers<ContextType>;
   MergeResult?: MergeResultResolvers<ContextType>;
+  MergeRules?: MergeRulesResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   OpenAPIOperation?: OpenApiOperationResolvers<ContextType>;
   OpenAPISpec?: OpenApiSpecResolvers<ContextType>;

@@ -176,7 +176,8 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
     body: { organization: w.organizationId, title: 'Example', description: 'An example', scopes: ['space:content:read'], script: 'export default {}' },
   }),
   createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),
-  // Operations of the current client (0.202.0): roles on spaces and collections.
+  // Operations of the current client (0.202.0): invite links, roles on spaces and collections.
+  createOrganizationInvite: (w) => Promise.resolve({ params: { organizationId: w.organizationId }, body: { role: 'read' } }),
   inviteToSpace: async (w) => ({ params: { spaceId: (await space(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
   inviteToCollection: async (w) => ({ params: { collectionId: (await collection(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
   updateUserPermissionInSpace: async (w) => ({ params: { spaceId: (await space(w)).id, userId: w.admin.user.id }, body: { role: 'read' } }),

@@ -10,9 +10,9 @@ export const CreateInviteLinkInput = z.object({
   role: role.nullish().describe('Organization role of those who join (null: guest); for a link to the organization.'),
   level: role.nullish().describe('Role on the space or collection, for a link to one of them.'),
   /** The space of a content link. */
-  space: shownAs('ID', z.string().min(1)).nullish(),
+  space: shownAs('ID', z.string().min(1)).optional(),
   /** The collection of a content link. */
-  collection: shownAs('ID', z.string().min(1)).nullish(),
+  collection: shownAs('ID', z.string().min(1)).optional(),
 });
 
 /** Exactly one of them: `role` for an organization link, `level` for a content link. */

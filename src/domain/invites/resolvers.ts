@@ -1,6 +1,12 @@
 import type { Context } from '../../kernel/context.js';
 import { found } from '../../kernel/loader.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import {
+  createInOrganization,
+  deleteOrganizationItem,
+  listFilteredInOrganization,
+  onOrganizationItem,
+  updateOrganizationItem,
+} from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { CollectionInviteLinkRow, InviteLinkRow, SpaceInviteLinkRow } from './entities.js';
 import { createInviteLink, deleteInviteLink, inviteLinkOf, isRedundant, joinWithInviteLink, listInviteLinks, updateInviteLink } from './service.js';
@@ -12,7 +18,7 @@ const inviteFields = {
 
 export const inviteResolvers: Resolvers = {
   Query: {
-    inviteLinks: listInOrganization(listInviteLinks),
+    inviteLinks: listFilteredInOrganization(listInviteLinks),
     inviteLink: onOrganizationItem('inviteId', inviteLinkOf),
   },
   Mutation: {

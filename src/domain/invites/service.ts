@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import sql from 'sql-template-tag';
+import sql, { empty } from 'sql-template-tag';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
 import { rank, type Role } from '../../kernel/roles.js';
@@ -35,10 +35,18 @@ export async function inviteLinkOf(ctx: Context, organizationId: string, inviteI
 }
 
 /** Invite links of the organization, oldest first; one page read in SQL. */
-export async function listInviteLinks(ctx: Context, organizationId: string, args: PageArgs) {
+export async function listInviteLinks(ctx: Context, organizationId: string, filters: { to?: 'ORGANIZATION' | 'SPACE' | 'COLLECTION' | null }, args: PageArgs) {
+  const to =
+    filters.to === 'ORGANIZATION'
+      ? sql` and i.space_id is null and i.collection_id is null`
+      : filters.to === 'SPACE'
+        ? sql` and i.space_id is not null`
+        : filters.to === 'COLLECTION'
+          ? sql` and i.collection_id is not null`
+          : empty;
   return readPage(
     ctx.em,
-    { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}`, order: creationOrder<InviteLinkRow>('i') },
+    { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}${to}`, order: creationOrder<InviteLinkRow>('i') },
     args,
   );
 }

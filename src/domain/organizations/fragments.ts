@@ -6,7 +6,7 @@ export const ORGANIZATION = /* GraphQL */ `
     defaultContent { type site } sso ai inviteLinks plan
     urls { location app logo }
     trial { status endDate decision }
-    customHostname
+    customHostname mergeRules { type }
     permissions {
       view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations
     }

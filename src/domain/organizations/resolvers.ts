@@ -18,6 +18,7 @@ export const organizationResolvers: Resolvers = {
     pingOrganization: (_, { id }, ctx) => ping(ctx, id),
   },
   Organization: {
+    mergeRules: () => ({ type: 'none' }),
     object: () => 'organization',
     urls: (o, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${o.id}`,

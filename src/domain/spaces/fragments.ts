@@ -4,7 +4,7 @@ export const SPACE = /* GraphQL */ `
   fragment SpaceFields on Space {
     object id title emoji visibility createdAt updatedAt deletedAt editMode
     urls { location app published public icon }
-    organization parent revision defaultLevel
+    organization parent revision defaultLevel mergeRules { type }
     comments changeRequests changeRequestsOpen changeRequestsDraft
     permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review }
   }

@@ -22,8 +22,11 @@ export const SpaceReads = readModel({
     parentCollection: ['parent'],
     permissions: ROLE_COLUMNS,
     viewerRole: ROLE_COLUMNS,
+    mergeRules: [],
   },
   objects: {
+    /** Always the organization's (spaces keep no merge rules of their own). */
+    mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
     permissions: {
       from: (alias) => sql`select ${spaceRoleRank(alias, VIEWER)} as rank`,

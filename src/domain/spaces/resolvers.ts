@@ -24,6 +24,7 @@ export const spaceResolvers: Resolvers = {
     spaces: (o, args, ctx, info) => listOrganizationSpaces(ctx, o.id, args, itemsShape(ctx, info, 'Space')),
   },
   Space: {
+    mergeRules: () => ({ type: 'inherit' }),
     object: () => 'space',
     emoji: (s, _, _ctx, info) => readAlong(s, info, () => s.emoji ?? ''),
     urls: (s, _, ctx) => {

@@ -161,6 +161,7 @@ const liveAndVisible = (spaces: SpaceRecord[], ctx: ReferenceContext) => spaces.
 
 const organizationRules: RulesOf<Schema.Organization, OrganizationRecord> = {
   object: () => 'organization',
+  mergeRules: () => valueOf<Schema.MergeRules>('MergeRules', { type: 'none' }),
   id: (o) => o.id,
   title: (o) => o.title,
   createdAt: (o) => iso(o.createdAt),
@@ -300,6 +301,7 @@ const openComments = (spaceId: string, changeRequestId: string | null, ctx: Refe
 
 const spaceRules: RulesOf<Schema.Space, SpaceRecord> = {
   object: () => 'space',
+  mergeRules: () => valueOf<Schema.MergeRules>('MergeRules', { type: 'inherit' }),
   id: (s) => s.id,
   title: (s) => s.title,
   emoji: (s) => s.emoji ?? '',
