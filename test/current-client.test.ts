@@ -14,6 +14,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../rest-facade/routes/index.js';
 import { createPage, merge, openChangeRequest } from './support/content.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
+import { newId } from '../src/kernel/ids.js';
 import { createTeam } from './support/people.js';
 import { currentReference, formatErrors } from './support/openapi.js';
 import { useTestServer } from './support/server.js';
@@ -336,6 +337,40 @@ describe('the current client: invite links', () => {
     await expectRefused(clientFor(joiner).orgs.createOrganizationInvite(org, { role: role('admin') }), 403);
     await expectRefused(api.orgs.createOrganizationInvite(org, { role: role('owner') }), 400);
     await expectRefused(clientFor(outsider).orgs.joinOrganizationWithInvite(org, 'no-such-invite'), 404);
+  });
+});
+
+describe('the current client: organizations', () => {
+  it('creates an organization, whose creator administers it', async () => {
+    const founder = await newUser(server);
+    const api = clientFor(founder);
+    const created = await expectCurrent('createOrganization', api.orgs.createOrganization({ title: 'Founded', emailDomains: ['founded.example.com'] }));
+    expect(created).toMatchObject({ object: 'organization', title: 'Founded', emailDomains: ['founded.example.com'], mergeRules: { type: 'none' } });
+    const member = await founder.rest('GET', `/v1/orgs/${created.id}/members/${founder.user.id}`);
+    expect(member.body).toMatchObject({ role: 'admin' });
+    await expectRefused(api.orgs.createOrganization({ title: '' }), 400);
+  });
+
+  it('joins an organization that accepts the email domain, once, and no other', async () => {
+    const domain = `join-${newId().toLowerCase()}.example.com`;
+    const org = (await newOrganization(server, admin, { title: 'Open doors', emailDomains: [domain] })).id;
+    const colleague = await newUser(server, { email: `colleague@${domain.toUpperCase()}` });
+    const api = clientFor(colleague);
+    await expectCurrent('joinOrganization', api.orgs.joinOrganization(org));
+    const member = await admin.rest('GET', `/v1/orgs/${org}/members/${colleague.user.id}`);
+    expect(member.body).toMatchObject({ role: 'read', disabled: false });
+    const events = async () => {
+      const res = await admin.gql(`query($o: ID!) { auditLog(organizationId: $o, type: "member.joined") { items { id } } }`, { o: org });
+      expect(res.errors, JSON.stringify(res)).toBeUndefined();
+      return (res.data as { auditLog: { items: unknown[] } }).auditLog.items.length;
+    };
+    const joinedOnce = await events();
+    expect(joinedOnce).toBe(1);
+    await expectCurrent('joinOrganization', api.orgs.joinOrganization(org));
+    expect(await events()).toBe(joinedOnce);
+
+    await expectRefused(clientFor(outsider).orgs.joinOrganization(org), 404);
+    await expectRefused(api.orgs.joinOrganization('no-such-organization'), 404);
   });
 });
 

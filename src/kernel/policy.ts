@@ -274,6 +274,9 @@ export class Policy {
           listMembers: nonGuest,
           listTeams: nonGuest,
           listIntegrations: nonGuest,
+          access: member,
+          listInstallations: admin,
+          installIntegration: admin,
         };
       });
     });

@@ -1066,6 +1066,11 @@ export type Mutation = {
   /** Gives members and teams of the organization one role on the space, each replacing the role given before. */
   inviteToSpace: Scalars['Boolean']['output'];
   /**
+   * Joins an organization that accepts the viewer's email domain (its `emailDomains`), with its default
+   * role; a member already stays as they are. NOT_FOUND for one that does not accept the domain.
+   */
+  joinOrganization: Member;
+  /**
    * Joins the organization with an invite link (whose id is its secret). A new member gets the link's role;
    * an existing member keeps theirs. 404 for an unknown or deleted link, 403 when the organization turned
    * invite links off.
@@ -1454,6 +1459,11 @@ export type MutationInviteToCollectionArgs = {
 export type MutationInviteToSpaceArgs = {
   input: InviteToContentInput;
   spaceId: Scalars['ID']['input'];
+};
+
+
+export type MutationJoinOrganizationArgs = {
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -1990,10 +2000,16 @@ export type OrganizationList = {
 
 export type OrganizationPermissions = {
   __typename?: 'OrganizationPermissions';
+  /** Can the viewer open the organization in the application (any member, guests included). */
+  access: Scalars['Boolean']['output'];
   admin: Scalars['Boolean']['output'];
   createContent: Scalars['Boolean']['output'];
   createOpenAPISpec: Scalars['Boolean']['output'];
   ingestConversations: Scalars['Boolean']['output'];
+  /** Can the viewer install integrations in the organization (administrators). */
+  installIntegration: Scalars['Boolean']['output'];
+  /** Can the viewer list the organization's integration installations (administrators). */
+  listInstallations: Scalars['Boolean']['output'];
   listIntegrations: Scalars['Boolean']['output'];
   listMembers: Scalars['Boolean']['output'];
   listTeams: Scalars['Boolean']['output'];
@@ -2019,6 +2035,8 @@ export type OrganizationTeamMemberList = {
 
 export type OrganizationTrial = {
   __typename?: 'OrganizationTrial';
+  /** Trials the organization has had: none here. */
+  count: Scalars['Int']['output'];
   decision?: Maybe<Scalars['String']['output']>;
   endDate?: Maybe<Scalars['DateTime']['output']>;
   status: Scalars['String']['output'];
@@ -5103,6 +5121,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   installIntegration?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationInstallIntegrationArgs, 'input' | 'integrationName' | 'organizationId'>>;
   inviteToCollection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToCollectionArgs, 'collectionId' | 'input'>>;
   inviteToSpace?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToSpaceArgs, 'input' | 'spaceId'>>;
+  joinOrganization?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationJoinOrganizationArgs, 'organizationId'>>;
   joinOrganizationWithInvite?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationJoinOrganizationWithInviteArgs, 'inviteId' | 'organizationId'>>;
   markMemberAsSSO?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationMarkMemberAsSsoArgs, 'organizationId' | 'userId'>>;
   mergeChangeRequest?: Resolver<ResolversTypes['MergeResult'], ParentType, ContextType, RequireFields<MutationMergeChangeRequestArgs, 'changeRequestId' | 'spaceId'>>;
@@ -5252,10 +5271,13 @@ export type OrganizationListResolvers<ContextType = Context, ParentType extends 
 };
 
 export type OrganizationPermissionsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationPermissions'] = ResolversParentTypes['OrganizationPermissions']> = {
+  access?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   admin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createContent?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   createOpenAPISpec?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   ingestConversations?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  installIntegration?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  listInstallations?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   listIntegrations?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   listMembers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   listTeams?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -5277,6 +5299,7 @@ export type OrganizationTeamMemberListResolvers<ContextType = Context, ParentTyp
 };
 
 export type OrganizationTrialResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationTrial'] = ResolversParentTypes['OrganizationTrial']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   decision?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   endDate?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -177,6 +177,7 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
   }),
   createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),
   // Operations of the current client (0.202.0): invite links, roles on spaces and collections.
+  createOrganization: () => Promise.resolve({ params: {}, body: { title: 'Example organization' } }),
   createOrganizationInvite: (w) => Promise.resolve({ params: { organizationId: w.organizationId }, body: { role: 'read' } }),
   inviteToSpace: async (w) => ({ params: { spaceId: (await space(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
   inviteToCollection: async (w) => ({ params: { collectionId: (await collection(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),

@@ -14,7 +14,7 @@ import { Member, type MemberRow } from '../organizations/index.js';
 import { recordEvent } from '../../events/record.js';
 import { ContentGrant } from '../grants/index.js';
 import { grantPayload, grantTarget } from '../grants/index.js';
-import { memberPayload, memberTarget } from '../organizations/index.js';
+import { joinAsMember, memberPayload, memberTarget } from '../organizations/index.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { LeavingContent } from '../../kernel/area.js';
 import { InviteLink, type InviteLinkRow, type InviteLinkEntity } from './entities.js';
@@ -153,14 +153,8 @@ export async function joinWithInviteLink(ctx: Context, organizationId: string, i
   const joined = { user: userId, role: content ? null : link.role, joinedAt: ctx.clock.now(), disabled: false, sso: false };
   await ctx.em.transactional(async (em) => {
     const tx = em;
-    const inserted = await tx
-      .createQueryBuilder(Member)
-      .insert({ organization: organizationId, lastSeenAt: null, ...joined })
-      .onConflict(['organization', 'user'])
-      .ignore()
-      .execute('run');
     // An existing member (or one a concurrent join added first) did not join now.
-    if (inserted.affectedRows) {
+    if (await joinAsMember(tx, organizationId, joined)) {
       recordEvent(ctx, tx, {
         type: 'member.joined',
         organizationId,

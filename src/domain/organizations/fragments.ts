@@ -5,10 +5,11 @@ export const ORGANIZATION = /* GraphQL */ `
     object id title createdAt emailDomains hostname type useCase communityType defaultRole
     defaultContent { type site } sso ai inviteLinks plan
     urls { location app logo }
-    trial { status endDate decision }
+    trial { status count endDate decision }
     customHostname mergeRules { type }
     permissions {
       view admin ownTeam createContent createOpenAPISpec ingestConversations viewBilling listMembers listTeams listIntegrations
+      access listInstallations installIntegration
     }
   }
 `;

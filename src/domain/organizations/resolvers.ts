@@ -2,6 +2,7 @@ import { found, whenLoaded } from '../../kernel/loader.js';
 import { updateById } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { OrganizationRow } from './entities.js';
+import { joinByEmailDomain } from './joining.js';
 import { createOrganization, listViewerOrganizations, organizationsForEmailDomain, ping, updateOrganization } from './service.js';
 
 export const organizationResolvers: Resolvers = {
@@ -14,6 +15,7 @@ export const organizationResolvers: Resolvers = {
   },
   Mutation: {
     createOrganization: (_, { input }, ctx) => createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input, ctx),
+    joinOrganization: (_, { organizationId }, ctx) => joinByEmailDomain(ctx, organizationId),
     updateOrganization: updateById(updateOrganization),
     pingOrganization: (_, { id }, ctx) => ping(ctx, id),
   },
@@ -26,7 +28,7 @@ export const organizationResolvers: Resolvers = {
       logo: o.logo ?? null,
     }),
     // A self-hosted organization has no trial to run.
-    trial: () => ({ status: 'notapplicable' }),
+    trial: () => ({ status: 'notapplicable', count: 0 }),
     customHostname: () => null,
     permissions: (o, _, ctx) => ctx.policy.organizationPermissions(o.id),
     viewerRole: (o, _, ctx) => whenLoaded(ctx.policy.organizationRole(o.id), (role) => role ?? null),

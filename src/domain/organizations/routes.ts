@@ -12,6 +12,21 @@ export const organizationRoutes: Route[] = [
     } ${ORGANIZATION}`,
   },
   {
+    operationId: 'createOrganization',
+    method: 'POST',
+    path: '/v1/orgs',
+    status: 201,
+    body: 'input',
+    document: `mutation($input: CreateOrganizationInput!) { createOrganization(input: $input) { ...OrganizationFields } } ${ORGANIZATION}`,
+  },
+  {
+    operationId: 'joinOrganization',
+    method: 'POST',
+    path: '/v1/orgs/{organizationId}/join',
+    status: 204,
+    document: `mutation($organizationId: ID!) { joinOrganization(organizationId: $organizationId) { id } }`,
+  },
+  {
     operationId: 'getOrganizationById',
     method: 'GET',
     path: '/v1/orgs/{organizationId}',

@@ -179,7 +179,7 @@ const organizationRules: RulesOf<Schema.Organization, OrganizationRecord> = {
   urls: (o, _, ctx) =>
     valueOf<Schema.OrganizationUrls>('OrganizationUrls', { location: `${ctx.publicUrl}/v1/orgs/${o.id}`, app: `${ctx.appUrl}/o/${o.id}`, logo: o.logo }),
   // A self-hosted organization runs no trial and has no custom hostname.
-  trial: () => valueOf<Schema.OrganizationTrial>('OrganizationTrial', { status: 'notapplicable', endDate: null, decision: null }),
+  trial: () => valueOf<Schema.OrganizationTrial>('OrganizationTrial', { status: 'notapplicable', count: 0, endDate: null, decision: null }),
   customHostname: () => null,
   permissions: (o, _, ctx) => {
     const role = ctx.access.organizationRole(o.id);
@@ -197,6 +197,9 @@ const organizationRules: RulesOf<Schema.Organization, OrganizationRecord> = {
       listMembers: nonGuest,
       listTeams: nonGuest,
       listIntegrations: nonGuest,
+      access: member,
+      listInstallations: admin,
+      installIntegration: admin,
     });
   },
   viewerRole: (o, _, ctx) => ctx.access.organizationRole(o.id) ?? null,
