@@ -96,6 +96,8 @@ const ALL_PERMISSIONS = {
   comment: true,
   merge: true,
   review: true,
+  // An organization administrator: installing integrations is theirs alone.
+  installIntegration: true,
 };
 
 // ─── getSpaceById and the Space shape ─────────────────────────────────────────────────────────────────
@@ -234,7 +236,7 @@ describe('permissions and roles', () => {
       admin: { role: 'admin', permissions: ALL_PERMISSIONS },
       create: {
         role: 'create',
-        permissions: { ...ALL_PERMISSIONS, admin: false, viewInviteLinks: false },
+        permissions: { ...ALL_PERMISSIONS, admin: false, viewInviteLinks: false, installIntegration: false },
       },
       edit: {
         role: 'edit',
@@ -248,6 +250,7 @@ describe('permissions and roles', () => {
           comment: true,
           merge: false,
           review: false,
+          installIntegration: false,
         },
       },
       read: {
@@ -262,6 +265,7 @@ describe('permissions and roles', () => {
           comment: false,
           merge: false,
           review: false,
+          installIntegration: false,
         },
       },
     } as const;
@@ -320,6 +324,7 @@ describe('permissions and roles', () => {
       comment: false,
       merge: false,
       review: false,
+      installIntegration: false,
     });
     const g = await create.gql(`query($id: ID!) { space(id: $id) { viewerRole } }`, { id: space.id });
     expect(g.data.space.viewerRole).toBe('read');

@@ -292,7 +292,9 @@ export class Policy {
   }
 
   spacePermissions(space: SpaceRow) {
-    return whenLoaded(this.spaceRole(space), spacePermissionsOf);
+    return whenLoaded(this.spaceRole(space), (role) =>
+      whenLoaded(this.organizationRole(space.organization), (orgRole) => spacePermissionsOf(role, orgRole === 'admin')),
+    );
   }
 
   /**

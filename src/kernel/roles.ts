@@ -39,18 +39,25 @@ export const SPACE_PERMISSION_ROLES = {
   review: 'review',
 } as const satisfies Record<string, Role>;
 
-export type SpacePermissions = Readonly<Record<keyof typeof SPACE_PERMISSION_ROLES, boolean>>;
+/**
+ * What a role allows on a space, and `installIntegration`: installing is the organization's
+ * administrators' (integrations are installed on the organization), whatever role a grant gives.
+ */
+export type SpacePermissions = Readonly<Record<keyof typeof SPACE_PERMISSION_ROLES | 'installIntegration', boolean>>;
 
-/** What a role allows on a space: one frozen object per role, shared by every space of every answer. */
-const spacePermissionsByRole = new Map<Role | null, SpacePermissions>(
-  [null, ...ROLES].map((role) => [
-    role,
-    Object.freeze(
-      Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, atLeast(role, needed)])) as SpacePermissions,
-    ),
-  ]),
+/** One frozen object per role and organization administration, shared by every space of every answer. */
+const spacePermissionsByRole = new Map<string, SpacePermissions>(
+  [null, ...ROLES].flatMap((role) =>
+    [false, true].map((organizationAdmin) => [
+      `${role}|${organizationAdmin}`,
+      Object.freeze({
+        ...Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, atLeast(role, needed)])),
+        installIntegration: organizationAdmin,
+      }) as SpacePermissions,
+    ]),
+  ),
 );
 
-export function spacePermissionsOf(role: Role | null | undefined): SpacePermissions {
-  return spacePermissionsByRole.get(role ?? null)!;
+export function spacePermissionsOf(role: Role | null | undefined, organizationAdmin = false): SpacePermissions {
+  return spacePermissionsByRole.get(`${role ?? null}|${organizationAdmin}`)!;
 }

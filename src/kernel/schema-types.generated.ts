@@ -3513,6 +3513,8 @@ export type SpacePermissions = {
   admin: Scalars['Boolean']['output'];
   comment: Scalars['Boolean']['output'];
   edit: Scalars['Boolean']['output'];
+  /** Install integrations in the space: the organization's administrators only (integrations are installed on the organization). */
+  installIntegration: Scalars['Boolean']['output'];
   merge: Scalars['Boolean']['output'];
   review: Scalars['Boolean']['output'];
   triggerGitSync: Scalars['Boolean']['output'];
@@ -5805,6 +5807,7 @@ export type SpacePermissionsResolvers<ContextType = Context, ParentType extends 
   admin?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   comment?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   edit?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  installIntegration?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   merge?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   review?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   triggerGitSync?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;

@@ -6,6 +6,6 @@ export const SPACE = /* GraphQL */ `
     urls { location app published public icon }
     organization parent revision defaultLevel mergeRules { type }
     comments changeRequests changeRequestsOpen changeRequestsDraft
-    permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review }
+    permissions { view access admin viewInviteLinks edit triggerGitSync comment merge review installIntegration }
   }
 `;

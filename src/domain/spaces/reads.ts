@@ -1,4 +1,4 @@
-import sql, { raw } from 'sql-template-tag';
+import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
 import { VIEWER } from '../../kernel/request-values.js';
@@ -30,9 +30,14 @@ export const SpaceReads = readModel({
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
     permissions: {
       from: (alias) => sql`select ${spaceRoleRank(alias, VIEWER)} as rank`,
-      fields: Object.fromEntries(
-        Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
-      ),
+      fields: {
+        ...Object.fromEntries(
+          Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
+        ),
+        // Read only when asked: the viewer administers the space's organization.
+        installIntegration: (alias: Sql) =>
+          sql`exists(select 1 from member m where m.organization_id = ${alias}.organization_id and m.user_id = ${VIEWER} and m.role = 'admin' and not m.disabled)`,
+      },
     },
   },
   sql: {
