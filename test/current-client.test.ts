@@ -372,6 +372,32 @@ describe('the current client: organizations', () => {
   });
 });
 
+describe("the current client: a site's structure", () => {
+  it('answers the sections and groups, or the root site spaces, of a site the caller can read', async () => {
+    const api = clientFor(admin);
+    const created = (await admin.rest('POST', `/v1/orgs/${organizationId}/sites`, { title: 'Structured', spaces: [spaceId] })).body as { id: string };
+    const flat = await expectCurrent('getSiteStructure', api.orgs.getSiteStructure(organizationId, created.id));
+    expect(flat).toMatchObject({ type: 'siteSpaces', structure: [{ object: 'site-space', draft: false, space: { id: spaceId } }] });
+
+    const sectionSpace = (await admin.rest('POST', `/v1/orgs/${organizationId}/spaces`, { title: 'Sectioned' })).body as { id: string };
+    const section = await admin.rest('POST', `/v1/orgs/${organizationId}/sites/${created.id}/sections`, { spaceId: sectionSpace.id });
+    expect(section.status).toBe(201);
+    const group = await admin.rest('POST', `/v1/orgs/${organizationId}/sites/${created.id}/section-groups`, { title: 'Group', sections: [] });
+    expect(group.status).toBe(201);
+    const sectioned = await expectCurrent('getSiteStructure', api.orgs.getSiteStructure(organizationId, created.id));
+    expect(sectioned.type).toBe('sections');
+    expect(sectioned.structure.map((item) => [item.object, item.draft])).toEqual(
+      expect.arrayContaining([
+        ['site-section', false],
+        ['site-section-group', false],
+      ]),
+    );
+
+    await expectRefused(clientFor(outsider).orgs.getSiteStructure(organizationId, created.id), 404);
+    await expectRefused(api.orgs.getSiteStructure(organizationId, 'no-such-site'), 404);
+  });
+});
+
 describe('the route table of the current client', () => {
   const shared = fileURLToPath(new URL('../../shared/contract/operations-current-client.tsv', import.meta.url));
   it.runIf(existsSync(shared))('uses a copy of operations-current-client.tsv equal to the shared one', () => {

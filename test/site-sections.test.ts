@@ -622,9 +622,10 @@ describe('section groups', () => {
     const url = `${siteBase(site)}/section-groups/${group.id}`;
     const res = await admin.rest('PATCH', url, { title: 'New' });
     expect(res.status).toBe(200);
-    expect(res.body).toEqual({ object: 'site-section-group', id: group.id, title: 'New', icon: 'star', sections: [] });
+    // draft and children: what the current client (0.202.0) requires of a group.
+    expect(res.body).toEqual({ object: 'site-section-group', id: group.id, title: 'New', icon: 'star', sections: [], draft: false, children: [] });
     const cleared = await admin.rest('PATCH', url, { icon: null });
-    expect(cleared.body).toEqual({ object: 'site-section-group', id: group.id, title: 'New', sections: [] });
+    expect(cleared.body).toEqual({ object: 'site-section-group', id: group.id, title: 'New', sections: [], draft: false, children: [] });
     expectError(await admin.rest('PATCH', url, { title: '' }), 400, 'title: must be at least 1 character');
     expectError(await admin.rest('PATCH', url, { title: 't'.repeat(101) }), 400, 'title: must be at most 100 characters');
     expectError(await admin.rest('PATCH', url, { icon: 'i'.repeat(51) }), 400, 'icon: must be at most 50 characters');

@@ -100,6 +100,8 @@ describe('POST /v1/orgs/{organizationId}/sites/{siteId}/site-spaces', () => {
       title: 'Getting started',
       default: true,
       hasAdvancedCustomizationFeature: false,
+      // What the current client (0.202.0) requires: nothing here is a draft.
+      draft: false,
       urls: {
         location: `${PUBLIC_URL}/v1/orgs/${organization.id}/sites/${site.id}/site-spaces/${res.body.id}`,
         published: `${PUBLIC_URL}/sites/${site.id}/getting-started`,

@@ -2351,6 +2351,8 @@ export type Query = {
   siteSectionGroups: SiteSectionGroupList;
   siteSections: SiteSectionList;
   siteSpaces: SiteSpaceList;
+  /** A published site's structure (as `publishedContentSite` has it); `shareKey` opens a share-link site to a caller outside its organization. */
+  siteStructure: SiteStructure;
   /** The site's visitors of the last 30 days grouped by visitor-auth claims, largest audience first. */
   siteVisitorSegments: VisitorSegmentList;
   /** Sites of an organization; filters: a space they publish, title (contains), published, types. */
@@ -2803,6 +2805,13 @@ export type QuerySiteSpacesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
   page?: InputMaybe<Scalars['String']['input']>;
+  shareKey?: InputMaybe<Scalars['String']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QuerySiteStructureArgs = {
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
   shareKey?: InputMaybe<Scalars['String']['input']>;
   siteId: Scalars['ID']['input'];
 };
@@ -3339,6 +3348,8 @@ export type SiteSection = {
   default?: Maybe<Scalars['Boolean']['output']>;
   defaultSiteSpace?: Maybe<SiteSpace>;
   description?: Maybe<Scalars['String']['output']>;
+  /** Always false: what a site holds is live as soon as it is added (this server keeps no drafts). */
+  draft: Scalars['Boolean']['output'];
   group?: Maybe<SiteSectionGroup>;
   icon?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
@@ -3353,6 +3364,10 @@ export type SiteSection = {
 
 export type SiteSectionGroup = {
   __typename?: 'SiteSectionGroup';
+  /** The group's sections in position order (groups hold sections only here): the same as `sections`. */
+  children: Array<SiteSection>;
+  /** Always false: what a site holds is live as soon as it is added (this server keeps no drafts). */
+  draft: Scalars['Boolean']['output'];
   icon?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
@@ -3400,6 +3415,8 @@ export type SiteSpace = {
   condition?: Maybe<Scalars['String']['output']>;
   /** True for the default site space of its section (or of the site's root level). */
   default?: Maybe<Scalars['Boolean']['output']>;
+  /** Always false: what a site holds is live as soon as it is added (this server keeps no drafts). */
+  draft: Scalars['Boolean']['output'];
   hasAdvancedCustomizationFeature?: Maybe<Scalars['Boolean']['output']>;
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
@@ -4072,7 +4089,7 @@ export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
   ;
   SiteStructureItem:
     | ( ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<_RefType['SiteSpace']>, group?: Maybe<_RefType['SiteSectionGroup']>, site: _RefType['Site'], siteSpaces: Array<_RefType['SiteSpace']>, urls: _RefType['SiteItemUrls'] }> )
-    | ( ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'sections' | 'site'> & { sections: Array<_RefType['SiteSection']>, site: _RefType['Site'] }> )
+    | ( ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<_RefType['SiteSection']>, sections: Array<_RefType['SiteSection']>, site: _RefType['Site'] }> )
     | ( ParentOf<'SiteSpace', Omit<SiteSpace, 'site' | 'siteSection' | 'space' | 'urls'> & { site: _RefType['Site'], siteSection?: Maybe<_RefType['SiteSection']>, space: _RefType['Space'], urls: _RefType['SiteItemUrls'] }> )
   ;
 };
@@ -4263,7 +4280,7 @@ export type ResolversTypes = {
   SiteProxy: ResolverTypeWrapper<ParentOf<'SiteProxy', SiteProxy>>;
   SitePublishedUrls: ResolverTypeWrapper<ParentOf<'SitePublishedUrls', SitePublishedUrls>>;
   SiteSection: ResolverTypeWrapper<ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversTypes['SiteSpace']>, group?: Maybe<ResolversTypes['SiteSectionGroup']>, site: ResolversTypes['Site'], siteSpaces: Array<ResolversTypes['SiteSpace']>, urls: ResolversTypes['SiteItemUrls'] }>>;
-  SiteSectionGroup: ResolverTypeWrapper<ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'sections' | 'site'> & { sections: Array<ResolversTypes['SiteSection']>, site: ResolversTypes['Site'] }>>;
+  SiteSectionGroup: ResolverTypeWrapper<ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversTypes['SiteSection']>, sections: Array<ResolversTypes['SiteSection']>, site: ResolversTypes['Site'] }>>;
   SiteSectionGroupList: ResolverTypeWrapper<ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversTypes['SiteSectionGroup']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   SiteSectionGroupPointerInput: SiteSectionGroupPointerInput;
   SiteSectionGroupPositionInput: SiteSectionGroupPositionInput;
@@ -4502,7 +4519,7 @@ export type ResolversParentTypes = {
   SiteProxy: ParentOf<'SiteProxy', SiteProxy>;
   SitePublishedUrls: ParentOf<'SitePublishedUrls', SitePublishedUrls>;
   SiteSection: ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversParentTypes['SiteSpace']>, group?: Maybe<ResolversParentTypes['SiteSectionGroup']>, site: ResolversParentTypes['Site'], siteSpaces: Array<ResolversParentTypes['SiteSpace']>, urls: ResolversParentTypes['SiteItemUrls'] }>;
-  SiteSectionGroup: ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'sections' | 'site'> & { sections: Array<ResolversParentTypes['SiteSection']>, site: ResolversParentTypes['Site'] }>;
+  SiteSectionGroup: ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversParentTypes['SiteSection']>, sections: Array<ResolversParentTypes['SiteSection']>, site: ResolversParentTypes['Site'] }>;
   SiteSectionGroupList: ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SiteSectionGroup']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   SiteSectionGroupPointerInput: SiteSectionGroupPointerInput;
   SiteSectionGroupPositionInput: SiteSectionGroupPositionInput;
@@ -5450,6 +5467,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   siteSectionGroups?: Resolver<ResolversTypes['SiteSectionGroupList'], ParentType, ContextType, RequireFields<QuerySiteSectionGroupsArgs, 'siteId'>>;
   siteSections?: Resolver<ResolversTypes['SiteSectionList'], ParentType, ContextType, RequireFields<QuerySiteSectionsArgs, 'siteId'>>;
   siteSpaces?: Resolver<ResolversTypes['SiteSpaceList'], ParentType, ContextType, RequireFields<QuerySiteSpacesArgs, 'siteId'>>;
+  siteStructure?: Resolver<ResolversTypes['SiteStructure'], ParentType, ContextType, RequireFields<QuerySiteStructureArgs, 'siteId'>>;
   siteVisitorSegments?: Resolver<ResolversTypes['VisitorSegmentList'], ParentType, ContextType, RequireFields<QuerySiteVisitorSegmentsArgs, 'siteId'>>;
   sites?: Resolver<ResolversTypes['SiteList'], ParentType, ContextType, RequireFields<QuerySitesArgs, 'organizationId'>>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<QuerySpaceArgs, 'id'>>;
@@ -5687,6 +5705,7 @@ export type SiteSectionResolvers<ContextType = Context, ParentType extends Resol
   default?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   defaultSiteSpace?: Resolver<Maybe<ResolversTypes['SiteSpace']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  draft?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   group?: Resolver<Maybe<ResolversTypes['SiteSectionGroup']>, ParentType, ContextType>;
   icon?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5701,6 +5720,8 @@ export type SiteSectionResolvers<ContextType = Context, ParentType extends Resol
 };
 
 export type SiteSectionGroupResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteSectionGroup'] = ResolversParentTypes['SiteSectionGroup']> = {
+  children?: Resolver<Array<ResolversTypes['SiteSection']>, ParentType, ContextType>;
+  draft?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   icon?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5725,6 +5746,7 @@ export type SiteSectionListResolvers<ContextType = Context, ParentType extends R
 export type SiteSpaceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteSpace'] = ResolversParentTypes['SiteSpace']> = {
   condition?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   default?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
+  draft?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   hasAdvancedCustomizationFeature?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -667,6 +667,7 @@ const shareLinkRules: RulesOf<Schema.ShareLink, ShareLinkRecord> = {
 
 const sectionRules: RulesOf<Schema.SiteSection, SectionRecord> = {
   object: () => 'site-section',
+  draft: () => false,
   id: (s) => s.id,
   title: (s) => s.title,
   description: (s) => s.description,
@@ -699,12 +700,15 @@ const sectionGroupRules: RulesOf<Schema.SiteSectionGroup, SectionGroupRecord> = 
   id: (g) => g.id,
   title: (g) => g.title,
   sections: (g, _, ctx) => byPosition(ctx.rows.sections.filter((s) => s.sectionGroupId === g.id)).map((s) => section(s, ctx)),
+  children: (g, _, ctx) => byPosition(ctx.rows.sections.filter((s) => s.sectionGroupId === g.id)).map((s) => section(s, ctx)),
+  draft: () => false,
   icon: (g) => g.icon,
   site: (g, _, ctx) => site(siteById(g.siteId, ctx), ctx),
 };
 
 const siteSpaceRules: RulesOf<Schema.SiteSpace, SiteSpaceRecord> = {
   object: () => 'site-space',
+  draft: () => false,
   id: (ss) => ss.id,
   path: (ss) => ss.path,
   section: (ss) => ss.sectionId,

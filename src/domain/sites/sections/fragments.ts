@@ -4,7 +4,7 @@ import { SITE_SPACE } from '../site-spaces/index.js';
 
 export const SITE_SECTION = /* GraphQL */ `
   fragment SiteSectionFields on SiteSection {
-    object id title description default path condition sectionGroup
+    object id title description default path condition sectionGroup draft
     siteSpaces { ...SiteSpaceFields }
     urls { location published } icon
   }
@@ -13,7 +13,7 @@ export const SITE_SECTION = /* GraphQL */ `
 
 export const SITE_SECTION_GROUP = /* GraphQL */ `
   fragment SiteSectionGroupFields on SiteSectionGroup {
-    object id title sections { ...SiteSectionFields } icon
+    object id title sections { ...SiteSectionFields } icon draft children { ...SiteSectionFields }
   }
   ${SITE_SECTION}
 `;

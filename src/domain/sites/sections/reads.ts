@@ -23,6 +23,7 @@ export const SiteSectionReads = readModel({
     defaultSiteSpace: ['defaultSiteSpace'],
   },
   sql: {
+    draft: () => sql`false`,
     /** The site's default section (the resolver's rule, in SQL). */
     default: (alias) => sql`coalesce((select s.default_section from site s where s.id = ${alias}.site_id) = ${alias}.id, false)`,
   },
@@ -50,7 +51,9 @@ export const SiteSectionGroupReads = readModel({
   key: 'id',
   always: ['site'],
   needs: { object: [], site: [] },
+  sql: { draft: () => sql`false` },
   relations: {
     sections: { many: 'SiteSection', foreignKey: 'sectionGroup', order: byPosition },
+    children: { many: 'SiteSection', foreignKey: 'sectionGroup', order: byPosition },
   },
 });

@@ -43,6 +43,7 @@ export const siteSectionResolvers: Resolvers = {
   },
   SiteSection: {
     object: () => 'site-section',
+    draft: () => false,
     default: (s, _, ctx, info) => readAlong(s, info, () => whenLoaded(ctx.loaders.site.get(s.site), (site) => site?.defaultSection === s.id)),
     siteSpaces: (s, _, ctx, info) => readAlong(s, info, () => ctx.loaders.siteSpacesBySection.get(s.id)),
     /** Like the site's: only a published site has published URLs. */
@@ -59,7 +60,9 @@ export const siteSectionResolvers: Resolvers = {
   },
   SiteSectionGroup: {
     object: () => 'site-section-group',
+    draft: () => false,
     sections: (g, _, ctx, info) => readAlong(g, info, () => ctx.loaders.sectionsByGroup.get(g.id)),
+    children: (g, _, ctx, info) => readAlong(g, info, () => ctx.loaders.sectionsByGroup.get(g.id)),
     site: (g, _, ctx) => found(ctx.loaders.site.get(g.site), 'Site'),
   },
 };

@@ -4,7 +4,7 @@ import { SPACE } from '../../spaces/index.js';
 
 export const SITE_SPACE = /* GraphQL */ `
   fragment SiteSpaceFields on SiteSpace {
-    object id path section space { ...SpaceFields } title default condition hasAdvancedCustomizationFeature
+    object id path section space { ...SpaceFields } title default condition hasAdvancedCustomizationFeature draft
     urls { location published }
   }
   ${SPACE}

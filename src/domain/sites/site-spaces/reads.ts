@@ -20,6 +20,7 @@ export const SiteSpaceReads = readModel({
     site: [],
   },
   sql: {
+    draft: () => sql`false`,
     /** The default of its section, or of the site's root level (isDefaultSiteSpace, in SQL). */
     default: (alias) => sql`coalesce(case when ${alias}.section_id is not null
         then (select sec.default_site_space from site_section sec where sec.id = ${alias}.section_id and sec.site_id = ${alias}.site_id) = ${alias}.id

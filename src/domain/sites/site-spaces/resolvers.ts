@@ -24,6 +24,7 @@ export const siteSpaceResolvers: Resolvers = {
   },
   SiteSpace: {
     object: () => 'site-space',
+    draft: () => false,
     space: (s, _, ctx, info) =>
       found(
         readAlong(s, info, () => ctx.loaders.space.get(s.space)),

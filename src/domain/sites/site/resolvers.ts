@@ -29,6 +29,7 @@ export const siteResolvers: Resolvers = {
     site: (_, { id }, ctx) => found(ctx.loaders.site.get(id), 'Site'),
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
     publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
+    siteStructure: async (_, { siteId }, ctx, info) => (await publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure']))).structure,
   },
   Mutation: {
     createSite: createInOrganization(createSite),

@@ -85,6 +85,22 @@ export const sitesRoutes: Route[] = [
     }`,
   },
   {
+    operationId: 'getSiteStructure',
+    method: 'GET',
+    path: `${SITE_PATH}/structure`,
+    status: 200,
+    document: `query($organizationId: ID!, $siteId: ID!, $shareKey: String) {
+      siteStructure(siteId: $siteId, organizationId: $organizationId, shareKey: $shareKey) {
+        type
+        structure {
+          ... on SiteSection { ...SiteSectionFields }
+          ... on SiteSectionGroup { ...SiteSectionGroupFields }
+          ... on SiteSpace { ...SiteSpaceFields }
+        }
+      }
+    } ${SITE_SECTION_GROUP}`,
+  },
+  {
     operationId: 'getPublishedContentSite',
     method: 'GET',
     path: `${SITE_PATH}/published`,
