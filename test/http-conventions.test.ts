@@ -262,7 +262,7 @@ describe('without CORS_ORIGINS', () => {
       const answer = await admin.rest('DELETE', '/v1/orgs');
       expect(answer.status).toBe(405);
       expect(answer.headers.get('allow')).toBe(allowOf('/v1/orgs'));
-      expect(answer.body).toEqual({ error: { code: 405, message: 'DELETE is not allowed on /v1/orgs: use GET' } });
+      expect(answer.body).toEqual({ error: { code: 405, message: 'DELETE is not allowed on /v1/orgs: use GET, POST' } });
 
       const one = await admin.rest('PUT', `/v1/orgs/${organization.id}`, { title: 'x' });
       expect(one.status).toBe(405);
