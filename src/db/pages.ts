@@ -31,8 +31,8 @@ export type ListQuery<T> = {
   alias: string;
   where: Sql;
   order: readonly SortKey<T>[];
-  /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps). */
-  extra?: Readonly<Record<string, string>>;
+  /** Columns read besides the entity's, as property name → SQL expression (e.g. a key the database keeps, a role ranked in SQL). */
+  extra?: Readonly<Record<string, string | Sql>>;
   /** The list's exact size when the database keeps it (row-counts.ts): a statement of one row, `count`. */
   count?: Sql;
   /**
@@ -179,7 +179,7 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
           : list.shape
             ? sql`${list.shape.object(list.alias)} as "row"`
             : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
-        ...extra.map(([name, expression]) => raw(`${expression} as "${name}"`)),
+        ...extra.map(([name, expression]) => (typeof expression === 'string' ? raw(`${expression} as "${name}"`) : sql`${expression} as ${raw(`"${name}"`)}`)),
         // A shape reads only what the selection asks: the sort key travels beside it, for the cursor.
         // Date-times as epoch milliseconds, as a cursor holds them, whatever the driver makes of the column.
         ...(list.shape

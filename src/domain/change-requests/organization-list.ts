@@ -6,8 +6,7 @@ import type { Context } from '../../kernel/context.js';
 import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput } from '../../kernel/validation.js';
 import { ChangeRequest, type ChangeRequestRow } from './entities.js';
-
-const STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+import { STATUSES } from './service.js';
 
 const OrganizationFilter = z.object({
   status: z.array(oneOf(STATUSES)).min(1).max(STATUSES.length).optional().nullable(),

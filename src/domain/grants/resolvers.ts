@@ -5,6 +5,7 @@ import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
 import { grantRole, inviteToContent, listGrants, listSpacePermissions, revokeRole, setRole, type GrantTarget } from './service.js';
 import type { MemberRow } from '../organizations/index.js';
+import type { Role } from '../../kernel/roles.js';
 
 /** The space or collection named by a guarded root field (the guard has loaded and checked it). */
 async function spaceTarget(ctx: Context, spaceId: string): Promise<GrantTarget> {
@@ -27,10 +28,7 @@ export const grantResolvers: Resolvers = {
   Query: {
     spaceGrants: async (_, { spaceId, ...args }, ctx) => listGrants(ctx, await spaceTarget(ctx, spaceId), args),
     collectionGrants: async (_, { collectionId, ...args }, ctx) => listGrants(ctx, await collectionTarget(ctx, collectionId), args),
-    spacePermissions: async (_, { spaceId, ...args }, ctx) => {
-      const page = await listSpacePermissions(ctx, spaceId, args);
-      return { ...page, items: page.items.map((member) => ({ space: spaceId, member })) };
-    },
+    spacePermissions: (_, { spaceId, ...args }, ctx) => listSpacePermissions(ctx, spaceId, args),
   },
   Mutation: {
     grantSpaceRole: async (_, { spaceId, input }, ctx) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),
@@ -43,11 +41,7 @@ export const grantResolvers: Resolvers = {
     inviteToCollection: async (_, { collectionId, input }, ctx) => inviteToContent(ctx, await collectionTarget(ctx, collectionId), input),
   },
   UserPermission: {
-    // The page's SQL selected the members with a role; the role itself is the policy's.
-    permission: async (m, _, ctx) => {
-      const space = (await ctx.loaders.space.load(m.space))!;
-      return (await ctx.policy.forUser(m.member.user).spaceRole(space))!;
-    },
+    permission: (m) => m.role,
     user: (m, _, ctx) => found(ctx.loaders.user.load(m.member.user), 'User'),
   },
   ContentGrant: {
@@ -61,6 +55,6 @@ export const grantResolvers: Resolvers = {
 declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     ContentGrant: ContentGrantRow;
-    UserPermission: { space: string; member: MemberRow };
+    UserPermission: { member: MemberRow; role: Role };
   }
 }

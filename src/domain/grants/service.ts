@@ -109,9 +109,11 @@ export async function setRole(ctx: Context, target: GrantTarget, grantee: { user
 /** Gives members and teams one role on a space or collection, all in one transaction (all or none). */
 export async function inviteToContent(ctx: Context, target: GrantTarget, input: unknown): Promise<boolean> {
   const { role, users, teams } = parseInput(InviteToContentInput, input);
-  const grantees: Grantee[] = [];
-  for (const user of new Set(users ?? [])) grantees.push(await granteeOf(ctx, target.organization, { user }));
-  for (const team of new Set(teams ?? [])) grantees.push(await granteeOf(ctx, target.organization, { team }));
+  // Resolved together, so that the loaders read every member and team in one batch.
+  const grantees: Grantee[] = await Promise.all([
+    ...[...new Set(users ?? [])].map((user) => granteeOf(ctx, target.organization, { user })),
+    ...[...new Set(teams ?? [])].map((team) => granteeOf(ctx, target.organization, { team })),
+  ]);
   await ctx.em.transactional(async (tx) => {
     for (const grantee of grantees) await putGrantAnnounced(ctx, tx, target, grantee, role);
   });
@@ -153,18 +155,19 @@ export async function listGrants(ctx: Context, target: GrantTarget, args: PageAr
 
 /**
  * The enabled members of the space's organization who have a role on it (`role`: that role only),
- * oldest membership first: the role ranked in SQL by the policy's rules (auth/visibility.ts), so that
- * a page and its count are one statement. Each item's role is then the policy's own.
+ * oldest membership first, each with that role: ranked in SQL by the policy's rules (auth/visibility.ts)
+ * for the page, its count and its items in one statement.
  */
 export async function listSpacePermissions(ctx: Context, spaceId: string, args: PageArgs & { role?: Role | null }) {
-  const rank = spaceRoleRank(sql`s`, sql`member.user_id`);
+  const rank = sql`(select ${spaceRoleRank(sql`s`, sql`member.user_id`)} from space s where s.id = ${spaceId} and s.organization_id = member.organization_id)`;
   const wanted = args.role ? sql`= ${ROLES.indexOf(args.role) + 1}` : sql`> 0`;
-  const where = sql`not member.disabled and exists(select 1 from space s where s.id = ${spaceId} and s.organization_id = member.organization_id and ${rank} ${wanted})`;
+  const where = sql`not member.disabled and ${rank} ${wanted}`;
   const order: SortKey<MemberRow>[] = [
     { sql: 'member.joined_at', time: true, of: (row) => row.joinedAt },
     { sql: 'member.user_id', of: (row) => row.user },
   ];
-  return readPage(ctx.em, { entity: Member, alias: 'member', where, order }, args);
+  const page = await readPage(ctx.em, { entity: Member, alias: 'member', where, order, extra: { rank } }, args);
+  return { ...page, items: page.items.map((member) => ({ member, role: ROLES[Number((member as MemberRow & { rank: number }).rank) - 1] })) };
 }
 
 /**

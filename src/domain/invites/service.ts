@@ -34,16 +34,16 @@ export async function inviteLinkOf(ctx: Context, organizationId: string, inviteI
   return link;
 }
 
-/** Invite links of the organization, oldest first; one page read in SQL. */
-export async function listInviteLinks(ctx: Context, organizationId: string, filters: { to?: 'ORGANIZATION' | 'SPACE' | 'COLLECTION' | null }, args: PageArgs) {
-  const to =
-    filters.to === 'ORGANIZATION'
-      ? sql` and i.space_id is null and i.collection_id is null`
-      : filters.to === 'SPACE'
-        ? sql` and i.space_id is not null`
-        : filters.to === 'COLLECTION'
-          ? sql` and i.collection_id is not null`
-          : empty;
+/** The links of each target (`inviteLinks(to:)`). */
+const LINKS_TO = {
+  ORGANIZATION: sql` and i.space_id is null and i.collection_id is null`,
+  SPACE: sql` and i.space_id is not null`,
+  COLLECTION: sql` and i.collection_id is not null`,
+};
+
+/** Invite links of the organization (to one kind of target with `to`), oldest first; one page read in SQL. */
+export async function listInviteLinks(ctx: Context, organizationId: string, filters: { to?: keyof typeof LINKS_TO | null }, args: PageArgs) {
+  const to = filters.to ? LINKS_TO[filters.to] : empty;
   return readPage(
     ctx.em,
     { entity: InviteLink, alias: 'i', where: sql`i.organization_id = ${organizationId}${to}`, order: creationOrder<InviteLinkRow>('i') },

@@ -13,6 +13,7 @@ import {
   listSites,
   pageOfShareLinks,
   publishedContentSite,
+  publishedStructure,
   setPublished,
   siteStructure,
   updateAdaptiveSchema,
@@ -29,7 +30,7 @@ export const siteResolvers: Resolvers = {
     site: (_, { id }, ctx) => found(ctx.loaders.site.get(id), 'Site'),
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
     publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
-    siteStructure: async (_, { siteId }, ctx, info) => (await publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure']))).structure,
+    siteStructure: (_, { siteId }, ctx, info) => publishedStructure(ctx, siteId, structureShapes(ctx, info, ['structure'])),
   },
   Mutation: {
     createSite: createInOrganization(createSite),

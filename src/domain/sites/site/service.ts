@@ -117,14 +117,25 @@ export async function getAdaptiveSchema(ctx: Context, siteId: string): Promise<S
   return schema;
 }
 
+/** The site of a published-content read: its readers see it, others (a share key's holders) only once it is published. */
+async function publishedSite(ctx: Context, siteId: string): Promise<SiteRow> {
+  const site = await guardedSite(ctx, siteId);
+  if (!site.published && !atLeast(await ctx.policy.siteRole(site), 'read')) throw notFound('Site');
+  return site;
+}
+
+/** The structure of a site as its published content has it (`getSiteStructure`). */
+export async function publishedStructure(ctx: Context, siteId: string, shapes?: StructureShapes) {
+  return siteStructure(ctx, await publishedSite(ctx, siteId), shapes);
+}
+
 /**
  * The published experience of a site: the site, its structure, its customization tree and scripts.
  * Members who may read the site see it whether or not it is published (a preview); anyone let in by a
  * share key (an outsider or a guest) sees it only while the site is published.
  */
 export async function publishedContentSite(ctx: Context, siteId: string, shapes?: StructureShapes) {
-  const site = await guardedSite(ctx, siteId);
-  if (!site.published && !atLeast(await ctx.policy.siteRole(site), 'read')) throw notFound('Site');
+  const site = await publishedSite(ctx, siteId);
   return {
     object: 'published-content-site',
     site,
