@@ -92,13 +92,21 @@ const rankOf = (role: Sql) => sql`array_position(${raw(`array[${ROLES.map((r) =>
  * grants to the user or their teams on the space or a collection above it. 0 for no role.
  */
 export function spaceRoleRank(space: Sql, user: Sql): Sql {
-  return sql`coalesce((select case when m.role = 'admin' then 6 else greatest(
-      case when ${rankOf(sql`m.role`)} is null then 0
-        when ${space}.access_level = 'member' then ${rankOf(sql`m.role`)}
+  return sql`coalesce((select ${memberSpaceRoleRank(space, sql`m`)}
+    from member m where m.organization_id = ${space}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
+}
+
+/**
+ * spaceRoleRank for the membership row `member` (the user's enabled membership in the space's
+ * organization, or a row of nulls when there is none), as a statement that joins it reads it.
+ */
+export function memberSpaceRoleRank(space: Sql, member: Sql): Sql {
+  return sql`case when ${member}.user_id is null then 0 when ${member}.role = 'admin' then 6 else greatest(
+      case when ${rankOf(sql`${member}.role`)} is null then 0
+        when ${space}.access_level = 'member' then ${rankOf(sql`${member}.role`)}
         else coalesce(${rankOf(sql`${space}.access_level`)}, 0) end,
       coalesce((select max(${rankOf(sql`g.role`)}) from content_grant g
         where g.organization_id = ${space}.organization_id
-          and (g.user_id = m.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = m.organization_id and tm.user_id = m.user_id))
-          and (g.space_id = ${space}.id or g.collection_id = any(${space}.ancestors))), 0)) end
-    from member m where m.organization_id = ${space}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
+          and (g.user_id = ${member}.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = ${member}.organization_id and tm.user_id = ${member}.user_id))
+          and (g.space_id = ${space}.id or g.collection_id = any(${space}.ancestors))), 0)) end`;
 }

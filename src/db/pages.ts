@@ -4,9 +4,9 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { badRequest } from '../kernel/errors.js';
 import { decodeCursor, encodeCursor, pageSize, type Page, type PageArgs } from '../kernel/pagination.js';
-import type { Shape } from './read-shapes.js';
+import { levelRows, standsAlone, type Shape } from './read-shapes.js';
 import { prebuilt } from '../kernel/prebuilt-answers.js';
-import { jsonTupleOf, readRows, rowsOf, tableOf, type Plain } from './statements.js';
+import { jsonTupleOf, quote, readRows, rowsOf, tableOf, type Plain } from './statements.js';
 
 /** A part of a list's sort key: an SQL expression of the row, its direction, and its value in a row. */
 export type SortKey<T> = {
@@ -54,7 +54,7 @@ export async function readPage<T>(em: EntityManager, list: ListQuery<T>, args: P
   const counting = list.count ?? sql`select count(*) as count from ${from} where ${list.where}`;
   // A left join keeps the count's row when the page is empty (its "row" is then null).
   const statement = sql`select (select page_count.count from (${counting}) page_count) as "count", x.* from (select) as one left join lateral (${page}) x on true`;
-  const found = await readRows<FoundRow & { count: string | number }>(em, statement);
+  const found = await readRows<FoundRow & { count: string | number }>(em, withLevels(em, list, statement));
   const count = Number(found[0]?.count ?? 0);
   return pageOf(
     list,
@@ -80,7 +80,7 @@ function pageStatement<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, 
  */
 export async function readUncountedPage<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, args: PageArgs): Promise<Omit<Page<Plain<T>>, 'count'>> {
   const { limit, page } = pageStatement(em, list, args);
-  const { items, next } = pageOf(list, rowsFound(em, list, await readRows<FoundRow>(em, page)), 0, limit);
+  const { items, next } = pageOf(list, rowsFound(em, list, await readRows<FoundRow>(em, withLevels(em, list, page))), 0, limit);
   return { items, next };
 }
 
@@ -107,7 +107,7 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   const statement = sql`with counted as (${counting})
     select parent_count.key as "key", parent_count.count as "count", x.* from counted parent_count left join lateral (
     select ${columns} from ${from} where ${partition} = parent_count.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x on true`;
-  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, statement);
+  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, withLevels(em, list, statement));
   const counts = new Map<string, number>();
   for (const row of all) counts.set(row.key, Number(row.count ?? 0));
   const found = all.filter((row) => row.row !== null);
@@ -164,9 +164,32 @@ export function pageLoader<P, T>(
 
 type FoundRow = Record<string, unknown> & { row: unknown[] };
 
+/**
+ * The page statement with the levels of the items' relations (db/read-shapes.ts) when its shape has
+ * any: the page finds its rows' keys (`"@id"`), then each level is read for the rows found, and the
+ * items' objects are built from the levels, in the order the page found them.
+ */
+function withLevels<T>(em: EntityManager, list: Omit<ListQuery<T>, 'count'>, statement: Sql): Sql {
+  const placed = list.shape?.place(list.alias);
+  if (!placed || standsAlone(placed)) return statement;
+  const table = tableOf(em, list.entity);
+  const alias = raw(quote(list.alias));
+  const key = raw(quote(list.shape!.keyColumn));
+  const object = list.shape!.answers ? sql`${placed.object}::text` : placed.object;
+  const levels = [
+    sql`found as (select found.*, row_number() over () as "@seq" from (${statement}) found)`,
+    sql`${levelRows(list.alias)} as (select ${alias}.* from ${table} ${alias} where ${alias}.${key} in (select "@id" from found))`,
+    ...placed.ctes,
+  ];
+  return sql`with ${join(levels, ', ')}
+    select found.*, case when found."@id" is null then null else ${object} end as "row"
+    from found left join ${table} ${alias} on ${alias}.${key} = found."@id" ${placed.joins} order by found."@seq"`;
+}
+
 function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
   const limit = pageSize(args.limit);
   const extra = Object.entries(list.extra ?? {});
+  const placed = list.shape?.place(list.alias);
   return {
     limit,
     after: args.page ? afterCursor(list.order, decodeCursor(args.page)) : empty,
@@ -174,11 +197,14 @@ function partsOf<T>(em: EntityManager, list: ListQuery<T>, args: PageArgs) {
     columns: join(
       [
         // An answer comes as its text, which goes into the response as it is.
-        list.shape?.answers
-          ? sql`${list.shape.object(list.alias)}::text as "row"`
-          : list.shape
-            ? sql`${list.shape.object(list.alias)} as "row"`
-            : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
+        // A shape with levels reads its rows' keys, and its objects once the page is found (withLevels).
+        placed && !standsAlone(placed)
+          ? raw(`${quote(list.alias)}.${quote(list.shape!.keyColumn)} as "@id"`)
+          : list.shape?.answers
+            ? sql`${placed!.object}::text as "row"`
+            : placed
+              ? sql`${placed.object} as "row"`
+              : sql`${jsonTupleOf(em, list.entity, list.alias)} as "row"`,
         ...extra.map(([name, expression]) => (typeof expression === 'string' ? raw(`${expression} as "${name}"`) : sql`${expression} as ${raw(`"${name}"`)}`)),
         // A shape reads only what the selection asks: the sort key travels beside it, for the cursor.
         // Date-times as epoch milliseconds, as a cursor holds them, whatever the driver makes of the column.

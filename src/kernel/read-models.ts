@@ -22,8 +22,23 @@ export type ManyRelation = { many: string; foreignKey: string; order: readonly (
 /** The row of another type whose key this row's property `key` holds (or none). */
 export type OneRelation = { one: string; key: string };
 
-/** An SQL expression of a row, given its table alias (a quoted identifier fragment). */
-export type RowExpression = (alias: Sql, em: EntityManager) => Sql;
+/**
+ * An SQL expression of a row, given its table alias (a quoted identifier fragment). `joined(name)` is
+ * the alias of one of the model's `joins`, which the statement then joins at the row's level.
+ */
+export type RowExpression = (alias: Sql, em: EntityManager, joined: (name: string) => Sql) => Sql;
+
+/**
+ * A row that fields of many rows share (their site, their section, the viewer's membership in their
+ * organization), read once for the rows' level and joined to them instead of looked up row by row: the
+ * row of `entity` whose `column` (a property) equals the row's `value`, among those `where` admits.
+ */
+export type LevelJoin = {
+  entity: string;
+  column: string;
+  value: (row: Sql, em: EntityManager) => Sql;
+  where?: (joined: Sql) => Sql;
+};
 
 /**
  * A field of object type that the database can answer (URLs, permissions): `from` selects one row of
@@ -49,10 +64,12 @@ export type ReadModel = {
   /** Fields of object type that the database answers when it writes the answer. */
   objects?: Readonly<Record<string, ObjectExpression>>;
   relations?: Readonly<Record<string, ManyRelation | OneRelation>>;
+  /** Rows that the model's SQL fields and objects read through `joined(name)`. */
+  joins?: Readonly<Record<string, LevelJoin>>;
 };
 
 /** What another area adds to a type's read model: the fields it defines on the type. */
-export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'objects' | 'relations'>;
+export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'objects' | 'relations' | 'joins'>;
 
 /** Declares a read model (typed helper for the area's `reads.ts`). */
 export const readModel = (model: ReadModel): ReadModel => model;

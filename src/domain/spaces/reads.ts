@@ -2,7 +2,7 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
 import { VIEWER } from '../../kernel/request-values.js';
-import { spaceRoleRank } from '../../auth/visibility.js';
+import { memberSpaceRoleRank } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
@@ -29,15 +29,23 @@ export const SpaceReads = readModel({
     mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
     permissions: {
-      from: (alias) => sql`select ${spaceRoleRank(alias, VIEWER)} as rank`,
+      from: (alias, _em, joined) => sql`select ${memberSpaceRoleRank(alias, joined('viewerMembership'))} as rank`,
       fields: {
         ...Object.fromEntries(
           Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
         ),
         // Read only when asked: the viewer administers the space's organization.
-        installIntegration: (alias: Sql) =>
-          sql`exists(select 1 from member m where m.organization_id = ${alias}.organization_id and m.user_id = ${VIEWER} and m.role = 'admin' and not m.disabled)`,
+        installIntegration: (_alias: Sql, _em, joined) => sql`coalesce(${joined('viewerMembership')}.role = 'admin', false)`,
       },
+    },
+  },
+  joins: {
+    /** The viewer's enabled membership in the space's organization, if any. */
+    viewerMembership: {
+      entity: 'Member',
+      column: 'organization',
+      value: (space) => sql`${space}.organization_id`,
+      where: (member) => sql`${member}.user_id = ${VIEWER} and not ${member}.disabled`,
     },
   },
   sql: {

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import sql from 'sql-template-tag';
+import sql, { empty, join, type Sql } from 'sql-template-tag';
 import type { Context } from '../../../kernel/context.js';
-import { answerIfBuilt, shapeOf, type Shape } from '../../../db/read-shapes.js';
+import { answerIfBuilt, levelRows, shapeOf, type Shape } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { columnOf, readRows, tableOf } from '../../../db/statements.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
@@ -36,21 +36,36 @@ export type SiteStructureRows = {
 
 /**
  * Reads the structures of sites in one statement, each item with what its selection nests under it
- * (a section's site spaces and their spaces, a group's sections…), through the indexes on each table's site.
+ * (a section's site spaces and their spaces, a group's sections…): each kind of item is a level of its
+ * own, read through the index on its table's site, and what the items nest is read by level under them
+ * (db/read-shapes.ts).
  */
 export async function readSiteStructures(em: EntityManager, siteIds: readonly string[], shapes: StructureShapes): Promise<SiteStructureRows[]> {
   const site = (entity: string) => columnOf(em, entity, 'site');
-  const statement = sql`select k.id as "site",
-      exists(select 1 from ${tableOf(em, SiteSection)} x where x.${site('SiteSection')} = k.id) as "hasSections",
-      (select coalesce(json_agg(t.item order by t.position, t.id), '[]') from (
-        select x.position, x.id, ${shapes.section.object('x')} as item from ${tableOf(em, SiteSection)} x
-          where x.${site('SiteSection')} = k.id and x.${columnOf(em, SiteSection, 'sectionGroup')} is null
+  const section = shapes.section.place('x');
+  const group = shapes.group.place('xg');
+  const siteSpace = shapes.siteSpace.place('xs');
+  const levels = [...section.ctes, ...group.ctes, ...siteSpace.ctes];
+  // Each root level is read site by site through the index on its site (as the planner would not
+  // always choose for a small table of many tenants' rows).
+  const bySite = (rows: Sql) => sql`select r.* from unnest(${siteIds}::varchar[]) as k(id) cross join lateral (${rows} offset 0) r`;
+  const statement = sql`with ${levelRows('x')} as (${bySite(sql`select x.* from ${tableOf(em, SiteSection)} x
+        where x.${site('SiteSection')} = k.id and x.${columnOf(em, SiteSection, 'sectionGroup')} is null`)}),
+      ${levelRows('xg')} as (${bySite(sql`select xg.* from ${tableOf(em, SiteSectionGroup)} xg where xg.${site('SiteSectionGroup')} = k.id`)}),
+      ${levelRows('xs')} as (${bySite(sql`select xs.* from ${tableOf(em, SiteSpace)} xs
+        where xs.${site('SiteSpace')} = k.id and xs.${columnOf(em, SiteSpace, 'section')} is null`)}),
+      ${levels.length ? sql`${join(levels, ', ')},` : empty}
+      top as (select t.site, json_agg(t.item order by t.position, t.id) as items from (
+        select x.${site('SiteSection')} as site, x.position, x.id, ${section.object} as item from ${levelRows('x')} x ${section.joins}
         union all
-        select x.position, x.id, ${shapes.group.object('x')} from ${tableOf(em, SiteSectionGroup)} x where x.${site('SiteSectionGroup')} = k.id
-      ) t) as "topLevel",
-      (select coalesce(json_agg(${shapes.siteSpace.object('x')} order by x.position, x.id), '[]') from ${tableOf(em, SiteSpace)} x
-        where x.${site('SiteSpace')} = k.id and x.${columnOf(em, SiteSpace, 'section')} is null) as "siteSpaces"
-    from unnest(${siteIds}::varchar[]) as k(id)`;
+        select xg.${site('SiteSectionGroup')}, xg.position, xg.id, ${group.object} from ${levelRows('xg')} xg ${group.joins}
+      ) t group by 1),
+      roots as (select xs.${site('SiteSpace')} as site, json_agg(${siteSpace.object} order by xs.position, xs.id) as items
+        from ${levelRows('xs')} xs ${siteSpace.joins} group by 1)
+    select k.id as "site",
+      exists(select 1 from ${tableOf(em, SiteSection)} x where x.${site('SiteSection')} = k.id) as "hasSections",
+      coalesce(top.items, '[]') as "topLevel", coalesce(roots.items, '[]') as "siteSpaces"
+    from unnest(${siteIds}::varchar[]) as k(id) left join top on top.site = k.id left join roots on roots.site = k.id`;
   const answers = shapes.section.answers;
   const rows = await readRows<SiteStructureRows>(
     em,

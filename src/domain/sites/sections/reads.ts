@@ -25,12 +25,12 @@ export const SiteSectionReads = readModel({
   sql: {
     draft: () => sql`false`,
     /** The site's default section (the resolver's rule, in SQL). */
-    default: (alias) => sql`coalesce((select s.default_section from site s where s.id = ${alias}.site_id) = ${alias}.id, false)`,
+    default: (alias, _em, joined) => sql`coalesce(${joined('site')}.default_section = ${alias}.id, false)`,
   },
   objects: {
     /** Like the site's: only a published site has published URLs (the resolver's rule, in SQL). */
     urls: {
-      from: (alias) => sql`select s.published, ${siteBaseUrlSql(sql`s`)} as base from (select) one left join site s on s.id = ${alias}.site_id`,
+      from: (_alias, _em, joined) => sql`select ${joined('site')}.published, ${siteBaseUrlSql(joined('site'))} as base`,
       fields: {
         location: (alias) =>
           sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/sections/' || ${alias}.id`,
@@ -42,6 +42,7 @@ export const SiteSectionReads = readModel({
     siteSpaces: { many: 'SiteSpace', foreignKey: 'section', order: byPosition },
     group: { one: 'SiteSectionGroup', key: 'sectionGroup' },
   },
+  joins: { site: { entity: 'Site', column: 'id', value: (section) => sql`${section}.site_id` } },
 });
 
 /** How section groups are read: their sections nest under them. */

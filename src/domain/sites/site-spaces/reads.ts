@@ -3,7 +3,7 @@ import { readModel } from '../../../kernel/read-models.js';
 import { PUBLIC_URL } from '../../../kernel/request-values.js';
 import { siteBaseUrlSql } from '../index.js';
 import { SHARE_KEY_QUERIES } from './share-keys.js';
-import { columnOf, tableOf } from '../../../db/statements.js';
+import { columnOf } from '../../../db/statements.js';
 
 /** How site spaces are read (kernel/read-models.ts): the space they publish nests under them. */
 export const SiteSpaceReads = readModel({
@@ -22,18 +22,16 @@ export const SiteSpaceReads = readModel({
   sql: {
     draft: () => sql`false`,
     /** The default of its section, or of the site's root level (isDefaultSiteSpace, in SQL). */
-    default: (alias) => sql`coalesce(case when ${alias}.section_id is not null
-        then (select sec.default_site_space from site_section sec where sec.id = ${alias}.section_id and sec.site_id = ${alias}.site_id) = ${alias}.id
-        else (select s.default_site_space from site s where s.id = ${alias}.site_id) = ${alias}.id end, false)`,
+    default: (alias, _em, joined) => sql`coalesce(case when ${alias}.section_id is not null
+        then ${joined('section')}.default_site_space = ${alias}.id else ${joined('site')}.default_site_space = ${alias}.id end, false)`,
     /** A site space's title is its space's. */
-    title: (alias, em) =>
-      sql`coalesce((select t.${columnOf(em, 'Space', 'title')} from ${tableOf(em, 'Space')} t where t.${columnOf(em, 'Space', 'id')} = ${alias}.${columnOf(em, 'SiteSpace', 'space')}), '')`,
+    title: (_alias, em, joined) => sql`coalesce(${joined('space')}.${columnOf(em, 'Space', 'title')}, '')`,
   },
   objects: {
     /** The published URL while the site is published, with the share key that opened it (siteSpaceUrl, in SQL). */
     urls: {
-      from: (alias) => sql`select s.published, ${siteBaseUrlSql(sql`s`)} as base, sec.path as section_path from (select) one
-        left join site s on s.id = ${alias}.site_id left join site_section sec on sec.id = ${alias}.section_id and sec.site_id = ${alias}.site_id`,
+      from: (_alias, _em, joined) =>
+        sql`select ${joined('site')}.published, ${siteBaseUrlSql(joined('site'))} as base, ${joined('section')}.path as section_path`,
       fields: {
         location: (alias) =>
           sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/site-spaces/' || ${alias}.id`,
@@ -45,5 +43,10 @@ export const SiteSpaceReads = readModel({
   relations: {
     space: { one: 'Space', key: 'space' },
     siteSection: { one: 'SiteSection', key: 'section' },
+  },
+  joins: {
+    site: { entity: 'Site', column: 'id', value: (siteSpace) => sql`${siteSpace}.site_id` },
+    section: { entity: 'SiteSection', column: 'id', value: (siteSpace) => sql`${siteSpace}.section_id` },
+    space: { entity: 'Space', column: 'id', value: (siteSpace, em) => sql`${siteSpace}.${columnOf(em, 'SiteSpace', 'space')}` },
   },
 });
