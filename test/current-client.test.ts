@@ -6,57 +6,20 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { GitBookAPI, GitBookAPIError } from 'gitbook-api-0.202';
-// The package's index.d.ts imports './client' without an extension, which NodeNext resolution cannot
-// follow: the client's methods are typed from dist/client (a type-only import, erased at run time).
-import type { Api, ChangeRequestOrderBy, ChangeRequestStatus, MemberRole } from '../node_modules/gitbook-api-0.202/dist/client.js';
+import type { ChangeRequestOrderBy, ChangeRequestStatus } from '../node_modules/gitbook-api-0.202/dist/client.js';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { routes } from '../rest-facade/routes/index.js';
 import { createPage, merge, openChangeRequest } from './support/content.js';
+import { CURRENT_OPERATIONS_FIXTURE, currentClientFor, currentOperations as operations, expectCurrent, expectRefused, role } from './support/current-client.js';
 import { newMember, newOrganization, newUser, type Caller } from './support/factories.js';
 import { newId } from '../src/kernel/ids.js';
 import { createTeam } from './support/people.js';
-import { currentReference, formatErrors } from './support/openapi.js';
+import { currentReference } from './support/openapi.js';
 import { useTestServer } from './support/server.js';
 
 const server = useTestServer();
 
-type Operation = { method: string; path: string; operationId: string; status: number };
-/** A copy of shared/contract/operations-current-client.tsv, so that the suite runs from a lone clone. */
-const FIXTURE = new URL('./fixtures/operations-current-client.tsv', import.meta.url);
-const operations: Operation[] = readFileSync(FIXTURE, 'utf8')
-  .trim()
-  .split('\n')
-  .slice(1)
-  .map((line) => {
-    const [, method, path, operationId, status] = line.split('\t') as [string, string, string, string, string];
-    return { method, path, operationId, status: Number(status) };
-  });
-
-/** Asserts the operation's status and that its body validates against 0.202.0's schema; returns the body, as the client types it. */
-async function expectCurrent<T>(operationId: string, call: Promise<{ status: number; data: T }>): Promise<T> {
-  const res = await call;
-  const expected = operations.find((operation) => operation.operationId === operationId)!.status;
-  expect(res.status, `${operationId}: HTTP status`).toBe(expected);
-  const errors = currentReference.validateResponse(operationId, res.status, res.data);
-  expect(errors, `${operationId} does not match 0.202.0's schema:\n${formatErrors(errors)}\nbody: ${JSON.stringify(res.data, null, 2)}`).toEqual([]);
-  return res.data;
-}
-
-/** The client's error for a call that must fail: its HTTP code and the contract's error body. */
-async function expectRefused(call: Promise<unknown>, code: number) {
-  const error = await call.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error, 'the call must fail').toBeInstanceOf(GitBookAPIError);
-  expect((error as { code?: number }).code).toBe(code);
-}
-
-/** A role as the client types it (an enum of the role names). */
-const role = (name: string) => name as MemberRole;
-
-const clientFor = (caller: Caller) => new GitBookAPI({ authToken: caller.token, endpoint: server.url }) as GitBookAPI & Api<{ authToken?: string }>;
+const clientFor = (caller: Caller) => currentClientFor(server.url, caller);
 
 let admin: Caller;
 let reader: Caller;
@@ -401,7 +364,7 @@ describe("the current client: a site's structure", () => {
 describe('the route table of the current client', () => {
   const shared = fileURLToPath(new URL('../../shared/contract/operations-current-client.tsv', import.meta.url));
   it.runIf(existsSync(shared))('uses a copy of operations-current-client.tsv equal to the shared one', () => {
-    expect(readFileSync(FIXTURE, 'utf8')).toBe(readFileSync(shared, 'utf8'));
+    expect(readFileSync(CURRENT_OPERATIONS_FIXTURE, 'utf8')).toBe(readFileSync(shared, 'utf8'));
   });
 
   it('serves every operation of the list that docs/behaviour/client-compatibility.md does not name as not served yet', () => {

@@ -200,6 +200,13 @@ const statementNames = new Map<string, string>();
 const MAX_NAMED_STATEMENTS = 1000;
 
 /**
+ * The keys of a batch as rows `k(id)`, in a form whose length the planner does not read from the
+ * parameter: a prepared statement's plan then costs the same for any batch, and PostgreSQL settles on
+ * its generic plan instead of planning anew on every execution (2.4 of the site structure's 10 ms).
+ */
+export const batchKeys = (keys: readonly string[]): Sql => sql`unnest(array(select unnest(${keys}::varchar[]))) as k(id)`;
+
+/**
  * The rows of a statement, read on the pool outside any transaction. On a PostgreSQL server the
  * statement is named (by its text), so that each connection parses and plans it once rather than on
  * every request (these are the statements of every request: the token, memberships, the site, whose

@@ -4,7 +4,7 @@ import sql, { empty, join, type Sql } from 'sql-template-tag';
 import type { Context } from '../../../kernel/context.js';
 import { answerIfBuilt, levelRows, shapeOf, type Shape } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
-import { columnOf, readRows, tableOf } from '../../../db/statements.js';
+import { batchKeys, columnOf, readRows, tableOf } from '../../../db/statements.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
 /** What each kind of item of a site's structure is read as: the selection's fragments on that type. */
@@ -48,7 +48,7 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
   const levels = [...section.ctes, ...group.ctes, ...siteSpace.ctes];
   // Each root level is read site by site through the index on its site (as the planner would not
   // always choose for a small table of many tenants' rows).
-  const bySite = (rows: Sql) => sql`select r.* from unnest(${siteIds}::varchar[]) as k(id) cross join lateral (${rows} offset 0) r`;
+  const bySite = (rows: Sql) => sql`select r.* from ${batchKeys(siteIds)} cross join lateral (${rows} offset 0) r`;
   const statement = sql`with ${levelRows('x')} as (${bySite(sql`select x.* from ${tableOf(em, SiteSection)} x
         where x.${site('SiteSection')} = k.id and x.${columnOf(em, SiteSection, 'sectionGroup')} is null`)}),
       ${levelRows('xg')} as (${bySite(sql`select xg.* from ${tableOf(em, SiteSectionGroup)} xg where xg.${site('SiteSectionGroup')} = k.id`)}),
@@ -65,7 +65,7 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
     select k.id as "site",
       exists(select 1 from ${tableOf(em, SiteSection)} x where x.${site('SiteSection')} = k.id) as "hasSections",
       coalesce(top.items, '[]') as "topLevel", coalesce(roots.items, '[]') as "siteSpaces"
-    from unnest(${siteIds}::varchar[]) as k(id) left join top on top.site = k.id left join roots on roots.site = k.id`;
+    from ${batchKeys(siteIds)} left join top on top.site = k.id left join roots on roots.site = k.id`;
   const answers = shapes.section.answers;
   const rows = await readRows<SiteStructureRows>(
     em,
