@@ -8,6 +8,8 @@ import { generate } from '@graphql-codegen/cli';
 import { config as codegenConfig, RESOLVER_TYPES } from '../scripts/codegen.js';
 import { buildSchema, guardOf, registryOf, withGuards } from '../src/graphql/schema.js';
 import { areas } from '../src/areas.js';
+import sql from 'sql-template-tag';
+import { readRows } from '../src/db/statements.js';
 import { callerFor, gql, newOrganization, newUser, rest } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 
@@ -250,5 +252,17 @@ describe('permission declarations', () => {
   it('keeps the generated resolver types in step with schema.graphql', async () => {
     const [output] = (await generate({ ...codegenConfig, silent: true }, false)) as { filename: string; content: string }[];
     expect(readFileSync(RESOLVER_TYPES, 'utf8'), 'run: npm run codegen').toBe(output.content);
+  });
+});
+
+describe('database sessions', () => {
+  it.runIf(!!process.env.TEST_DATABASE_URL)('run without JIT compilation, on every connection of the pool, for the ORM and the read path', async () => {
+    const em = server.em();
+    // Several at once, so that more than one connection of the pool answers.
+    const settings = await Promise.all([
+      ...Array.from({ length: 3 }, () => em.fork().execute<{ jit: string }[]>(`select current_setting('jit') as jit, pg_sleep(0.05)`)),
+      ...Array.from({ length: 3 }, () => readRows<{ jit: string }>(em.fork(), sql`select current_setting('jit') as jit, pg_sleep(0.05)`)),
+    ]);
+    expect(settings.map(([row]) => row.jit)).toEqual(Array(6).fill('off'));
   });
 });

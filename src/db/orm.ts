@@ -3,6 +3,7 @@ import { MikroORM, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import sql from 'sql-template-tag';
 import { CompiledQuery, PGliteDialect, type DatabaseConnection } from 'kysely';
+import type pg from 'pg';
 import { ensureWritableDataDir } from './data-dir-access.js';
 import { lockDataDir, type DataDirLock, type LockHolder } from './data-dir-lock.js';
 import { releaseDeadConnections } from './dead-connections.js';
@@ -10,6 +11,7 @@ import type { Entities } from './entities.js';
 import { migrationsList } from './migrations/index.js';
 import { embeddedDatabases } from './embedded-databases.js';
 import { searchPathStatement } from './search-path.js';
+import { applySessionSettings } from './session-settings.js';
 import type { Database, Orm } from '../kernel/database.js';
 import { sqlObservers } from './sql-observers.js';
 
@@ -74,7 +76,13 @@ export async function openOrm(db: Database, options: { entities: Entities; holde
       // pg's pool waits for a connection (a free one, or a new one being made) forever by default: a
       // database that stops answering would hold every request. After this long the request fails
       // and is answered 503 (see connection-errors.ts).
-      driverOptions: { connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS, onPoolCreated: releaseDeadConnections },
+      driverOptions: {
+        connectionTimeoutMillis: POOL_CONNECT_TIMEOUT_MS,
+        onPoolCreated: (pool: pg.Pool) => {
+          releaseDeadConnections(pool);
+          applySessionSettings(pool);
+        },
+      },
       schema,
       // Queries name the schema; the migrations' unqualified SQL resolves through the search path.
       onCreateConnection: schema
