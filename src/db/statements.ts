@@ -135,7 +135,8 @@ export function plainPropertiesOf(em: EntityManager, entity: AnyEntity, withLazy
         name: prop.name,
         column: prop.fieldNames[0],
         date: prop.runtimeType === 'Date',
-        runtimeType: prop.runtimeType,
+        // A reference held as its key (mapToPk) is its key's type, not the entity's.
+        runtimeType: prop.targetMeta?.props.find((target) => target.primary)?.runtimeType ?? prop.runtimeType,
         nullable: !!prop.nullable,
       }))),
     );

@@ -31,3 +31,5 @@ export function bindRequest(statement: Sql, ctx: Context): Sql {
 export const VIEWER = requestValue((ctx) => ctx.viewer?.user.id ?? null);
 /** The server's public URL. */
 export const PUBLIC_URL = requestValue((ctx) => ctx.config.publicUrl);
+/** The web app's URL. */
+export const APP_URL = requestValue((ctx) => ctx.config.appUrl);

@@ -1,7 +1,7 @@
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
-import { VIEWER } from '../../kernel/request-values.js';
+import { APP_URL, PUBLIC_URL, VIEWER } from '../../kernel/request-values.js';
 import { memberSpaceRoleRank } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
@@ -25,6 +25,17 @@ export const SpaceReads = readModel({
     mergeRules: [],
   },
   objects: {
+    /** Where the space is: in the API, in the app, and published while it is not private (the resolver's rule, in SQL). */
+    urls: {
+      from: (alias) => sql`select ${alias}.visibility as visibility`,
+      fields: {
+        location: (alias) => sql`${PUBLIC_URL}::text || '/v1/spaces/' || ${alias}.id`,
+        app: (alias) => sql`${APP_URL}::text || '/o/' || ${alias}.organization_id || '/s/' || ${alias}.id`,
+        published: (alias) => sql`case when o.visibility <> 'private' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
+        public: (alias) => sql`case when o.visibility = 'public' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
+        icon: () => sql`null::text`,
+      },
+    },
     /** Always the organization's (spaces keep no merge rules of their own). */
     mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
@@ -49,6 +60,7 @@ export const SpaceReads = readModel({
     },
   },
   sql: {
+    object: () => sql`'space'::text`,
     /** A space without an emoji has '' (the field is non-null). */
     emoji: (alias, em) => sql`coalesce(${alias}.${columnOf(em, 'Space', 'emoji')}, '')`,
   },

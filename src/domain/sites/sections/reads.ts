@@ -23,6 +23,7 @@ export const SiteSectionReads = readModel({
     defaultSiteSpace: ['defaultSiteSpace'],
   },
   sql: {
+    object: () => sql`'site-section'::text`,
     draft: () => sql`false`,
     /** The site's default section (the resolver's rule, in SQL). */
     default: (alias, _em, joined) => sql`coalesce(${joined('site')}.default_section = ${alias}.id, false)`,
@@ -52,7 +53,7 @@ export const SiteSectionGroupReads = readModel({
   key: 'id',
   always: ['site'],
   needs: { object: [], site: [] },
-  sql: { draft: () => sql`false` },
+  sql: { object: () => sql`'site-section-group'::text`, draft: () => sql`false` },
   relations: {
     sections: { many: 'SiteSection', foreignKey: 'sectionGroup', order: byPosition },
     children: { many: 'SiteSection', foreignKey: 'sectionGroup', order: byPosition },

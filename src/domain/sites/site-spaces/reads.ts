@@ -20,7 +20,9 @@ export const SiteSpaceReads = readModel({
     site: [],
   },
   sql: {
+    object: () => sql`'site-space'::text`,
     draft: () => sql`false`,
+    hasAdvancedCustomizationFeature: () => sql`false`,
     /** The default of its section, or of the site's root level (isDefaultSiteSpace, in SQL). */
     default: (alias, _em, joined) => sql`coalesce(case when ${alias}.section_id is not null
         then ${joined('section')}.default_site_space = ${alias}.id else ${joined('site')}.default_site_space = ${alias}.id end, false)`,
