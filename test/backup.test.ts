@@ -10,7 +10,7 @@ import { createApiToken, createUser } from '../src/domain/users/index.js';
 import { newId } from '../src/kernel/ids.js';
 import { runCliInProcess } from './support/cli.js';
 import { freshDatabase } from './support/database.js';
-import { newUser, rest, type Caller } from './support/factories.js';
+import { newOrganization, newUser, rest, type Caller } from './support/factories.js';
 import { runCliProcess, spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
 import { startTestServer, type TestServer, useTestServer } from './support/server.js';
 
@@ -240,6 +240,53 @@ describe.skipIf(onServer)('backups of the embedded database', { timeout: 180_000
       expect(spaces.body.items.map((space: { title: string }) => space.title)).toContain('Write 0');
     } finally {
       await server.stop();
+    }
+  });
+});
+
+describe.skipIf(onServer)('a backup of the embedded database and OpenAPI spec versions', () => {
+  it('restores every version of a spec, with its content', async () => {
+    const fresh = await freshDatabase();
+    const dataDir = fresh.env.DATA_DIR;
+    try {
+      const first = await startTestServer({}, { database: fresh });
+      const admin = await newUser(first);
+      const organization = await newOrganization(first, admin);
+      const path = `/v1/orgs/${organization.id}/openapi/kept`;
+      const read = async (server: TestServer) => {
+        const versions = await rest(server, admin.token, 'GET', `${path}/versions`);
+        const content = await rest(server, admin.token, 'GET', `${path}/versions/${(versions.body as { items: { id: string }[] }).items[1]?.id}/content`);
+        return { versions: versions.body as { count: number }, content: content.body as unknown };
+      };
+      let before: Awaited<ReturnType<typeof read>>;
+      try {
+        for (const version of ['1.0.0', '2.0.0']) {
+          first.clock.advance(1000);
+          const text = JSON.stringify({ openapi: '3.0.3', info: { title: 'Kept', version }, paths: {} });
+          expect((await admin.rest('PUT', path, { source: { text } })).status).toBeLessThan(300);
+          for (let i = 0; i < 20 && (await first.runDueJobs()) > 0; i++);
+        }
+        before = await read(first);
+        expect(before.versions.count).toBe(2);
+        expect(before.content).toMatchObject({ filesystem: { 'openapi.json': { info: { version: '1.0.0' } } } });
+      } finally {
+        await first.stop();
+      }
+
+      const file = join(scratch, 'openapi-versions.tar.gz');
+      expect(await runCliInProcess(['backup', file], { DATA_DIR: dataDir })).toMatchObject({ code: 0 });
+      const restored = join(scratch, 'openapi-versions-restored');
+      const keyFile = join(dataDir, 'secret.key');
+      const key = existsSync(keyFile) ? ['--key-file', keyFile] : [];
+      expect(await runCliInProcess(['restore', file, restored, ...key], {})).toMatchObject({ code: 0 });
+      const again = await startTestServer({}, { database: { database: { dataDir: restored }, env: {}, dispose: async () => {} } });
+      try {
+        expect(await read(again)).toEqual(before);
+      } finally {
+        await again.stop();
+      }
+    } finally {
+      await fresh.dispose();
     }
   });
 });

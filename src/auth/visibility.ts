@@ -92,8 +92,17 @@ const rankOf = (role: Sql) => sql`array_position(${raw(`array[${ROLES.map((r) =>
  * grants to the user or their teams on the space or a collection above it. 0 for no role.
  */
 export function spaceRoleRank(space: Sql, user: Sql): Sql {
-  return sql`coalesce((select ${memberSpaceRoleRank(space, sql`m`)}
-    from member m where m.organization_id = ${space}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
+  return contentRoleRank('space', space, user);
+}
+
+/** The same for a collection (table alias `collection`), by the rules of Policy.collectionRole. */
+export function collectionRoleRank(collection: Sql, user: Sql): Sql {
+  return contentRoleRank('collection', collection, user);
+}
+
+function contentRoleRank(kind: ContentKind, row: Sql, user: Sql): Sql {
+  return sql`coalesce((select ${memberContentRoleRank(kind, row, sql`m`)}
+    from member m where m.organization_id = ${row}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
 }
 
 /**
@@ -101,12 +110,22 @@ export function spaceRoleRank(space: Sql, user: Sql): Sql {
  * organization, or a row of nulls when there is none), as a statement that joins it reads it.
  */
 export function memberSpaceRoleRank(space: Sql, member: Sql): Sql {
-  return sql`case when ${member}.user_id is null then 0 when ${member}.role = 'admin' then 6 else greatest(
+  return memberContentRoleRank('space', space, member);
+}
+
+/**
+ * The role rank of the membership row `member` on a space or collection (`row`): the rules Policy.spaceRole
+ * and Policy.collectionRole share. The two differ only in what a grant names: the space itself or a
+ * collection above it; the collection itself or a collection above it.
+ */
+function memberContentRoleRank(kind: ContentKind, row: Sql, member: Sql): Sql {
+  const named = kind === 'space' ? sql`g.space_id = ${row}.id` : sql`g.collection_id = ${row}.id`;
+  return sql`case when ${member}.user_id is null then 0 when ${member}.role = 'admin' then ${raw(String(ROLES.length))} else greatest(
       case when ${rankOf(sql`${member}.role`)} is null then 0
-        when ${space}.access_level = 'member' then ${rankOf(sql`${member}.role`)}
-        else coalesce(${rankOf(sql`${space}.access_level`)}, 0) end,
+        when ${row}.access_level = 'member' then ${rankOf(sql`${member}.role`)}
+        else coalesce(${rankOf(sql`${row}.access_level`)}, 0) end,
       coalesce((select max(${rankOf(sql`g.role`)}) from content_grant g
-        where g.organization_id = ${space}.organization_id
+        where g.organization_id = ${row}.organization_id
           and (g.user_id = ${member}.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = ${member}.organization_id and tm.user_id = ${member}.user_id))
-          and (g.space_id = ${space}.id or g.collection_id = any(${space}.ancestors))), 0)) end`;
+          and (${named} or g.collection_id = any(${row}.ancestors))), 0)) end`;
 }

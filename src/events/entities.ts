@@ -25,6 +25,12 @@ export const DomainEvent = defineEntity({
   ],
   properties: {
     id: p.string().primary(),
+    /**
+     * The event's id as the current client's audit events name it (0.202.0's `AuditEvent.id` is a uuid):
+     * random, drawn when the event is recorded (the column's default filled it for events recorded
+     * before it existed).
+     */
+    uuid: p.uuid().defaultRaw('gen_random_uuid()').unique(),
     /** Insertion order: ordering per endpoint and the audit log's keyset. */
     seq: p.bigint('number').autoincrement().unique(),
     /** `<resource>.<change>`, e.g. `comment.posted` (the catalogue: src/events/types.ts). */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Clock } from '../kernel/clock.js';
 import type { Context } from '../kernel/context.js';
@@ -22,6 +23,7 @@ function eventRow(em: EntityManager, clock: Clock, actor: Actor, event: EventInp
   const target = Object.fromEntries(Object.entries(event.target).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
   return em.create(DomainEvent, {
     id: newId(),
+    uuid: randomUUID(),
     type: event.type,
     organizationId: event.organizationId,
     actorUserId: actor.userId,

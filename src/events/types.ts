@@ -10,6 +10,7 @@ export const EVENT_TYPES = {
   'member.joined': 'A user joined the organization (an invite or SSO).',
   'member.updated': "A member's role changed.",
   'member.removed': 'A member left or was removed from the organization.',
+  'user.updated': "A member's profile changed (display name, photo): one event in each organization the user is a member of.",
   'invite.created': 'An invite link to the organization, a space or a collection was created.',
   'invite.updated': "An invite link's role (or level on its content) changed.",
   'invite.deleted': 'An invite link was withdrawn.',
@@ -68,7 +69,7 @@ export const EVENT_TYPES = {
   'translation.deleted': 'A translation was removed.',
 
   'openapi_spec.created': 'An OpenAPI spec was stored.',
-  'openapi_spec.updated': "An OpenAPI spec's source changed.",
+  'openapi_spec.updated': "An OpenAPI spec's source or visibility changed.",
   'openapi_spec.processed': 'An OpenAPI spec version was processed.',
   'openapi_spec.deleted': 'An OpenAPI spec was deleted.',
 

@@ -292,9 +292,7 @@ export class Policy {
   }
 
   spacePermissions(space: SpaceRow) {
-    return whenLoaded(this.spaceRole(space), (role) =>
-      whenLoaded(this.organizationRole(space.organization), (orgRole) => spacePermissionsOf(role, orgRole === 'admin')),
-    );
+    return whenLoaded(this.spaceRole(space), (role) => spacePermissionsOf(role));
   }
 
   /**

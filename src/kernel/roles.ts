@@ -37,27 +37,23 @@ export const SPACE_PERMISSION_ROLES = {
   comment: 'comment',
   merge: 'review',
   review: 'review',
+  /** Installing an installation of the organization on the space (the organization's admins are admins of every space). */
+  installIntegration: 'admin',
 } as const satisfies Record<string, Role>;
 
-/**
- * What a role allows on a space, and `installIntegration`: installing is the organization's
- * administrators' (integrations are installed on the organization), whatever role a grant gives.
- */
-export type SpacePermissions = Readonly<Record<keyof typeof SPACE_PERMISSION_ROLES | 'installIntegration', boolean>>;
+/** What a role allows on a space. */
+export type SpacePermissions = Readonly<Record<keyof typeof SPACE_PERMISSION_ROLES, boolean>>;
 
-/** One frozen object per role and organization administration, shared by every space of every answer. */
+/** One frozen object per role, shared by every space of every answer. */
 const spacePermissionsByRole = new Map<string, SpacePermissions>(
-  [null, ...ROLES].flatMap((role) =>
-    [false, true].map((organizationAdmin) => [
-      `${role}|${organizationAdmin}`,
-      Object.freeze({
-        ...Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, atLeast(role, needed)])),
-        installIntegration: organizationAdmin,
-      }) as SpacePermissions,
-    ]),
-  ),
+  [null, ...ROLES].map((role) => [
+    `${role}`,
+    Object.freeze(
+      Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, atLeast(role, needed)])),
+    ) as SpacePermissions,
+  ]),
 );
 
-export function spacePermissionsOf(role: Role | null | undefined, organizationAdmin = false): SpacePermissions {
-  return spacePermissionsByRole.get(`${role ?? null}|${organizationAdmin}`)!;
+export function spacePermissionsOf(role: Role | null | undefined): SpacePermissions {
+  return spacePermissionsByRole.get(`${role ?? null}`)!;
 }

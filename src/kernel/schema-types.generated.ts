@@ -76,6 +76,71 @@ export type ApiTokenInfo = {
   label: Scalars['String']['output'];
 };
 
+/** An event of the audit log as the current client shapes it. */
+export type AuditEvent = {
+  __typename?: 'AuditEvent';
+  /** The event's type, a name of the event catalogue (`space.created`, `mutation.refused`, ...). */
+  action: Scalars['String']['output'];
+  actor: AuditEventActor;
+  /** A uuid, drawn when the event was recorded. */
+  id: Scalars['ID']['output'];
+  object: Scalars['String']['output'];
+  occurredAt: Scalars['DateTime']['output'];
+  /** succeeded for a change; denied or rejected for a refused mutation (action mutation.refused). */
+  outcome: Scalars['String']['output'];
+  /** The changed object in the contract's shape (and, for an update, what changed); a refusal's status and message. */
+  payload: Scalars['JSON']['output'];
+  /** The version of the payload's shape: 1. */
+  schemaVersion: Scalars['Int']['output'];
+  /** api for either door; workflow for the server's own work (jobs, sign-ins, start-up). */
+  source: Scalars['String']['output'];
+  target: AuditEventTarget;
+  urls: AuditEventUrls;
+};
+
+export type AuditEventAction = {
+  __typename?: 'AuditEventAction';
+  id: Scalars['ID']['output'];
+  label: Scalars['String']['output'];
+  object: Scalars['String']['output'];
+};
+
+export type AuditEventActionList = {
+  __typename?: 'AuditEventActionList';
+  items: Array<AuditEventAction>;
+};
+
+/** Who made a change: a user (`user`, their id and display name) or the server itself (`system`, `server`). */
+export type AuditEventActor = {
+  __typename?: 'AuditEventActor';
+  id: Scalars['ID']['output'];
+  label?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+};
+
+/** A page of audit events (no count, as the audit log's pages). */
+export type AuditEventPage = {
+  __typename?: 'AuditEventPage';
+  items: Array<AuditEvent>;
+  next?: Maybe<PageRef>;
+};
+
+/**
+ * What a change is about: the resource its action names (`space` of `space.moved`), else the most
+ * specific id the event names, else its organization.
+ */
+export type AuditEventTarget = {
+  __typename?: 'AuditEventTarget';
+  id: Scalars['ID']['output'];
+  label?: Maybe<Scalars['String']['output']>;
+  type: Scalars['String']['output'];
+};
+
+export type AuditEventUrls = {
+  __typename?: 'AuditEventUrls';
+  location: Scalars['String']['output'];
+};
+
 /** A page of the audit log (it has no count: counting an organization's whole history would read all of it). */
 export type AuditLogPage = {
   __typename?: 'AuditLogPage';
@@ -117,6 +182,24 @@ export type ChangeRequestContentArgs = {
   computed?: InputMaybe<Scalars['Boolean']['input']>;
   format?: InputMaybe<PageFormat>;
   metadata?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** A user who edited a change request. */
+export type ChangeRequestContributor = {
+  __typename?: 'ChangeRequestContributor';
+  /** `edit`: this server counts content edits only. */
+  actionType: Scalars['String']['output'];
+  /** How many edits (revisions) of the change request the user made; 0 for a creator who has not edited it yet. */
+  count: Scalars['Int']['output'];
+  /** When the user last edited the change request (its creation, for a creator who has not edited it yet). */
+  updatedAt: Scalars['DateTime']['output'];
+  user: User;
+};
+
+export type ChangeRequestContributorList = {
+  __typename?: 'ChangeRequestContributorList';
+  count: Scalars['Int']['output'];
+  items: Array<ChangeRequestContributor>;
 };
 
 /** Whether change requests opened by triage findings are listed: none are kept here, so both list the same. */
@@ -587,6 +670,11 @@ export type DefaultLevel =
   | 'read'
   | 'review';
 
+export type DuplicateSiteSpaceInput = {
+  /** Only false: this server keeps no drafts. */
+  draft?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
 /** Everyone who reacted with one emoji (a user counts once per emoji). */
 export type EmojiReaction = {
   __typename?: 'EmojiReaction';
@@ -742,6 +830,30 @@ export type InstallIntegrationInput = {
   spaces?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
+export type InstalledIntegration = {
+  __typename?: 'InstalledIntegration';
+  integration: Integration;
+  status: Scalars['String']['output'];
+  target: InstalledIntegrationTarget;
+};
+
+export type InstalledIntegrationList = {
+  __typename?: 'InstalledIntegrationList';
+  count: Scalars['Int']['output'];
+  items: Array<InstalledIntegration>;
+  next?: Maybe<PageRef>;
+};
+
+/** What an installation is installed on: its organization, or one space or site of it. */
+export type InstalledIntegrationTarget = {
+  __typename?: 'InstalledIntegrationTarget';
+  organizationId?: Maybe<Scalars['ID']['output']>;
+  siteId?: Maybe<Scalars['ID']['output']>;
+  spaceId?: Maybe<Scalars['ID']['output']>;
+  /** `organization`, `space` or `site`. */
+  type: Scalars['String']['output'];
+};
+
 export type Integration = {
   __typename?: 'Integration';
   blocks: Array<IntegrationBlock>;
@@ -786,9 +898,52 @@ export type IntegrationBlockMarkdown = {
   codeblock: Scalars['String']['output'];
 };
 
+/** The blocks an integration installed on a space publishes. */
+export type IntegrationBlocks = {
+  __typename?: 'IntegrationBlocks';
+  blocks: Array<IntegrationBlock>;
+  /** The integration's name. */
+  name: Scalars['String']['output'];
+};
+
 export type IntegrationConfigurationComponent = {
   __typename?: 'IntegrationConfigurationComponent';
   componentId: Scalars['String']['output'];
+};
+
+/**
+ * An installation on one space or site (0.202.0's IntegrationSpaceInstallation and
+ * IntegrationSiteInstallation): `spaceId` and `space` on a space, `siteId` and `site` on a site.
+ */
+export type IntegrationContentInstallation = {
+  __typename?: 'IntegrationContentInstallation';
+  configuration: Scalars['JSON']['output'];
+  externalIds: Array<Scalars['String']['output']>;
+  /** The installation's id. */
+  installation: Scalars['ID']['output'];
+  /** The integration's name. */
+  integration: Scalars['String']['output'];
+  site?: Maybe<Site>;
+  siteId?: Maybe<Scalars['ID']['output']>;
+  space?: Maybe<Space>;
+  spaceId?: Maybe<Scalars['ID']['output']>;
+  /** `active`, or `pending` while a property the integration's space (site) form requires is missing. */
+  status: Scalars['String']['output'];
+  urls: IntegrationContentInstallationUrls;
+};
+
+export type IntegrationContentInstallationList = {
+  __typename?: 'IntegrationContentInstallationList';
+  count: Scalars['Int']['output'];
+  items: Array<IntegrationContentInstallation>;
+  next?: Maybe<PageRef>;
+};
+
+export type IntegrationContentInstallationUrls = {
+  __typename?: 'IntegrationContentInstallationUrls';
+  location: Scalars['String']['output'];
+  publicContentEndpoint: Scalars['String']['output'];
+  publicEndpoint: Scalars['String']['output'];
 };
 
 export type IntegrationContentSource = {
@@ -840,6 +995,11 @@ export type IntegrationInstallationList = {
   next?: Maybe<PageRef>;
 };
 
+export type IntegrationInstallationState = {
+  __typename?: 'IntegrationInstallationState';
+  status: Scalars['String']['output'];
+};
+
 export type IntegrationInstallationTarget = {
   __typename?: 'IntegrationInstallationTarget';
   organization: Scalars['String']['output'];
@@ -849,6 +1009,8 @@ export type IntegrationInstallationUrls = {
   __typename?: 'IntegrationInstallationUrls';
   app: Scalars['String']['output'];
   location: Scalars['String']['output'];
+  /** Where the installation's rendered content is served: its public endpoint (no separate origin). */
+  publicContentEndpoint: Scalars['String']['output'];
   publicEndpoint: Scalars['String']['output'];
 };
 
@@ -874,6 +1036,8 @@ export type IntegrationUrls = {
   /** The icon as a data: URL; absent without an icon. */
   icon?: Maybe<Scalars['String']['output']>;
   location: Scalars['String']['output'];
+  /** Where the integration's rendered content is served: its public endpoint (no separate origin). */
+  publicContentEndpoint: Scalars['String']['output'];
   publicEndpoint: Scalars['String']['output'];
 };
 
@@ -900,6 +1064,22 @@ export type InviteToContentInput = {
   users?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
+export type InviteUsersToOrganizationInput = {
+  /** 1 to 100 e-mail addresses, each alone or as `{email, role}` with its own role (null: guest). */
+  emails: Array<Scalars['JSON']['input']>;
+  /** Role of those who join, unless their entry gives one (null: guest; left out: the organization's defaultRole). */
+  role?: InputMaybe<Role>;
+  /** Marks the new memberships as single sign-on ones (default false). */
+  sso?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** The users an invitation by e-mail named (members now, newly or already), and how many of them joined with it. */
+export type InvitedUsers = {
+  __typename?: 'InvitedUsers';
+  invited: Scalars['Int']['output'];
+  users: Array<Scalars['ID']['output']>;
+};
+
 /** A user's membership of an organization. */
 export type Member = {
   __typename?: 'Member';
@@ -913,6 +1093,11 @@ export type Member = {
   owningOrganization: Organization;
   /** The organization role; null for guests. */
   role?: Maybe<Role>;
+  /**
+   * How many sites of the organization the member can read: all of them for an enabled member with a role
+   * (a site's readers are its organization's non-guest members), none for guests; of those the caller sees.
+   */
+  sites: Scalars['Int']['output'];
   /** How many live spaces the member can access (of those the caller can see). */
   spaces: Scalars['Int']['output'];
   /** True for members who sign in with the organization's single sign-on. */
@@ -1007,6 +1192,11 @@ export type Mutation = {
   /** Opens a change request on the space's current revision. */
   createChangeRequest: ChangeRequest;
   createCollection: Collection;
+  /**
+   * Installs the integration on the organization, on no space or site yet (selections `selected`, empty),
+   * with its account form's defaults; 409 when it is installed there already.
+   */
+  createIntegrationInstallation: IntegrationInstallation;
   createInviteLink: InviteLink;
   /** Stores a specification under a new slug (409 when taken) and schedules its processing. */
   createOpenAPISpec: OpenApiSpec;
@@ -1049,6 +1239,11 @@ export type Mutation = {
   deleteTeam: Scalars['Boolean']['output'];
   deleteTranslationSettings: Scalars['Boolean']['output'];
   deleteWebhook: Scalars['Boolean']['output'];
+  /**
+   * Copies the site space's space (as duplicateSpace does) and publishes the copy where the original is: a
+   * section's only site space in a new section right after it, any other as a variant right after it.
+   */
+  duplicateSiteSpace: SiteSpace;
   duplicateSpace: Space;
   /** Gives a team or a member of the organization a role on the collection and what it holds. */
   grantCollectionRole: ContentGrant;
@@ -1062,9 +1257,23 @@ export type Mutation = {
   importContent: ImportContentResult;
   /** Installs the integration on the organization, or changes its installation there (selections, configuration). */
   installIntegration: IntegrationInstallation;
+  /** Installs an installation that selects its sites on one more site of its organization; 409 when it works there already or on every site. */
+  installIntegrationOnSite: IntegrationContentInstallation;
+  /**
+   * Installs an installation that selects its spaces (`selected`) on one more space of its organization,
+   * with the space form's defaults; 409 when it works there already or works on every space.
+   */
+  installIntegrationOnSpace: IntegrationContentInstallation;
   inviteToCollection: Scalars['Boolean']['output'];
   /** Gives members and teams of the organization one role on the space, each replacing the role given before. */
   inviteToSpace: Scalars['Boolean']['output'];
+  /**
+   * Makes the users of e-mail addresses members of the organization: an address no user has yet gets its
+   * user, who finds the membership on signing in (no mail is sent). A newcomer joins with their entry's
+   * role, else `role`, else the organization's default role; an existing member stays as they are. Every
+   * address is checked first (BAD_REQUEST, nothing written).
+   */
+  inviteUsersToOrganization: InvitedUsers;
   /**
    * Joins an organization that accepts the viewer's email domain (its `emailDomains`), with its default
    * role; a member already stays as they are. NOT_FOUND for one that does not accept the domain.
@@ -1101,6 +1310,8 @@ export type Mutation = {
   /** Delivers the delivery's event again, after the endpoint's pending deliveries. */
   redeliverWebhookDelivery: WebhookDelivery;
   removeFile: ContentEdit;
+  /** Uninstalls an installation by id; false when it is gone already. */
+  removeIntegrationInstallation: Scalars['Boolean']['output'];
   /** Removes a member with their team memberships and grants; the last admin cannot be removed (409). */
   removeMember: Scalars['Boolean']['output'];
   removeSectionFromGroup: Scalars['Boolean']['output'];
@@ -1118,6 +1329,11 @@ export type Mutation = {
   /** Sets the role given to a team or member on the space; a null role takes it back. True when something changed. */
   setSpaceRole: Scalars['Boolean']['output'];
   /**
+   * Moves a site space, section or section group among the siblings of its level of the site's structure
+   * (before and/or after one, or to the end); an item already there stays. Answers the item.
+   */
+  sortSiteStructure: SiteStructureItem;
+  /**
    * Records a batch of visitor events of a site (the reference's event kinds), all or nothing; returns
    * once they are committed. At most INSIGHTS_MAX_BATCH events per call, given as `events` or as `batch`
    * (exactly one of them).
@@ -1127,6 +1343,10 @@ export type Mutation = {
   transferSpace: Space;
   /** Removes the integration's installation from the organization; false when it was not installed. */
   uninstallIntegration: Scalars['Boolean']['output'];
+  /** Uninstalls the installation from one of its selected sites; false when it was not there, 409 when it works on every site. */
+  uninstallIntegrationFromSite: Scalars['Boolean']['output'];
+  /** Uninstalls the installation from one of its selected spaces; false when it was not there, 409 when it works on every space. */
+  uninstallIntegrationFromSpace: Scalars['Boolean']['output'];
   /** Unpublishes the integration and removes its installations. */
   unpublishIntegration: Scalars['Boolean']['output'];
   unpublishSite: Site;
@@ -1138,9 +1358,17 @@ export type Mutation = {
   updateComment: Comment;
   /** Edits a reply and adds or removes the caller's reactions; in change requests `resolved` resolves or reopens its comment. */
   updateCommentReply: CommentReply;
+  /** Updates an installation by id: its account configuration, external ids and selections. */
+  updateIntegrationInstallation: IntegrationInstallation;
+  /** Changes the installation's configuration (checked against the site form) or external ids on one site. */
+  updateIntegrationSiteInstallation: IntegrationContentInstallation;
+  /** Changes the installation's configuration (checked against the space form) or external ids on one space. */
+  updateIntegrationSpaceInstallation: IntegrationContentInstallation;
   updateInviteLink: InviteLink;
   /** Changes a member's role; the last admin cannot be demoted (409). */
   updateMember: Member;
+  /** Sets the specification's visibility. */
+  updateOpenAPISpec: OpenApiSpec;
   updateOrganization: Organization;
   updatePage: ContentEdit;
   updateSAMLProvider: SamlProvider;
@@ -1157,6 +1385,11 @@ export type Mutation = {
   updateTeamMembers: Scalars['Boolean']['output'];
   /** Renames the settings and, when `languages` is given, replaces the languages. */
   updateTranslationSettings: TranslationSettings;
+  /**
+   * Changes a user's profile: a user changes their own, an instance administrator anyone's (FORBIDDEN
+   * for another user the viewer sees, NOT_FOUND for one they do not, as `user` answers).
+   */
+  updateUser: User;
   /** Changes the fields given; activating a disabled endpoint clears its failure streak and resumes its deliveries. */
   updateWebhook: Webhook;
   uploadFile: ContentEdit;
@@ -1246,6 +1479,12 @@ export type MutationCreateChangeRequestArgs = {
 
 export type MutationCreateCollectionArgs = {
   input: CreateCollectionInput;
+  organizationId: Scalars['ID']['input'];
+};
+
+
+export type MutationCreateIntegrationInstallationArgs = {
+  integrationName: Scalars['String']['input'];
   organizationId: Scalars['ID']['input'];
 };
 
@@ -1419,6 +1658,14 @@ export type MutationDeleteWebhookArgs = {
 };
 
 
+export type MutationDuplicateSiteSpaceArgs = {
+  id: Scalars['ID']['input'];
+  input: DuplicateSiteSpaceInput;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
 export type MutationDuplicateSpaceArgs = {
   id: Scalars['ID']['input'];
 };
@@ -1450,6 +1697,20 @@ export type MutationInstallIntegrationArgs = {
 };
 
 
+export type MutationInstallIntegrationOnSiteArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type MutationInstallIntegrationOnSpaceArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type MutationInviteToCollectionArgs = {
   collectionId: Scalars['ID']['input'];
   input: InviteToContentInput;
@@ -1459,6 +1720,12 @@ export type MutationInviteToCollectionArgs = {
 export type MutationInviteToSpaceArgs = {
   input: InviteToContentInput;
   spaceId: Scalars['ID']['input'];
+};
+
+
+export type MutationInviteUsersToOrganizationArgs = {
+  input: InviteUsersToOrganizationInput;
+  organizationId: Scalars['ID']['input'];
 };
 
 
@@ -1582,6 +1849,12 @@ export type MutationRemoveFileArgs = {
 };
 
 
+export type MutationRemoveIntegrationInstallationArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+};
+
+
 export type MutationRemoveMemberArgs = {
   organizationId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
@@ -1647,6 +1920,13 @@ export type MutationSetSpaceRoleArgs = {
 };
 
 
+export type MutationSortSiteStructureArgs = {
+  input: SortSiteStructureInput;
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
 export type MutationTrackSiteEventsArgs = {
   batch?: InputMaybe<Scalars['InsightsEventBatch']['input']>;
   events?: InputMaybe<Array<Scalars['JSON']['input']>>;
@@ -1670,6 +1950,20 @@ export type MutationTransferSpaceArgs = {
 export type MutationUninstallIntegrationArgs = {
   integrationName: Scalars['String']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+export type MutationUninstallIntegrationFromSiteArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type MutationUninstallIntegrationFromSpaceArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
 };
 
 
@@ -1721,6 +2015,29 @@ export type MutationUpdateCommentReplyArgs = {
 };
 
 
+export type MutationUpdateIntegrationInstallationArgs = {
+  input: UpdateIntegrationInstallationInput;
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+};
+
+
+export type MutationUpdateIntegrationSiteInstallationArgs = {
+  input: UpdateIntegrationSiteInstallationInput;
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateIntegrationSpaceInstallationArgs = {
+  input: UpdateIntegrationSpaceInstallationInput;
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type MutationUpdateInviteLinkArgs = {
   input: UpdateInviteLinkInput;
   inviteId: Scalars['ID']['input'];
@@ -1732,6 +2049,13 @@ export type MutationUpdateMemberArgs = {
   input: UpdateMemberInput;
   organizationId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
+};
+
+
+export type MutationUpdateOpenApiSpecArgs = {
+  input: UpdateOpenApiSpecInput;
+  organizationId: Scalars['ID']['input'];
+  specSlug: Scalars['String']['input'];
 };
 
 
@@ -1829,6 +2153,12 @@ export type MutationUpdateTranslationSettingsArgs = {
 };
 
 
+export type MutationUpdateUserArgs = {
+  id: Scalars['ID']['input'];
+  input: UpdateUserInput;
+};
+
+
 export type MutationUpdateWebhookArgs = {
   input: UpdateWebhookInput;
   organizationId: Scalars['ID']['input'];
@@ -1864,8 +2194,12 @@ export type OpenApiSpec = {
   /** Why the last processing failed; absent when it succeeded. */
   lastProcessErrorCode?: Maybe<OpenApiSpecProcessingErrorCode>;
   lastProcessedAt?: Maybe<Scalars['DateTime']['output']>;
-  /** `info.version` of the last document processed successfully. */
-  lastVersion?: Maybe<Scalars['String']['output']>;
+  /** Errors of the last processing: 1 when it failed (`lastProcessErrorCode`), else 0. */
+  lastProcessedErrorCount: Scalars['Int']['output'];
+  /** Id of the newest version: the last source processed successfully. */
+  lastVersion?: Maybe<Scalars['ID']['output']>;
+  /** The newest version; absent until a source is processed successfully. */
+  latestVersion?: Maybe<OpenApiSpecVersion>;
   object: Scalars['String']['output'];
   /** Operations of that document (all `$ref`s resolved), in document order; empty until processed. */
   operations: Array<OpenApiOperation>;
@@ -1879,6 +2213,23 @@ export type OpenApiSpec = {
   title?: Maybe<Scalars['String']['output']>;
   updatedAt: Scalars['DateTime']['output'];
   urls: OpenApiSpecUrls;
+  visibility: OpenApiSpecVisibility;
+};
+
+/** A version's processed document, as a filesystem of one file (no reference to another file is resolved). */
+export type OpenApiSpecContent = {
+  __typename?: 'OpenAPISpecContent';
+  /** `{"openapi.json": <document>}` (or `openapi.yaml`, after the source's syntax): the document as parsed, its `$ref`s as written. */
+  filesystem: Scalars['JSON']['output'];
+  urls: OpenApiSpecContentUrls;
+};
+
+export type OpenApiSpecContentUrls = {
+  __typename?: 'OpenAPISpecContentUrls';
+  /** The source URL of a public specification fetched from a URL; null otherwise. */
+  public?: Maybe<Scalars['String']['output']>;
+  /** The version's `url`. */
+  source: Scalars['String']['output'];
 };
 
 export type OpenApiSpecList = {
@@ -1918,6 +2269,17 @@ export type OpenApiSpecPut = {
   spec: OpenApiSpec;
 };
 
+/** A version's source exactly as received. */
+export type OpenApiSpecRawContent = {
+  __typename?: 'OpenAPISpecRawContent';
+  format: OpenApiSpecRawFormat;
+  text: Scalars['String']['output'];
+};
+
+export type OpenApiSpecRawFormat =
+  | 'json'
+  | 'yaml';
+
 /** Where a specification comes from: exactly one of `url` and `text`. */
 export type OpenApiSpecSourceInput = {
   /** The specification itself, JSON or YAML. */
@@ -1931,6 +2293,43 @@ export type OpenApiSpecUrls = {
   app: Scalars['String']['output'];
   location: Scalars['String']['output'];
 };
+
+/** What one successful processing of a specification's source read, kept as a version. */
+export type OpenApiSpecVersion = {
+  __typename?: 'OpenAPISpecVersion';
+  createdAt: Scalars['DateTime']['output'];
+  /** `openapi 3.0.3`, `swagger 2.0`, … of the document. */
+  format: Scalars['String']['output'];
+  id: Scalars['ID']['output'];
+  /** 1 for the specification's first version, then one more for each. */
+  number: Scalars['Int']['output'];
+  object: Scalars['String']['output'];
+  /** `info.title` of the document. */
+  title?: Maybe<Scalars['String']['output']>;
+  /** Where the document is read: the URL it was fetched from, else its content in this API. */
+  url: Scalars['String']['output'];
+  urls: OpenApiSpecVersionUrls;
+  /** `info.version` of the document. */
+  version?: Maybe<Scalars['String']['output']>;
+};
+
+export type OpenApiSpecVersionList = {
+  __typename?: 'OpenAPISpecVersionList';
+  count: Scalars['Int']['output'];
+  items: Array<OpenApiSpecVersion>;
+  next?: Maybe<PageRef>;
+};
+
+export type OpenApiSpecVersionUrls = {
+  __typename?: 'OpenAPISpecVersionUrls';
+  location: Scalars['String']['output'];
+};
+
+export type OpenApiSpecVisibility =
+  /** Seen by the organization's members only (what a new specification is). */
+  | 'private'
+  /** Its content answers its source URL (a URL source's) as its public URL. */
+  | 'public';
 
 export type Organization = {
   __typename?: 'Organization';
@@ -1978,6 +2377,19 @@ export type OrganizationCollectionsArgs = {
 export type OrganizationSpacesArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   page?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type OrganizationInstallation = {
+  __typename?: 'OrganizationInstallation';
+  installation: IntegrationInstallation;
+  integration: Integration;
+};
+
+export type OrganizationInstallationList = {
+  __typename?: 'OrganizationInstallationList';
+  count: Scalars['Int']['output'];
+  items: Array<OrganizationInstallation>;
+  next?: Maybe<PageRef>;
 };
 
 /** A link to join the organization with `role` (null: as a guest). The id is the link's secret. */
@@ -2259,6 +2671,18 @@ export type Query = {
   aggregateSiteEvents: InsightsAggregation;
   /** The viewer's active API tokens (never their secrets). */
   apiTokens: Array<ApiTokenInfo>;
+  /** One audit event of the organization, by its uuid (NOT_FOUND for any other). Organization admins only. */
+  auditEvent: AuditEvent;
+  /** Every action an audit event may have: the event catalogue's names and what they mean. Organization admins only. */
+  auditEventActions: AuditEventActionList;
+  /**
+   * The organization's audit log in the current client's shape (@gitbook/api 0.202.0's audit events),
+   * newest first: the same events as `auditLog`. Filters: `action` (a name of the event catalogue),
+   * `actor` (a user id, or `server` for the server's own work), `target` (any id the event is about),
+   * `from` and `to` (both inclusive) on the time it occurred. 20 a page unless `limit` (at most 100)
+   * says otherwise. Organization admins only.
+   */
+  auditEvents: AuditEventPage;
   /**
    * The organization's audit log, newest first: every change made through either door (outcome
    * succeeded) and every mutation refused to an authenticated caller (type mutation.refused, outcome
@@ -2270,6 +2694,11 @@ export type Query = {
   /** A change request by id or by its number in the space. */
   changeRequest: ChangeRequest;
   changeRequestContent: Revision;
+  /**
+   * The change request's contributors (its creator first, then each user at their first edit), each with how
+   * many edits they made in it and when the last.
+   */
+  changeRequestContributors: ChangeRequestContributorList;
   changeRequestFile: RevisionFile;
   /** Pages of the change request's content that refer to the file (cover, or a link or image to `.gitbook/assets/<name>`). */
   changeRequestFileBacklinks: ContentLocationList;
@@ -2288,12 +2717,24 @@ export type Query = {
   changeRequests: ChangeRequestList;
   collection: Collection;
   collectionGrants: ContentGrantList;
+  /**
+   * Every member of the organization who has a role on the collection, with that role (from the
+   * organization, the default levels and the grants on it and the collections above it, as the policy
+   * weighs them); `role` keeps those with that role. Oldest membership first.
+   */
+  collectionPermissions: UserPermissionList;
   collectionSpaces: SpaceList;
   collections: CollectionList;
   comment: Comment;
   /** Replies of a comment, oldest first. */
   commentReplies: CommentReplyList;
   commentReply: CommentReply;
+  /**
+   * Members of the organization who posted a comment in the space's discussion (without `changeRequestId`)
+   * or in the change request's: the authors `comments(authors:)` selects by (replies do not count).
+   * Oldest membership first.
+   */
+  commenters: MemberList;
   /**
    * Comments of a space (without `changeRequestId`) or of one of its change requests: `order` asc or desc
    * (by posting time, default desc), `status` all (default), open or resolved, `targetPage`, `authors`.
@@ -2302,8 +2743,25 @@ export type Query = {
   integration: Integration;
   /** The integration's installation on the organization; 404 when it is not installed there. */
   integrationInstallation: IntegrationInstallation;
+  /** An installation of the integration by its id. */
+  integrationInstallationById: IntegrationInstallation;
+  /** The sites an installation works on, by the site's creation, each with the installation's configuration there. */
+  integrationInstallationSites: IntegrationContentInstallationList;
+  /**
+   * The spaces an installation works on (every live space of its organization under selection `all`, the
+   * selected ones else), by the space's creation, each with the installation's configuration there.
+   */
+  integrationInstallationSpaces: IntegrationContentInstallationList;
   /** Installations of the integration in every organization, oldest first; `externalId` keeps those carrying it. */
   integrationInstallations: IntegrationInstallationList;
+  /** The installation on one site of its organization; 404 when it does not work there. */
+  integrationSiteInstallation: IntegrationContentInstallation;
+  /** The integration's installations on sites in every organization, for its publisher; `externalId` keeps those carrying it. */
+  integrationSiteInstallations: IntegrationContentInstallationList;
+  /** The installation on one space of its organization; 404 when it does not work there. */
+  integrationSpaceInstallation: IntegrationContentInstallation;
+  /** The integration's installations on spaces in every organization, for its publisher; `externalId` keeps those carrying it. */
+  integrationSpaceInstallations: IntegrationContentInstallationList;
   /**
    * Integrations the viewer can see (public ones, and every one their organizations publish), by name.
    * `search` keeps names or titles containing it (any case); `blockDomain` those with a block unfurling
@@ -2320,6 +2778,14 @@ export type Query = {
   memberTeams: MemberTeamList;
   members: MemberList;
   openAPISpec: OpenApiSpec;
+  /** A version of the specification: the one of `versionId`, or without it the newest (404 while none is processed). */
+  openAPISpecVersion: OpenApiSpecVersion;
+  /** What a version of the specification holds (without `versionId`, the newest's). */
+  openAPISpecVersionContent: OpenApiSpecContent;
+  /** The source of a version of the specification exactly as received (without `versionId`, the newest's). */
+  openAPISpecVersionRawContent: OpenApiSpecRawContent;
+  /** The specification's processed versions, newest first. */
+  openAPISpecVersions: OpenApiSpecVersionList;
   /** OpenAPI specifications of the organization, oldest first. */
   openAPISpecs: OpenApiSpecList;
   organization: Organization;
@@ -2328,6 +2794,21 @@ export type Query = {
    * Reviewers, topics and style guide runs are not kept here: asking for one finds none.
    */
   organizationChangeRequests: ChangeRequestList;
+  /** The organization's installations with their integrations, oldest first; `search` keeps integrations whose name or title has it. */
+  organizationInstallations: OrganizationInstallationList;
+  /** The status of the integration's installation on the organization; 404 when it is not installed there. */
+  organizationIntegrationStatus: IntegrationInstallationState;
+  /**
+   * The statuses of the organization's installations: on the organization (the default `target`), on its
+   * spaces (those the viewer can read; `space` keeps one) or on its sites (`site` keeps one).
+   */
+  organizationIntegrationStatuses: InstalledIntegrationList;
+  /**
+   * The integrations the organization may install, by name: every public one and the organization's own
+   * (private and unlisted ones included), with the filters of `integrations`; `scope` and `target` keep
+   * those asking that scope or installing at that target.
+   */
+  organizationIntegrations: IntegrationList;
   /** Organizations the viewer is a member of, oldest first. */
   organizations: OrganizationList;
   /**
@@ -2348,6 +2829,8 @@ export type Query = {
   shareLinks: ShareLinkList;
   site: Site;
   siteAdaptiveSchema: SiteAdaptiveSchema;
+  /** The integrations installed on the site, by name; `search` keeps names or titles containing it. */
+  siteIntegrations: IntegrationList;
   siteSectionGroups: SiteSectionGroupList;
   siteSections: SiteSectionList;
   siteSpaces: SiteSpaceList;
@@ -2370,6 +2853,10 @@ export type Query = {
   spaceFiles: RevisionFileList;
   /** Roles given explicitly on the space to teams and members. */
   spaceGrants: ContentGrantList;
+  /** The blocks of the integrations installed on the space, by integration name (those publishing none left out). */
+  spaceIntegrationBlocks: Array<IntegrationBlocks>;
+  /** The integrations installed on the space, by name; `search` keeps names or titles containing it. */
+  spaceIntegrations: IntegrationList;
   /** Links of the space's main content, classified; `status` (ok, broken, in-app) filters the items, not the stats. */
   spaceLinks: ContentReferenceUsageList;
   /**
@@ -2432,6 +2919,29 @@ export type QueryAggregateSiteEventsArgs = {
 };
 
 
+export type QueryAuditEventArgs = {
+  id: Scalars['ID']['input'];
+  organizationId: Scalars['ID']['input'];
+};
+
+
+export type QueryAuditEventActionsArgs = {
+  organizationId: Scalars['ID']['input'];
+};
+
+
+export type QueryAuditEventsArgs = {
+  action?: InputMaybe<Scalars['String']['input']>;
+  actor?: InputMaybe<Scalars['ID']['input']>;
+  from?: InputMaybe<Scalars['DateTime']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['ID']['input']>;
+  to?: InputMaybe<Scalars['DateTime']['input']>;
+};
+
+
 export type QueryAuditLogArgs = {
   actor?: InputMaybe<Scalars['ID']['input']>;
   from?: InputMaybe<Scalars['DateTime']['input']>;
@@ -2456,6 +2966,12 @@ export type QueryChangeRequestContentArgs = {
   computed?: InputMaybe<Scalars['Boolean']['input']>;
   format?: InputMaybe<PageFormat>;
   metadata?: InputMaybe<Scalars['Boolean']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QueryChangeRequestContributorsArgs = {
+  changeRequestId: Scalars['ID']['input'];
   spaceId: Scalars['ID']['input'];
 };
 
@@ -2558,6 +3074,14 @@ export type QueryCollectionGrantsArgs = {
 };
 
 
+export type QueryCollectionPermissionsArgs = {
+  collectionId: Scalars['ID']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  role?: InputMaybe<Role>;
+};
+
+
 export type QueryCollectionSpacesArgs = {
   collectionId: Scalars['ID']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -2597,6 +3121,14 @@ export type QueryCommentReplyArgs = {
 };
 
 
+export type QueryCommentersArgs = {
+  changeRequestId?: InputMaybe<Scalars['ID']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QueryCommentsArgs = {
   authors?: InputMaybe<Array<Scalars['ID']['input']>>;
   changeRequestId?: InputMaybe<Scalars['ID']['input']>;
@@ -2620,7 +3152,59 @@ export type QueryIntegrationInstallationArgs = {
 };
 
 
+export type QueryIntegrationInstallationByIdArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+};
+
+
+export type QueryIntegrationInstallationSitesArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryIntegrationInstallationSpacesArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+};
+
+
 export type QueryIntegrationInstallationsArgs = {
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  integrationName: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryIntegrationSiteInstallationArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QueryIntegrationSiteInstallationsArgs = {
+  externalId?: InputMaybe<Scalars['String']['input']>;
+  integrationName: Scalars['String']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryIntegrationSpaceInstallationArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QueryIntegrationSpaceInstallationsArgs = {
   externalId?: InputMaybe<Scalars['String']['input']>;
   integrationName: Scalars['String']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
@@ -2695,6 +3279,35 @@ export type QueryOpenApiSpecArgs = {
 };
 
 
+export type QueryOpenApiSpecVersionArgs = {
+  organizationId: Scalars['ID']['input'];
+  specSlug: Scalars['String']['input'];
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryOpenApiSpecVersionContentArgs = {
+  organizationId: Scalars['ID']['input'];
+  specSlug: Scalars['String']['input'];
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryOpenApiSpecVersionRawContentArgs = {
+  organizationId: Scalars['ID']['input'];
+  specSlug: Scalars['String']['input'];
+  versionId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+export type QueryOpenApiSpecVersionsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  specSlug: Scalars['String']['input'];
+};
+
+
 export type QueryOpenApiSpecsArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   organizationId: Scalars['ID']['input'];
@@ -2721,6 +3334,45 @@ export type QueryOrganizationChangeRequestsArgs = {
   status?: InputMaybe<Array<ChangeRequestStatus>>;
   styleguideRun?: InputMaybe<Scalars['String']['input']>;
   topic?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryOrganizationInstallationsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryOrganizationIntegrationStatusArgs = {
+  integrationName: Scalars['String']['input'];
+  organizationId: Scalars['ID']['input'];
+};
+
+
+export type QueryOrganizationIntegrationStatusesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  site?: InputMaybe<Scalars['ID']['input']>;
+  space?: InputMaybe<Scalars['ID']['input']>;
+  target?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type QueryOrganizationIntegrationsArgs = {
+  blockDomain?: InputMaybe<Scalars['String']['input']>;
+  blocks?: InputMaybe<Scalars['Boolean']['input']>;
+  category?: InputMaybe<Scalars['String']['input']>;
+  contentSources?: InputMaybe<Scalars['Boolean']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  owner?: InputMaybe<Scalars['ID']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  scope?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  target?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2779,6 +3431,15 @@ export type QuerySiteArgs = {
 
 export type QuerySiteAdaptiveSchemaArgs = {
   organizationId?: InputMaybe<Scalars['ID']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QuerySiteIntegrationsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
   siteId: Scalars['ID']['input'];
 };
 
@@ -2881,6 +3542,19 @@ export type QuerySpaceGrantsArgs = {
   page?: InputMaybe<Scalars['String']['input']>;
   spaceId: Scalars['ID']['input'];
   to?: InputMaybe<GranteeKind>;
+};
+
+
+export type QuerySpaceIntegrationBlocksArgs = {
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpaceIntegrationsArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  search?: InputMaybe<Scalars['String']['input']>;
+  spaceId: Scalars['ID']['input'];
 };
 
 
@@ -3456,11 +4130,27 @@ export type SiteStructure = {
 
 export type SiteStructureItem = SiteSection | SiteSectionGroup | SiteSpace;
 
+export type SiteStructureItemMovePositionInput = {
+  after?: InputMaybe<SiteStructureItemPointerInput>;
+  before?: InputMaybe<SiteStructureItemPointerInput>;
+};
+
+export type SiteStructureItemPointerInput = {
+  id: Scalars['ID']['input'];
+  type: Scalars['String']['input'];
+};
+
 export type SiteUrls = {
   __typename?: 'SiteUrls';
   app: Scalars['String']['output'];
   location: Scalars['String']['output'];
   published?: Maybe<Scalars['String']['output']>;
+};
+
+export type SortSiteStructureInput = {
+  item: SiteStructureItemPointerInput;
+  /** A sibling of the same level to go just `before` and/or `after`; neither (or no position): the end of the level. */
+  position?: InputMaybe<SiteStructureItemMovePositionInput>;
 };
 
 export type Space = {
@@ -3741,6 +4431,31 @@ export type UpdateCommentInput = {
   resolved?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+export type UpdateIntegrationInstallationInput = {
+  /** Replaces the configuration; validated against the integration's `configurations.account` schema. */
+  configuration?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 5 identifiers given by the integration; replaces the stored ones. */
+  externalIds?: InputMaybe<Array<Scalars['String']['input']>>;
+  /** `all` sites, or `selected` ones: from `all`, every site stays selected. */
+  site_selection?: InputMaybe<Scalars['String']['input']>;
+  /** `all` spaces, or `selected` ones: from `all`, every live space stays selected (uninstall from spaces then). */
+  space_selection?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type UpdateIntegrationSiteInstallationInput = {
+  /** Replaces the configuration; validated against the integration's `configurations.site` schema. */
+  configuration?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 5 identifiers given by the integration; replaces the stored ones. */
+  externalIds?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
+export type UpdateIntegrationSpaceInstallationInput = {
+  /** Replaces the configuration; validated against the integration's `configurations.space` schema. */
+  configuration?: InputMaybe<Scalars['JSON']['input']>;
+  /** At most 5 identifiers given by the integration; replaces the stored ones. */
+  externalIds?: InputMaybe<Array<Scalars['String']['input']>>;
+};
+
 export type UpdateInviteLinkInput = {
   /** New level of a link to a space or collection. */
   level?: InputMaybe<Role>;
@@ -3751,6 +4466,11 @@ export type UpdateInviteLinkInput = {
 export type UpdateMemberInput = {
   /** A role, or null to make the member a guest; omitted keeps it. */
   role?: InputMaybe<Role>;
+};
+
+export type UpdateOpenApiSpecInput = {
+  /** `private` (what a new specification is) or `public`. */
+  visibility: OpenApiSpecVisibility;
 };
 
 export type UpdateOrganizationInput = {
@@ -3866,6 +4586,13 @@ export type UpdateTranslationSettingsInput = {
   title: Scalars['String']['input'];
 };
 
+export type UpdateUserInput = {
+  /** Full name (1-64 characters). */
+  displayName?: InputMaybe<Scalars['String']['input']>;
+  /** URL of the profile picture (http or https, up to 2048 characters). */
+  photoURL?: InputMaybe<Scalars['String']['input']>;
+};
+
 export type UpdateWebhookInput = {
   active?: InputMaybe<Scalars['Boolean']['input']>;
   /** Null removes it. */
@@ -3899,7 +4626,7 @@ export type User = {
   urls: UserUrls;
 };
 
-/** A member's role on a space. */
+/** A member's role on a space or collection. */
 export type UserPermission = {
   __typename?: 'UserPermission';
   permission: Role;
@@ -4105,9 +4832,18 @@ export type ResolversTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ResolverTypeWrapper<ParentOf<'ApiTokenInfo', ApiTokenInfo>>;
+  AuditEvent: ResolverTypeWrapper<ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversTypes['AuditEventActor'], target: ResolversTypes['AuditEventTarget'], urls: ResolversTypes['AuditEventUrls'] }>>;
+  AuditEventAction: ResolverTypeWrapper<ParentOf<'AuditEventAction', AuditEventAction>>;
+  AuditEventActionList: ResolverTypeWrapper<ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversTypes['AuditEventAction']> }>>;
+  AuditEventActor: ResolverTypeWrapper<ParentOf<'AuditEventActor', AuditEventActor>>;
+  AuditEventPage: ResolverTypeWrapper<ParentOf<'AuditEventPage', Omit<AuditEventPage, 'items' | 'next'> & { items: Array<ResolversTypes['AuditEvent']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  AuditEventTarget: ResolverTypeWrapper<ParentOf<'AuditEventTarget', AuditEventTarget>>;
+  AuditEventUrls: ResolverTypeWrapper<ParentOf<'AuditEventUrls', AuditEventUrls>>;
   AuditLogPage: ResolverTypeWrapper<ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversTypes['Event']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChangeRequest: ResolverTypeWrapper<ParentOf<'ChangeRequest', Omit<ChangeRequest, 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { content: ResolversTypes['Revision'], contributors: Array<ResolversTypes['User']>, createdBy: ResolversTypes['User'], space: ResolversTypes['Space'], urls: ResolversTypes['ChangeRequestUrls'] }>>;
+  ChangeRequestContributor: ResolverTypeWrapper<ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversTypes['User'] }>>;
+  ChangeRequestContributorList: ResolverTypeWrapper<ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversTypes['ChangeRequestContributor']> }>>;
   ChangeRequestFinding: ChangeRequestFinding;
   ChangeRequestList: ResolverTypeWrapper<ParentOf<'ChangeRequestList', Omit<ChangeRequestList, 'items' | 'next'> & { items: Array<ResolversTypes['ChangeRequest']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   ChangeRequestOrderBy: ChangeRequestOrderBy;
@@ -4160,6 +4896,7 @@ export type ResolversTypes = {
   CreatedApiToken: ResolverTypeWrapper<ParentOf<'CreatedApiToken', CreatedApiToken>>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   DefaultLevel: DefaultLevel;
+  DuplicateSiteSpaceInput: DuplicateSiteSpaceInput;
   EmojiReaction: ResolverTypeWrapper<ParentOf<'EmojiReaction', Omit<EmojiReaction, 'users'> & { users: Array<ResolversTypes['CommentReactionUser']> }>>;
   Event: ResolverTypeWrapper<ParentOf<'Event', Omit<Event, 'actor'> & { actor?: Maybe<ResolversTypes['User']> }>>;
   ExportUrl: ResolverTypeWrapper<ParentOf<'ExportUrl', ExportUrl>>;
@@ -4180,16 +4917,24 @@ export type ResolversTypes = {
   InsightsFilterInput: InsightsFilterInput;
   InsightsOrderInput: InsightsOrderInput;
   InstallIntegrationInput: InstallIntegrationInput;
+  InstalledIntegration: ResolverTypeWrapper<ParentOf<'InstalledIntegration', Omit<InstalledIntegration, 'integration' | 'target'> & { integration: ResolversTypes['Integration'], target: ResolversTypes['InstalledIntegrationTarget'] }>>;
+  InstalledIntegrationList: ResolverTypeWrapper<ParentOf<'InstalledIntegrationList', Omit<InstalledIntegrationList, 'items' | 'next'> & { items: Array<ResolversTypes['InstalledIntegration']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  InstalledIntegrationTarget: ResolverTypeWrapper<ParentOf<'InstalledIntegrationTarget', InstalledIntegrationTarget>>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   Integration: ResolverTypeWrapper<ParentOf<'Integration', Omit<Integration, 'blocks' | 'contentSources' | 'externalLinks' | 'owner' | 'permissions' | 'urls'> & { blocks: Array<ResolversTypes['IntegrationBlock']>, contentSources: Array<ResolversTypes['IntegrationContentSource']>, externalLinks: Array<ResolversTypes['IntegrationExternalLink']>, owner: ResolversTypes['Organization'], permissions: ResolversTypes['IntegrationPermissions'], urls: ResolversTypes['IntegrationUrls'] }>>;
   IntegrationBlock: ResolverTypeWrapper<ParentOf<'IntegrationBlock', Omit<IntegrationBlock, 'markdown'> & { markdown?: Maybe<ResolversTypes['IntegrationBlockMarkdown']> }>>;
   IntegrationBlockMarkdown: ResolverTypeWrapper<ParentOf<'IntegrationBlockMarkdown', IntegrationBlockMarkdown>>;
+  IntegrationBlocks: ResolverTypeWrapper<ParentOf<'IntegrationBlocks', Omit<IntegrationBlocks, 'blocks'> & { blocks: Array<ResolversTypes['IntegrationBlock']> }>>;
   IntegrationConfigurationComponent: ResolverTypeWrapper<ParentOf<'IntegrationConfigurationComponent', IntegrationConfigurationComponent>>;
+  IntegrationContentInstallation: ResolverTypeWrapper<ParentOf<'IntegrationContentInstallation', Omit<IntegrationContentInstallation, 'site' | 'space' | 'urls'> & { site?: Maybe<ResolversTypes['Site']>, space?: Maybe<ResolversTypes['Space']>, urls: ResolversTypes['IntegrationContentInstallationUrls'] }>>;
+  IntegrationContentInstallationList: ResolverTypeWrapper<ParentOf<'IntegrationContentInstallationList', Omit<IntegrationContentInstallationList, 'items' | 'next'> & { items: Array<ResolversTypes['IntegrationContentInstallation']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  IntegrationContentInstallationUrls: ResolverTypeWrapper<ParentOf<'IntegrationContentInstallationUrls', IntegrationContentInstallationUrls>>;
   IntegrationContentSource: ResolverTypeWrapper<ParentOf<'IntegrationContentSource', Omit<IntegrationContentSource, 'configuration'> & { configuration: ResolversTypes['IntegrationConfigurationComponent'] }>>;
   IntegrationExternalLink: ResolverTypeWrapper<ParentOf<'IntegrationExternalLink', IntegrationExternalLink>>;
   IntegrationExternalLinkInput: IntegrationExternalLinkInput;
   IntegrationInstallation: ResolverTypeWrapper<ParentOf<'IntegrationInstallation', Omit<IntegrationInstallation, 'integration' | 'selectedSites' | 'selectedSpaces' | 'target' | 'urls'> & { integration: ResolversTypes['Integration'], selectedSites: Array<ResolversTypes['Site']>, selectedSpaces: Array<ResolversTypes['Space']>, target: ResolversTypes['IntegrationInstallationTarget'], urls: ResolversTypes['IntegrationInstallationUrls'] }>>;
   IntegrationInstallationList: ResolverTypeWrapper<ParentOf<'IntegrationInstallationList', Omit<IntegrationInstallationList, 'items' | 'next'> & { items: Array<ResolversTypes['IntegrationInstallation']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  IntegrationInstallationState: ResolverTypeWrapper<ParentOf<'IntegrationInstallationState', IntegrationInstallationState>>;
   IntegrationInstallationTarget: ResolverTypeWrapper<ParentOf<'IntegrationInstallationTarget', IntegrationInstallationTarget>>;
   IntegrationInstallationUrls: ResolverTypeWrapper<ParentOf<'IntegrationInstallationUrls', IntegrationInstallationUrls>>;
   IntegrationList: ResolverTypeWrapper<ParentOf<'IntegrationList', Omit<IntegrationList, 'items' | 'next'> & { items: Array<ResolversTypes['Integration']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -4199,6 +4944,8 @@ export type ResolversTypes = {
   InviteLinkList: ResolverTypeWrapper<ParentOf<'InviteLinkList', Omit<InviteLinkList, 'items' | 'next'> & { items: Array<ResolversTypes['InviteLink']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   InviteLinkTarget: InviteLinkTarget;
   InviteToContentInput: InviteToContentInput;
+  InviteUsersToOrganizationInput: InviteUsersToOrganizationInput;
+  InvitedUsers: ResolverTypeWrapper<ParentOf<'InvitedUsers', InvitedUsers>>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   Member: ResolverTypeWrapper<ParentOf<'Member', Omit<Member, 'owningOrganization' | 'user'> & { owningOrganization: ResolversTypes['Organization'], user: ResolversTypes['User'] }>>;
   MemberList: ResolverTypeWrapper<ParentOf<'MemberList', Omit<MemberList, 'items' | 'next'> & { items: Array<ResolversTypes['Member']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -4212,15 +4959,25 @@ export type ResolversTypes = {
   MovePageInput: MovePageInput;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   OpenAPIOperation: ResolverTypeWrapper<ParentOf<'OpenAPIOperation', OpenApiOperation>>;
-  OpenAPISpec: ResolverTypeWrapper<ParentOf<'OpenAPISpec', Omit<OpenApiSpec, 'operations' | 'owningOrganization' | 'permissions' | 'urls'> & { operations: Array<ResolversTypes['OpenAPIOperation']>, owningOrganization: ResolversTypes['Organization'], permissions: ResolversTypes['OpenAPISpecPermissions'], urls: ResolversTypes['OpenAPISpecUrls'] }>>;
+  OpenAPISpec: ResolverTypeWrapper<ParentOf<'OpenAPISpec', Omit<OpenApiSpec, 'latestVersion' | 'operations' | 'owningOrganization' | 'permissions' | 'urls'> & { latestVersion?: Maybe<ResolversTypes['OpenAPISpecVersion']>, operations: Array<ResolversTypes['OpenAPIOperation']>, owningOrganization: ResolversTypes['Organization'], permissions: ResolversTypes['OpenAPISpecPermissions'], urls: ResolversTypes['OpenAPISpecUrls'] }>>;
+  OpenAPISpecContent: ResolverTypeWrapper<ParentOf<'OpenAPISpecContent', Omit<OpenApiSpecContent, 'urls'> & { urls: ResolversTypes['OpenAPISpecContentUrls'] }>>;
+  OpenAPISpecContentUrls: ResolverTypeWrapper<ParentOf<'OpenAPISpecContentUrls', OpenApiSpecContentUrls>>;
   OpenAPISpecList: ResolverTypeWrapper<ParentOf<'OpenAPISpecList', Omit<OpenApiSpecList, 'items' | 'next'> & { items: Array<ResolversTypes['OpenAPISpec']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   OpenAPISpecPermissions: ResolverTypeWrapper<ParentOf<'OpenAPISpecPermissions', OpenApiSpecPermissions>>;
   OpenAPISpecProcessingErrorCode: OpenApiSpecProcessingErrorCode;
   OpenAPISpecProcessingState: OpenApiSpecProcessingState;
   OpenAPISpecPut: ResolverTypeWrapper<ParentOf<'OpenAPISpecPut', Omit<OpenApiSpecPut, 'spec'> & { spec: ResolversTypes['OpenAPISpec'] }>>;
+  OpenAPISpecRawContent: ResolverTypeWrapper<ParentOf<'OpenAPISpecRawContent', OpenApiSpecRawContent>>;
+  OpenAPISpecRawFormat: OpenApiSpecRawFormat;
   OpenAPISpecSourceInput: OpenApiSpecSourceInput;
   OpenAPISpecUrls: ResolverTypeWrapper<ParentOf<'OpenAPISpecUrls', OpenApiSpecUrls>>;
+  OpenAPISpecVersion: ResolverTypeWrapper<ParentOf<'OpenAPISpecVersion', Omit<OpenApiSpecVersion, 'urls'> & { urls: ResolversTypes['OpenAPISpecVersionUrls'] }>>;
+  OpenAPISpecVersionList: ResolverTypeWrapper<ParentOf<'OpenAPISpecVersionList', Omit<OpenApiSpecVersionList, 'items' | 'next'> & { items: Array<ResolversTypes['OpenAPISpecVersion']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  OpenAPISpecVersionUrls: ResolverTypeWrapper<ParentOf<'OpenAPISpecVersionUrls', OpenApiSpecVersionUrls>>;
+  OpenAPISpecVisibility: OpenApiSpecVisibility;
   Organization: ResolverTypeWrapper<ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'mergeRules' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversTypes['CollectionList'], defaultContent?: Maybe<ResolversTypes['SitePointer']>, mergeRules: ResolversTypes['MergeRules'], permissions: ResolversTypes['OrganizationPermissions'], spaces: ResolversTypes['SpaceList'], trial: ResolversTypes['OrganizationTrial'], urls: ResolversTypes['OrganizationUrls'] }>>;
+  OrganizationInstallation: ResolverTypeWrapper<ParentOf<'OrganizationInstallation', Omit<OrganizationInstallation, 'installation' | 'integration'> & { installation: ResolversTypes['IntegrationInstallation'], integration: ResolversTypes['Integration'] }>>;
+  OrganizationInstallationList: ResolverTypeWrapper<ParentOf<'OrganizationInstallationList', Omit<OrganizationInstallationList, 'items' | 'next'> & { items: Array<ResolversTypes['OrganizationInstallation']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   OrganizationInviteLink: ResolverTypeWrapper<ParentOf<'OrganizationInviteLink', OrganizationInviteLink>>;
   OrganizationList: ResolverTypeWrapper<ParentOf<'OrganizationList', Omit<OrganizationList, 'items' | 'next'> & { items: Array<ResolversTypes['Organization']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   OrganizationPermissions: ResolverTypeWrapper<ParentOf<'OrganizationPermissions', OrganizationPermissions>>;
@@ -4293,7 +5050,10 @@ export type ResolversTypes = {
   SiteSpacePositionInput: SiteSpacePositionInput;
   SiteStructure: ResolverTypeWrapper<ParentOf<'SiteStructure', Omit<SiteStructure, 'structure'> & { structure: Array<ResolversTypes['SiteStructureItem']> }>>;
   SiteStructureItem: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['SiteStructureItem']>;
+  SiteStructureItemMovePositionInput: SiteStructureItemMovePositionInput;
+  SiteStructureItemPointerInput: SiteStructureItemPointerInput;
   SiteUrls: ResolverTypeWrapper<ParentOf<'SiteUrls', SiteUrls>>;
+  SortSiteStructureInput: SortSiteStructureInput;
   Space: ResolverTypeWrapper<ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversTypes['Revision'], mergeRules: ResolversTypes['MergeRules'], owningOrganization: ResolversTypes['Organization'], parentCollection?: Maybe<ResolversTypes['Collection']>, permissions: ResolversTypes['SpacePermissions'], urls: ResolversTypes['SpaceUrls'] }>>;
   SpaceEditMode: SpaceEditMode;
   SpaceInviteLink: ResolverTypeWrapper<ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversTypes['Space'] }>>;
@@ -4317,8 +5077,12 @@ export type ResolversTypes = {
   UpdateChangeRequestInput: UpdateChangeRequestInput;
   UpdateCollectionInput: UpdateCollectionInput;
   UpdateCommentInput: UpdateCommentInput;
+  UpdateIntegrationInstallationInput: UpdateIntegrationInstallationInput;
+  UpdateIntegrationSiteInstallationInput: UpdateIntegrationSiteInstallationInput;
+  UpdateIntegrationSpaceInstallationInput: UpdateIntegrationSpaceInstallationInput;
   UpdateInviteLinkInput: UpdateInviteLinkInput;
   UpdateMemberInput: UpdateMemberInput;
+  UpdateOpenAPISpecInput: UpdateOpenApiSpecInput;
   UpdateOrganizationInput: UpdateOrganizationInput;
   UpdatePageInput: UpdatePageInput;
   UpdateResult: ResolverTypeWrapper<ParentOf<'UpdateResult', UpdateResult>>;
@@ -4332,6 +5096,7 @@ export type ResolversTypes = {
   UpdateTeamInput: UpdateTeamInput;
   UpdateTeamMembersInput: UpdateTeamMembersInput;
   UpdateTranslationSettingsInput: UpdateTranslationSettingsInput;
+  UpdateUserInput: UpdateUserInput;
   UpdateWebhookInput: UpdateWebhookInput;
   UploadFileInput: UploadFileInput;
   User: ResolverTypeWrapper<ParentOf<'User', Omit<User, 'urls'> & { urls: ResolversTypes['UserUrls'] }>>;
@@ -4358,9 +5123,18 @@ export type ResolversParentTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ParentOf<'ApiTokenInfo', ApiTokenInfo>;
+  AuditEvent: ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversParentTypes['AuditEventActor'], target: ResolversParentTypes['AuditEventTarget'], urls: ResolversParentTypes['AuditEventUrls'] }>;
+  AuditEventAction: ParentOf<'AuditEventAction', AuditEventAction>;
+  AuditEventActionList: ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversParentTypes['AuditEventAction']> }>;
+  AuditEventActor: ParentOf<'AuditEventActor', AuditEventActor>;
+  AuditEventPage: ParentOf<'AuditEventPage', Omit<AuditEventPage, 'items' | 'next'> & { items: Array<ResolversParentTypes['AuditEvent']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  AuditEventTarget: ParentOf<'AuditEventTarget', AuditEventTarget>;
+  AuditEventUrls: ParentOf<'AuditEventUrls', AuditEventUrls>;
   AuditLogPage: ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversParentTypes['Event']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   Boolean: Scalars['Boolean']['output'];
   ChangeRequest: ParentOf<'ChangeRequest', Omit<ChangeRequest, 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { content: ResolversParentTypes['Revision'], contributors: Array<ResolversParentTypes['User']>, createdBy: ResolversParentTypes['User'], space: ResolversParentTypes['Space'], urls: ResolversParentTypes['ChangeRequestUrls'] }>;
+  ChangeRequestContributor: ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversParentTypes['User'] }>;
+  ChangeRequestContributorList: ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversParentTypes['ChangeRequestContributor']> }>;
   ChangeRequestList: ParentOf<'ChangeRequestList', Omit<ChangeRequestList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ChangeRequest']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   ChangeRequestUrls: ParentOf<'ChangeRequestUrls', ChangeRequestUrls>;
   Collection: ParentOf<'Collection', Omit<Collection, 'collections' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'spaces' | 'urls'> & { collections: ResolversParentTypes['CollectionList'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['CollectionPermissions'], spaces: ResolversParentTypes['SpaceList'], urls: ResolversParentTypes['CollectionUrls'] }>;
@@ -4406,6 +5180,7 @@ export type ResolversParentTypes = {
   CreateWebhookInput: CreateWebhookInput;
   CreatedApiToken: ParentOf<'CreatedApiToken', CreatedApiToken>;
   DateTime: Scalars['DateTime']['output'];
+  DuplicateSiteSpaceInput: DuplicateSiteSpaceInput;
   EmojiReaction: ParentOf<'EmojiReaction', Omit<EmojiReaction, 'users'> & { users: Array<ResolversParentTypes['CommentReactionUser']> }>;
   Event: ParentOf<'Event', Omit<Event, 'actor'> & { actor?: Maybe<ResolversParentTypes['User']> }>;
   ExportUrl: ParentOf<'ExportUrl', ExportUrl>;
@@ -4424,16 +5199,24 @@ export type ResolversParentTypes = {
   InsightsFilterInput: InsightsFilterInput;
   InsightsOrderInput: InsightsOrderInput;
   InstallIntegrationInput: InstallIntegrationInput;
+  InstalledIntegration: ParentOf<'InstalledIntegration', Omit<InstalledIntegration, 'integration' | 'target'> & { integration: ResolversParentTypes['Integration'], target: ResolversParentTypes['InstalledIntegrationTarget'] }>;
+  InstalledIntegrationList: ParentOf<'InstalledIntegrationList', Omit<InstalledIntegrationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['InstalledIntegration']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  InstalledIntegrationTarget: ParentOf<'InstalledIntegrationTarget', InstalledIntegrationTarget>;
   Int: Scalars['Int']['output'];
   Integration: ParentOf<'Integration', Omit<Integration, 'blocks' | 'contentSources' | 'externalLinks' | 'owner' | 'permissions' | 'urls'> & { blocks: Array<ResolversParentTypes['IntegrationBlock']>, contentSources: Array<ResolversParentTypes['IntegrationContentSource']>, externalLinks: Array<ResolversParentTypes['IntegrationExternalLink']>, owner: ResolversParentTypes['Organization'], permissions: ResolversParentTypes['IntegrationPermissions'], urls: ResolversParentTypes['IntegrationUrls'] }>;
   IntegrationBlock: ParentOf<'IntegrationBlock', Omit<IntegrationBlock, 'markdown'> & { markdown?: Maybe<ResolversParentTypes['IntegrationBlockMarkdown']> }>;
   IntegrationBlockMarkdown: ParentOf<'IntegrationBlockMarkdown', IntegrationBlockMarkdown>;
+  IntegrationBlocks: ParentOf<'IntegrationBlocks', Omit<IntegrationBlocks, 'blocks'> & { blocks: Array<ResolversParentTypes['IntegrationBlock']> }>;
   IntegrationConfigurationComponent: ParentOf<'IntegrationConfigurationComponent', IntegrationConfigurationComponent>;
+  IntegrationContentInstallation: ParentOf<'IntegrationContentInstallation', Omit<IntegrationContentInstallation, 'site' | 'space' | 'urls'> & { site?: Maybe<ResolversParentTypes['Site']>, space?: Maybe<ResolversParentTypes['Space']>, urls: ResolversParentTypes['IntegrationContentInstallationUrls'] }>;
+  IntegrationContentInstallationList: ParentOf<'IntegrationContentInstallationList', Omit<IntegrationContentInstallationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['IntegrationContentInstallation']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  IntegrationContentInstallationUrls: ParentOf<'IntegrationContentInstallationUrls', IntegrationContentInstallationUrls>;
   IntegrationContentSource: ParentOf<'IntegrationContentSource', Omit<IntegrationContentSource, 'configuration'> & { configuration: ResolversParentTypes['IntegrationConfigurationComponent'] }>;
   IntegrationExternalLink: ParentOf<'IntegrationExternalLink', IntegrationExternalLink>;
   IntegrationExternalLinkInput: IntegrationExternalLinkInput;
   IntegrationInstallation: ParentOf<'IntegrationInstallation', Omit<IntegrationInstallation, 'integration' | 'selectedSites' | 'selectedSpaces' | 'target' | 'urls'> & { integration: ResolversParentTypes['Integration'], selectedSites: Array<ResolversParentTypes['Site']>, selectedSpaces: Array<ResolversParentTypes['Space']>, target: ResolversParentTypes['IntegrationInstallationTarget'], urls: ResolversParentTypes['IntegrationInstallationUrls'] }>;
   IntegrationInstallationList: ParentOf<'IntegrationInstallationList', Omit<IntegrationInstallationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['IntegrationInstallation']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  IntegrationInstallationState: ParentOf<'IntegrationInstallationState', IntegrationInstallationState>;
   IntegrationInstallationTarget: ParentOf<'IntegrationInstallationTarget', IntegrationInstallationTarget>;
   IntegrationInstallationUrls: ParentOf<'IntegrationInstallationUrls', IntegrationInstallationUrls>;
   IntegrationList: ParentOf<'IntegrationList', Omit<IntegrationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Integration']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -4442,6 +5225,8 @@ export type ResolversParentTypes = {
   InviteLink: ResolversUnionTypes<ResolversParentTypes>['InviteLink'];
   InviteLinkList: ParentOf<'InviteLinkList', Omit<InviteLinkList, 'items' | 'next'> & { items: Array<ResolversParentTypes['InviteLink']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   InviteToContentInput: InviteToContentInput;
+  InviteUsersToOrganizationInput: InviteUsersToOrganizationInput;
+  InvitedUsers: ParentOf<'InvitedUsers', InvitedUsers>;
   JSON: Scalars['JSON']['output'];
   Member: ParentOf<'Member', Omit<Member, 'owningOrganization' | 'user'> & { owningOrganization: ResolversParentTypes['Organization'], user: ResolversParentTypes['User'] }>;
   MemberList: ParentOf<'MemberList', Omit<MemberList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Member']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -4455,13 +5240,21 @@ export type ResolversParentTypes = {
   MovePageInput: MovePageInput;
   Mutation: Record<PropertyKey, never>;
   OpenAPIOperation: ParentOf<'OpenAPIOperation', OpenApiOperation>;
-  OpenAPISpec: ParentOf<'OpenAPISpec', Omit<OpenApiSpec, 'operations' | 'owningOrganization' | 'permissions' | 'urls'> & { operations: Array<ResolversParentTypes['OpenAPIOperation']>, owningOrganization: ResolversParentTypes['Organization'], permissions: ResolversParentTypes['OpenAPISpecPermissions'], urls: ResolversParentTypes['OpenAPISpecUrls'] }>;
+  OpenAPISpec: ParentOf<'OpenAPISpec', Omit<OpenApiSpec, 'latestVersion' | 'operations' | 'owningOrganization' | 'permissions' | 'urls'> & { latestVersion?: Maybe<ResolversParentTypes['OpenAPISpecVersion']>, operations: Array<ResolversParentTypes['OpenAPIOperation']>, owningOrganization: ResolversParentTypes['Organization'], permissions: ResolversParentTypes['OpenAPISpecPermissions'], urls: ResolversParentTypes['OpenAPISpecUrls'] }>;
+  OpenAPISpecContent: ParentOf<'OpenAPISpecContent', Omit<OpenApiSpecContent, 'urls'> & { urls: ResolversParentTypes['OpenAPISpecContentUrls'] }>;
+  OpenAPISpecContentUrls: ParentOf<'OpenAPISpecContentUrls', OpenApiSpecContentUrls>;
   OpenAPISpecList: ParentOf<'OpenAPISpecList', Omit<OpenApiSpecList, 'items' | 'next'> & { items: Array<ResolversParentTypes['OpenAPISpec']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   OpenAPISpecPermissions: ParentOf<'OpenAPISpecPermissions', OpenApiSpecPermissions>;
   OpenAPISpecPut: ParentOf<'OpenAPISpecPut', Omit<OpenApiSpecPut, 'spec'> & { spec: ResolversParentTypes['OpenAPISpec'] }>;
+  OpenAPISpecRawContent: ParentOf<'OpenAPISpecRawContent', OpenApiSpecRawContent>;
   OpenAPISpecSourceInput: OpenApiSpecSourceInput;
   OpenAPISpecUrls: ParentOf<'OpenAPISpecUrls', OpenApiSpecUrls>;
+  OpenAPISpecVersion: ParentOf<'OpenAPISpecVersion', Omit<OpenApiSpecVersion, 'urls'> & { urls: ResolversParentTypes['OpenAPISpecVersionUrls'] }>;
+  OpenAPISpecVersionList: ParentOf<'OpenAPISpecVersionList', Omit<OpenApiSpecVersionList, 'items' | 'next'> & { items: Array<ResolversParentTypes['OpenAPISpecVersion']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  OpenAPISpecVersionUrls: ParentOf<'OpenAPISpecVersionUrls', OpenApiSpecVersionUrls>;
   Organization: ParentOf<'Organization', Omit<Organization, 'collections' | 'defaultContent' | 'mergeRules' | 'permissions' | 'spaces' | 'trial' | 'urls'> & { collections: ResolversParentTypes['CollectionList'], defaultContent?: Maybe<ResolversParentTypes['SitePointer']>, mergeRules: ResolversParentTypes['MergeRules'], permissions: ResolversParentTypes['OrganizationPermissions'], spaces: ResolversParentTypes['SpaceList'], trial: ResolversParentTypes['OrganizationTrial'], urls: ResolversParentTypes['OrganizationUrls'] }>;
+  OrganizationInstallation: ParentOf<'OrganizationInstallation', Omit<OrganizationInstallation, 'installation' | 'integration'> & { installation: ResolversParentTypes['IntegrationInstallation'], integration: ResolversParentTypes['Integration'] }>;
+  OrganizationInstallationList: ParentOf<'OrganizationInstallationList', Omit<OrganizationInstallationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['OrganizationInstallation']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   OrganizationInviteLink: ParentOf<'OrganizationInviteLink', OrganizationInviteLink>;
   OrganizationList: ParentOf<'OrganizationList', Omit<OrganizationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Organization']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   OrganizationPermissions: ParentOf<'OrganizationPermissions', OrganizationPermissions>;
@@ -4532,7 +5325,10 @@ export type ResolversParentTypes = {
   SiteSpacePositionInput: SiteSpacePositionInput;
   SiteStructure: ParentOf<'SiteStructure', Omit<SiteStructure, 'structure'> & { structure: Array<ResolversParentTypes['SiteStructureItem']> }>;
   SiteStructureItem: ResolversUnionTypes<ResolversParentTypes>['SiteStructureItem'];
+  SiteStructureItemMovePositionInput: SiteStructureItemMovePositionInput;
+  SiteStructureItemPointerInput: SiteStructureItemPointerInput;
   SiteUrls: ParentOf<'SiteUrls', SiteUrls>;
+  SortSiteStructureInput: SortSiteStructureInput;
   Space: ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversParentTypes['Revision'], mergeRules: ResolversParentTypes['MergeRules'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['SpacePermissions'], urls: ResolversParentTypes['SpaceUrls'] }>;
   SpaceInviteLink: ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversParentTypes['Space'] }>;
   SpaceList: ParentOf<'SpaceList', Omit<SpaceList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Space']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -4553,8 +5349,12 @@ export type ResolversParentTypes = {
   UpdateChangeRequestInput: UpdateChangeRequestInput;
   UpdateCollectionInput: UpdateCollectionInput;
   UpdateCommentInput: UpdateCommentInput;
+  UpdateIntegrationInstallationInput: UpdateIntegrationInstallationInput;
+  UpdateIntegrationSiteInstallationInput: UpdateIntegrationSiteInstallationInput;
+  UpdateIntegrationSpaceInstallationInput: UpdateIntegrationSpaceInstallationInput;
   UpdateInviteLinkInput: UpdateInviteLinkInput;
   UpdateMemberInput: UpdateMemberInput;
+  UpdateOpenAPISpecInput: UpdateOpenApiSpecInput;
   UpdateOrganizationInput: UpdateOrganizationInput;
   UpdatePageInput: UpdatePageInput;
   UpdateResult: ParentOf<'UpdateResult', UpdateResult>;
@@ -4568,6 +5368,7 @@ export type ResolversParentTypes = {
   UpdateTeamInput: UpdateTeamInput;
   UpdateTeamMembersInput: UpdateTeamMembersInput;
   UpdateTranslationSettingsInput: UpdateTranslationSettingsInput;
+  UpdateUserInput: UpdateUserInput;
   UpdateWebhookInput: UpdateWebhookInput;
   UploadFileInput: UploadFileInput;
   User: ParentOf<'User', Omit<User, 'urls'> & { urls: ResolversParentTypes['UserUrls'] }>;
@@ -4618,6 +5419,51 @@ export type ApiTokenInfoResolvers<ContextType = Context, ParentType extends Reso
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type AuditEventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
+  action?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  actor?: Resolver<ResolversTypes['AuditEventActor'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  occurredAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  outcome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  payload?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  schemaVersion?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['AuditEventTarget'], ParentType, ContextType>;
+  urls?: Resolver<ResolversTypes['AuditEventUrls'], ParentType, ContextType>;
+};
+
+export type AuditEventActionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventAction'] = ResolversParentTypes['AuditEventAction']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AuditEventActionListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventActionList'] = ResolversParentTypes['AuditEventActionList']> = {
+  items?: Resolver<Array<ResolversTypes['AuditEventAction']>, ParentType, ContextType>;
+};
+
+export type AuditEventActorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventActor'] = ResolversParentTypes['AuditEventActor']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AuditEventPageResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventPage'] = ResolversParentTypes['AuditEventPage']> = {
+  items?: Resolver<Array<ResolversTypes['AuditEvent']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type AuditEventTargetResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventTarget'] = ResolversParentTypes['AuditEventTarget']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  label?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type AuditEventUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEventUrls'] = ResolversParentTypes['AuditEventUrls']> = {
+  location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type AuditLogPageResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditLogPage'] = ResolversParentTypes['AuditLogPage']> = {
   items?: Resolver<Array<ResolversTypes['Event']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
@@ -4643,6 +5489,18 @@ export type ChangeRequestResolvers<ContextType = Context, ParentType extends Res
   subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['ChangeRequestUrls'], ParentType, ContextType>;
+};
+
+export type ChangeRequestContributorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestContributor'] = ResolversParentTypes['ChangeRequestContributor']> = {
+  actionType?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  user?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+};
+
+export type ChangeRequestContributorListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestContributorList'] = ResolversParentTypes['ChangeRequestContributorList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['ChangeRequestContributor']>, ParentType, ContextType>;
 };
 
 export type ChangeRequestListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestList'] = ResolversParentTypes['ChangeRequestList']> = {
@@ -4920,6 +5778,25 @@ export interface InsightsEventBatchScalarConfig extends GraphQLScalarTypeConfig<
   name: 'InsightsEventBatch';
 }
 
+export type InstalledIntegrationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['InstalledIntegration'] = ResolversParentTypes['InstalledIntegration']> = {
+  integration?: Resolver<ResolversTypes['Integration'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  target?: Resolver<ResolversTypes['InstalledIntegrationTarget'], ParentType, ContextType>;
+};
+
+export type InstalledIntegrationListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['InstalledIntegrationList'] = ResolversParentTypes['InstalledIntegrationList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['InstalledIntegration']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type InstalledIntegrationTargetResolvers<ContextType = Context, ParentType extends ResolversParentTypes['InstalledIntegrationTarget'] = ResolversParentTypes['InstalledIntegrationTarget']> = {
+  organizationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  siteId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  spaceId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type IntegrationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Integration'] = ResolversParentTypes['Integration']> = {
   blocks?: Resolver<Array<ResolversTypes['IntegrationBlock']>, ParentType, ContextType>;
   categories?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
@@ -4957,8 +5834,38 @@ export type IntegrationBlockMarkdownResolvers<ContextType = Context, ParentType 
   codeblock?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type IntegrationBlocksResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationBlocks'] = ResolversParentTypes['IntegrationBlocks']> = {
+  blocks?: Resolver<Array<ResolversTypes['IntegrationBlock']>, ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type IntegrationConfigurationComponentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationConfigurationComponent'] = ResolversParentTypes['IntegrationConfigurationComponent']> = {
   componentId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type IntegrationContentInstallationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationContentInstallation'] = ResolversParentTypes['IntegrationContentInstallation']> = {
+  configuration?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  externalIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  installation?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  integration?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  site?: Resolver<Maybe<ResolversTypes['Site']>, ParentType, ContextType>;
+  siteId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  space?: Resolver<Maybe<ResolversTypes['Space']>, ParentType, ContextType>;
+  spaceId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  urls?: Resolver<ResolversTypes['IntegrationContentInstallationUrls'], ParentType, ContextType>;
+};
+
+export type IntegrationContentInstallationListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationContentInstallationList'] = ResolversParentTypes['IntegrationContentInstallationList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['IntegrationContentInstallation']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type IntegrationContentInstallationUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationContentInstallationUrls'] = ResolversParentTypes['IntegrationContentInstallationUrls']> = {
+  location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicContentEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type IntegrationContentSourceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationContentSource'] = ResolversParentTypes['IntegrationContentSource']> = {
@@ -4997,6 +5904,10 @@ export type IntegrationInstallationListResolvers<ContextType = Context, ParentTy
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
 };
 
+export type IntegrationInstallationStateResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationInstallationState'] = ResolversParentTypes['IntegrationInstallationState']> = {
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type IntegrationInstallationTargetResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationInstallationTarget'] = ResolversParentTypes['IntegrationInstallationTarget']> = {
   organization?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -5004,6 +5915,7 @@ export type IntegrationInstallationTargetResolvers<ContextType = Context, Parent
 export type IntegrationInstallationUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationInstallationUrls'] = ResolversParentTypes['IntegrationInstallationUrls']> = {
   app?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicContentEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publicEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -5023,6 +5935,7 @@ export type IntegrationUrlsResolvers<ContextType = Context, ParentType extends R
   assets?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   icon?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  publicContentEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   publicEndpoint?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -5034,6 +5947,11 @@ export type InviteLinkListResolvers<ContextType = Context, ParentType extends Re
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['InviteLink']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type InvitedUsersResolvers<ContextType = Context, ParentType extends ResolversParentTypes['InvitedUsers'] = ResolversParentTypes['InvitedUsers']> = {
+  invited?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  users?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
@@ -5048,6 +5966,7 @@ export type MemberResolvers<ContextType = Context, ParentType extends ResolversP
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   owningOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
   role?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
+  sites?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   spaces?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   sso?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   teams?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -5106,6 +6025,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createApiToken?: Resolver<ResolversTypes['CreatedApiToken'], ParentType, ContextType, RequireFields<MutationCreateApiTokenArgs, 'label'>>;
   createChangeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<MutationCreateChangeRequestArgs, 'input' | 'spaceId'>>;
   createCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationCreateCollectionArgs, 'input' | 'organizationId'>>;
+  createIntegrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationCreateIntegrationInstallationArgs, 'integrationName' | 'organizationId'>>;
   createInviteLink?: Resolver<ResolversTypes['InviteLink'], ParentType, ContextType, RequireFields<MutationCreateInviteLinkArgs, 'input' | 'organizationId'>>;
   createOpenAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<MutationCreateOpenApiSpecArgs, 'input' | 'organizationId'>>;
   createOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationCreateOrganizationArgs, 'input'>>;
@@ -5133,13 +6053,17 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   deleteTeam?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTeamArgs, 'organizationId' | 'teamId'>>;
   deleteTranslationSettings?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteTranslationSettingsArgs, 'organizationId' | 'translationSettingsId'>>;
   deleteWebhook?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationDeleteWebhookArgs, 'organizationId' | 'webhookId'>>;
+  duplicateSiteSpace?: Resolver<ResolversTypes['SiteSpace'], ParentType, ContextType, RequireFields<MutationDuplicateSiteSpaceArgs, 'id' | 'input' | 'siteId'>>;
   duplicateSpace?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<MutationDuplicateSpaceArgs, 'id'>>;
   grantCollectionRole?: Resolver<ResolversTypes['ContentGrant'], ParentType, ContextType, RequireFields<MutationGrantCollectionRoleArgs, 'collectionId' | 'input'>>;
   grantSpaceRole?: Resolver<ResolversTypes['ContentGrant'], ParentType, ContextType, RequireFields<MutationGrantSpaceRoleArgs, 'input' | 'spaceId'>>;
   importContent?: Resolver<ResolversTypes['ImportContentResult'], ParentType, ContextType, RequireFields<MutationImportContentArgs, 'changeRequestId' | 'input' | 'spaceId'>>;
   installIntegration?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationInstallIntegrationArgs, 'input' | 'integrationName' | 'organizationId'>>;
+  installIntegrationOnSite?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<MutationInstallIntegrationOnSiteArgs, 'installationId' | 'integrationName' | 'siteId'>>;
+  installIntegrationOnSpace?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<MutationInstallIntegrationOnSpaceArgs, 'installationId' | 'integrationName' | 'spaceId'>>;
   inviteToCollection?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToCollectionArgs, 'collectionId' | 'input'>>;
   inviteToSpace?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationInviteToSpaceArgs, 'input' | 'spaceId'>>;
+  inviteUsersToOrganization?: Resolver<ResolversTypes['InvitedUsers'], ParentType, ContextType, RequireFields<MutationInviteUsersToOrganizationArgs, 'input' | 'organizationId'>>;
   joinOrganization?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationJoinOrganizationArgs, 'organizationId'>>;
   joinOrganizationWithInvite?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationJoinOrganizationWithInviteArgs, 'inviteId' | 'organizationId'>>;
   markMemberAsSSO?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationMarkMemberAsSsoArgs, 'organizationId' | 'userId'>>;
@@ -5158,6 +6082,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   putOpenAPISpec?: Resolver<ResolversTypes['OpenAPISpecPut'], ParentType, ContextType, RequireFields<MutationPutOpenApiSpecArgs, 'input' | 'organizationId' | 'specSlug'>>;
   redeliverWebhookDelivery?: Resolver<ResolversTypes['WebhookDelivery'], ParentType, ContextType, RequireFields<MutationRedeliverWebhookDeliveryArgs, 'deliveryId' | 'organizationId' | 'webhookId'>>;
   removeFile?: Resolver<ResolversTypes['ContentEdit'], ParentType, ContextType, RequireFields<MutationRemoveFileArgs, 'changeRequestId' | 'fileId' | 'spaceId'>>;
+  removeIntegrationInstallation?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveIntegrationInstallationArgs, 'installationId' | 'integrationName'>>;
   removeMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveMemberArgs, 'organizationId' | 'userId'>>;
   removeSectionFromGroup?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveSectionFromGroupArgs, 'id' | 'sectionId' | 'siteId'>>;
   removeTeamMember?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationRemoveTeamMemberArgs, 'organizationId' | 'teamId' | 'userId'>>;
@@ -5168,10 +6093,13 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   rotateWebhookSecret?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationRotateWebhookSecretArgs, 'organizationId' | 'webhookId'>>;
   setCollectionRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetCollectionRoleArgs, 'collectionId' | 'input'>>;
   setSpaceRole?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationSetSpaceRoleArgs, 'input' | 'spaceId'>>;
+  sortSiteStructure?: Resolver<ResolversTypes['SiteStructureItem'], ParentType, ContextType, RequireFields<MutationSortSiteStructureArgs, 'input' | 'siteId'>>;
   trackSiteEvents?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationTrackSiteEventsArgs, 'siteId'>>;
   transferCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationTransferCollectionArgs, 'id' | 'input'>>;
   transferSpace?: Resolver<ResolversTypes['Space'], ParentType, ContextType, RequireFields<MutationTransferSpaceArgs, 'id' | 'input'>>;
   uninstallIntegration?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUninstallIntegrationArgs, 'integrationName' | 'organizationId'>>;
+  uninstallIntegrationFromSite?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUninstallIntegrationFromSiteArgs, 'installationId' | 'integrationName' | 'siteId'>>;
+  uninstallIntegrationFromSpace?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUninstallIntegrationFromSpaceArgs, 'installationId' | 'integrationName' | 'spaceId'>>;
   unpublishIntegration?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUnpublishIntegrationArgs, 'integrationName'>>;
   unpublishSite?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<MutationUnpublishSiteArgs, 'id'>>;
   updateChangeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<MutationUpdateChangeRequestArgs, 'changeRequestId' | 'input' | 'spaceId'>>;
@@ -5179,8 +6107,12 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   updateCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationUpdateCollectionArgs, 'id' | 'input'>>;
   updateComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationUpdateCommentArgs, 'commentId' | 'input' | 'spaceId'>>;
   updateCommentReply?: Resolver<ResolversTypes['CommentReply'], ParentType, ContextType, RequireFields<MutationUpdateCommentReplyArgs, 'commentId' | 'commentReplyId' | 'input' | 'spaceId'>>;
+  updateIntegrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationUpdateIntegrationInstallationArgs, 'input' | 'installationId' | 'integrationName'>>;
+  updateIntegrationSiteInstallation?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<MutationUpdateIntegrationSiteInstallationArgs, 'input' | 'installationId' | 'integrationName' | 'siteId'>>;
+  updateIntegrationSpaceInstallation?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<MutationUpdateIntegrationSpaceInstallationArgs, 'input' | 'installationId' | 'integrationName' | 'spaceId'>>;
   updateInviteLink?: Resolver<ResolversTypes['InviteLink'], ParentType, ContextType, RequireFields<MutationUpdateInviteLinkArgs, 'input' | 'inviteId' | 'organizationId'>>;
   updateMember?: Resolver<ResolversTypes['Member'], ParentType, ContextType, RequireFields<MutationUpdateMemberArgs, 'input' | 'organizationId' | 'userId'>>;
+  updateOpenAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<MutationUpdateOpenApiSpecArgs, 'input' | 'organizationId' | 'specSlug'>>;
   updateOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationUpdateOrganizationArgs, 'id' | 'input'>>;
   updatePage?: Resolver<ResolversTypes['ContentEdit'], ParentType, ContextType, RequireFields<MutationUpdatePageArgs, 'changeRequestId' | 'input' | 'pageId' | 'spaceId'>>;
   updateSAMLProvider?: Resolver<ResolversTypes['SAMLProvider'], ParentType, ContextType, RequireFields<MutationUpdateSamlProviderArgs, 'id' | 'input' | 'organizationId'>>;
@@ -5194,6 +6126,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   updateTeam?: Resolver<ResolversTypes['Team'], ParentType, ContextType, RequireFields<MutationUpdateTeamArgs, 'input' | 'organizationId' | 'teamId'>>;
   updateTeamMembers?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUpdateTeamMembersArgs, 'input' | 'organizationId' | 'teamId'>>;
   updateTranslationSettings?: Resolver<ResolversTypes['TranslationSettings'], ParentType, ContextType, RequireFields<MutationUpdateTranslationSettingsArgs, 'input' | 'organizationId' | 'translationSettingsId'>>;
+  updateUser?: Resolver<ResolversTypes['User'], ParentType, ContextType, RequireFields<MutationUpdateUserArgs, 'id' | 'input'>>;
   updateWebhook?: Resolver<ResolversTypes['Webhook'], ParentType, ContextType, RequireFields<MutationUpdateWebhookArgs, 'input' | 'organizationId' | 'webhookId'>>;
   uploadFile?: Resolver<ResolversTypes['ContentEdit'], ParentType, ContextType, RequireFields<MutationUploadFileArgs, 'changeRequestId' | 'input' | 'spaceId'>>;
 };
@@ -5214,7 +6147,9 @@ export type OpenApiSpecResolvers<ContextType = Context, ParentType extends Resol
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastProcessErrorCode?: Resolver<Maybe<ResolversTypes['OpenAPISpecProcessingErrorCode']>, ParentType, ContextType>;
   lastProcessedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
-  lastVersion?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastProcessedErrorCount?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lastVersion?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  latestVersion?: Resolver<Maybe<ResolversTypes['OpenAPISpecVersion']>, ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   operations?: Resolver<Array<ResolversTypes['OpenAPIOperation']>, ParentType, ContextType>;
   owningOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType>;
@@ -5225,6 +6160,17 @@ export type OpenApiSpecResolvers<ContextType = Context, ParentType extends Resol
   title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['OpenAPISpecUrls'], ParentType, ContextType>;
+  visibility?: Resolver<ResolversTypes['OpenAPISpecVisibility'], ParentType, ContextType>;
+};
+
+export type OpenApiSpecContentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecContent'] = ResolversParentTypes['OpenAPISpecContent']> = {
+  filesystem?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  urls?: Resolver<ResolversTypes['OpenAPISpecContentUrls'], ParentType, ContextType>;
+};
+
+export type OpenApiSpecContentUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecContentUrls'] = ResolversParentTypes['OpenAPISpecContentUrls']> = {
+  public?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type OpenApiSpecListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecList'] = ResolversParentTypes['OpenAPISpecList']> = {
@@ -5243,8 +6189,35 @@ export type OpenApiSpecPutResolvers<ContextType = Context, ParentType extends Re
   spec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType>;
 };
 
+export type OpenApiSpecRawContentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecRawContent'] = ResolversParentTypes['OpenAPISpecRawContent']> = {
+  format?: Resolver<ResolversTypes['OpenAPISpecRawFormat'], ParentType, ContextType>;
+  text?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type OpenApiSpecUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecUrls'] = ResolversParentTypes['OpenAPISpecUrls']> = {
   app?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type OpenApiSpecVersionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecVersion'] = ResolversParentTypes['OpenAPISpecVersion']> = {
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  format?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  number?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  title?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  urls?: Resolver<ResolversTypes['OpenAPISpecVersionUrls'], ParentType, ContextType>;
+  version?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OpenApiSpecVersionListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecVersionList'] = ResolversParentTypes['OpenAPISpecVersionList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['OpenAPISpecVersion']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type OpenApiSpecVersionUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpecVersionUrls'] = ResolversParentTypes['OpenAPISpecVersionUrls']> = {
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -5272,6 +6245,17 @@ export type OrganizationResolvers<ContextType = Context, ParentType extends Reso
   urls?: Resolver<ResolversTypes['OrganizationUrls'], ParentType, ContextType>;
   useCase?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   viewerRole?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
+};
+
+export type OrganizationInstallationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationInstallation'] = ResolversParentTypes['OrganizationInstallation']> = {
+  installation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType>;
+  integration?: Resolver<ResolversTypes['Integration'], ParentType, ContextType>;
+};
+
+export type OrganizationInstallationListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationInstallationList'] = ResolversParentTypes['OrganizationInstallationList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['OrganizationInstallation']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
 };
 
 export type OrganizationInviteLinkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationInviteLink'] = ResolversParentTypes['OrganizationInviteLink']> = {
@@ -5421,9 +6405,13 @@ export type PublishedContentSiteCustomizationsResolvers<ContextType = Context, P
 export type QueryResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   aggregateSiteEvents?: Resolver<ResolversTypes['InsightsAggregation'], ParentType, ContextType, RequireFields<QueryAggregateSiteEventsArgs, 'range' | 'siteId'>>;
   apiTokens?: Resolver<Array<ResolversTypes['ApiTokenInfo']>, ParentType, ContextType>;
+  auditEvent?: Resolver<ResolversTypes['AuditEvent'], ParentType, ContextType, RequireFields<QueryAuditEventArgs, 'id' | 'organizationId'>>;
+  auditEventActions?: Resolver<ResolversTypes['AuditEventActionList'], ParentType, ContextType, RequireFields<QueryAuditEventActionsArgs, 'organizationId'>>;
+  auditEvents?: Resolver<ResolversTypes['AuditEventPage'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'organizationId'>>;
   auditLog?: Resolver<ResolversTypes['AuditLogPage'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'organizationId'>>;
   changeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<QueryChangeRequestArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestContent?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<QueryChangeRequestContentArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
+  changeRequestContributors?: Resolver<ResolversTypes['ChangeRequestContributorList'], ParentType, ContextType, RequireFields<QueryChangeRequestContributorsArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QueryChangeRequestFileArgs, 'changeRequestId' | 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
   changeRequestFileBacklinks?: Resolver<ResolversTypes['ContentLocationList'], ParentType, ContextType, RequireFields<QueryChangeRequestFileBacklinksArgs, 'changeRequestId' | 'fileId' | 'spaceId'>>;
   changeRequestFiles?: Resolver<ResolversTypes['RevisionFileList'], ParentType, ContextType, RequireFields<QueryChangeRequestFilesArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
@@ -5435,15 +6423,24 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   changeRequests?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<QueryChangeRequestsArgs, 'spaceId' | 'status'>>;
   collection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<QueryCollectionArgs, 'id'>>;
   collectionGrants?: Resolver<ResolversTypes['ContentGrantList'], ParentType, ContextType, RequireFields<QueryCollectionGrantsArgs, 'collectionId'>>;
+  collectionPermissions?: Resolver<ResolversTypes['UserPermissionList'], ParentType, ContextType, RequireFields<QueryCollectionPermissionsArgs, 'collectionId'>>;
   collectionSpaces?: Resolver<ResolversTypes['SpaceList'], ParentType, ContextType, RequireFields<QueryCollectionSpacesArgs, 'collectionId'>>;
   collections?: Resolver<ResolversTypes['CollectionList'], ParentType, ContextType, RequireFields<QueryCollectionsArgs, 'nested' | 'organizationId'>>;
   comment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<QueryCommentArgs, 'commentId' | 'spaceId'>>;
   commentReplies?: Resolver<ResolversTypes['CommentReplyList'], ParentType, ContextType, RequireFields<QueryCommentRepliesArgs, 'commentId' | 'spaceId'>>;
   commentReply?: Resolver<ResolversTypes['CommentReply'], ParentType, ContextType, RequireFields<QueryCommentReplyArgs, 'commentId' | 'commentReplyId' | 'spaceId'>>;
+  commenters?: Resolver<ResolversTypes['MemberList'], ParentType, ContextType, RequireFields<QueryCommentersArgs, 'spaceId'>>;
   comments?: Resolver<ResolversTypes['CommentList'], ParentType, ContextType, RequireFields<QueryCommentsArgs, 'spaceId'>>;
   integration?: Resolver<ResolversTypes['Integration'], ParentType, ContextType, RequireFields<QueryIntegrationArgs, 'integrationName'>>;
   integrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationArgs, 'integrationName' | 'organizationId'>>;
+  integrationInstallationById?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationByIdArgs, 'installationId' | 'integrationName'>>;
+  integrationInstallationSites?: Resolver<ResolversTypes['IntegrationContentInstallationList'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationSitesArgs, 'installationId' | 'integrationName'>>;
+  integrationInstallationSpaces?: Resolver<ResolversTypes['IntegrationContentInstallationList'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationSpacesArgs, 'installationId' | 'integrationName'>>;
   integrationInstallations?: Resolver<ResolversTypes['IntegrationInstallationList'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationsArgs, 'integrationName'>>;
+  integrationSiteInstallation?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationSiteInstallationArgs, 'installationId' | 'integrationName' | 'siteId'>>;
+  integrationSiteInstallations?: Resolver<ResolversTypes['IntegrationContentInstallationList'], ParentType, ContextType, RequireFields<QueryIntegrationSiteInstallationsArgs, 'integrationName'>>;
+  integrationSpaceInstallation?: Resolver<ResolversTypes['IntegrationContentInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationSpaceInstallationArgs, 'installationId' | 'integrationName' | 'spaceId'>>;
+  integrationSpaceInstallations?: Resolver<ResolversTypes['IntegrationContentInstallationList'], ParentType, ContextType, RequireFields<QueryIntegrationSpaceInstallationsArgs, 'integrationName'>>;
   integrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, Partial<QueryIntegrationsArgs>>;
   inviteLink?: Resolver<ResolversTypes['InviteLink'], ParentType, ContextType, RequireFields<QueryInviteLinkArgs, 'inviteId' | 'organizationId'>>;
   inviteLinks?: Resolver<ResolversTypes['InviteLinkList'], ParentType, ContextType, RequireFields<QueryInviteLinksArgs, 'organizationId'>>;
@@ -5452,9 +6449,17 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   memberTeams?: Resolver<ResolversTypes['MemberTeamList'], ParentType, ContextType, RequireFields<QueryMemberTeamsArgs, 'organizationId' | 'userId'>>;
   members?: Resolver<ResolversTypes['MemberList'], ParentType, ContextType, RequireFields<QueryMembersArgs, 'organizationId'>>;
   openAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<QueryOpenApiSpecArgs, 'organizationId' | 'specSlug'>>;
+  openAPISpecVersion?: Resolver<ResolversTypes['OpenAPISpecVersion'], ParentType, ContextType, RequireFields<QueryOpenApiSpecVersionArgs, 'organizationId' | 'specSlug'>>;
+  openAPISpecVersionContent?: Resolver<ResolversTypes['OpenAPISpecContent'], ParentType, ContextType, RequireFields<QueryOpenApiSpecVersionContentArgs, 'organizationId' | 'specSlug'>>;
+  openAPISpecVersionRawContent?: Resolver<ResolversTypes['OpenAPISpecRawContent'], ParentType, ContextType, RequireFields<QueryOpenApiSpecVersionRawContentArgs, 'organizationId' | 'specSlug'>>;
+  openAPISpecVersions?: Resolver<ResolversTypes['OpenAPISpecVersionList'], ParentType, ContextType, RequireFields<QueryOpenApiSpecVersionsArgs, 'organizationId' | 'specSlug'>>;
   openAPISpecs?: Resolver<ResolversTypes['OpenAPISpecList'], ParentType, ContextType, RequireFields<QueryOpenApiSpecsArgs, 'organizationId'>>;
   organization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<QueryOrganizationArgs, 'id'>>;
   organizationChangeRequests?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<QueryOrganizationChangeRequestsArgs, 'orderBy' | 'organizationId' | 'status'>>;
+  organizationInstallations?: Resolver<ResolversTypes['OrganizationInstallationList'], ParentType, ContextType, RequireFields<QueryOrganizationInstallationsArgs, 'organizationId'>>;
+  organizationIntegrationStatus?: Resolver<ResolversTypes['IntegrationInstallationState'], ParentType, ContextType, RequireFields<QueryOrganizationIntegrationStatusArgs, 'integrationName' | 'organizationId'>>;
+  organizationIntegrationStatuses?: Resolver<ResolversTypes['InstalledIntegrationList'], ParentType, ContextType, RequireFields<QueryOrganizationIntegrationStatusesArgs, 'organizationId'>>;
+  organizationIntegrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, RequireFields<QueryOrganizationIntegrationsArgs, 'organizationId'>>;
   organizations?: Resolver<ResolversTypes['OrganizationList'], ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   organizationsForEmailDomain?: Resolver<ResolversTypes['OrganizationsForEmailDomain'], ParentType, ContextType, RequireFields<QueryOrganizationsForEmailDomainArgs, 'emailDomain'>>;
   publishedContentSite?: Resolver<ResolversTypes['PublishedContentSite'], ParentType, ContextType, RequireFields<QueryPublishedContentSiteArgs, 'siteId'>>;
@@ -5464,6 +6469,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   shareLinks?: Resolver<ResolversTypes['ShareLinkList'], ParentType, ContextType, RequireFields<QueryShareLinksArgs, 'siteId'>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<QuerySiteArgs, 'id'>>;
   siteAdaptiveSchema?: Resolver<ResolversTypes['SiteAdaptiveSchema'], ParentType, ContextType, RequireFields<QuerySiteAdaptiveSchemaArgs, 'siteId'>>;
+  siteIntegrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, RequireFields<QuerySiteIntegrationsArgs, 'organizationId' | 'siteId'>>;
   siteSectionGroups?: Resolver<ResolversTypes['SiteSectionGroupList'], ParentType, ContextType, RequireFields<QuerySiteSectionGroupsArgs, 'siteId'>>;
   siteSections?: Resolver<ResolversTypes['SiteSectionList'], ParentType, ContextType, RequireFields<QuerySiteSectionsArgs, 'siteId'>>;
   siteSpaces?: Resolver<ResolversTypes['SiteSpaceList'], ParentType, ContextType, RequireFields<QuerySiteSpacesArgs, 'siteId'>>;
@@ -5476,6 +6482,8 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   spaceFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QuerySpaceFileArgs, 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
   spaceFiles?: Resolver<ResolversTypes['RevisionFileList'], ParentType, ContextType, RequireFields<QuerySpaceFilesArgs, 'computed' | 'metadata' | 'spaceId'>>;
   spaceGrants?: Resolver<ResolversTypes['ContentGrantList'], ParentType, ContextType, RequireFields<QuerySpaceGrantsArgs, 'spaceId'>>;
+  spaceIntegrationBlocks?: Resolver<Array<ResolversTypes['IntegrationBlocks']>, ParentType, ContextType, RequireFields<QuerySpaceIntegrationBlocksArgs, 'spaceId'>>;
+  spaceIntegrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, RequireFields<QuerySpaceIntegrationsArgs, 'spaceId'>>;
   spaceLinks?: Resolver<ResolversTypes['ContentReferenceUsageList'], ParentType, ContextType, RequireFields<QuerySpaceLinksArgs, 'spaceId'>>;
   spacePDF?: Resolver<ResolversTypes['ExportUrl'], ParentType, ContextType, RequireFields<QuerySpacePdfArgs, 'spaceId'>>;
   spacePage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageArgs, 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
@@ -6010,8 +7018,17 @@ export type WebhookListResolvers<ContextType = Context, ParentType extends Resol
 
 export type Resolvers<ContextType = Context> = {
   ApiTokenInfo?: ApiTokenInfoResolvers<ContextType>;
+  AuditEvent?: AuditEventResolvers<ContextType>;
+  AuditEventAction?: AuditEventActionResolvers<ContextType>;
+  AuditEventActionList?: AuditEventActionListResolvers<ContextType>;
+  AuditEventActor?: AuditEventActorResolvers<ContextType>;
+  AuditEventPage?: AuditEventPageResolvers<ContextType>;
+  AuditEventTarget?: AuditEventTargetResolvers<ContextType>;
+  AuditEventUrls?: AuditEventUrlsResolvers<ContextType>;
   AuditLogPage?: AuditLogPageResolvers<ContextType>;
   ChangeRequest?: ChangeRequestResolvers<ContextType>;
+  ChangeRequestContributor?: ChangeRequestContributorResolvers<ContextType>;
+  ChangeRequestContributorList?: ChangeRequestContributorListResolvers<ContextType>;
   ChangeRequestList?: ChangeRequestListResolvers<ContextType>;
   ChangeRequestUrls?: ChangeRequestUrlsResolvers<ContextType>;
   Collection?: CollectionResolvers<ContextType>;
@@ -6050,14 +7067,22 @@ export type Resolvers<ContextType = Context> = {
   InsightsAggregation?: InsightsAggregationResolvers<ContextType>;
   InsightsColumnValues?: InsightsColumnValuesResolvers<ContextType>;
   InsightsEventBatch?: GraphQLScalarType;
+  InstalledIntegration?: InstalledIntegrationResolvers<ContextType>;
+  InstalledIntegrationList?: InstalledIntegrationListResolvers<ContextType>;
+  InstalledIntegrationTarget?: InstalledIntegrationTargetResolvers<ContextType>;
   Integration?: IntegrationResolvers<ContextType>;
   IntegrationBlock?: IntegrationBlockResolvers<ContextType>;
   IntegrationBlockMarkdown?: IntegrationBlockMarkdownResolvers<ContextType>;
+  IntegrationBlocks?: IntegrationBlocksResolvers<ContextType>;
   IntegrationConfigurationComponent?: IntegrationConfigurationComponentResolvers<ContextType>;
+  IntegrationContentInstallation?: IntegrationContentInstallationResolvers<ContextType>;
+  IntegrationContentInstallationList?: IntegrationContentInstallationListResolvers<ContextType>;
+  IntegrationContentInstallationUrls?: IntegrationContentInstallationUrlsResolvers<ContextType>;
   IntegrationContentSource?: IntegrationContentSourceResolvers<ContextType>;
   IntegrationExternalLink?: IntegrationExternalLinkResolvers<ContextType>;
   IntegrationInstallation?: IntegrationInstallationResolvers<ContextType>;
   IntegrationInstallationList?: IntegrationInstallationListResolvers<ContextType>;
+  IntegrationInstallationState?: IntegrationInstallationStateResolvers<ContextType>;
   IntegrationInstallationTarget?: IntegrationInstallationTargetResolvers<ContextType>;
   IntegrationInstallationUrls?: IntegrationInstallationUrlsResolvers<ContextType>;
   IntegrationList?: IntegrationListResolvers<ContextType>;
@@ -6065,6 +7090,7 @@ export type Resolvers<ContextType = Context> = {
   IntegrationUrls?: IntegrationUrlsResolvers<ContextType>;
   InviteLink?: InviteLinkResolvers<ContextType>;
   InviteLinkList?: InviteLinkListResolvers<ContextType>;
+  InvitedUsers?: InvitedUsersResolvers<ContextType>;
   JSON?: GraphQLScalarType;
   Member?: MemberResolvers<ContextType>;
   MemberList?: MemberListResolvers<ContextType>;
@@ -6077,11 +7103,19 @@ export type Resolvers<ContextType = Context> = {
   Mutation?: MutationResolvers<ContextType>;
   OpenAPIOperation?: OpenApiOperationResolvers<ContextType>;
   OpenAPISpec?: OpenApiSpecResolvers<ContextType>;
+  OpenAPISpecContent?: OpenApiSpecContentResolvers<ContextType>;
+  OpenAPISpecContentUrls?: OpenApiSpecContentUrlsResolvers<ContextType>;
   OpenAPISpecList?: OpenApiSpecListResolvers<ContextType>;
   OpenAPISpecPermissions?: OpenApiSpecPermissionsResolvers<ContextType>;
   OpenAPISpecPut?: OpenApiSpecPutResolvers<ContextType>;
+  OpenAPISpecRawContent?: OpenApiSpecRawContentResolvers<ContextType>;
   OpenAPISpecUrls?: OpenApiSpecUrlsResolvers<ContextType>;
+  OpenAPISpecVersion?: OpenApiSpecVersionResolvers<ContextType>;
+  OpenAPISpecVersionList?: OpenApiSpecVersionListResolvers<ContextType>;
+  OpenAPISpecVersionUrls?: OpenApiSpecVersionUrlsResolvers<ContextType>;
   Organization?: OrganizationResolvers<ContextType>;
+  OrganizationInstallation?: OrganizationInstallationResolvers<ContextType>;
+  OrganizationInstallationList?: OrganizationInstallationListResolvers<ContextType>;
   OrganizationInviteLink?: OrganizationInviteLinkResolvers<ContextType>;
   OrganizationList?: OrganizationListResolvers<ContextType>;
   OrganizationPermissions?: OrganizationPermissionsResolvers<ContextType>;

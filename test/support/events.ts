@@ -1,4 +1,5 @@
 import { DomainEvent, type DomainEventRow } from '../../src/events/entities.js';
+import { recordServerEvent } from '../../src/events/record.js';
 import type { EventNotice } from '../../src/events/hub.js';
 import type { TestServer } from './server.js';
 
@@ -9,6 +10,16 @@ import type { TestServer } from './server.js';
 export async function eventsOf(server: TestServer, organizationId: string, afterSeq = 0): Promise<DomainEventRow[]> {
   const em = server.deps.orm.em.fork();
   return await em.find(DomainEvent, { organizationId, outcome: 'succeeded', seq: { $gt: afterSeq } }, { orderBy: { seq: 'asc' } });
+}
+
+/** Records `count` events of the server's own (`team.created`, about teams `team-0`, `team-1`, …) in the organization, oldest first. */
+export async function recordTeamEvents(server: TestServer, organizationId: string, count: number): Promise<DomainEventRow[]> {
+  const em = server.em().fork();
+  const recorded = Array.from({ length: count }, (_, i) =>
+    recordServerEvent(em, server.clock, { type: 'team.created', organizationId, target: { teamId: `team-${i}` }, payload: {} }),
+  );
+  await em.flush();
+  return recorded;
 }
 
 /** The highest event sequence number so far (0 with none): what came after it is what a test did. */

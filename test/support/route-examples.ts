@@ -81,6 +81,37 @@ async function comment(w: ExampleWorld, inChangeRequest: boolean) {
   return { ...target, commentId: posted.id, commentReplyId: reply.id };
 }
 
+/** The smallest body that publishes an integration of the example organization. */
+const integrationBody = (w: ExampleWorld) => ({
+  organization: w.organizationId,
+  title: 'Example',
+  description: 'An example',
+  scopes: ['space:content:read'],
+  script: 'export default {}',
+});
+
+/** A newly published integration's name. */
+async function integration(w: ExampleWorld) {
+  const integrationName = `example-${newId().toLowerCase()}`;
+  await call(w, 'POST', `/v1/integrations/${integrationName}`, integrationBody(w), 200);
+  return integrationName;
+}
+
+/** A new integration's installation on the example organization (on no space or site yet). */
+async function installation(w: ExampleWorld) {
+  const integrationName = await integration(w);
+  const installed = await call(w, 'POST', `/v1/integrations/${integrationName}/installations`, { organization: w.organizationId }, 201);
+  return { integrationName, installationId: installed.id };
+}
+
+/** A new installation, installed on that space (or site). */
+async function installedOn(w: ExampleWorld, kind: 'space' | 'site', id: string) {
+  const params = await installation(w);
+  const body = kind === 'space' ? { space: id } : { siteId: id };
+  await call(w, 'POST', `/v1/integrations/${params.integrationName}/installations/${params.installationId}/${kind}s`, body, 201);
+  return { ...params, [`${kind}Id`]: id };
+}
+
 const markdown = { body: { markdown: 'Text' } };
 const openAPIText = JSON.stringify({ openapi: '3.0.3', info: { title: 'Example', version: '1' }, paths: {} });
 const certificate = identityProviderKeys().certificate;
@@ -136,6 +167,11 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
   addSpaceToSite: async (w) => ({ params: await site(w), body: { spaceId: (await space(w)).id } }),
   updateSiteSpaceById: async (w) => ({ params: await siteSpace(w), body: {} }),
   moveSiteSpace: async (w) => ({ params: await siteSpace(w), body: {} }),
+  duplicateSiteSpace: async (w) => ({ params: await siteSpace(w), body: {} }),
+  sortSiteStructure: async (w) => {
+    const { siteSectionId, ...params } = await section(w);
+    return { params, body: { item: { type: 'site-section', id: siteSectionId }, position: {} } };
+  },
   createSiteShareLink: async (w) => ({ params: await site(w), body: { name: 'Partners' } }),
   updateSiteShareLinkById: async (w) => {
     const onSite = await site(w);
@@ -173,12 +209,21 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
   }),
   publishIntegration: async (w) => ({
     params: { integrationName: `example-${newId().toLowerCase()}` },
-    body: { organization: w.organizationId, title: 'Example', description: 'An example', scopes: ['space:content:read'], script: 'export default {}' },
+    body: integrationBody(w),
   }),
+  // Installations of the current client (0.202.0): on the organization, then on one space or site.
+  installIntegration: async (w) => ({ params: { integrationName: await integration(w) }, body: { organization: w.organizationId } }),
+  updateIntegrationInstallation: async (w) => ({ params: await installation(w), body: { externalIds: ['example'] } }),
+  installIntegrationOnSpace: async (w) => ({ params: await installation(w), body: { space: (await space(w)).id } }),
+  updateIntegrationSpaceInstallation: async (w) => ({ params: await installedOn(w, 'space', (await space(w)).id), body: { externalIds: ['example'] } }),
+  installIntegrationOnSite: async (w) => ({ params: await installation(w), body: { siteId: (await site(w)).siteId } }),
+  updateIntegrationSiteInstallation: async (w) => ({ params: await installedOn(w, 'site', (await site(w)).siteId), body: { externalIds: ['example'] } }),
   createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),
   // Operations of the current client (0.202.0): invite links, roles on spaces and collections.
   createOrganization: () => Promise.resolve({ params: {}, body: { title: 'Example organization' } }),
   createOrganizationInvite: (w) => Promise.resolve({ params: { organizationId: w.organizationId }, body: { role: 'read' } }),
+  inviteUsersToOrganization: (w) => Promise.resolve({ params: { organizationId: w.organizationId }, body: { emails: [w.admin.user.email] } }),
+  updateUserById: (w) => Promise.resolve({ params: { userId: w.admin.user.id }, body: { displayName: w.admin.user.displayName } }),
   inviteToSpace: async (w) => ({ params: { spaceId: (await space(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
   inviteToCollection: async (w) => ({ params: { collectionId: (await collection(w)).id }, body: { role: 'read', users: [w.admin.user.id] } }),
   updateUserPermissionInSpace: async (w) => ({ params: { spaceId: (await space(w)).id, userId: w.admin.user.id }, body: { role: 'read' } }),
@@ -188,6 +233,10 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
     body: { role: 'read' },
   }),
   updateTeamPermissionInCollection: async (w) => ({ params: { collectionId: (await collection(w)).id, teamId: (await team(w)).id }, body: { role: 'read' } }),
+  updateOpenAPISpecBySlug: async (w) => {
+    const spec = await call(w, 'POST', `/v1/orgs/${w.organizationId}/openapi`, { slug: `spec-${newId().toLowerCase()}`, source: { text: openAPIText } }, 201);
+    return { params: { organizationId: w.organizationId, specSlug: String(spec.slug) }, body: { visibility: 'public' } };
+  },
   updateWebhook: async (w) => {
     const webhook = await call(w, 'POST', `/v1/orgs/${w.organizationId}/webhooks`, webhookBody, 201);
     return { params: { organizationId: w.organizationId, webhookId: webhook.id }, body: {} };

@@ -28,6 +28,10 @@ import { Migration20261218090000 } from './Migration20261218090000.js';
 import { Migration20261219090000 } from './Migration20261219090000.js';
 import { Migration20261219100000 } from './Migration20261219100000.js';
 import { Migration20261229090000 } from './Migration20261229090000.js';
+import { Migration20261230150000 } from './Migration20261230150000.js';
+import { Migration20261230163000 } from './Migration20261230163000.js';
+import { Migration20261230184700 } from './Migration20261230184700.js';
+import { Migration20261230191000 } from './Migration20261230191000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -63,4 +67,8 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261219090000', class: Migration20261219090000 },
   { name: 'Migration20261219100000', class: Migration20261219100000 },
   { name: 'Migration20261229090000', class: Migration20261229090000 },
+  { name: 'Migration20261230150000', class: Migration20261230150000 },
+  { name: 'Migration20261230163000', class: Migration20261230163000 },
+  { name: 'Migration20261230184700', class: Migration20261230184700 },
+  { name: 'Migration20261230191000', class: Migration20261230191000 },
 ];

@@ -16,7 +16,11 @@ export type AuditLogFilter = {
   type?: string | null;
   from?: Date | null;
   to?: Date | null;
+  /** Inclusive, where `to` is exclusive (the current client's `to`). */
+  until?: Date | null;
   outcome?: string | null;
+  /** The server's own work only (no actor): the current client's `actor` naming the server. */
+  byServer?: boolean;
 };
 
 /** The filter's conditions in SQL, or a 400 naming the filter that is not one. */
@@ -31,10 +35,13 @@ function conditions(filter: AuditLogFilter): Sql {
     where.push(sql`e."outcome" = ${filter.outcome}`);
   }
   if (filter.actor != null) where.push(sql`e."actor_user_id" = ${filter.actor}`);
+  if (filter.byServer) where.push(sql`e."actor_user_id" is null`);
   if (filter.target != null) where.push(sql`e."target_ids" @> array[${filter.target}]::text[]`);
   if (filter.from && filter.to && filter.from >= filter.to) throw badRequest('to: must be later than from');
   if (filter.from) where.push(sql`e."occurred_at" >= ${filter.from}`);
   if (filter.to) where.push(sql`e."occurred_at" < ${filter.to}`);
+  if (filter.from && filter.until && filter.from > filter.until) throw badRequest('to: must not be earlier than from');
+  if (filter.until) where.push(sql`e."occurred_at" <= ${filter.until}`);
   return join(where, ' and ');
 }
 

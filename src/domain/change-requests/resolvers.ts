@@ -1,5 +1,6 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
 import { listOrganizationChangeRequests } from './organization-list.js';
+import { listContributors, type ChangeRequestContributor } from './contributors.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { readOptions } from '../content/index.js';
 import type { ChangeRequestRow } from './entities.js';
@@ -17,6 +18,7 @@ export const changeRequestResolvers: Resolvers = {
   Query: {
     changeRequests: (_, { spaceId, status, contributor, ...args }, ctx) => listChangeRequests(ctx, spaceId, { status, contributor }, args),
     changeRequest: (_, { spaceId, changeRequestId }, ctx) => changeRequestIn(ctx, spaceId, changeRequestId),
+    changeRequestContributors: (_, { spaceId, changeRequestId }, ctx) => listContributors(ctx, spaceId, changeRequestId),
     organizationChangeRequests: (_, { organizationId, page, limit, finding: _finding, ...filter }, ctx) =>
       listOrganizationChangeRequests(ctx, organizationId, filter, { page, limit }),
   },
@@ -48,5 +50,6 @@ export const changeRequestResolvers: Resolvers = {
 declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     ChangeRequest: ChangeRequestRow;
+    ChangeRequestContributor: ChangeRequestContributor;
   }
 }

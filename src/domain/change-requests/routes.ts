@@ -2,6 +2,7 @@ import type { Route } from '../../kernel/rest-route.js';
 import { FILE, LINKS, PAGE, REVISION } from '../content/index.js';
 import { ORGANIZATION } from '../organizations/index.js';
 import { SPACE } from '../spaces/index.js';
+import { USER } from '../users/index.js';
 import { CHANGE_REQUEST } from './fragments.js';
 
 const CR = '/v1/spaces/{spaceId}/change-requests/{changeRequestId}';
@@ -55,6 +56,15 @@ export const changeRequestRoutes: Route[] = [
     path: CR,
     status: 200,
     document: `query(${inChangeRequest}) { changeRequest(${ids}) { ...ChangeRequestFields } } ${CHANGE_REQUEST}`,
+  },
+  {
+    operationId: 'getContributorsByChangeRequestId',
+    method: 'GET',
+    path: `${CR}/contributors`,
+    status: 200,
+    document: `query(${inChangeRequest}) {
+      changeRequestContributors(${ids}) { items { user { ...UserFields } count updatedAt actionType } count }
+    } ${USER}`,
   },
   {
     operationId: 'updateChangeRequestById',

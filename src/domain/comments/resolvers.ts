@@ -9,6 +9,7 @@ import { threadKey } from './loaders.js';
 import { summarize, type ReactionUser } from './reactions.js';
 import { deleteComment, deleteReply, getComment, getReply, listComments, listReplies, postComment, postReply, updateComment, updateReply } from './service.js';
 import { currentContent } from './threads.js';
+import { listCommenters } from './commenters.js';
 import { readAlong } from '../../kernel/read-models.js';
 
 /** The API address of a comment, in its space or its change request. */
@@ -64,6 +65,7 @@ export const commentResolvers: Resolvers = {
     comment: (_, ids, ctx) => getComment(ctx, ids),
     commentReplies: (_, { page, limit, ...ids }, ctx) => listReplies(ctx, ids, { page, limit }),
     commentReply: (_, ids, ctx) => getReply(ctx, ids),
+    commenters: (_, { spaceId, changeRequestId, ...args }, ctx) => listCommenters(ctx, spaceId, changeRequestId, args),
   },
   Mutation: {
     postComment: (_, { input, ...ids }, ctx) => postComment(ctx, ids, input),

@@ -1,4 +1,5 @@
 import type { Route } from '../../kernel/rest-route.js';
+import { MEMBER } from '../members/index.js';
 import { COMMENT, COMMENT_REPLY } from './fragments.js';
 
 type OperationIds = Record<'list' | 'post' | 'get' | 'update' | 'delete', string>;
@@ -144,4 +145,19 @@ export const commentRoutes: Route[] = [
     },
     true,
   ),
+  // The authors of a discussion's comments (0.202.0), as members of the organization.
+  ...[
+    { operationId: 'listCommentersInSpace', path: '/v1/spaces/{spaceId}/commenters', inChangeRequest: false },
+    { operationId: 'listCommentersInChangeRequest', path: '/v1/spaces/{spaceId}/change-requests/{changeRequestId}/commenters', inChangeRequest: true },
+  ].map(({ operationId, path, inChangeRequest }): Route => ({
+    operationId,
+    method: 'GET',
+    path,
+    status: 200,
+    document: `query($spaceId: ID!${inChangeRequest ? ', $changeRequestId: ID!' : ''}, $page: String, $limit: Int) {
+        commenters(spaceId: $spaceId${inChangeRequest ? ', changeRequestId: $changeRequestId' : ''}, page: $page, limit: $limit) {
+          items { ...MemberFields sites } count next { page }
+        }
+      } ${MEMBER}`,
+  })),
 ];

@@ -16,6 +16,8 @@ import type { Manifest } from './manifest.js';
 /** An immutable snapshot of a space's content; every edit makes a new one whose parents name the previous. */
 export const Revision = defineEntity({
   name: 'Revision',
+  // A change request's revisions (its contributors' edits).
+  indexes: [{ properties: ['changeRequest'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

@@ -3,7 +3,7 @@ import { conflict } from '../../kernel/errors.js';
 import { found } from '../../kernel/loader.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { ContentGrantRow } from './entities.js';
-import { grantRole, inviteToContent, listGrants, listSpacePermissions, revokeRole, setRole, type GrantTarget } from './service.js';
+import { grantRole, inviteToContent, listContentPermissions, listGrants, revokeRole, setRole, type GrantTarget } from './service.js';
 import type { MemberRow } from '../organizations/index.js';
 import type { Role } from '../../kernel/roles.js';
 
@@ -28,7 +28,8 @@ export const grantResolvers: Resolvers = {
   Query: {
     spaceGrants: async (_, { spaceId, ...args }, ctx) => listGrants(ctx, await spaceTarget(ctx, spaceId), args),
     collectionGrants: async (_, { collectionId, ...args }, ctx) => listGrants(ctx, await collectionTarget(ctx, collectionId), args),
-    spacePermissions: (_, { spaceId, ...args }, ctx) => listSpacePermissions(ctx, spaceId, args),
+    spacePermissions: (_, { spaceId, ...args }, ctx) => listContentPermissions(ctx, { space: spaceId }, args),
+    collectionPermissions: (_, { collectionId, ...args }, ctx) => listContentPermissions(ctx, { collection: collectionId }, args),
   },
   Mutation: {
     grantSpaceRole: async (_, { spaceId, input }, ctx) => grantRole(ctx, await liveSpaceTarget(ctx, spaceId), input),

@@ -5,7 +5,7 @@ import { USER } from '../users/index.js';
 /*
  * Roles on spaces and collections over REST, as the current official client (@gitbook/api 0.202.0)
  * calls them: lists of the users' and teams' grants, a role set or taken back (null) per user or team,
- * several given at once, and every member's resulting role on a space.
+ * several given at once, and every member's resulting role on a space or collection.
  */
 
 type On = { path: string; id: string; field: 'Space' | 'Collection'; names: Record<string, string> };
@@ -57,6 +57,15 @@ function routesOn({ path, id, field, names }: On): Route[] {
         document: `mutation($${id}: ID!, $${who}Id: ID!) { revoke${field}Role(${target}, input: { ${who}: $${who}Id }) }`,
       },
     ]),
+    {
+      operationId: names.aggregate,
+      method: 'GET',
+      path: `${path}/permissions/aggregate`,
+      status: 200,
+      document: `query($${id}: ID!, $role: Role, $page: String, $limit: Int) {
+        ${field.toLowerCase()}Permissions(${target}, role: $role, page: $page, limit: $limit) { items { permission user { ...UserFields } } count next { page } }
+      } ${USER}`,
+    },
   ];
 }
 
@@ -73,6 +82,7 @@ export const grantRoutes: Route[] = [
       remove_user: 'removeUserFromSpace',
       update_team: 'updateTeamPermissionInSpace',
       remove_team: 'removeTeamFromSpace',
+      aggregate: 'listPermissionsAggregateInSpace',
     },
   }),
   ...routesOn({
@@ -87,15 +97,7 @@ export const grantRoutes: Route[] = [
       remove_user: 'removeUserFromCollection',
       update_team: 'updateTeamPermissionInCollection',
       remove_team: 'removeTeamFromCollection',
+      aggregate: 'listPermissionsAggregateInCollection',
     },
   }),
-  {
-    operationId: 'listPermissionsAggregateInSpace',
-    method: 'GET',
-    path: '/v1/spaces/{spaceId}/permissions/aggregate',
-    status: 200,
-    document: `query($spaceId: ID!, $role: Role, $page: String, $limit: Int) {
-      spacePermissions(spaceId: $spaceId, role: $role, page: $page, limit: $limit) { items { permission user { ...UserFields } } count next { page } }
-    } ${USER}`,
-  },
 ];

@@ -15,7 +15,7 @@ import { recordEvent } from '../../events/record.js';
 import { ContentGrant, type ContentGrantRow } from './entities.js';
 import { grantPayload, grantTarget } from './events.js';
 import { GrantInput, GranteeInput, InviteToContentInput, SetRoleInput } from './inputs.js';
-import { spaceRoleRank } from '../../auth/visibility.js';
+import { collectionRoleRank, spaceRoleRank } from '../../auth/visibility.js';
 import { Member, type MemberRow } from '../organizations/index.js';
 
 /** What a grant is on: one space or one collection of an organization. */
@@ -154,12 +154,14 @@ export async function listGrants(ctx: Context, target: GrantTarget, args: PageAr
 }
 
 /**
- * The enabled members of the space's organization who have a role on it (`role`: that role only),
- * oldest membership first, each with that role: ranked in SQL by the policy's rules (auth/visibility.ts)
- * for the page, its count and its items in one statement.
+ * The enabled members of the organization of a space or collection who have a role on it (`role`: that
+ * role only), oldest membership first, each with that role: ranked in SQL by the policy's rules
+ * (auth/visibility.ts) for the page, its count and its items in one statement.
  */
-export async function listSpacePermissions(ctx: Context, spaceId: string, args: PageArgs & { role?: Role | null }) {
-  const rank = sql`(select ${spaceRoleRank(sql`s`, sql`member.user_id`)} from space s where s.id = ${spaceId} and s.organization_id = member.organization_id)`;
+export async function listContentPermissions(ctx: Context, target: Pick<GrantTarget, 'space' | 'collection'>, args: PageArgs & { role?: Role | null }) {
+  const rank = target.space
+    ? sql`(select ${spaceRoleRank(sql`s`, sql`member.user_id`)} from space s where s.id = ${target.space} and s.organization_id = member.organization_id)`
+    : sql`(select ${collectionRoleRank(sql`c`, sql`member.user_id`)} from collection c where c.id = ${target.collection!} and c.organization_id = member.organization_id)`;
   const wanted = args.role ? sql`= ${ROLES.indexOf(args.role) + 1}` : sql`> 0`;
   const where = sql`not member.disabled and ${rank} ${wanted}`;
   const order: SortKey<MemberRow>[] = [

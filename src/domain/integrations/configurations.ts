@@ -70,13 +70,21 @@ function jsonSchemaOf(form: z.infer<typeof ConfigurationSchema>, complete: boole
 
 export type ConfigurationCheck = { problem: string } | { value: Record<string, unknown>; complete: boolean };
 
+/** Which of an integration's forms configures an installation: the account's (organization), a space's or a site's. */
+export type ConfigurationForm = keyof ConfigurationsValue;
+
 /**
- * Checks an installation's configuration against the integration's account form: values of the declared
- * types and enums, no undeclared names (defaults filled in). `complete` tells whether every required
- * property is set. A component-made configuration accepts any object; without a form only `{}`.
+ * Checks an installation's configuration against one of the integration's forms (the account's unless
+ * said): values of the declared types and enums, no undeclared names (defaults filled in). `complete`
+ * tells whether every required property is set. A component-made configuration accepts any object;
+ * without a form only `{}`.
  */
-export function checkConfiguration(configurations: ConfigurationsValue, value: Record<string, unknown>): ConfigurationCheck {
-  const form = configurations.account;
+export function checkConfiguration(
+  configurations: ConfigurationsValue,
+  value: Record<string, unknown>,
+  which: ConfigurationForm = 'account',
+): ConfigurationCheck {
+  const form = configurations[which];
   if (!form) return Object.keys(value).length ? { problem: 'this integration takes no configuration' } : { value, complete: true };
   if ('componentId' in form) return { value, complete: true };
   const copy = structuredClone(value);

@@ -65,24 +65,42 @@ export const IntegrationInstallation = defineEntity({
 });
 export type IntegrationInstallationRow = Plain<InferEntity<typeof IntegrationInstallation>>;
 
-/** A space selected for an installation (selection `selected`); goes with the space. */
+/** What an installation keeps of itself on one space or site (0.202.0's `IntegrationContentInstallationBase`). */
+function contentInstallationState() {
+  return {
+    /** Valid against the integration's `configurations.space` (or `site`) form; its status is read from it. */
+    configuration: p.json<Record<string, unknown>>(),
+    /** Identifiers the integration gives this space's (or site's) installation (at most 5). */
+    externalIds: p.json<string[]>(),
+    createdAt: p.datetime(),
+    updatedAt: p.datetime(),
+  };
+}
+
+/**
+ * An installation's own state on one space: the space is selected (selection `selected`), or, under
+ * selection `all` (which covers every live space of the organization), the space has a configuration of
+ * its own. Goes with the space.
+ */
 export const IntegrationSpaceInstallation = defineEntity({
   name: 'IntegrationSpaceInstallation',
   properties: {
     installation: () => p.manyToOne(IntegrationInstallation).mapToPk().deleteRule('cascade').primary(),
     space: () => p.manyToOne(Space).mapToPk().deleteRule('cascade').primary().index(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    ...contentInstallationState(),
   },
 });
 export type IntegrationSpaceInstallationRow = Plain<InferEntity<typeof IntegrationSpaceInstallation>>;
 
-/** A site selected for an installation (selection `selected`); goes with the site. */
+/** The same for a site: selected, or configured under selection `all`. Goes with the site. */
 export const IntegrationSiteInstallation = defineEntity({
   name: 'IntegrationSiteInstallation',
   properties: {
     installation: () => p.manyToOne(IntegrationInstallation).mapToPk().deleteRule('cascade').primary(),
     site: () => p.manyToOne(Site).mapToPk().deleteRule('cascade').primary().index(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    ...contentInstallationState(),
   },
 });
 export type IntegrationSiteInstallationRow = Plain<InferEntity<typeof IntegrationSiteInstallation>>;

@@ -57,15 +57,32 @@ export function recordIntegrationEvent(
 
 type InstallationEventType = 'integration.installed' | 'integration.updated' | 'integration.uninstalled';
 
-/** Records a change of an installation in its organization; an update names the fields that changed. */
+/** An installation's state on one space or site, as its admins read it. */
+export type ContentInstallationPayload = {
+  space?: string;
+  site?: string;
+  status: string;
+  configuration: Record<string, unknown>;
+  externalIds: readonly string[];
+};
+
+/**
+ * Records a change of an installation in its organization; an update names the fields that changed. A
+ * change on one space or site (installed there, its configuration, uninstalled) is an update of the
+ * installation carrying that space's (or site's) installation.
+ */
 export function recordInstallationEvent(
   ctx: Context,
   em: EntityManager,
   type: InstallationEventType,
   installation: IntegrationInstallationRow,
-  details: { selected?: { spaces: string[]; sites: string[] }; changes?: string[] } = {},
+  details: { selected?: { spaces: string[]; sites: string[] }; changes?: string[]; content?: ContentInstallationPayload } = {},
 ) {
-  const payload = { ...installationPayload(installation, details.selected ?? null), ...(details.changes ? { changes: details.changes } : {}) };
+  const payload = {
+    ...installationPayload(installation, details.selected ?? null),
+    ...(details.changes ? { changes: details.changes } : {}),
+    ...(details.content ? { [details.content.space ? 'space_installation' : 'site_installation']: details.content } : {}),
+  };
   const target = { integrationName: installation.integration, installationId: installation.id };
   recordEvent(ctx, em, { type, organizationId: installation.organization, target, payload });
 }

@@ -9,7 +9,7 @@ export const INTEGRATION = /* GraphQL */ `
     contentSources { id title description icon configuration { componentId } }
     configurations externalLinks { url label }
     owner { ...OrganizationFields }
-    urls { location icon app assets publicEndpoint }
+    urls { location icon app assets publicEndpoint publicContentEndpoint }
     permissions { admin install }
     contentSecurityPolicy
   }
@@ -19,6 +19,19 @@ export const INTEGRATION = /* GraphQL */ `
 export const INTEGRATION_INSTALLATION = /* GraphQL */ `
   fragment IntegrationInstallationFields on IntegrationInstallation {
     id status space_selection site_selection spaces configuration createdAt updatedAt
-    urls { location app publicEndpoint } externalIds target { organization }
+    urls { location app publicEndpoint publicContentEndpoint } externalIds target { organization }
+  }
+`;
+
+/** 0.202.0's IntegrationSpaceInstallation and IntegrationSiteInstallation: the space (site) by its id. */
+export const INTEGRATION_SPACE_INSTALLATION = /* GraphQL */ `
+  fragment IntegrationSpaceInstallationFields on IntegrationContentInstallation {
+    integration installation status configuration externalIds urls { location publicEndpoint publicContentEndpoint } space: spaceId
+  }
+`;
+
+export const INTEGRATION_SITE_INSTALLATION = /* GraphQL */ `
+  fragment IntegrationSiteInstallationFields on IntegrationContentInstallation {
+    integration installation status configuration externalIds urls { location publicEndpoint publicContentEndpoint } site: siteId
   }
 `;

@@ -130,3 +130,26 @@ export const InstallIntegrationInput = z.object({
     .nullish()
     .describe('At most 5 identifiers given by the integration.'),
 });
+
+const externalIds = z
+  .array(text({ min: 1, max: 255 }))
+  .max(5, { error: 'must hold at most 5 ids' })
+  .describe('At most 5 identifiers given by the integration; replaces the stored ones.');
+const configuration = (form: string) =>
+  z
+    .record(z.string(), z.unknown(), { error: 'must be an object' })
+    .describe(`Replaces the configuration; validated against the integration's \`configurations.${form}\` schema.`);
+
+/** 0.202.0's `UpdateIntegrationInstallation`: what an update by id changes of the organization's installation. */
+export const UpdateIntegrationInstallationInput = z.object({
+  externalIds: externalIds.optional(),
+  configuration: configuration('account').optional(),
+  space_selection: oneOf(SELECTIONS)
+    .optional()
+    .describe('`all` spaces, or `selected` ones: from `all`, every live space stays selected (uninstall from spaces then).'),
+  site_selection: oneOf(SELECTIONS).optional().describe('`all` sites, or `selected` ones: from `all`, every site stays selected.'),
+});
+
+/** 0.202.0's `UpdateIntegrationSpaceInstallation` and `UpdateIntegrationSiteInstallation`. */
+export const UpdateIntegrationSpaceInstallationInput = z.object({ externalIds: externalIds.optional(), configuration: configuration('space').optional() });
+export const UpdateIntegrationSiteInstallationInput = z.object({ externalIds: externalIds.optional(), configuration: configuration('site').optional() });

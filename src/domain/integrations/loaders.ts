@@ -18,6 +18,11 @@ export function integrationLoaders(em: EntityManager) {
       const rows = await em.find(Organization, { $or: [{ id: { $in: [...keys] } }, { hostname: { $in: [...keys] } }] });
       return keys.map((key) => rows.find((o) => o.id === key) ?? rows.find((o) => o.hostname === key) ?? null);
     }),
+    /** An installation by its id. */
+    installationById: rowLoader(
+      (ids: string[]) => em.find(IntegrationInstallation, { id: { $in: ids } }),
+      (i) => i.id,
+    ),
     /** Selected spaces and sites of each installation. */
     spaceSelectionsByInstallation: groupLoader(
       (ids: string[]) => em.find(IntegrationSpaceInstallation, { installation: { $in: ids } }),

@@ -2,7 +2,34 @@ import { found, whenLoaded } from '../../kernel/loader.js';
 import { succeeded } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { IntegrationInstallationRow, IntegrationRow } from './entities.js';
-import { installationOf, installIntegration, listInstallations, uninstallIntegration } from './installations.js';
+import {
+  contentInstallationOf,
+  installOnContent,
+  listInstallationContent,
+  listIntegrationContentInstallations,
+  uninstallFromContent,
+  updateContentInstallation,
+  type ContentInstallationView,
+} from './content-installations.js';
+import {
+  createInstallation,
+  installationById,
+  installationOf,
+  installIntegration,
+  listInstallations,
+  uninstallById,
+  uninstallIntegration,
+  updateInstallationById,
+} from './installations.js';
+import {
+  installationStatusOf,
+  listContentIntegrations,
+  listInstallationStatuses,
+  listOrganizationInstallations,
+  listOrganizationIntegrations,
+  listSpaceIntegrationBlocks,
+  type InstalledIntegration,
+} from './organization-lists.js';
 import { integrationOf, listIntegrations, publishIntegration, unpublishIntegration } from './service.js';
 
 export const integrationResolvers: Resolvers = {
@@ -11,12 +38,44 @@ export const integrationResolvers: Resolvers = {
     integration: (_, { integrationName }, ctx) => integrationOf(ctx, integrationName),
     integrationInstallations: (_, { integrationName, externalId, ...args }, ctx) => listInstallations(ctx, integrationName, externalId, args),
     integrationInstallation: (_, { organizationId, integrationName }, ctx) => installationOf(ctx, organizationId, integrationName),
+    integrationInstallationById: (_, { installationId }, ctx) => installationById(ctx, installationId),
+    integrationInstallationSpaces: (_, { installationId, ...args }, ctx) => listInstallationContent(ctx, 'space', installationId, args),
+    integrationSpaceInstallation: (_, { installationId, spaceId }, ctx) => contentInstallationOf(ctx, 'space', installationId, spaceId),
+    integrationInstallationSites: (_, { installationId, ...args }, ctx) => listInstallationContent(ctx, 'site', installationId, args),
+    integrationSiteInstallation: (_, { installationId, siteId }, ctx) => contentInstallationOf(ctx, 'site', installationId, siteId),
+    integrationSpaceInstallations: (_, { integrationName, externalId, ...args }, ctx) =>
+      listIntegrationContentInstallations(ctx, 'space', integrationName, externalId, args),
+    integrationSiteInstallations: (_, { integrationName, externalId, ...args }, ctx) =>
+      listIntegrationContentInstallations(ctx, 'site', integrationName, externalId, args),
+    organizationInstallations: (_, { organizationId, search, ...args }, ctx) => listOrganizationInstallations(ctx, organizationId, search, args),
+    organizationIntegrations: (_, { organizationId, page, limit, ...filters }, ctx) =>
+      listOrganizationIntegrations(ctx, organizationId, filters, { page, limit }),
+    organizationIntegrationStatuses: (_, { organizationId, page, limit, ...filters }, ctx) =>
+      listInstallationStatuses(ctx, organizationId, filters, { page, limit }),
+    organizationIntegrationStatus: (_, { organizationId, integrationName }, ctx) => installationStatusOf(ctx, organizationId, integrationName),
+    spaceIntegrations: async (_, { spaceId, search, ...args }, ctx) =>
+      listContentIntegrations(ctx, 'space', await found(ctx.loaders.space.load(spaceId), 'Space'), search, args),
+    spaceIntegrationBlocks: async (_, { spaceId }, ctx) => listSpaceIntegrationBlocks(ctx, await found(ctx.loaders.space.load(spaceId), 'Space')),
+    siteIntegrations: async (_, { siteId, search, ...args }, ctx) =>
+      listContentIntegrations(ctx, 'site', await found(ctx.loaders.site.load(siteId), 'Site'), search, args),
   },
   Mutation: {
     publishIntegration: (_, { integrationName, input }, ctx) => publishIntegration(ctx, integrationName, input),
     unpublishIntegration: (_, { integrationName }, ctx) => succeeded(unpublishIntegration(ctx, integrationName)),
     installIntegration: (_, { organizationId, integrationName, input }, ctx) => installIntegration(ctx, organizationId, integrationName, input),
     uninstallIntegration: (_, { organizationId, integrationName }, ctx) => uninstallIntegration(ctx, organizationId, integrationName),
+    createIntegrationInstallation: (_, { integrationName, organizationId }, ctx) => createInstallation(ctx, integrationName, organizationId),
+    updateIntegrationInstallation: (_, { integrationName, installationId, input }, ctx) => updateInstallationById(ctx, integrationName, installationId, input),
+    removeIntegrationInstallation: (_, { integrationName, installationId }, ctx) => uninstallById(ctx, integrationName, installationId),
+    installIntegrationOnSpace: (_, { integrationName, installationId, spaceId }, ctx) =>
+      installOnContent(ctx, 'space', integrationName, installationId, spaceId),
+    updateIntegrationSpaceInstallation: (_, { integrationName, installationId, spaceId, input }, ctx) =>
+      updateContentInstallation(ctx, 'space', integrationName, installationId, spaceId, input),
+    uninstallIntegrationFromSpace: (_, { installationId, spaceId }, ctx) => uninstallFromContent(ctx, 'space', installationId, spaceId),
+    installIntegrationOnSite: (_, { integrationName, installationId, siteId }, ctx) => installOnContent(ctx, 'site', integrationName, installationId, siteId),
+    updateIntegrationSiteInstallation: (_, { integrationName, installationId, siteId, input }, ctx) =>
+      updateContentInstallation(ctx, 'site', integrationName, installationId, siteId, input),
+    uninstallIntegrationFromSite: (_, { installationId, siteId }, ctx) => uninstallFromContent(ctx, 'site', installationId, siteId),
   },
   Integration: {
     object: () => 'integration',
@@ -30,6 +89,7 @@ export const integrationResolvers: Resolvers = {
       app: `${ctx.config.appUrl}/integrations/${i.name}`,
       assets: `${ctx.config.publicUrl}/integrations/${i.name}/assets`,
       publicEndpoint: `${ctx.config.publicUrl}/integrations/${i.name}`,
+      publicContentEndpoint: `${ctx.config.publicUrl}/integrations/${i.name}`,
     }),
     permissions: (i, _, ctx) => whenLoaded(ctx.policy.integrationRole(i), (role) => ({ admin: role === 'admin', install: role !== undefined })),
   },
@@ -41,10 +101,13 @@ export const integrationResolvers: Resolvers = {
       location: `${ctx.config.publicUrl}/v1/integrations/${i.integration}/installations/${i.id}`,
       app: `${ctx.config.appUrl}/o/${i.organization}/integrations/${i.integration}`,
       publicEndpoint: `${ctx.config.publicUrl}/integrations/${i.integration}/installations/${i.id}`,
+      publicContentEndpoint: `${ctx.config.publicUrl}/integrations/${i.integration}/installations/${i.id}`,
     }),
     target: (i) => ({ organization: i.organization }),
     integration: (i, _, ctx) => found(ctx.loaders.integration.get(i.integration), 'Integration'),
     selectedSpaces: async (i, _, ctx) => {
+      // Under `all`, rows are single spaces' configurations, not a selection.
+      if (i.spaceSelection !== 'selected') return [];
       const selections = await ctx.loaders.spaceSelectionsByInstallation.load(i.id);
       const spaces = await Promise.all(selections.map((s) => ctx.loaders.space.load(s.space)));
       const visible = await Promise.all(
@@ -55,10 +118,30 @@ export const integrationResolvers: Resolvers = {
       return visible.filter((space) => space !== null);
     },
     selectedSites: async (i, _, ctx) => {
-      if (!(await ctx.policy.isMember(i.organization))) return [];
+      if (i.siteSelection !== 'selected' || !(await ctx.policy.isMember(i.organization))) return [];
       const selections = await ctx.loaders.siteSelectionsByInstallation.load(i.id);
       return (await Promise.all(selections.map((s) => ctx.loaders.site.load(s.site)))).filter((site) => site !== null);
     },
+  },
+  OrganizationInstallation: {
+    integration: (i, _, ctx) => found(ctx.loaders.integration.load(i.installation.integration), 'Integration'),
+  },
+  InstalledIntegration: {
+    integration: (i, _, ctx) => found(ctx.loaders.integration.load(i.integration), 'Integration'),
+  },
+  IntegrationContentInstallation: {
+    urls: (i, _, ctx) => {
+      const path = `/integrations/${i.integration}/installations/${i.installation}/${i.kind}s/${i.content}`;
+      return {
+        location: `${ctx.config.publicUrl}/v1${path}`,
+        publicEndpoint: `${ctx.config.publicUrl}${path}`,
+        publicContentEndpoint: `${ctx.config.publicUrl}${path}`,
+      };
+    },
+    spaceId: (i) => (i.kind === 'space' ? i.content : null),
+    space: (i, _, ctx) => (i.kind === 'space' ? found(ctx.loaders.space.load(i.content), 'Space') : null),
+    siteId: (i) => (i.kind === 'site' ? i.content : null),
+    site: (i, _, ctx) => (i.kind === 'site' ? found(ctx.loaders.site.load(i.content), 'Site') : null),
   },
 };
 
@@ -66,5 +149,8 @@ declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     Integration: IntegrationRow;
     IntegrationInstallation: IntegrationInstallationRow;
+    OrganizationInstallation: { installation: IntegrationInstallationRow };
+    InstalledIntegration: InstalledIntegration;
+    IntegrationContentInstallation: ContentInstallationView;
   }
 }

@@ -1,6 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { changedFields } from '../../events/changes.js';
-import sql, { empty, raw } from 'sql-template-tag';
+import sql, { empty, raw, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
 import { containsIgnoringCase } from '../../db/text-match.js';
@@ -10,7 +10,7 @@ import type { PageArgs } from '../../kernel/pagination.js';
 import { oneOf, parseInput } from '../../kernel/validation.js';
 import { Integration, type IntegrationRow } from './entities.js';
 import { recordIntegrationEvent } from './events.js';
-import { INTEGRATION_CATEGORIES, integrationName, PublishIntegrationInput } from './inputs.js';
+import { INTEGRATION_CATEGORIES, INTEGRATION_SCOPES, INTEGRATION_TARGETS, integrationName, PublishIntegrationInput } from './inputs.js';
 import { sealSecrets } from './secrets.js';
 
 export type IntegrationFilters = {
@@ -20,6 +20,8 @@ export type IntegrationFilters = {
   blocks?: boolean | null;
   contentSources?: boolean | null;
   owner?: string | null;
+  scope?: string | null;
+  target?: string | null;
 };
 
 const Filters = z.object({
@@ -29,6 +31,8 @@ const Filters = z.object({
   blocks: z.boolean().nullish(),
   contentSources: z.boolean().nullish(),
   owner: z.string().nullish(),
+  scope: oneOf(INTEGRATION_SCOPES).nullish(),
+  target: oneOf(INTEGRATION_TARGETS).nullish(),
 });
 
 /**
@@ -53,12 +57,17 @@ const hasItems = (column: string, nonEmpty: boolean | null | undefined) =>
 
 /**
  * Integrations the viewer can see, by name: the public ones and every one published by an organization
- * they belong to, narrowed by the filters.
+ * they belong to (or those `among` selects: alias `i`), narrowed by the filters.
  */
-export async function listIntegrations(ctx: Context, filters: IntegrationFilters, args: PageArgs) {
+export async function listIntegrations(ctx: Context, filters: IntegrationFilters, args: PageArgs, among?: Sql) {
   const f = parseInput(Filters, filters);
-  const where = sql`(i.visibility = 'public' or i.organization_id in (select m.organization_id from member m where m.user_id = ${ctx.viewer!.user.id} and not m.disabled))
+  const visible =
+    among ??
+    sql`(i.visibility = 'public' or i.organization_id in (select m.organization_id from member m where m.user_id = ${ctx.viewer!.user.id} and not m.disabled))`;
+  const where = sql`${visible}
     ${f.owner ? sql`and i.organization_id = ${f.owner}` : empty}
+    ${f.scope ? sql`and i.scopes @> jsonb_build_array(${f.scope}::text)` : empty}
+    ${f.target ? sql`and i.target = ${f.target}` : empty}
     ${f.search ? sql`and (${containsIgnoringCase('i.name', f.search)} or ${containsIgnoringCase('i.title', f.search)})` : empty}
     ${f.category ? sql`and i.categories @> jsonb_build_array(${f.category}::text)` : empty}
     ${f.blockDomain ? unfurlsDomain(f.blockDomain) : empty}

@@ -4,13 +4,13 @@ import { removeInviteLinksTo } from './service.js';
 import { inviteLoaders } from './loaders.js';
 import { inviteResolvers } from './resolvers.js';
 import { inviteRoutes } from './routes.js';
-import { CreateInviteLinkInput, UpdateInviteLinkInput } from './inputs.js';
+import { CreateInviteLinkInput, InviteUsersToOrganizationInput, UpdateInviteLinkInput } from './inputs.js';
 
-/** Invite links to organizations, spaces and collections. */
+/** Invite links to organizations, spaces and collections, and invitations of users by e-mail address. */
 export const invitesArea = {
   name: 'invites',
   typeDefs: schemaBeside(import.meta.url),
-  inputs: { CreateInviteLinkInput, UpdateInviteLinkInput },
+  inputs: { CreateInviteLinkInput, UpdateInviteLinkInput, InviteUsersToOrganizationInput },
   resolvers: inviteResolvers,
   loaders: inviteLoaders,
   entities: [InviteLink],

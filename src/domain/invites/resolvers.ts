@@ -9,6 +9,7 @@ import {
 } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { CollectionInviteLinkRow, InviteLinkRow, SpaceInviteLinkRow } from './entities.js';
+import { inviteUsersByEmail } from './by-email.js';
 import { createInviteLink, deleteInviteLink, inviteLinkOf, isRedundant, joinWithInviteLink, listInviteLinks, updateInviteLink } from './service.js';
 
 const inviteFields = {
@@ -26,6 +27,7 @@ export const inviteResolvers: Resolvers = {
     updateInviteLink: updateOrganizationItem('inviteId', updateInviteLink),
     deleteInviteLink: deleteOrganizationItem('inviteId', deleteInviteLink),
     joinOrganizationWithInvite: onOrganizationItem('inviteId', joinWithInviteLink),
+    inviteUsersToOrganization: createInOrganization(inviteUsersByEmail),
   },
   InviteLink: {
     __resolveType: (l) => (l.space ? 'SpaceInviteLink' : l.collection ? 'CollectionInviteLink' : 'OrganizationInviteLink'),

@@ -6,7 +6,7 @@ const INVITE_PATH = '/v1/orgs/{organizationId}/link-invites/{inviteId}';
 
 /**
  * The contract's invite-link operations, and those the current client (0.202.0) adds: listing the
- * organization's links to itself, creating a link, joining with one.
+ * organization's links to itself, creating a link, joining with one, inviting users by e-mail address.
  */
 export const inviteRoutes: Route[] = [
   {
@@ -27,6 +27,16 @@ export const inviteRoutes: Route[] = [
     document: `mutation($organizationId: ID!, $input: CreateInviteLinkInput!) {
       createInviteLink(organizationId: $organizationId, input: $input) { ...InviteLinkFields }
     } ${INVITE_LINK}`,
+  },
+  {
+    operationId: 'inviteUsersToOrganization',
+    method: 'POST',
+    path: '/v1/orgs/{organizationId}/invites',
+    status: 200,
+    body: 'input',
+    document: `mutation($organizationId: ID!, $input: InviteUsersToOrganizationInput!) {
+      inviteUsersToOrganization(organizationId: $organizationId, input: $input) { users invited }
+    }`,
   },
   {
     operationId: 'joinOrganizationWithInvite',

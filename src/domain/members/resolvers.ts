@@ -1,4 +1,4 @@
-import { found } from '../../kernel/loader.js';
+import { found, whenLoaded } from '../../kernel/loader.js';
 import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { MemberRow } from '../organizations/index.js';
@@ -22,6 +22,11 @@ export const memberResolvers: Resolvers = {
     user: (m, _, ctx) => found(ctx.loaders.user.get(m.user), 'User'),
     spaces: (m, _, ctx) => ctx.lists.memberSpaceCounts.get(memberKey(m.organization, m.user)),
     teams: async (m, _, ctx) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,
+    /** Sites read with the organization role: all of them for an enabled non-guest member, when the caller (a non-guest member too) sees them. */
+    sites: (m, _, ctx) =>
+      m.disabled || !m.role
+        ? 0
+        : whenLoaded(ctx.policy.organizationRole(m.organization), (callerRole) => (callerRole ? ctx.loaders.organizationSiteCount.get(m.organization) : 0)),
     owningOrganization: (m, _, ctx) => found(ctx.loaders.organization.get(m.organization), 'Organization'),
   },
 };

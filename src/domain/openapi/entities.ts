@@ -34,8 +34,10 @@ export const OpenAPISpec = defineEntity({
     sourceRevision: p.integer(),
     /** `pending` (waiting for a worker), `progress` (being processed) or `complete`. */
     processingState: p.string(),
-    /** `info.version` of the last document processed successfully. */
+    /** Id of the newest version (`openapi_spec_version`): the last source processed successfully. */
     lastVersion: p.string().nullable(),
+    /** `private` or `public` (0.202.0's `OpenAPISpecVisibility`); only a PATCH changes it. */
+    visibility: p.string().default('private'),
     lastProcessedAt: p.datetime().nullable(),
     /** FETCH_TIMEOUT, FETCH_ERROR or PARSE_ERROR when the last processing failed. */
     lastProcessErrorCode: p.string().nullable(),
@@ -52,3 +54,38 @@ export const OpenAPISpec = defineEntity({
 /** The managed entity, for the services that change it; reads get the read-only `OpenAPISpecRow`. */
 export type OpenAPISpecEntity = InferEntity<typeof OpenAPISpec>;
 export type OpenAPISpecRow = Plain<OpenAPISpecEntity>;
+
+/**
+ * One processed version of a specification: each processing that succeeds keeps the document it read
+ * (`content`, the parsed document as JSON text) and the source as received (`rawText`), numbered in
+ * the spec's order (1 for the first). The spec's `lastVersion` names the newest. The texts are lazy:
+ * lists and graph fields never read them, only the content answers.
+ */
+export const OpenAPISpecVersion = defineEntity({
+  name: 'OpenAPISpecVersion',
+  tableName: 'openapi_spec_version',
+  uniques: [{ properties: ['spec', 'number'] }],
+  properties: {
+    id: p.string().primary(),
+    organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),
+    spec: () => p.manyToOne(OpenAPISpec).mapToPk().deleteRule('cascade'),
+    /** 1 for the spec's first version, then one more for each. */
+    number: p.integer(),
+    /** The URL the source was fetched from; null for a text source (or not known, for a version kept from before versions). */
+    sourceURL: p.string().length(2048).nullable(),
+    /** `info.version` of the document. */
+    version: p.string().nullable(),
+    /** `info.title` of the document. */
+    title: p.text().nullable(),
+    /** `openapi 3.0.3`, `swagger 2.0`, … */
+    format: p.string(),
+    /** The parsed document (its `$ref`s as written) as JSON text; null for a version kept from before versions, which stored none. */
+    content: p.text().lazy().nullable(),
+    /** The source exactly as received (fetched or given); null where it was not kept. */
+    rawText: p.text().lazy().nullable(),
+    /** `json` or `yaml`: the syntax of `rawText`. */
+    rawFormat: p.string().nullable(),
+    createdAt: p.datetime(),
+  },
+});
+export type OpenAPISpecVersionRow = Plain<InferEntity<typeof OpenAPISpecVersion>>;

@@ -15,6 +15,7 @@ export const openAPISpecPayload = (spec: OpenAPISpecRow) => ({
   slug: spec.slug,
   sourceURL: spec.sourceURL,
   processingState: spec.processingState,
+  visibility: spec.visibility,
   lastVersion: spec.lastVersion,
   lastProcessedAt: spec.lastProcessedAt?.toISOString() ?? null,
   lastProcessErrorCode: spec.lastProcessErrorCode,

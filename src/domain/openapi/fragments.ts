@@ -2,7 +2,13 @@
 
 export const OPENAPI_SPEC = /* GraphQL */ `
   fragment OpenAPISpecFields on OpenAPISpec {
-    object id createdAt updatedAt slug sourceURL processingState lastVersion lastProcessedAt lastProcessErrorCode
-    permissions { view edit } urls { location app }
+    object id createdAt updatedAt slug sourceURL processingState visibility lastVersion lastProcessedAt lastProcessErrorCode
+    lastProcessedErrorCount permissions { view edit } urls { location app }
+  }
+`;
+
+export const OPENAPI_SPEC_VERSION = /* GraphQL */ `
+  fragment OpenAPISpecVersionFields on OpenAPISpecVersion {
+    object id createdAt url urls { location }
   }
 `;

@@ -1,2 +1,2 @@
 /** The public face of the openapi area: what other areas and the wiring may use of it. */
-export { OpenAPISpec } from './entities.js';
+export { OpenAPISpec, OpenAPISpecVersion } from './entities.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { inputType } from '../../kernel/input-types.js';
-import { text } from '../../kernel/validation.js';
+import { inputType, shownAs } from '../../kernel/input-types.js';
+import { oneOf, text } from '../../kernel/validation.js';
 
 export const slug = text({ min: 1, max: 100 }).regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, {
   error: 'must be lowercase letters and digits in words joined by single hyphens',
@@ -28,3 +28,10 @@ export const CreateOpenAPISpecInput = z.object({
 });
 
 export const PutOpenAPISpecInput = z.object({ source: OpenAPISpecSourceInput });
+
+/** Who may see a specification (0.202.0's `OpenAPISpecVisibility`). */
+export const VISIBILITIES = ['private', 'public'] as const;
+
+export const UpdateOpenAPISpecInput = z.object({
+  visibility: shownAs('OpenAPISpecVisibility', oneOf(VISIBILITIES)).describe('`private` (what a new specification is) or `public`.'),
+});

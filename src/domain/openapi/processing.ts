@@ -5,9 +5,12 @@ import type { SpecOperation } from './entities.js';
 
 export type ProcessErrorCode = 'FETCH_TIMEOUT' | 'FETCH_ERROR' | 'PARSE_ERROR';
 
-/** What processing a source gave: the document's metadata and operations, or why it failed. */
+/** The source as received and the document read from it (its `$ref`s as written), as JSON text. */
+export type ProcessedDocument = { rawText: string; rawFormat: 'json' | 'yaml'; content: string };
+
+/** What processing a source gave: the document's metadata, operations and content, or why it failed. */
 export type ProcessOutcome =
-  | { ok: true; version: string | null; title: string | null; format: string; operations: SpecOperation[] }
+  | ({ ok: true; version: string | null; title: string | null; format: string; operations: SpecOperation[] } & ProcessedDocument)
   | { ok: false; code: ProcessErrorCode; reason: string };
 
 const METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
@@ -18,6 +21,8 @@ const PARSER_OPTIONS = { resolve: { external: false }, dereference: { circular: 
 class ParseFailure extends Error {}
 
 function parseText(text: string): Record<string, unknown> {
+  // Kept as received (openapi_spec_version.raw_text), where PostgreSQL text holds no NUL character.
+  if (text.includes('\u0000')) throw new ParseFailure('not JSON or YAML: the document holds a NUL character');
   let document: unknown;
   try {
     // YAML 1.2 is a superset of JSON: one parser reads both. Its alias limit stops "billion laughs".
@@ -30,6 +35,17 @@ function parseText(text: string): Record<string, unknown> {
 }
 
 const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** `json` when the text is a JSON document, else `yaml` (which the parser read it as). */
+function syntaxOf(text: string): 'json' | 'yaml' {
+  if (!/^\s*\{/.test(text)) return 'yaml';
+  try {
+    JSON.parse(text);
+    return 'json';
+  } catch {
+    return 'yaml';
+  }
+}
 
 /** The operations of a dereferenced document, in document order. */
 function operationsOf(document: Record<string, any>): SpecOperation[] {
@@ -60,6 +76,8 @@ export async function readSpecification(text: string): Promise<ProcessOutcome> {
     if (typeof document.openapi !== 'string' && document.swagger !== '2.0') {
       throw new ParseFailure('neither an OpenAPI 3.x (`openapi`) nor a Swagger 2.0 (`swagger: "2.0"`) document');
     }
+    // Taken before dereferencing, which resolves the `$ref`s in place (and may leave cycles).
+    const content = JSON.stringify(document);
     // Loaded with the first spec: ~25 MB a server that stores none need not hold.
     const { dereference, validate } = await import('@readme/openapi-parser');
     const result = await validate(structuredClone(document) as never, PARSER_OPTIONS);
@@ -78,6 +96,9 @@ export async function readSpecification(text: string): Promise<ProcessOutcome> {
       title: textOrNull(info.title),
       format: typeof resolved.openapi === 'string' ? `openapi ${resolved.openapi}` : 'swagger 2.0',
       operations: operationsOf(resolved),
+      rawText: text,
+      rawFormat: syntaxOf(text),
+      content,
     };
   } catch (error) {
     return { ok: false, code: 'PARSE_ERROR', reason: (error as Error).message };

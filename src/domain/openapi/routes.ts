@@ -1,8 +1,31 @@
 import type { Route } from '../../kernel/rest-route.js';
-import { OPENAPI_SPEC } from './fragments.js';
+import { OPENAPI_SPEC, OPENAPI_SPEC_VERSION } from './fragments.js';
 
 const LIST_PATH = '/v1/orgs/{organizationId}/openapi';
 const ONE_PATH = `${LIST_PATH}/{specSlug}`;
+const VERSIONS_PATH = `${ONE_PATH}/versions`;
+
+const SPEC_ARGS = 'organizationId: $organizationId, specSlug: $specSlug';
+
+/**
+ * A version's routes: the newest's (`latest`, routed first so that it is never taken for a version id)
+ * and, where 0.202.0 has it, one's by id. `selection` is what the root field answers, `fragments`
+ * the fragments it spreads.
+ */
+function versionRoutes(field: string, selection: string, suffix: string, names: { latest: string; byId?: string }, fragments = ''): Route[] {
+  const route = (operationId: string, byId: boolean): Route => ({
+    operationId,
+    method: 'GET',
+    path: `${VERSIONS_PATH}/${byId ? '{versionId}' : 'latest'}${suffix}`,
+    status: 200,
+    document: `query($organizationId: ID!, $specSlug: String!${byId ? ', $versionId: ID!' : ''}) {
+      ${field}(${SPEC_ARGS}${byId ? ', versionId: $versionId' : ''}) ${selection}
+    } ${fragments}`,
+  });
+  return [route(names.latest, false), ...(names.byId ? [route(names.byId, true)] : [])];
+}
+
+const CONTENT = '{ filesystem urls { source public } }';
 
 export const openAPIRoutes: Route[] = [
   {
@@ -46,10 +69,41 @@ export const openAPIRoutes: Route[] = [
     } ${OPENAPI_SPEC}`,
   },
   {
+    operationId: 'updateOpenAPISpecBySlug',
+    method: 'PATCH',
+    path: ONE_PATH,
+    status: 200,
+    body: 'input',
+    document: `mutation($organizationId: ID!, $specSlug: String!, $input: UpdateOpenAPISpecInput!) {
+      updateOpenAPISpec(${SPEC_ARGS}, input: $input) { ...OpenAPISpecFields }
+    } ${OPENAPI_SPEC}`,
+  },
+  {
     operationId: 'deleteOpenAPISpecBySlug',
     method: 'DELETE',
     path: ONE_PATH,
     status: 204,
     document: `mutation($organizationId: ID!, $specSlug: String!) { deleteOpenAPISpec(organizationId: $organizationId, specSlug: $specSlug) }`,
   },
+  {
+    operationId: 'listOpenAPISpecVersions',
+    method: 'GET',
+    path: VERSIONS_PATH,
+    status: 200,
+    document: `query($organizationId: ID!, $specSlug: String!, $page: String, $limit: Int) {
+      openAPISpecVersions(${SPEC_ARGS}, page: $page, limit: $limit) { items { ...OpenAPISpecVersionFields } count next { page } }
+    } ${OPENAPI_SPEC_VERSION}`,
+  },
+  ...versionRoutes('openAPISpecVersionRawContent', '{ text format }', '/content/raw', { latest: 'getLatestOpenAPISpecVersionContentRaw' }),
+  ...versionRoutes('openAPISpecVersionContent', CONTENT, '/content', {
+    latest: 'getLatestOpenAPISpecVersionContent',
+    byId: 'getOpenAPISpecVersionContentById',
+  }),
+  ...versionRoutes(
+    'openAPISpecVersion',
+    '{ ...OpenAPISpecVersionFields }',
+    '',
+    { latest: 'getLatestOpenAPISpecVersion', byId: 'getOpenAPISpecVersionById' },
+    OPENAPI_SPEC_VERSION,
+  ),
 ];

@@ -2,17 +2,20 @@ import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Context } from '../../kernel/context.js';
 import { alreadyTaken } from '../../db/database-errors.js';
-import { badRequest } from '../../kernel/errors.js';
+import sql from 'sql-template-tag';
+import { badRequest, DomainError, notFound } from '../../kernel/errors.js';
+import { readPage, type SortKey } from '../../db/pages.js';
+import { prebuilt } from '../../kernel/prebuilt-answers.js';
 import { pageOfOrganization, rowOfOrganization } from '../../db/organization-rows.js';
-import type { PageArgs } from '../../kernel/pagination.js';
+import type { Page, PageArgs } from '../../kernel/pagination.js';
 import { parseInput } from '../../kernel/validation.js';
-import { CreateOpenAPISpecInput, OpenAPISpecSourceInput, PutOpenAPISpecInput, slug } from './inputs.js';
+import { CreateOpenAPISpecInput, OpenAPISpecSourceInput, PutOpenAPISpecInput, slug, UpdateOpenAPISpecInput } from './inputs.js';
 import { newId } from '../../kernel/ids.js';
 import { redactUrlsIn } from '../../kernel/url-redaction.js';
 import { enqueue, type JobHandler, type JobRun } from '../../jobs/queue.js';
-import { OpenAPISpec, type OpenAPISpecRow, type OpenAPISpecEntity } from './entities.js';
+import { OpenAPISpec, OpenAPISpecVersion, type OpenAPISpecRow, type OpenAPISpecEntity, type OpenAPISpecVersionRow } from './entities.js';
 import { recordSpecEvent, recordSpecProcessed } from './events.js';
-import { processSource } from './processing.js';
+import { processSource, type ProcessOutcome } from './processing.js';
 
 const PROCESS_JOB = 'openapi.process';
 
@@ -46,6 +49,7 @@ function sourcelessSpec(ctx: Context, organizationId: string, slugValue: string)
     sourceRevision: 0,
     processingState: 'pending',
     lastVersion: null,
+    visibility: 'private',
     lastProcessedAt: null,
     lastProcessErrorCode: null,
     lastTitle: null,
@@ -112,6 +116,95 @@ export async function putOpenAPISpec(ctx: Context, organizationId: string, specS
   });
 }
 
+/** Sets who may see the specification (`visibility`); the same visibility again changes nothing. */
+export async function updateOpenAPISpec(ctx: Context, organizationId: string, specSlug: string, input: unknown): Promise<OpenAPISpecRow> {
+  const { visibility } = parseInput(UpdateOpenAPISpecInput, input);
+  const spec = await openAPISpecOf(ctx, organizationId, specSlug);
+  if (spec.visibility === visibility) return spec;
+  spec.visibility = visibility;
+  spec.updatedAt = ctx.clock.now();
+  recordSpecEvent(ctx, ctx.em, 'openapi_spec.updated', spec, ['visibility']);
+  await ctx.em.flush();
+  return spec;
+}
+
+/** A version of a specification, with the specification (its slug and visibility make its URLs). */
+export type SpecVersion = { version: OpenAPISpecVersionRow; spec: OpenAPISpecRow };
+
+/** Newest first: the number, unique in its spec (the unique index on spec and number serves the order). */
+const newestFirst: SortKey<OpenAPISpecVersionRow>[] = [{ sql: 'v.number', desc: true, integer: true, of: (row) => row.number }];
+
+/** The specification's versions, newest first; one page read in SQL (without their texts). */
+export async function listOpenAPISpecVersions(ctx: Context, organizationId: string, specSlug: string, args: PageArgs): Promise<Page<SpecVersion>> {
+  const spec = await openAPISpecOf(ctx, organizationId, specSlug);
+  const found = await readPage(ctx.em, { entity: OpenAPISpecVersion, alias: 'v', where: sql`v.spec_id = ${spec.id}`, order: newestFirst }, args);
+  return { ...found, items: found.items.map((version) => ({ version, spec })) };
+}
+
+type VersionText = 'content' | 'rawText';
+
+/**
+ * A version of the organization's specification: the one of that id, or the newest (the spec's
+ * `lastVersion`) without one; 404 when the spec has none of that id (another spec's included) or none
+ * at all yet. `texts` are the stored texts to read with it.
+ */
+export async function openAPISpecVersionOf(
+  ctx: Context,
+  organizationId: string,
+  specSlug: string,
+  versionId?: string | null,
+  texts: readonly VersionText[] = [],
+): Promise<SpecVersion> {
+  const found = await versionOfSpec(ctx, await openAPISpecOf(ctx, organizationId, specSlug), versionId, texts);
+  if (!found) throw notFound('OpenAPI specification version');
+  return found;
+}
+
+/** The spec's version of that id (the newest without one), or null. */
+export async function versionOfSpec(
+  ctx: Context,
+  spec: OpenAPISpecRow,
+  versionId?: string | null,
+  texts: readonly VersionText[] = [],
+): Promise<SpecVersion | null> {
+  const id = versionId ?? spec.lastVersion;
+  const version = id ? await ctx.em.findOne(OpenAPISpecVersion, { id, spec: spec.id }, { populate: texts as never[] }) : null;
+  return version ? { version, spec } : null;
+}
+
+/** The URL a version's document is read at: where it was fetched from, else its content in this API. */
+export const versionUrl = (ctx: Context, { version, spec }: SpecVersion) => version.sourceURL ?? `${versionLocation(ctx, { version, spec })}/content`;
+
+/** A version's place in this API. */
+export const versionLocation = (ctx: Context, { version, spec }: SpecVersion) =>
+  `${ctx.config.publicUrl}/v1/orgs/${spec.organization}/openapi/${spec.slug}/versions/${version.id}`;
+
+/** A version kept from before versions were stored (Migration20261230184700) has no stored text for what was not the spec's current text. */
+const noContent = () => new DomainError('NOT_FOUND', 'OpenAPI specification version content not found: the version was processed before versions were kept');
+
+/**
+ * A version's processed content, as 0.202.0's `OpenAPISpecContent`: its document as the only file of
+ * the filesystem (no reference to another file is ever resolved), with its URLs. A public spec's
+ * public URL is its source URL; a stored text has none (this server serves no unauthenticated copy).
+ */
+export async function openAPISpecVersionContent(ctx: Context, organizationId: string, specSlug: string, versionId?: string | null) {
+  const found = await openAPISpecVersionOf(ctx, organizationId, specSlug, versionId, ['content']);
+  const { version, spec } = found;
+  if (version.content == null) throw noContent();
+  return {
+    // The stored JSON text goes into the answer as it is (prebuilt-answers.ts).
+    filesystem: prebuilt<Record<string, unknown>>(`{${JSON.stringify(`openapi.${version.rawFormat ?? 'json'}`)}:${version.content}}`),
+    urls: { source: versionUrl(ctx, found), public: spec.visibility === 'public' ? version.sourceURL : null },
+  };
+}
+
+/** A version's source exactly as received, and its syntax; 404 where it was not kept. */
+export async function openAPISpecVersionRawContent(ctx: Context, organizationId: string, specSlug: string, versionId?: string | null) {
+  const { version } = await openAPISpecVersionOf(ctx, organizationId, specSlug, versionId, ['rawText']);
+  if (version.rawText == null || version.rawFormat == null) throw noContent();
+  return { text: version.rawText, format: version.rawFormat as 'json' | 'yaml' };
+}
+
 /** Deletes a specification; a processing job still queued for it finds nothing and ends. */
 export async function deleteOpenAPISpec(ctx: Context, organizationId: string, specSlug: string): Promise<void> {
   const spec = await openAPISpecOf(ctx, organizationId, specSlug);
@@ -134,18 +227,42 @@ async function processSpec(em: EntityManager, payload: Record<string, unknown>, 
   const started = await run.whileClaimed(em, (tx) => tx.nativeUpdate(OpenAPISpec, current, { processingState: 'progress' }));
   if (!started) return;
   const outcome = await processSource({ url: spec.sourceURL ?? null, text: spec.sourceText ?? null }, run.config.fetch, run.signal);
+  // A success is a new version, which the spec names as its newest; a failure keeps the newest there is.
+  const versionId = newId();
   const recorded = outcome.ok
-    ? { lastVersion: outcome.version, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
+    ? { lastVersion: versionId, lastTitle: outcome.title, lastFormat: outcome.format, operations: outcome.operations, lastProcessErrorCode: null }
     : { lastProcessErrorCode: outcome.code };
   const finished = { ...recorded, processingState: 'complete', lastProcessedAt: now };
   const written = await run.whileClaimed(em, async (tx) => {
     const changed = await tx.nativeUpdate(OpenAPISpec, current, finished);
+    if (changed === 0) return changed;
+    // The update holds the spec's row until commit: its versions are numbered one at a time.
+    if (outcome.ok) await addVersion(tx, spec, versionId, outcome, now);
     // Announced with the outcome, in its transaction; a stale run wrote nothing and announces nothing.
-    if (changed > 0) recordSpecProcessed(tx, now, { ...spec, ...finished });
+    recordSpecProcessed(tx, now, { ...spec, ...finished });
     return changed;
   });
   if (written && !outcome.ok)
     run.logger.info({ spec: spec.id, code: outcome.code, reason: redactUrlsIn(outcome.reason) }, 'OpenAPI specification not processed');
+}
+
+/** Keeps what a processing read as the spec's next version. */
+async function addVersion(tx: EntityManager, spec: OpenAPISpecRow, id: string, outcome: ProcessOutcome & { ok: true }, now: Date) {
+  const newest = await tx.findOne(OpenAPISpecVersion, { spec: spec.id }, { orderBy: { number: 'desc' }, fields: ['number'] });
+  await tx.insert(OpenAPISpecVersion, {
+    id,
+    organization: spec.organization,
+    spec: spec.id,
+    number: (newest?.number ?? 0) + 1,
+    sourceURL: spec.sourceURL,
+    version: outcome.version,
+    title: outcome.title,
+    format: outcome.format,
+    content: outcome.content,
+    rawText: outcome.rawText,
+    rawFormat: outcome.rawFormat,
+    createdAt: now,
+  });
 }
 
 export const openAPIJobHandlers: Record<string, JobHandler> = {

@@ -4,4 +4,4 @@ export type { MemberEntity, MemberRow, OrganizationRow } from './entities.js';
 export { memberPayload, memberTarget } from './events.js';
 export { ORGANIZATION } from './fragments.js';
 export { addMember, createOrganization } from './service.js';
-export { joinAsMember, type Joining } from './joining.js';
+export { joinAsMember, joinAsMembers, type Joining } from './joining.js';

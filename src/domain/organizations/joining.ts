@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import sql from 'sql-template-tag';
+import { executeReturning, tableOf } from '../../db/statements.js';
 import type { Context } from '../../kernel/context.js';
 import { notFound } from '../../kernel/errors.js';
 import { recordEvent } from '../../events/record.js';
@@ -20,6 +22,30 @@ export async function joinAsMember(em: EntityManager, organizationId: string, jo
     .ignore()
     .execute<{ affectedRows: number }>('run');
   return inserted.affectedRows > 0;
+}
+
+/**
+ * Adds the memberships of those who are not members already (disabled included), in one INSERT … ON
+ * CONFLICT DO NOTHING, in user order (concurrent calls wait on each other in one order): of two joins
+ * of a user at once, one inserts. Answers the users this call made members.
+ */
+export async function joinAsMembers(em: EntityManager, organizationId: string, joinings: readonly Joining[]): Promise<Set<string>> {
+  if (!joinings.length) return new Set();
+  const rows = [...joinings]
+    .sort((a, b) => (a.user < b.user ? -1 : a.user > b.user ? 1 : 0))
+    .map(({ user, role, joinedAt, disabled, sso }) => ({ user, role: role ?? null, joinedAt: joinedAt.toISOString(), disabled, sso }));
+  // Sent as one JSON array: the statement's parameters stay few whatever the number of users.
+  const inserted = await executeReturning<{ user: string }>(
+    em,
+    sql`insert into ${tableOf(em, Member)} ("organization_id", "user_id", "role", "joined_at", "last_seen_at", "disabled", "sso")
+      select ${organizationId}, j."user", j."role", j."joinedAt", null, j."disabled", j."sso"
+      from rows from (jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as ("user" text, "role" text, "joinedAt" timestamptz, "disabled" boolean, "sso" boolean))
+        with ordinality as j("user", "role", "joinedAt", "disabled", "sso", "n")
+      order by j."n"
+      on conflict ("organization_id", "user_id") do nothing
+      returning "user_id" as "user"`,
+  );
+  return new Set(inserted.map((row) => row.user));
 }
 
 /** The domain of an email address, lowercased (what an organization's `emailDomains` lists). */

@@ -3,4 +3,4 @@ export { Space } from './entities.js';
 export type { SpaceEntity, SpaceRow } from './entities.js';
 export { SPACE } from './fragments.js';
 export { spacesByCreation } from './lists.js';
-export { createSpace, listCollectionSpaces, listOrganizationSpaces, moveTenantRows, purgeSpace, softDeleteSpaces } from './service.js';
+export { copySpace, createSpace, listCollectionSpaces, listOrganizationSpaces, moveTenantRows, purgeSpace, softDeleteSpaces } from './service.js';

@@ -1,4 +1,4 @@
-import sql, { raw, type Sql } from 'sql-template-tag';
+import sql, { raw } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL, VIEWER } from '../../kernel/request-values.js';
@@ -45,8 +45,6 @@ export const SpaceReads = readModel({
         ...Object.fromEntries(
           Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
         ),
-        // Read only when asked: the viewer administers the space's organization.
-        installIntegration: (_alias: Sql, _em, joined) => sql`coalesce(${joined('viewerMembership')}.role = 'admin', false)`,
       },
     },
   },

@@ -168,36 +168,41 @@ function copyTitle(title: string): string {
  */
 export async function duplicateSpace(ctx: Context, id: string): Promise<SpaceRow> {
   const source = await liveSpace(ctx, id);
+  return ctx.em.transactional((tx) => copySpace(ctx, tx, source));
+}
+
+/**
+ * duplicateSpace's copy of a live space, in the caller's transaction `em` (only `em` inside: a site
+ * space's duplicate copies its space while it holds its site's lock), with its `space.created` event.
+ */
+export async function copySpace(ctx: Context, em: EntityManager, source: SpaceRow): Promise<SpaceRow> {
   const now = ctx.clock.now();
   const copyId = newId();
-  return ctx.em.transactional(async (tx) => {
-    const em = tx;
-    const revision = await copyContent(em, source.revision, { space: copyId, organization: source.organization }, now);
-    const position = await positionIn(em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } });
-    const copy = em.create(Space, {
-      id: copyId,
-      organization: source.organization,
-      parent: source.parent ?? null,
-      title: copyTitle(source.title),
-      emoji: source.emoji,
-      visibility: source.visibility,
-      editMode: source.editMode,
-      defaultLevel: source.defaultLevel,
-      position,
-      revision: revision.id,
-      createdAt: now,
-      updatedAt: now,
-      deletedAt: null,
-    });
-    for (const area of ctx.areas) await area.spaceContentChanged?.(em, ctx.clock, copy, true);
-    recordEvent(ctx, em, {
-      type: 'space.created',
-      organizationId: copy.organization,
-      target: { ...spaceTarget(copy), duplicatedFromSpaceId: source.id },
-      payload: { ...spacePayload(copy), duplicatedFrom: source.id },
-    });
-    return copy;
+  const revision = await copyContent(em, source.revision, { space: copyId, organization: source.organization }, now);
+  const position = await positionIn(em, source.organization, source.parent ?? null, { after: { type: 'space', space: source.id } });
+  const copy = em.create(Space, {
+    id: copyId,
+    organization: source.organization,
+    parent: source.parent ?? null,
+    title: copyTitle(source.title),
+    emoji: source.emoji,
+    visibility: source.visibility,
+    editMode: source.editMode,
+    defaultLevel: source.defaultLevel,
+    position,
+    revision: revision.id,
+    createdAt: now,
+    updatedAt: now,
+    deletedAt: null,
   });
+  for (const area of ctx.areas) await area.spaceContentChanged?.(em, ctx.clock, copy, true);
+  recordEvent(ctx, em, {
+    type: 'space.created',
+    organizationId: copy.organization,
+    target: { ...spaceTarget(copy), duplicatedFromSpaceId: source.id },
+    payload: { ...spacePayload(copy), duplicatedFrom: source.id },
+  });
+  return copy;
 }
 
 /** Moves a space within its organization; the guard's check `canMoveInto` asks for create on a new parent. */

@@ -3,11 +3,13 @@ import { ApiToken, User } from './entities.js';
 import { userLoaders } from './loaders.js';
 import { userResolvers } from './resolvers.js';
 import { userRoutes } from './routes.js';
+import { UpdateUserInput } from './inputs.js';
 
 /** Users and their API tokens. */
 export const usersArea = {
   name: 'users',
   typeDefs: schemaBeside(import.meta.url),
+  inputs: { UpdateUserInput },
   resolvers: userResolvers,
   loaders: userLoaders,
   entities: [User, ApiToken],

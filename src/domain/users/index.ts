@@ -2,4 +2,4 @@
 export { ApiToken, User } from './entities.js';
 export type { UserRow } from './entities.js';
 export { USER } from './fragments.js';
-export { createApiToken, createUser, findUserByEmail, revokeApiToken, userWithEmail } from './service.js';
+export { createApiToken, createUser, findUserByEmail, revokeApiToken, usersWithEmails, userWithEmail } from './service.js';

@@ -1,7 +1,7 @@
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { succeeded } from '../../kernel/resolvers.js';
 import type { ApiTokenRow, UserRow } from './entities.js';
-import { createApiToken, listApiTokens, revokeApiToken, visibleUser } from './service.js';
+import { createApiToken, listApiTokens, revokeApiToken, updateUser, visibleUser } from './service.js';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -15,6 +15,7 @@ export const userResolvers: Resolvers = {
       return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
     },
     revokeApiToken: (_, { id }, ctx) => succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id)),
+    updateUser: (_, { id, input }, ctx) => updateUser(ctx, id, input),
   },
   User: {
     object: () => 'user',

@@ -16,4 +16,12 @@ export const userRoutes: Route[] = [
     status: 200,
     document: `query($userId: ID!) { user(id: $userId) { ...UserFields } } ${USER}`,
   },
+  {
+    operationId: 'updateUserById',
+    method: 'PATCH',
+    path: '/v1/users/{userId}',
+    status: 200,
+    body: 'input',
+    document: `mutation($userId: ID!, $input: UpdateUserInput!) { updateUser(id: $userId, input: $input) { ...UserFields } } ${USER}`,
+  },
 ];

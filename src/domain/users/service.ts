@@ -1,15 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import sql from 'sql-template-tag';
-import { readRows } from '../../db/statements.js';
+import { executeReturning, readRows } from '../../db/statements.js';
 import type { Context } from '../../kernel/context.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
 import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
 import { alreadyTaken } from '../../db/database-errors.js';
-import { notFound } from '../../kernel/errors.js';
+import { forbidden, notFound } from '../../kernel/errors.js';
 import { parseInput, text } from '../../kernel/validation.js';
+import { recordEvent } from '../../events/record.js';
 import { ApiToken, User, type UserRow } from './entities.js';
+import { UpdateUserInput } from './inputs.js';
 
 const CreateUserInput = z.object({
   email: z
@@ -44,6 +46,25 @@ export async function userWithEmail(em: EntityManager, clock: Clock, input: { em
     .ignore()
     .execute();
   return em.findOneOrFail(User, { email }, { refresh: true });
+}
+
+/**
+ * The users with these e-mail addresses (trimmed and lowercased already), each created when there is
+ * none, named after the address's local part: one INSERT … ON CONFLICT DO NOTHING for them all, in the
+ * addresses' order (concurrent calls make one user per address and wait on each other in one order),
+ * then one read.
+ */
+export async function usersWithEmails(em: EntityManager, clock: Clock, emails: readonly string[]): Promise<UserRow[]> {
+  const sorted = [...new Set(emails)].sort();
+  if (!sorted.length) return [];
+  const now = clock.now();
+  await em
+    .createQueryBuilder(User)
+    .insert(sorted.map((email) => ({ id: newId(), email, displayName: email.slice(0, email.lastIndexOf('@')), photoURL: null, createdAt: now })))
+    .onConflict(['email'])
+    .ignore()
+    .execute();
+  return em.find(User, { email: { $in: sorted } });
 }
 
 export async function findUserByEmail(em: EntityManager, email: string): Promise<UserRow> {
@@ -99,4 +120,38 @@ export async function visibleUser(ctx: Context, id: string): Promise<UserRow> {
   );
   if (!shared.shared) throw notFound('User');
   return user;
+}
+
+/** A user's profile as events show it (no e-mail address: it does not change here, and receivers need not learn it). */
+const userPayload = (user: UserRow) => ({ object: 'user', id: user.id, displayName: user.displayName, photoURL: user.photoURL });
+
+/**
+ * Changes a user's profile (display name, photo): a user changes their own, an instance administrator
+ * anyone's. A user the caller may not see is a 404, as an unknown id is (visibleUser); one they see
+ * but is someone else, a 403. The change is recorded as `user.updated` in each organization the user
+ * is a member of (their admins' audit log, their webhooks), or with no organization when there is none;
+ * a change to the values the user has already records nothing.
+ */
+export async function updateUser(ctx: Context, id: string, input: unknown): Promise<UserRow> {
+  const user = await visibleUser(ctx, id);
+  const viewer = ctx.viewer!.user;
+  if (user.id !== viewer.id && !viewer.instanceAdmin) throw forbidden('A user may update only their own profile');
+  const fields = parseInput(UpdateUserInput, input);
+  const changes = (['displayName', 'photoURL'] as const).filter((field) => fields[field] !== undefined && fields[field] !== user[field]);
+  if (!changes.length) return user;
+  const set = { displayName: fields.displayName ?? user.displayName, photoURL: fields.photoURL ?? user.photoURL };
+  const updated: UserRow = { ...user, ...set };
+  await ctx.em.transactional(async (tx) => {
+    await tx.nativeUpdate(User, { id }, set);
+    const memberships = await executeReturning<{ organizationId: string }>(
+      tx,
+      sql`select organization_id as "organizationId" from member where user_id = ${id} order by 1`,
+    );
+    const payload = { ...userPayload(updated), changes };
+    for (const organizationId of memberships.length ? memberships.map((row) => row.organizationId) : [null]) {
+      recordEvent(ctx, tx, { type: 'user.updated', organizationId, target: { userId: id }, payload });
+    }
+  });
+  ctx.loaders.user.clear(id);
+  return updated;
 }

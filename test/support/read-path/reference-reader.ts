@@ -283,10 +283,10 @@ const collectionRules: RulesOf<Schema.Collection, CollectionRecord> = {
     ),
 };
 
-/** What a role allows on a space (schema.graphql, SpacePermissions; the roles' order decides); installing is the organization administrators'. */
-const spacePermissions = (role: Role | null, organizationAdmin: boolean) =>
+/** What a role allows on a space (schema.graphql, SpacePermissions; the roles' order decides). */
+const spacePermissions = (role: Role | null) =>
   valueOf<Schema.SpacePermissions>('SpacePermissions', {
-    installIntegration: organizationAdmin,
+    installIntegration: atLeast(role, 'admin'),
     view: atLeast(role, 'read'),
     access: atLeast(role, 'read'),
     admin: atLeast(role, 'admin'),
@@ -333,7 +333,7 @@ const spaceRules: RulesOf<Schema.Space, SpaceRecord> = {
   changeRequests: (s, _, ctx) => changeRequestsOf(s.id, ctx).length,
   changeRequestsOpen: (s, _, ctx) => changeRequestsOf(s.id, ctx).filter((c) => c.status === 'open').length,
   changeRequestsDraft: (s, _, ctx) => changeRequestsOf(s.id, ctx).filter((c) => c.status === 'draft').length,
-  permissions: (s, _, ctx) => spacePermissions(ctx.access.spaceRole(s), ctx.access.organizationRole(s.organizationId) === 'admin'),
+  permissions: (s, _, ctx) => spacePermissions(ctx.access.spaceRole(s)),
   owningOrganization: (s, _, ctx) => organizationById(s.organizationId, ctx),
   parentCollection: (s, _, ctx) => {
     const parent = ctx.access.visibleCollection(s.parentId);

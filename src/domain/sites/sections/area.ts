@@ -6,13 +6,15 @@ import { SiteSectionGroupReads, SiteSectionReads } from './reads.js';
 import {
   AddSiteSectionGroupInput,
   AddSiteSectionInput,
+  DuplicateSiteSpaceInput,
   SiteSectionGroupPositionInput,
   SiteSectionPositionInput,
+  SortSiteStructureInput,
   UpdateSiteSectionGroupInput,
   UpdateSiteSectionInput,
 } from './inputs.js';
 
-/** Sections of sites and the groups that gather them. */
+/** Sections of sites and the groups that gather them; sorting a site's structure and duplicating its site spaces, which may add sections. */
 export const siteSectionsArea = {
   name: 'sites/sections',
   typeDefs: schemaBeside(import.meta.url),
@@ -23,6 +25,8 @@ export const siteSectionsArea = {
     AddSiteSectionGroupInput,
     UpdateSiteSectionGroupInput,
     SiteSectionGroupPositionInput,
+    SortSiteStructureInput,
+    DuplicateSiteSpaceInput,
   },
   resolvers: siteSectionResolvers,
   entities: [SiteSectionGroup, SiteSection],

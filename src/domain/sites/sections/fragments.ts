@@ -17,3 +17,10 @@ export const SITE_SECTION_GROUP = /* GraphQL */ `
   }
   ${SITE_SECTION}
 `;
+
+/** The selection of a site structure item (the SiteStructureItem union): the contract's fields of whichever it is. */
+export const SITE_STRUCTURE_ITEM_SELECTION = `
+  ... on SiteSection { ...SiteSectionFields }
+  ... on SiteSectionGroup { ...SiteSectionGroupFields }
+  ... on SiteSpace { ...SiteSpaceFields }
+`;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { inputType, shownAs } from '../../../kernel/input-types.js';
-import { movePosition, text } from '../../../kernel/validation.js';
+import { movePosition, oneOf, text } from '../../../kernel/validation.js';
 import { PATH_MAX } from '../index.js';
 
 /** A section path: one URL segment of lowercase slug characters. */
@@ -50,3 +50,29 @@ export const UpdateSiteSectionGroupInput = z.object({
 export const SiteSectionGroupPositionInput = movePosition(
   inputType('SiteSectionGroupPointerInput', z.object({ type: z.string(), id: shownAs('ID', resourceId) })),
 );
+
+/** 0.202.0's pointer to an item of a site's structure (this server keeps no external links: none is found). */
+const SiteStructureItemPointerInput = inputType(
+  'SiteStructureItemPointerInput',
+  z.object({
+    type: shownAs('String', oneOf(['site-space', 'site-section', 'site-section-group', 'site-external-link'])),
+    id: shownAs('ID', resourceId),
+  }),
+);
+
+/** 0.202.0's body of sortSiteStructure: the item, and a sibling of its level to go next to (neither: the end of its level). */
+export const SortSiteStructureInput = z.object({
+  item: SiteStructureItemPointerInput,
+  position: inputType('SiteStructureItemMovePositionInput', movePosition(SiteStructureItemPointerInput))
+    .optional()
+    .describe('A sibling of the same level to go just `before` and/or `after`; neither (or no position): the end of the level.'),
+});
+
+/** 0.202.0's body of duplicateSiteSpace. */
+export const DuplicateSiteSpaceInput = z.object({
+  draft: z
+    .boolean({ error: 'must be a boolean' })
+    .refine((draft) => !draft, { error: 'this server keeps no drafts: what a site holds is live as soon as it is added' })
+    .optional()
+    .describe('Only false: this server keeps no drafts.'),
+});

@@ -17,6 +17,8 @@ import {
   updateSiteSection,
   updateSiteSectionGroup,
 } from './service.js';
+import { duplicateSiteSpace } from './duplicate.js';
+import { sortSiteStructure } from './structure-sort.js';
 import { itemsShape } from '../../../db/read-shapes.js';
 import { readAlong } from '../../../kernel/read-models.js';
 import { sectionPublishedUrl } from '../index.js';
@@ -40,6 +42,8 @@ export const siteSectionResolvers: Resolvers = {
     addSectionToGroup: (_, { siteId, id, sectionId }, ctx) => addSectionToGroup(ctx, siteId, id, sectionId),
     removeSectionFromGroup: (_, { siteId, id, sectionId }, ctx) => succeeded(removeSectionFromGroup(ctx, siteId, id, sectionId)),
     moveSiteSectionGroup: (_, { siteId, id, position }, ctx) => moveSiteSectionGroup(ctx, siteId, id, position),
+    sortSiteStructure: (_, { siteId, input }, ctx) => sortSiteStructure(ctx, siteId, input),
+    duplicateSiteSpace: (_, { siteId, id, input }, ctx) => duplicateSiteSpace(ctx, siteId, id, input),
   },
   SiteSection: {
     object: () => 'site-section',

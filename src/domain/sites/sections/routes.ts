@@ -1,5 +1,6 @@
 import type { Route } from '../../../kernel/rest-route.js';
-import { SITE_SECTION, SITE_SECTION_GROUP } from './fragments.js';
+import { SITE_SPACE } from '../site-spaces/index.js';
+import { SITE_SECTION, SITE_SECTION_GROUP, SITE_STRUCTURE_ITEM_SELECTION } from './fragments.js';
 
 const SITE = '/v1/orgs/{organizationId}/sites/{siteId}';
 const SECTION = `${SITE}/sections/{siteSectionId}`;
@@ -119,5 +120,27 @@ export const siteSectionsRoutes: Route[] = [
     document: `mutation(${onSite}, $siteSectionGroupId: ID!, $position: SiteSectionGroupPositionInput) {
       moveSiteSectionGroup(${site}, id: $siteSectionGroupId, position: $position) { ...SiteSectionGroupFields }
     } ${SITE_SECTION_GROUP}`,
+  },
+  // 0.202.0: one move for every item of a site's structure, answering the item (200 whatever `Prefer` asks).
+  {
+    operationId: 'sortSiteStructure',
+    method: 'PATCH',
+    path: `${SITE}/structure/sort`,
+    status: 200,
+    body: 'input',
+    document: `mutation(${onSite}, $input: SortSiteStructureInput!) {
+      sortSiteStructure(${site}, input: $input) { ${SITE_STRUCTURE_ITEM_SELECTION} }
+    } ${SITE_SECTION_GROUP}`,
+  },
+  {
+    operationId: 'duplicateSiteSpace',
+    method: 'POST',
+    path: `${SITE}/site-spaces/{siteSpaceId}/duplicate`,
+    status: 201,
+    optionalBody: true,
+    body: 'input',
+    document: `mutation(${onSite}, $siteSpaceId: ID!, $input: DuplicateSiteSpaceInput!) {
+      duplicateSiteSpace(${site}, id: $siteSpaceId, input: $input) { ...SiteSpaceFields }
+    } ${SITE_SPACE}`,
   },
 ];

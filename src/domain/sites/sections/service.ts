@@ -44,10 +44,10 @@ type SiteSectionGroupPointer = { type: string; id: string };
 // ─── the site's layout ──────────────────────────────────────────────────────────────────────────────
 
 /** A top-level item of a site's navigation: a section outside groups, or a group. */
-type TopLevelItem = Ordered & { kind: 'site-section' | 'site-section-group' };
+export type TopLevelItem = Ordered & { kind: 'site-section' | 'site-section-group' };
 
 /** A site with its sections and groups, read inside a change that holds the site's lock. */
-type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity[]; groups: SiteSectionGroupEntity[] };
+export type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity[]; groups: SiteSectionGroupEntity[] };
 
 /**
  * Runs a change of a site's sections and groups in a transaction that first locks the site row, as
@@ -56,7 +56,11 @@ type Layout = { em: EntityManager; site: SiteEntity; sections: SiteSectionEntity
  * rows from `layout`; what it changes is flushed when it returns. A path taken meanwhile is a 409
  * (by the unique key's mapping, see database-errors.ts).
  */
-async function changeSite<T>(ctx: Context, siteId: string, work: (layout: Layout, changed: (change: StructureChange) => void) => Promise<T> | T): Promise<T> {
+export async function changeSite<T>(
+  ctx: Context,
+  siteId: string,
+  work: (layout: Layout, changed: (change: StructureChange) => void) => Promise<T> | T,
+): Promise<T> {
   return ctx.em.transactional(async (em) => {
     const site = await em.findOne(Site, { id: siteId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
     if (!site) throw notFound('Site');
@@ -72,23 +76,23 @@ export function topLevelRows(sections: SiteSectionRow[], groups: SiteSectionGrou
   return [...sections.filter((s) => !s.sectionGroup), ...groups].sort(byPosition);
 }
 
-function topLevelItems(layout: Pick<Layout, 'sections' | 'groups'>, exceptId?: string): TopLevelItem[] {
+export function topLevelItems(layout: Pick<Layout, 'sections' | 'groups'>, exceptId?: string): TopLevelItem[] {
   return topLevelRows(layout.sections, layout.groups)
     .filter((row) => row.id !== exceptId)
     .map((row) => ({ id: row.id, position: row.position, kind: 'path' in row ? ('site-section' as const) : ('site-section-group' as const) }));
 }
 
-function sectionsOfGroup(sections: SiteSectionEntity[], groupId: string, exceptId?: string): SiteSectionEntity[] {
+export function sectionsOfGroup(sections: SiteSectionEntity[], groupId: string, exceptId?: string): SiteSectionEntity[] {
   return sections.filter((s) => s.sectionGroup === groupId && s.id !== exceptId).sort(byPosition);
 }
 
-function sectionIn(sections: SiteSectionEntity[], sectionId: string): SiteSectionEntity {
+export function sectionIn(sections: SiteSectionEntity[], sectionId: string): SiteSectionEntity {
   const section = sections.find((s) => s.id === sectionId);
   if (!section) throw notFound('Site section');
   return section;
 }
 
-function groupIn(groups: SiteSectionGroupEntity[], groupId: string): SiteSectionGroupEntity {
+export function groupIn(groups: SiteSectionGroupEntity[], groupId: string): SiteSectionGroupEntity {
   const group = groups.find((g) => g.id === groupId);
   if (!group) throw notFound('Site section group');
   return group;
@@ -127,7 +131,7 @@ export function listSiteSectionGroups(ctx: Context, siteId: string, args: PageAr
 // ─── sections ───────────────────────────────────────────────────────────────────────────────────────
 
 /** The first `max` characters (code points) of a title, without trailing spaces. */
-function truncated(title: string, max: number): string {
+export function truncated(title: string, max: number): string {
   const chars = Array.from(title);
   return chars.length > max ? chars.slice(0, max).join('').trimEnd() : title;
 }

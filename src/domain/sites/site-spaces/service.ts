@@ -107,10 +107,11 @@ const placeName = (sectionId: string | null | undefined) => (sectionId ? 'sectio
 
 /**
  * Publishes `space` in `site`, in `section` (null: the root level of a site without sections): its path
- * is the slug of the space's title, unique among the siblings; it goes last; it becomes the default of
- * its section (or of the root level) when that has no default yet. The caller has checked the space and
- * the section and runs inside the site's lock; the row is flushed with the transaction. Exported for the
- * operations that publish spaces while creating a site or a section.
+ * is the slug of the space's title, unique among the siblings; it goes last (or just after the sibling
+ * `place.after`), with `place.condition` if any; it becomes the default of its section (or of the root
+ * level) when that has no default yet. The caller has checked the space and the section and runs inside
+ * the site's lock; the row is flushed with the transaction. Exported for the operations that publish
+ * spaces while creating a site or a section, or duplicating a site space.
  */
 export async function attachSpace(
   em: EntityManager,
@@ -118,6 +119,7 @@ export async function attachSpace(
   site: SiteEntity,
   section: SiteSectionEntity | null,
   space: SpaceRow,
+  place: { after?: string; condition?: string | null } = {},
 ): Promise<SiteSpaceRow> {
   const siblings = await siteSpacesIn(em, site.id, section?.id ?? null);
   if (siblings.some((s) => s.space === space.id)) {
@@ -130,8 +132,8 @@ export async function attachSpace(
     section: section?.id ?? null,
     space: space.id,
     path: uniquePath(slugOf(space.title, 'space'), new Set(siblings.map((s) => s.path))),
-    condition: null,
-    position: placeAmong(siblings, {}),
+    condition: place.condition ?? null,
+    position: placeAmong(siblings, { after: place.after }),
     createdAt: clock.now(),
   });
   const holder = section ?? site;

@@ -1,5 +1,5 @@
 import type { Route } from '../../../kernel/rest-route.js';
-import { SITE_SECTION_GROUP } from '../sections/index.js';
+import { SITE_SECTION_GROUP, SITE_STRUCTURE_ITEM_SELECTION } from '../sections/index.js';
 import { SITE } from './fragments.js';
 
 const SITE_PATH = '/v1/orgs/{organizationId}/sites/{siteId}';
@@ -92,11 +92,7 @@ export const sitesRoutes: Route[] = [
     document: `query($organizationId: ID!, $siteId: ID!, $shareKey: String) {
       siteStructure(siteId: $siteId, organizationId: $organizationId, shareKey: $shareKey) {
         type
-        structure {
-          ... on SiteSection { ...SiteSectionFields }
-          ... on SiteSectionGroup { ...SiteSectionGroupFields }
-          ... on SiteSpace { ...SiteSpaceFields }
-        }
+        structure { ${SITE_STRUCTURE_ITEM_SELECTION} }
       }
     } ${SITE_SECTION_GROUP}`,
   },
@@ -111,11 +107,7 @@ export const sitesRoutes: Route[] = [
         site { ...SiteFields }
         structure {
           type
-          structure {
-            ... on SiteSection { ...SiteSectionFields }
-            ... on SiteSectionGroup { ...SiteSectionGroupFields }
-            ... on SiteSpace { ...SiteSpaceFields }
-          }
+          structure { ${SITE_STRUCTURE_ITEM_SELECTION} }
         }
         customizations { site siteSpaces }
         scripts
