@@ -146,12 +146,13 @@ export async function readContentInstallations(ctx: Context, kind: ContentKind, 
 
 /** The views of a page of pairs, their states checked once per integration and configuration. */
 export async function viewsOf(ctx: Context, kind: ContentKind, page: Page<PairRow>): Promise<Page<ContentInstallationView>> {
-  const states = new Map<string, ReturnType<typeof contentStates>>();
+  // The page's integrations in one loader batch, then each one's states once.
+  const names = [...new Set(page.items.map((pair) => pair.integration))];
+  const integrations = await ctx.loaders.integration.loadMany(names);
+  const states = new Map(names.map((name, i) => [name, contentStates(integrations[i] as IntegrationRow, kind)]));
   const items: ContentInstallationView[] = [];
   for (const pair of page.items) {
-    let state = states.get(pair.integration);
-    if (!state) states.set(pair.integration, (state = contentStates((await ctx.loaders.integration.load(pair.integration))!, kind)));
-    const { configuration, status } = state(pair.configuration);
+    const { configuration, status } = states.get(pair.integration)!(pair.configuration);
     const { installation, integration, organization, content } = pair;
     items.push({ kind, installation, integration, organization, content, configuration, externalIds: pair.externalIds ?? [], status });
   }
