@@ -9,7 +9,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
-import { materialized } from '../src/kernel/prebuilt-answers.js';
+import { builtWithoutNulls, materialized } from '../src/kernel/prebuilt-answers.js';
 
 /**
  * A route's answer is its GraphQL data with null fields left out, except @keepNull ones: the contract's
@@ -79,6 +79,7 @@ export function leaveOutNulls(value: unknown, fields: NullFields | undefined): v
   }
   const object = value as Record<string, unknown>;
   for (const key of fields.leaveOut) if (object[key] === null) object[key] = undefined;
-  // A part the database built as the GraphQL answer has its null fields: it is parsed to leave them out.
-  for (const [key, nested] of fields.inside) leaveOutNulls((object[key] = materialized(object[key])), nested);
+  // A part the database built as the GraphQL answer has its null fields, unless it was built for REST:
+  // it is parsed to leave them out.
+  for (const [key, nested] of fields.inside) if (!builtWithoutNulls(object[key])) leaveOutNulls((object[key] = materialized(object[key])), nested);
 }

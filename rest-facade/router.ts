@@ -20,7 +20,7 @@ import { domainErrorOf } from '../src/db/database-errors.js';
 import { DomainError, ERROR_STATUS } from '../src/kernel/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/http/door-errors.js';
 import { compile, run } from '../src/graphql/jit.js';
-import { stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
+import { leaveOutNullsIn, stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { hasPlainWording, inputTypeAt, parseVariableError, plainType } from '../src/http/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
@@ -233,6 +233,7 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
         // Counted before anything runs: a refused call changes nothing.
         await chargeRequest(deps.rateLimits, res, route.cost);
         if (!ctx.viewer && !route.open) return sendError(res, 401, 'Authentication required: send "Authorization: Bearer <token>"');
+        leaveOutNullsIn(ctx);
         const result = await run(schema, route.compiled(), route.parsed, undefined, variablesOf(route, req), ctx);
         if (result.errors?.length) {
           const error = result.errors[0];

@@ -3,8 +3,25 @@ import { seedSiteTree, SITE_TREE_QUERY } from '../scripts/site-tree.js';
 import { newOrganizationWithRoles } from './support/factories.js';
 import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
+import { readFileSync } from 'node:fs';
+import { buildSchema, getOperationAST, Kind, parse, type FragmentDefinitionNode } from 'graphql';
+import { routes } from '../rest-facade/routes/index.js';
+import { leaveOutNulls, nullFieldsOf, shapeOf } from '../rest-facade/answer-shape.js';
 
 const server = useTestServer();
+
+const schema = buildSchema(readFileSync(new URL('../schema.graphql', import.meta.url), 'utf8'));
+
+/** The root field's response name of a route's document, and the null fields REST leaves out of its answer. */
+function restAnswerOf(document: string) {
+  const parsed = parse(document);
+  const operation = getOperationAST(parsed)!;
+  const fragments = Object.fromEntries(
+    parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
+  );
+  const [[rootKey, root]] = shapeOf(schema, operation.selectionSet, schema.getQueryType()!, fragments);
+  return { rootKey, nullFields: nullFieldsOf(root.children!) };
+}
 
 type TreeSpace = { id: string; permissions: { view: boolean; edit?: boolean } };
 type TreeSection = { siteSpaces: { space: TreeSpace }[] };
@@ -71,5 +88,46 @@ describe('answers the database writes', () => {
     const readerPermissions = new Map(spacesOf(readerTree.data as Tree).map((space) => [space.id, space.permissions]));
     expect(readerPermissions.get(spaceIds[0])).toMatchObject({ view: true, edit: true });
     expect(readerPermissions.get(spaceIds[2])).toMatchObject({ view: false, edit: false });
+  });
+
+  it('over REST leave out the null fields REST leaves out, and keep those marked @keepNull', async () => {
+    const { organization, admin, read } = await newOrganizationWithRoles(server);
+    const siteId = await seedSiteTree(server.em(), organization.id, 3, 3, 1, server.clock.now());
+    // A collection whose default level is null, which REST keeps (@keepNull), beside one that inherits.
+    for (const defaultLevel of [null, 'inherit']) {
+      const made = await admin.gql(`mutation($org: ID!) { createCollection(organizationId: $org, input: { title: "Kept" }) { id } }`, { org: organization.id });
+      const changed = await admin.gql(`mutation($id: ID!, $level: DefaultLevel) { updateCollection(id: $id, input: { defaultLevel: $level }) { id } }`, {
+        id: (made.data as { createCollection: { id: string } }).createCollection.id,
+        level: defaultLevel,
+      });
+      expect(changed.errors).toBeUndefined();
+    }
+    const calls = [
+      {
+        operationId: 'listSiteSections',
+        path: `/v1/orgs/${organization.id}/sites/${siteId}/sections?limit=1000`,
+        variables: { organizationId: organization.id, siteId, limit: 1000 },
+      },
+      { operationId: 'listCollectionsInOrganizationById', path: `/v1/orgs/${organization.id}/collections`, variables: { organizationId: organization.id } },
+    ];
+    for (const viewer of [admin, read]) {
+      for (const { operationId, path, variables } of calls) {
+        const route = routes.find((candidate) => candidate.operationId === operationId)!;
+        const answer = await viewer.rest('GET', path);
+        expect(answer.status).toBe(200);
+        // The same document over GraphQL, its nulls left out in JavaScript (as REST did before the database wrote them).
+        const viaGraphql = await viewer.gql(route.document, variables);
+        expect(viaGraphql.errors).toBeUndefined();
+        const { rootKey, nullFields } = restAnswerOf(route.document);
+        const expected = (viaGraphql.data as Record<string, unknown>)[rootKey];
+        leaveOutNulls(expected, nullFields);
+        expect(answer.body).toEqual(JSON.parse(JSON.stringify(expected)));
+      }
+    }
+    const collections = (await admin.rest('GET', `/v1/orgs/${organization.id}/collections`)).body as { items: { defaultLevel?: unknown }[] };
+    expect(collections.items.map((collection) => collection.defaultLevel)).toContain(null);
+    const sections = (await admin.rest('GET', `/v1/orgs/${organization.id}/sites/${siteId}/sections?limit=1000`)).body as { items: unknown[] };
+    expect(sections.items.length).toBeGreaterThan(0);
+    expect(JSON.stringify(sections)).not.toContain(':null');
   });
 });

@@ -250,7 +250,9 @@ function pageOf<T>(list: ListQuery<T>, rows: Plain<T>[], count: number, limit: n
   const items = rows.length > limit ? rows.slice(0, limit) : rows;
   const last = items[items.length - 1];
   return {
-    items: list.shape?.answers ? prebuilt<Plain<T>[]>(`[${items.map((row) => (row as Record<string, unknown>)[ANSWER]).join(',')}]`) : items,
+    items: list.shape?.answers
+      ? prebuilt<Plain<T>[]>(`[${items.map((row) => (row as Record<string, unknown>)[ANSWER]).join(',')}]`, list.shape.nullsLeftOut)
+      : items,
     count,
     next: rows.length > limit && last ? { page: encodeCursor(list.order.map((_, i) => cursorPart(sortValue(list, last, i)))) } : null,
   };

@@ -15,7 +15,11 @@ const PREBUILT = Symbol.for('graphql-jit.prebuilt');
 let splicing: { nonce: string; texts: string[] } | null = null;
 
 class PrebuiltJson {
-  constructor(readonly text: string) {}
+  constructor(
+    readonly text: string,
+    /** Written without the null fields that REST leaves out (see `leaveOutNullsIn`). */
+    readonly nullsLeftOut: boolean,
+  ) {}
 
   /** In `stringifyAnswer`, a token its text replaces; anywhere else (another serializer), the value itself. */
   toJSON(): unknown {
@@ -26,8 +30,14 @@ class PrebuiltJson {
 }
 Object.defineProperty(PrebuiltJson.prototype, PREBUILT, { value: true });
 
-/** A part of the answer as the JSON text `text`, standing for the value of type T that it is. */
-export const prebuilt = <T>(text: string): T => new PrebuiltJson(text) as unknown as T;
+/**
+ * A part of the answer as the JSON text `text`, standing for the value of type T that it is;
+ * `nullsLeftOut` when the database left out the null fields that REST leaves out.
+ */
+export const prebuilt = <T>(text: string, nullsLeftOut = false): T => new PrebuiltJson(text, nullsLeftOut) as unknown as T;
+
+/** True for a prebuilt part written without the null fields that REST leaves out. */
+export const builtWithoutNulls = (value: unknown): boolean => value instanceof PrebuiltJson && value.nullsLeftOut;
 
 /** The value a prebuilt part stands for, parsed; any other value as it is. */
 export const materialized = (value: unknown): unknown => (value instanceof PrebuiltJson ? JSON.parse(value.text) : value);
@@ -39,6 +49,18 @@ export const allowPrebuiltAnswers = (context: object): void => void executedByJi
 
 /** True when the request's answer may hold prebuilt parts. */
 export const prebuiltAnswersAllowed = (context: object): boolean => executedByJit.has(context);
+
+const leavingOutNulls = new WeakSet<object>();
+
+/**
+ * Marks a request's context as one whose answer leaves out null fields but those that keep them (REST,
+ * rest-facade/answer-shape.ts): the database then writes its parts without them, so that they need no
+ * parsing to leave them out.
+ */
+export const leaveOutNullsIn = (context: object): void => void leavingOutNulls.add(context);
+
+/** True when the request's answer leaves out null fields (see `leaveOutNullsIn`). */
+export const nullsLeftOutIn = (context: object): boolean => leavingOutNulls.has(context);
 
 /**
  * The JSON of a GraphQL answer, prebuilt parts spliced in as their text. A token is a string with a NUL and a fresh random nonce, which no value can

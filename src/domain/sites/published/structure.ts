@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
 import sql, { empty, join, type Sql } from 'sql-template-tag';
 import type { Context } from '../../../kernel/context.js';
-import { answerIfBuilt, levelRows, shapeOf, type Shape } from '../../../db/read-shapes.js';
+import { answerIfBuilt, levelRows, listOf, shapeOf, type Shape } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { batchKeys, columnOf, readRows, tableOf } from '../../../db/statements.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
@@ -55,12 +55,12 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
       ${levelRows('xs')} as (${bySite(sql`select xs.* from ${tableOf(em, SiteSpace)} xs
         where xs.${site('SiteSpace')} = k.id and xs.${columnOf(em, SiteSpace, 'section')} is null`)}),
       ${levels.length ? sql`${join(levels, ', ')},` : empty}
-      top as (select t.site, json_agg(t.item order by t.position, t.id) as items from (
+      top as (select t.site, ${listOf(shapes.section, sql`t.item`, sql`t.position, t.id`)} as items from (
         select x.${site('SiteSection')} as site, x.position, x.id, ${section.object} as item from ${levelRows('x')} x ${section.joins}
         union all
         select xg.${site('SiteSectionGroup')}, xg.position, xg.id, ${group.object} from ${levelRows('xg')} xg ${group.joins}
       ) t group by 1),
-      roots as (select xs.${site('SiteSpace')} as site, json_agg(${siteSpace.object} order by xs.position, xs.id) as items
+      roots as (select xs.${site('SiteSpace')} as site, ${listOf(shapes.siteSpace, siteSpace.object, sql`xs.position, xs.id`)} as items
         from ${levelRows('xs')} xs ${siteSpace.joins} group by 1)
     select k.id as "site",
       exists(select 1 from ${tableOf(em, SiteSection)} x where x.${site('SiteSection')} = k.id) as "hasSections",
@@ -74,8 +74,8 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
   if (answers) {
     // The items' answers as the database wrote them, into the response as they are.
     for (const row of rows) {
-      row.topLevel = prebuilt(row.topLevel as unknown as string);
-      row.siteSpaces = prebuilt(row.siteSpaces as unknown as string);
+      row.topLevel = prebuilt(row.topLevel as unknown as string, shapes.section.nullsLeftOut);
+      row.siteSpaces = prebuilt(row.siteSpaces as unknown as string, shapes.siteSpace.nullsLeftOut);
     }
     return rows;
   }
