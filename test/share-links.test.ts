@@ -249,6 +249,15 @@ describe('share keys', () => {
     });
     expect(gql.errors).toBeUndefined();
     expect(gql.data.siteSpaces).toEqual({ count: 1, items: [{ id: siteSpace.id, space: { id: space.id } }] });
+    // The key opens the published space, not its change requests.
+    const drafts = await visitor.gql(
+      `query($s: ID!, $k: String) { siteSpaces(siteId: $s, shareKey: $k) { items { space { changeRequestList { count } } } } }`,
+      {
+        s: site.id,
+        k: key,
+      },
+    );
+    expect(drafts.errors?.[0]?.extensions?.code).toBe('FORBIDDEN');
 
     // Reading only: the key opens no change.
     expectError(await visitor.rest('PATCH', `/v1/spaces/${space.id}?${q}`, { title: 'Mine' }), 404, 'Space not found');

@@ -1,11 +1,11 @@
 /**
- * The deep document: an organization's collection tree with the spaces in it and, for each space, its
- * change-request and open-comment counts, asked of this server's GraphQL schema and of PostGraphile's,
- * which serves the same tables. Three levels of lists: top-level collections → their sub-collections →
- * their spaces (and, beside the sub-collections, the spaces directly in a top-level collection), each
- * list with its count. This schema has no list of a space's change requests nor of a change request's
- * comments (only `Query.changeRequests(spaceId)` and `Query.comments(spaceId, …)`), so those two levels
- * are the counts `Space` offers: change requests (all, open, draft) and its own open comments.
+ * The deep document: an organization's collection tree with the spaces in it, each space's open change
+ * requests and each change request's comments, asked of this server's GraphQL schema and of
+ * PostGraphile's, which serves the same tables. Five levels of lists: top-level collections → their
+ * sub-collections → their spaces (and, beside the sub-collections, the spaces directly in a top-level
+ * collection) → open change requests (`Space.changeRequestList`, newest first) → comments
+ * (`ChangeRequest.commentList`, newest first), each list with its count, and each space's counts
+ * (change requests: all, open, draft; its own open comments).
  * Aliases give PostGraphile's answer this server's field names; `comparableDeep` normalises the rest.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -17,29 +17,33 @@ import { Space } from '../../src/domain/spaces/index.js';
 import { newId } from '../../src/kernel/ids.js';
 
 /** The fields asked of each space on this server. */
-const SPACE_FIELDS = `id title emoji visibility editMode parent createdAt updatedAt changeRequests changeRequestsOpen changeRequestsDraft comments`;
+const SPACE_FIELDS = `id title emoji visibility editMode parent createdAt updatedAt changeRequests changeRequestsOpen changeRequestsDraft comments
+  changeRequestList(limit: 5) {
+    count
+    items { id number subject status createdAt updatedAt commentList(limit: 5) { count items { id status postedAt } } }
+  }`;
 
 /**
  * This server's query: top-level collections by position (`nested: false`), each collection's
  * sub-collections and spaces by position, counts being the lists' sizes. Page sizes hold the seed's
- * lists whole and keep the document within the server's cost limit (values the answer could hold:
- * 1,000 per list at three levels would be refused); PostGraphile is asked for the same `first`.
+ * lists whole (but a space's open change requests, five of up to six) and keep the document within the
+ * server's cost limit (the values the answer could hold); PostGraphile is asked for the same `first`.
  */
 export const DEEP_QUERY = `query DeepTree($id: ID!) {
   organization(id: $id) {
     id title createdAt
-    collections(nested: false, limit: 100) {
+    collections(nested: false, limit: 10) {
       count
       items {
         id title description parent
-        collections(limit: 25) {
+        collections(limit: 5) {
           count
           items {
             id title description parent
-            spaces(limit: 25) { count items { ${SPACE_FIELDS} } }
+            spaces(limit: 5) { count items { ${SPACE_FIELDS} } }
           }
         }
-        spaces(limit: 25) { count items { ${SPACE_FIELDS} } }
+        spaces(limit: 5) { count items { ${SPACE_FIELDS} } }
       }
     }
   }
@@ -54,10 +58,17 @@ const POSTGRAPHILE_SPACE_FIELDS = `id: rowId title emoji visibility editMode par
   changeRequests: changeRequestsBySpaceId { totalCount }
   changeRequestsOpen: changeRequestsBySpaceId(condition: { status: "open" }) { totalCount }
   changeRequestsDraft: changeRequestsBySpaceId(condition: { status: "draft" }) { totalCount }
-  comments: commentsBySpaceId(condition: { status: "open", changeRequestId: null }) { totalCount }`;
+  comments: commentsBySpaceId(condition: { status: "open", changeRequestId: null }) { totalCount }
+  changeRequestList: changeRequestsBySpaceId(first: 5, condition: { status: "open" }, orderBy: [NUMBER_DESC]) {
+    count: totalCount
+    items: nodes {
+      id: rowId number subject status createdAt updatedAt
+      commentList: commentsByChangeRequestId(first: 5, orderBy: [POSTED_AT_DESC, ROW_ID_DESC]) { count: totalCount items: nodes { id: rowId status postedAt } }
+    }
+  }`;
 
 /** Live spaces of a collection by position, as this server lists them (ties broken by id on both). */
-const POSTGRAPHILE_SPACES = `spaces: spacesByParentId(first: 25, condition: { deletedAt: null }, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
+const POSTGRAPHILE_SPACES = `spaces: spacesByParentId(first: 5, condition: { deletedAt: null }, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
   count: totalCount items: nodes { ${POSTGRAPHILE_SPACE_FIELDS} }
 }`;
 
@@ -68,11 +79,11 @@ const POSTGRAPHILE_SPACES = `spaces: spacesByParentId(first: 25, condition: { de
 export const POSTGRAPHILE_DEEP_QUERY = `query DeepTree($id: String!) {
   organization: organizationByRowId(rowId: $id) {
     id: rowId title createdAt
-    collections: collectionsByOrganizationId(first: 100, condition: { parentId: null }, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
+    collections: collectionsByOrganizationId(first: 10, condition: { parentId: null }, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
       count: totalCount
       items: nodes {
         id: rowId title description parent: parentId
-        collections: collectionsByParentId(first: 25, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
+        collections: collectionsByParentId(first: 5, orderBy: [POSITION_ASC, ROW_ID_ASC]) {
           count: totalCount
           items: nodes {
             id: rowId title description parent: parentId
@@ -88,7 +99,7 @@ export const POSTGRAPHILE_DEEP_QUERY = `query DeepTree($id: String!) {
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 const COUNT_FIELDS = new Set(['changeRequests', 'changeRequestsOpen', 'changeRequestsDraft', 'comments']);
-const DATE_FIELDS = new Set(['createdAt', 'updatedAt']);
+const DATE_FIELDS = new Set(['createdAt', 'updatedAt', 'postedAt']);
 
 /**
  * Both answers in one shape: PostGraphile's `{ totalCount }` of a space's count fields as the number

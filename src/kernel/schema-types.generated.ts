@@ -150,6 +150,11 @@ export type AuditLogPage = {
 
 export type ChangeRequest = {
   __typename?: 'ChangeRequest';
+  /**
+   * The change request's comments, newest first: the root `comments` list of its discussion, nested, so
+   * that a list of change requests reads their comments in one statement. Needs the read role on its space.
+   */
+  commentList: CommentList;
   /** Open comments. */
   comments: Scalars['Int']['output'];
   /** The change request's current content. `metadata: false` leaves out git metadata. */
@@ -175,6 +180,12 @@ export type ChangeRequest = {
   subject: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
   urls: ChangeRequestUrls;
+};
+
+
+export type ChangeRequestCommentListArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -4155,6 +4166,12 @@ export type SortSiteStructureInput = {
 
 export type Space = {
   __typename?: 'Space';
+  /**
+   * The space's change requests with `status` (default open), newest first: the root `changeRequests`
+   * list, nested, so that a tree of spaces reads each level's change requests in one statement. Needs the
+   * read role on the space.
+   */
+  changeRequestList: ChangeRequestList;
   changeRequests: Scalars['Int']['output'];
   changeRequestsDraft: Scalars['Int']['output'];
   changeRequestsOpen: Scalars['Int']['output'];
@@ -4183,6 +4200,13 @@ export type Space = {
   /** The viewer's effective role on this space. */
   viewerRole?: Maybe<Role>;
   visibility: Scalars['String']['output'];
+};
+
+
+export type SpaceChangeRequestListArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  status?: InputMaybe<ChangeRequestStatus>;
 };
 
 
@@ -4841,7 +4865,7 @@ export type ResolversTypes = {
   AuditEventUrls: ResolverTypeWrapper<ParentOf<'AuditEventUrls', AuditEventUrls>>;
   AuditLogPage: ResolverTypeWrapper<ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversTypes['Event']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  ChangeRequest: ResolverTypeWrapper<ParentOf<'ChangeRequest', Omit<ChangeRequest, 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { content: ResolversTypes['Revision'], contributors: Array<ResolversTypes['User']>, createdBy: ResolversTypes['User'], space: ResolversTypes['Space'], urls: ResolversTypes['ChangeRequestUrls'] }>>;
+  ChangeRequest: ResolverTypeWrapper<ParentOf<'ChangeRequest', Omit<ChangeRequest, 'commentList' | 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { commentList: ResolversTypes['CommentList'], content: ResolversTypes['Revision'], contributors: Array<ResolversTypes['User']>, createdBy: ResolversTypes['User'], space: ResolversTypes['Space'], urls: ResolversTypes['ChangeRequestUrls'] }>>;
   ChangeRequestContributor: ResolverTypeWrapper<ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversTypes['User'] }>>;
   ChangeRequestContributorList: ResolverTypeWrapper<ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversTypes['ChangeRequestContributor']> }>>;
   ChangeRequestFinding: ChangeRequestFinding;
@@ -5054,7 +5078,7 @@ export type ResolversTypes = {
   SiteStructureItemPointerInput: SiteStructureItemPointerInput;
   SiteUrls: ResolverTypeWrapper<ParentOf<'SiteUrls', SiteUrls>>;
   SortSiteStructureInput: SortSiteStructureInput;
-  Space: ResolverTypeWrapper<ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversTypes['Revision'], mergeRules: ResolversTypes['MergeRules'], owningOrganization: ResolversTypes['Organization'], parentCollection?: Maybe<ResolversTypes['Collection']>, permissions: ResolversTypes['SpacePermissions'], urls: ResolversTypes['SpaceUrls'] }>>;
+  Space: ResolverTypeWrapper<ParentOf<'Space', Omit<Space, 'changeRequestList' | 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { changeRequestList: ResolversTypes['ChangeRequestList'], content: ResolversTypes['Revision'], mergeRules: ResolversTypes['MergeRules'], owningOrganization: ResolversTypes['Organization'], parentCollection?: Maybe<ResolversTypes['Collection']>, permissions: ResolversTypes['SpacePermissions'], urls: ResolversTypes['SpaceUrls'] }>>;
   SpaceEditMode: SpaceEditMode;
   SpaceInviteLink: ResolverTypeWrapper<ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversTypes['Space'] }>>;
   SpaceList: ResolverTypeWrapper<ParentOf<'SpaceList', Omit<SpaceList, 'items' | 'next'> & { items: Array<ResolversTypes['Space']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -5132,7 +5156,7 @@ export type ResolversParentTypes = {
   AuditEventUrls: ParentOf<'AuditEventUrls', AuditEventUrls>;
   AuditLogPage: ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversParentTypes['Event']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   Boolean: Scalars['Boolean']['output'];
-  ChangeRequest: ParentOf<'ChangeRequest', Omit<ChangeRequest, 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { content: ResolversParentTypes['Revision'], contributors: Array<ResolversParentTypes['User']>, createdBy: ResolversParentTypes['User'], space: ResolversParentTypes['Space'], urls: ResolversParentTypes['ChangeRequestUrls'] }>;
+  ChangeRequest: ParentOf<'ChangeRequest', Omit<ChangeRequest, 'commentList' | 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { commentList: ResolversParentTypes['CommentList'], content: ResolversParentTypes['Revision'], contributors: Array<ResolversParentTypes['User']>, createdBy: ResolversParentTypes['User'], space: ResolversParentTypes['Space'], urls: ResolversParentTypes['ChangeRequestUrls'] }>;
   ChangeRequestContributor: ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversParentTypes['User'] }>;
   ChangeRequestContributorList: ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversParentTypes['ChangeRequestContributor']> }>;
   ChangeRequestList: ParentOf<'ChangeRequestList', Omit<ChangeRequestList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ChangeRequest']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -5329,7 +5353,7 @@ export type ResolversParentTypes = {
   SiteStructureItemPointerInput: SiteStructureItemPointerInput;
   SiteUrls: ParentOf<'SiteUrls', SiteUrls>;
   SortSiteStructureInput: SortSiteStructureInput;
-  Space: ParentOf<'Space', Omit<Space, 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { content: ResolversParentTypes['Revision'], mergeRules: ResolversParentTypes['MergeRules'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['SpacePermissions'], urls: ResolversParentTypes['SpaceUrls'] }>;
+  Space: ParentOf<'Space', Omit<Space, 'changeRequestList' | 'content' | 'mergeRules' | 'owningOrganization' | 'parentCollection' | 'permissions' | 'urls'> & { changeRequestList: ResolversParentTypes['ChangeRequestList'], content: ResolversParentTypes['Revision'], mergeRules: ResolversParentTypes['MergeRules'], owningOrganization: ResolversParentTypes['Organization'], parentCollection?: Maybe<ResolversParentTypes['Collection']>, permissions: ResolversParentTypes['SpacePermissions'], urls: ResolversParentTypes['SpaceUrls'] }>;
   SpaceInviteLink: ParentOf<'SpaceInviteLink', Omit<SpaceInviteLink, 'space'> & { space: ResolversParentTypes['Space'] }>;
   SpaceList: ParentOf<'SpaceList', Omit<SpaceList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Space']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   SpacePermissions: ParentOf<'SpacePermissions', SpacePermissions>;
@@ -5470,6 +5494,7 @@ export type AuditLogPageResolvers<ContextType = Context, ParentType extends Reso
 };
 
 export type ChangeRequestResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequest'] = ResolversParentTypes['ChangeRequest']> = {
+  commentList?: Resolver<ResolversTypes['CommentList'], ParentType, ContextType, Partial<ChangeRequestCommentListArgs>>;
   comments?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   content?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<ChangeRequestContentArgs, 'computed' | 'metadata'>>;
   contributors?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType>;
@@ -6790,6 +6815,7 @@ export type SiteUrlsResolvers<ContextType = Context, ParentType extends Resolver
 };
 
 export type SpaceResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Space'] = ResolversParentTypes['Space']> = {
+  changeRequestList?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<SpaceChangeRequestListArgs, 'status'>>;
   changeRequests?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   changeRequestsDraft?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   changeRequestsOpen?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

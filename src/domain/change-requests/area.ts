@@ -6,6 +6,7 @@ import { changeRequestResolvers } from './resolvers.js';
 import { changeRequestRoutes } from './routes.js';
 import { CreateChangeRequestInput, UpdateChangeRequestInput } from './inputs.js';
 import { SpaceChangeRequestReads } from './reads.js';
+import { changeRequestLists } from './lists.js';
 
 /** Change requests of spaces: opening, merging, bringing up to date. */
 export const changeRequestsArea = {
@@ -14,6 +15,7 @@ export const changeRequestsArea = {
   inputs: { CreateChangeRequestInput, UpdateChangeRequestInput },
   resolvers: changeRequestResolvers,
   loaders: changeRequestLoaders,
+  lists: changeRequestLists,
   entities: [ChangeRequest],
   reads: [SpaceChangeRequestReads],
   spaceOwned: [ChangeRequest] as never[],

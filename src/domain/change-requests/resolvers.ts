@@ -29,6 +29,12 @@ export const changeRequestResolvers: Resolvers = {
     updateChangeRequestFromMain: (_, { spaceId, changeRequestId, conflicts }, ctx) =>
       updateChangeRequestFromMain(ctx, spaceId, changeRequestId, conflicts ?? 'refuse'),
   },
+  Space: {
+    changeRequestList: async (s, { status, ...args }, ctx) => {
+      await ctx.policy.requireOnHeld('SPACE', s.id, 'read', 'reading its change requests');
+      return ctx.lists.changeRequestsOfSpace(status ?? 'open').load({ parent: s, args });
+    },
+  },
   ChangeRequest: {
     object: () => 'change-request',
     spaceId: (c) => c.space,

@@ -146,7 +146,7 @@ export async function updateChangeRequest(ctx: Context, spaceId: string, ref: st
 }
 
 /** Newest first: numbers only grow within a space. */
-const newestFirst: SortKey<ChangeRequestRow>[] = [{ sql: 'c.number', desc: true, integer: true, of: (c) => c.number }];
+export const newestFirst: SortKey<ChangeRequestRow>[] = [{ sql: 'c.number', desc: true, integer: true, of: (c) => c.number }];
 
 /**
  * Change requests of a space with `status` (default open), optionally those `contributor` took part in;

@@ -6,6 +6,7 @@ import { commentResolvers } from './resolvers.js';
 import { commentRoutes } from './routes.js';
 import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
 import { SpaceCommentReads } from './reads.js';
+import { commentLists } from './lists.js';
 
 /** Comments of spaces and change requests, their replies and reactions. */
 export const commentsArea = {
@@ -14,6 +15,7 @@ export const commentsArea = {
   inputs: { PostCommentInput, PostCommentReplyInput, UpdateCommentInput },
   resolvers: commentResolvers,
   loaders: commentLoaders,
+  lists: commentLists,
   entities: [Comment, CommentReply, CommentReaction],
   reads: [SpaceCommentReads],
   spaceOwned: [Comment, CommentReply, CommentReaction] as never[],

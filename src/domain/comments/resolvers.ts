@@ -112,6 +112,13 @@ export const commentResolvers: Resolvers = {
   },
   ChangeRequest: {
     comments: (c, _, ctx) => ctx.loaders.openCommentCounts.get(threadKey(c.space, c.id)),
+    commentList: async (c, args, ctx) => {
+      await ctx.policy.requireOnHeld('SPACE', c.space, 'read', 'reading its comments');
+      const page = await ctx.lists.commentsOfChangeRequest.load({ parent: c, args });
+      // Replies reach their comment through the row loader: hand it what the list read.
+      for (const comment of page.items) ctx.loaders.comment.remember(comment.id, comment);
+      return page;
+    },
   },
 };
 

@@ -46,7 +46,7 @@ function assertOpen(thread: Thread) {
 }
 
 /** Posting time, then id; both ascending or both descending. */
-const byPosting = <T extends { postedAt: Date; id: string }>(alias: string, desc: boolean): SortKey<T>[] => [
+export const byPosting = <T extends { postedAt: Date; id: string }>(alias: string, desc: boolean): SortKey<T>[] => [
   { sql: `${alias}.posted_at`, desc, time: true, of: (row) => row.postedAt },
   { sql: `${alias}.id`, desc, of: (row) => row.id },
 ];

@@ -299,6 +299,22 @@ const spacePermissions = (role: Role | null) =>
   });
 
 const changeRequestsOf = (spaceId: string, ctx: ReferenceContext) => ctx.rows.changeRequests.filter((c) => c.spaceId === spaceId);
+
+/** A page of a space's change requests of the status `args` names (open by default), newest first. */
+function changeRequestPage(space: SpaceRecord, args: Args, ctx: ReferenceContext) {
+  const status = text(args, 'status') ?? 'open';
+  const rows = sortedBy(
+    changeRequestsOf(space.id, ctx).filter((c) => c.status === status),
+    (c) => [c.number],
+    -1,
+  );
+  return pageOf(
+    'ChangeRequestList',
+    rows.map((c) => changeRequest(c, ctx)),
+    args,
+    ctx,
+  );
+}
 /** Open comments of a discussion: a space's own (no change request), or a change request's. */
 const openComments = (spaceId: string, changeRequestId: string | null, ctx: ReferenceContext) =>
   ctx.rows.comments.filter((c) => c.spaceId === spaceId && c.changeRequestId === changeRequestId && c.status === 'open').length;
@@ -331,6 +347,8 @@ const spaceRules: RulesOf<Schema.Space, SpaceRecord> = {
   defaultLevel: (s) => s.defaultLevel,
   comments: (s, _, ctx) => openComments(s.id, null, ctx),
   changeRequests: (s, _, ctx) => changeRequestsOf(s.id, ctx).length,
+  // The root changeRequests list, nested: newest first, of one status (open by default); read role on the space.
+  changeRequestList: (s, args, ctx) => (ctx.access.spaceRole(s) ? changeRequestPage(s, args, ctx) : new Refusal('FORBIDDEN')),
   changeRequestsOpen: (s, _, ctx) => changeRequestsOf(s.id, ctx).filter((c) => c.status === 'open').length,
   changeRequestsDraft: (s, _, ctx) => changeRequestsOf(s.id, ctx).filter((c) => c.status === 'draft').length,
   permissions: (s, _, ctx) => spacePermissions(ctx.access.spaceRole(s)),
@@ -374,6 +392,18 @@ const changeRequestRules: RulesOf<Schema.ChangeRequest, ChangeRequestRecord> = {
   revisionMergedAncestor: (c) => c.revisionMergedAncestor,
   revisionMerged: (c) => c.revisionMerged,
   comments: (c, _, ctx) => openComments(c.spaceId, c.id, ctx),
+  // The root comments list of the change request's discussion, nested: newest first, all statuses.
+  commentList: (c, args, ctx) => {
+    const space = find(ctx.rows.spaces, c.spaceId)!;
+    if (!ctx.access.spaceRole(space)) return new Refusal('FORBIDDEN');
+    const rows = sortedBy(commentsOfDiscussion({ space, changeRequestId: c.id }, ctx), (row) => [row.postedAt.getTime(), row.id], -1);
+    return pageOf(
+      'CommentList',
+      rows.map((row) => comment(row, ctx)),
+      args,
+      ctx,
+    );
+  },
   // The main content moved since the change request's base: its start, or the revision its last update brought in.
   outdated: (c, _, ctx) => c.status !== 'merged' && find(ctx.rows.spaces, c.spaceId)!.revision !== (c.revisionMergedAncestor ?? c.revisionInitial),
   urls: (c, _, ctx) =>
@@ -804,19 +834,7 @@ export const ROOT_RULES: Readonly<Record<string, Rule<null>>> = {
   },
   changeRequests: (_, args, ctx) => {
     const found = readableSpace(args, ctx);
-    if (!found) return NOT_FOUND;
-    const status = text(args, 'status') ?? 'open';
-    const rows = sortedBy(
-      changeRequestsOf(found.id, ctx).filter((c) => c.status === status),
-      (c) => [c.number],
-      -1,
-    );
-    return pageOf(
-      'ChangeRequestList',
-      rows.map((c) => changeRequest(c, ctx)),
-      args,
-      ctx,
-    );
+    return found ? changeRequestPage(found, args, ctx) : NOT_FOUND;
   },
   changeRequest: (_, args, ctx) => {
     const found = readableSpace(args, ctx);
