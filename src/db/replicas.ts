@@ -164,9 +164,9 @@ function replicaPool(url: string, schema: string | undefined): pg.Pool {
     // A replica that goes away ends its connections, checked out ones too, whose statements then fail
     // (and are asked of the primary): the error the connection also emits is no process's end.
     client.on('error', () => undefined);
-    // Queued before the statement the client is made for, as on the primary's pool.
-    if (schema) void client.query(searchPathStatement(schema)).catch(() => undefined);
-    void client.query(SESSION_SETTINGS).catch(() => undefined);
+    // Queued before the statement the client is made for, as on the primary's pool: one statement.
+    const settings = schema ? `${searchPathStatement(schema)}; ${SESSION_SETTINGS}` : SESSION_SETTINGS;
+    void client.query(settings).catch(() => undefined);
   });
   return pool;
 }
