@@ -19,6 +19,8 @@ import { runDueJobs, startWorker, type JobEnv } from './jobs/queue.js';
 import { scheduleRecurringJobs } from './jobs/recurring.js';
 import { createLogger, type Logger } from './kernel/logger.js';
 import { watchDatabase } from './metrics/database.js';
+import { watchReplicas } from './metrics/replicas.js';
+import { openReplicas } from './db/replicas.js';
 import { metricsApp } from './metrics/endpoint.js';
 import { watchJobQueue } from './metrics/job-queue.js';
 import { createServerMetrics, type ServerMetrics } from './metrics/registry.js';
@@ -134,6 +136,7 @@ async function openApp(config: Config, options: StartOptions & { clock: Clock; l
     if (options.provision && 'dataDir' in database) await writeAdminToken(orm.em.fork(), clock, database.dataDir);
     // Instances that run jobs keep the housekeeping jobs scheduled.
     if (config.jobPollMs > 0) await scheduleRecurringJobs(areas, orm.em.fork(), config, clock.now());
+    if ('url' in database && database.replicas) watchReplicas(metrics, await openReplicas(orm, database.replicas, logger));
     await watchDatabase(metrics, orm);
     watchJobQueue(metrics, orm, clock, Object.keys(jobHandlers), logger);
     events = await EventHub.open(orm, logger);

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
-import { jsonTupleOf, plainColumns, readRows, rowsOf, tableOf } from '../db/statements.js';
+import { jsonTupleOf, plainColumns, readCurrentRows, rowsOf, tableOf } from '../db/statements.js';
+import { noteReadPosition, readPositionColumn } from '../db/read-routing.js';
 import { unauthenticated } from '../kernel/errors.js';
 import type { Rows } from '../kernel/rows.js';
 import type { Viewer } from '../kernel/viewer.js';
@@ -27,10 +28,13 @@ export async function authenticate(em: EntityManager, authorization: string | un
   // One statement: every request pays for this one.
   const memberships = sql`(select coalesce(json_agg(${jsonTupleOf(em, MEMBER, 'm')}), '[]') from (select * from ${tableOf(em, MEMBER)} m
     where m.user_id = u.id limit ${raw(String(MEMBERSHIPS_WITH_TOKEN))}) m) as "memberships"`;
-  const statement = sql`select t.id as "tokenId", ${plainColumns(em, USER, 'u')}, ${memberships}
+  // With replicas, the user's last write position comes along (read-routing.ts). Always on the
+  // primary: a revoked token is refused on the very next request.
+  const statement = sql`select t.id as "tokenId", ${plainColumns(em, USER, 'u')}, ${memberships}${readPositionColumn(em)}
     from ${tableOf(em, API_TOKEN)} t join ${tableOf(em, USER)} u on u.id = t.user_id where t.secret_hash = ${hashTokenSecret(secret)} and t.revoked_at is null`;
-  const [row] = await readRows<Rows['User'] & { tokenId: string; memberships: unknown[][] }>(em, statement);
+  const [row] = await readCurrentRows<Rows['User'] & { tokenId: string; memberships: unknown[][]; readPosition?: string | null }>(em, statement);
   if (!row) throw unauthenticated('Invalid or revoked API token');
-  const { tokenId, memberships: tuples, ...user } = row;
+  const { tokenId, memberships: tuples, readPosition, ...user } = row;
+  noteReadPosition(em, readPosition);
   return { user, tokenId, memberships: rowsOf<Rows['Member']>(em, MEMBER, tuples) };
 }

@@ -33,8 +33,9 @@ function baseOptions(entities: Entities): Options {
     // schema generator must neither see nor drop them.
     // The triggers (and their functions) that keep derived columns are hand-written in migrations: the
     // schema generator must leave them alone.
-    // The rate limiters' counters (rate_limit) are the library's table, reached with its SQL only.
-    schemaGenerator: { skipTables: [/^insight_/, 'row_count', 'rate_limit'], ignoreTriggers: true, ignoreRoutines: true },
+    // The rate limiters' counters (rate_limit) are the library's table, reached with its SQL only; so is
+    // the users' read positions (read_position, src/db/read-positions.ts).
+    schemaGenerator: { skipTables: [/^insight_/, 'row_count', 'rate_limit', 'read_position'], ignoreTriggers: true, ignoreRoutines: true },
     // One row of each SELECT maps to one entity; nothing is loaded behind the caller's back.
     forceUtcTimezone: true,
     ignoreUndefinedInQuery: true,

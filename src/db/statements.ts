@@ -6,6 +6,10 @@ import { embeddedDatabaseOf } from './embedded-databases.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
 import { wroteOutsideTransaction } from './writes.js';
+import { connectionFailureOf } from './connection-errors.js';
+import { readPositionToRecord, replicaFor } from './read-routing.js';
+import { replicaSetOf } from './replicas.js';
+import type pg from 'pg';
 
 /*
  * Every SQL statement the code writes by hand goes through this module, so that one place tells the
@@ -212,7 +216,8 @@ export const batchKeys = (keys: readonly string[]): Sql => sql`unnest(array(sele
  * statement is named (by its text), so that each connection parses and plans it once rather than on
  * every request (these are the statements of every request: the token, memberships, the site, whose
  * parsing and planning were a measurable part of a request's database time; figures in
- * docs/performance.md).
+ * docs/performance.md). A query's reads run on a streaming replica when one is safe for them
+ * (read-routing.ts); one that fails there runs again on the primary, which answers instead.
  */
 export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[]> {
   const { text, values } = statement;
@@ -221,11 +226,45 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
     const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
     return result.rows as T[];
   }
+  const replica = replicaFor(em);
+  if (replica) {
+    const replicas = replicaSetOf(em)!;
+    try {
+      const rows = await queryOnPool<T>(replica.pool.connect(), text, values);
+      replicas.counted(replica.name);
+      return rows;
+    } catch (error) {
+      // Whatever failed there is asked of the primary: a replica that went away, a statement cancelled
+      // by a conflict with recovery. Only a lost connection takes the replica out of rotation.
+      if (connectionFailureOf(error)) replicas.leave(replica, error);
+    }
+  }
+  return readCurrentRows<T>(em, statement, false);
+}
+
+/**
+ * The rows of a statement read on the primary, always: what decides access at once (the token, the
+ * viewer's memberships) must see a revocation or a removal on the very next request.
+ */
+export async function readCurrentRows<T>(em: EntityManager, statement: Sql, observed = true): Promise<T[]> {
+  const { text, values } = statement;
+  if (observed) observe(text, values);
+  if (embeddedDatabaseOf(em)) {
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
+    return result.rows as T[];
+  }
+  const rows = await queryOnPool<T>(poolClientOf(em), text, values);
+  replicaSetOf(em)?.counted('primary');
+  return rows;
+}
+
+/** Runs a statement, named by its text, on a client of a pool; releases it (dropping it when it failed). */
+async function queryOnPool<T>(connecting: Promise<pg.PoolClient>, text: string, values: readonly unknown[]): Promise<T[]> {
   let name = statementNames.get(text);
   if (name === undefined && statementNames.size < MAX_NAMED_STATEMENTS) statementNames.set(text, (name = `plain_${statementNames.size + 1}`));
-  const client = await poolClientOf(em);
+  const client = await connecting;
   try {
-    const result = await client.query({ name, text, values });
+    const result = await client.query({ name, text, values: values as unknown[] });
     client.release();
     return result.rows as T[];
   } catch (error) {
@@ -233,6 +272,12 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
     client.release(error instanceof Error ? error : true);
     throw error;
   }
+}
+
+/** After a request that wrote: its user's read position (read-routing.ts), written on the primary. */
+export async function recordReadPosition(em: EntityManager, userId: string | undefined): Promise<void> {
+  const statement = readPositionToRecord(em, userId);
+  if (statement) await readCurrentRows(em, statement);
 }
 
 /** The rows whose `keyProperty` is one of `keys` (sent as one array parameter), optionally ordered. */

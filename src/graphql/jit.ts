@@ -5,6 +5,8 @@ import type { ApolloServerOptionsWithGateway, BaseContext } from '@apollo/server
 import { afterPendingConnectionEvents, connectionFailureOf } from '../db/connection-errors.js';
 import type { Context } from '../kernel/context.js';
 import { renewContext } from './request-context.js';
+import { readFromReplicas } from '../db/read-routing.js';
+import { recordReadPosition } from '../db/statements.js';
 import { domainErrorOf } from '../db/database-errors.js';
 import { allowPrebuiltAnswers } from '../kernel/prebuilt-answers.js';
 
@@ -70,9 +72,14 @@ export async function run(
     if (!('then' in result) && result.data === undefined && result.errors?.length) return viaGraphqlJs(contextValue);
     return result;
   };
+  const query = isQuery(document, operationName);
+  // A query's reads may go to a replica that is safe for them; a mutation's stay on the primary.
+  if (query) readFromReplicas(context.em);
   let result = await runOnce(context);
+  // Whatever the operation wrote, its user's next reads (on any instance) wait for a replica that has it.
+  await recordReadPosition(context.em, context.viewer?.user.id);
   const terminated = result.errors?.some((error) => connectionFailureOf(error.originalError) === 'terminated');
-  if (terminated && isQuery(document, operationName)) {
+  if (terminated && query) {
     context.logger.warn({ operation: operationName ?? undefined }, 'database connection terminated under a query; running it again');
     await afterPendingConnectionEvents();
     result = await runOnce(renewContext(context));

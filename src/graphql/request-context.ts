@@ -9,6 +9,7 @@ import type { AppDeps, Context } from '../kernel/context.js';
 import { createLists } from './lists.js';
 import { createLoaders, forgetLoaded } from './loaders.js';
 import { afterCommittedWrites, ownEntityManager } from '../db/writes.js';
+import { noteCommittedWrite } from '../db/read-routing.js';
 
 /**
  * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
@@ -57,6 +58,7 @@ export function contextFor(
     origin,
   };
   afterCommittedWrites(em, () => {
+    noteCommittedWrite(em);
     forgetLoaded(loaders);
     policy.forget();
     // In place: the GraphQL server hands resolvers a shallow copy of the context.

@@ -16,6 +16,13 @@ const keysOf = (value: string) =>
     .split(',')
     .map((entry) => entry.trim())
     .filter(Boolean);
+const isPostgresUrl = (value: string) => {
+  try {
+    return /^postgres(ql)?:$/.test(new URL(value).protocol);
+  } catch {
+    return false;
+  }
+};
 /** An origin as browsers send it: scheme, host and port, no path. */
 const isOrigin = (value: string) => {
   try {
@@ -63,6 +70,17 @@ const EnvSchema = z.object({
    * are never retried.
    */
   DATABASE_CONNECT_TIMEOUT_MS: wholeNumber(0, 3_600_000).default(30_000),
+  /**
+   * Streaming replicas of DATABASE_URL's server, comma-separated postgres:// URLs (same database and
+   * schema, credentials as in DATABASE_URL): reads that answer clients go to one once it is safe
+   * (docs/scaling.md). Not with the embedded database, which has no replicas.
+   */
+  DATABASE_REPLICA_URLS: z
+    .string()
+    .default('')
+    .refine((list) => keysOf(list).every(isPostgresUrl), { error: 'must be comma-separated URLs such as postgres://user:password@replica:5432/database' }),
+  /** A replica whose replay is this far behind the primary leaves the rotation until it catches up. */
+  REPLICA_MAX_LAG_MS: wholeNumber(100, 3_600_000).default(5000),
   /** Schema of that server to use (created beforehand); `public` by default. */
   DATABASE_SCHEMA: z
     .string()
@@ -209,6 +227,8 @@ export type Config = {
   databaseUrl?: string;
   databaseSchema?: string;
   databaseConnectTimeoutMs: number;
+  /** Streaming replicas of the server, and the lag past which one leaves the rotation (docs/scaling.md). */
+  databaseReplicas: { urls: string[]; maxLagMs: number };
   publicUrl: string;
   /** Whether PUBLIC_URL was set (publicUrl is otherwise this machine's local default). */
   publicUrlConfigured: boolean;
@@ -283,6 +303,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError([...refused.values()]);
   }
   const e = parsed.data;
+  if (e.DATABASE_REPLICA_URLS.trim() && !e.DATABASE_URL) {
+    throw new ConfigError(['DATABASE_REPLICA_URLS: needs DATABASE_URL (the embedded database has no replicas)']);
+  }
   if (e.PUBLIC_URL_PREVIOUS && !e.PUBLIC_URL) throw new ConfigError(['PUBLIC_URL_PREVIOUS: needs PUBLIC_URL, the value to record instead']);
   return {
     port: e.PORT,
@@ -293,6 +316,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
+    databaseReplicas: { urls: keysOf(e.DATABASE_REPLICA_URLS), maxLagMs: e.REPLICA_MAX_LAG_MS },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
     publicUrlPrevious: e.PUBLIC_URL_PREVIOUS,
@@ -338,5 +362,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 
 /** The database the configuration names: a PostgreSQL server (DATABASE_URL) or the embedded one in DATA_DIR. */
 export function databaseOf(config: Config): Database {
-  return config.databaseUrl ? { url: config.databaseUrl, schema: config.databaseSchema } : { dataDir: config.dataDir };
+  if (!config.databaseUrl) return { dataDir: config.dataDir };
+  const { urls, maxLagMs } = config.databaseReplicas;
+  return { url: config.databaseUrl, schema: config.databaseSchema, ...(urls.length ? { replicas: { urls, maxLagMs } } : {}) };
 }

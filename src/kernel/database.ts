@@ -3,7 +3,13 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 // Types only: the configuration and the domain name them without loading the ORM's setup, whose entity
 // list comes from the areas (src/areas.ts).
 
-/** A PostgreSQL server (optionally one schema of it) or an embedded data directory. */
-export type Database = { url: string; schema?: string } | { dataDir: string };
+/**
+ * A PostgreSQL server (optionally one schema of it, optionally with streaming replicas that reads may
+ * use: docs/scaling.md) or an embedded data directory.
+ */
+export type Database = { url: string; schema?: string; replicas?: ReplicaOptions } | { dataDir: string };
+
+/** Streaming replicas of a server: their URLs, and the lag past which one leaves the rotation. */
+export type ReplicaOptions = { urls: string[]; maxLagMs: number };
 
 export type Orm = MikroORM;

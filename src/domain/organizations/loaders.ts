@@ -2,14 +2,15 @@ import { type Viewer } from '../../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { rowLoader } from '../../kernel/loader.js';
-import { columnOf, plainColumns, readRows, tableOf, type Plain } from '../../db/statements.js';
+import { columnOf, plainColumns, readCurrentRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';
 
 export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   const viewerMembership = rowLoader(
     (organizationIds: string[]) =>
       viewer
-        ? readRows<Plain<MemberRow>>(
+        ? // On the primary (never a replica): a removed member loses access on the very next request.
+          readCurrentRows<Plain<MemberRow>>(
             em,
             sql`select ${plainColumns(em, Member)} from ${tableOf(em, Member)} where ${columnOf(em, Member, 'user')} = ${viewer.user.id} and ${columnOf(em, Member, 'organization')} = any(${organizationIds})`,
           )

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import sql from 'sql-template-tag';
-import { executeReturning, readRows } from '../../db/statements.js';
+import { executeReturning, readCurrentRows } from '../../db/statements.js';
 import type { Context } from '../../kernel/context.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
@@ -113,7 +113,8 @@ export async function visibleUser(ctx: Context, id: string): Promise<UserRow> {
   const user = await ctx.loaders.user.load(id);
   if (!user) throw notFound('User');
   if (viewer.instanceAdmin) return user;
-  const [shared] = await readRows<{ shared: boolean }>(
+  // Memberships decide access: read on the primary, never a replica.
+  const [shared] = await readCurrentRows<{ shared: boolean }>(
     ctx.em,
     sql`select exists(select 1 from member v join member m on m.organization_id = v.organization_id
       where v.user_id = ${viewer.id} and not v.disabled and m.user_id = ${id}) as "shared"`,
