@@ -1637,6 +1637,7 @@ export type MutationDeleteSiteSpaceArgs = {
 
 export type MutationDeleteSpaceArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
 };
 
 
@@ -2128,6 +2129,7 @@ export type MutationUpdateSiteSpaceArgs = {
 
 export type MutationUpdateSpaceArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateSpaceInput;
 };
 
@@ -4167,6 +4169,8 @@ export type Space = {
   deletedAt?: Maybe<Scalars['DateTime']['output']>;
   editMode?: Maybe<SpaceEditMode>;
   emoji: Scalars['String']['output'];
+  /** The strong ETag of GET /v1/spaces/{id} for this viewer; updateSpace and deleteSpace take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   /** Always `inherit`: a space follows its organization's merge rules. */
   mergeRules: MergeRules;
@@ -6800,6 +6804,7 @@ export type SpaceResolvers<ContextType = Context, ParentType extends ResolversPa
   deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editMode?: Resolver<Maybe<ResolversTypes['SpaceEditMode']>, ParentType, ContextType>;
   emoji?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mergeRules?: Resolver<ResolversTypes['MergeRules'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
