@@ -6,9 +6,9 @@ import { contextFor } from './request-context.js';
 
 /** A resource as a conditional write names it: its GET (the representation its ETag hashes) and its row. */
 export type ConditionalResource = {
-  /** The REST GET operation whose answer is the resource's representation, and that operation's variables. */
+  /** The REST GET operation whose answer is the resource's representation, and that operation's variables (given the locked row, when it tells them). */
   representation: string;
-  variables: Record<string, unknown>;
+  variables: Record<string, unknown> | ((row: Record<string, unknown>) => Record<string, unknown>);
   /** The entity and id of the resource's row, locked before its ETag is read: its writers queue there. */
   row: readonly [entity: EntityName, id: string];
 };
@@ -35,9 +35,10 @@ export async function writeIfMatch<T>(
   if (!representations) throw new Error('ifMatch is only served by the doors (their contexts read representations)');
   return ctx.em.transactional(async (tx) => {
     const [entity, id] = resource.row;
-    await tx.findOne(entity, { id } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const row = await tx.findOne(entity, { id } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const inTransaction = contextIn(ctx, tx);
-    const current = await representations.etagOf(inTransaction, resource.representation, resource.variables);
+    const { representation, variables } = resource;
+    const current = row && (await representations.etagOf(inTransaction, representation, typeof variables === 'function' ? variables(row as Record<string, unknown>) : variables));
     if (!ifMatchHolds(condition, current))
       throw preconditionFailed('Precondition failed: the resource has changed since the ETag that If-Match names (read it again)');
     return write(inTransaction);

@@ -163,6 +163,7 @@ const liveAndVisible = (spaces: SpaceRecord[], ctx: ReferenceContext) => spaces.
 
 const organizationRules: RulesOf<Schema.Organization, OrganizationRecord> = {
   object: () => 'organization',
+  etag: ETAG_SKIPPED,
   mergeRules: () => valueOf<Schema.MergeRules>('MergeRules', { type: 'none' }),
   id: (o) => o.id,
   title: (o) => o.title,
@@ -235,6 +236,7 @@ const spaceListOf: Rule<OrganizationRecord> = (o, args, ctx) =>
 
 const collectionRules: RulesOf<Schema.Collection, CollectionRecord> = {
   object: () => 'collection',
+  etag: ETAG_SKIPPED,
   id: (c) => c.id,
   title: (c) => c.title,
   description: (c) => c.description,
@@ -365,6 +367,7 @@ const reply = (row: ReplyRecord, ctx: ReferenceContext) => objectOf('CommentRepl
 
 const changeRequestRules: RulesOf<Schema.ChangeRequest, ChangeRequestRecord> = {
   object: () => 'change-request',
+  etag: ETAG_SKIPPED,
   id: (c) => c.id,
   number: (c) => c.number,
   status: (c) => c.status,
@@ -445,6 +448,7 @@ const repliesOf = (commentId: string, ctx: ReferenceContext) =>
 
 const commentRules: RulesOf<Schema.Comment, CommentRecord> = {
   object: () => 'comment',
+  etag: ETAG_SKIPPED,
   id: (c) => c.id,
   postedBy: (c, _, ctx) => userById(c.postedBy, ctx),
   postedAt: (c) => iso(c.postedAt),
@@ -575,6 +579,7 @@ const siteSpaceListOf: Rule<SiteRecord> = (s, args, ctx) => {
 
 const siteRules: RulesOf<Schema.Site, SiteRecord> = {
   object: () => 'site',
+  etag: ETAG_SKIPPED,
   id: (s) => s.id,
   type: (s) => s.type,
   title: (s) => s.title,
