@@ -38,7 +38,9 @@ export async function writeIfMatch<T>(
     const row = await tx.findOne(entity, { id } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
     const inTransaction = contextIn(ctx, tx);
     const { representation, variables } = resource;
-    const current = row && (await representations.etagOf(inTransaction, representation, typeof variables === 'function' ? variables(row as Record<string, unknown>) : variables));
+    const current =
+      row &&
+      (await representations.etagOf(inTransaction, representation, typeof variables === 'function' ? variables(row as Record<string, unknown>) : variables));
     if (!ifMatchHolds(condition, current))
       throw preconditionFailed('Precondition failed: the resource has changed since the ETag that If-Match names (read it again)');
     return write(inTransaction);

@@ -9,7 +9,11 @@ import { itemsShape } from '../../db/read-shapes.js';
 
 const COLLECTION_REPRESENTATION = 'getCollectionById';
 /** A collection as conditional writes name it (graphql/conditional-writes.ts). */
-const collectionResource = (id: string): ConditionalResource => ({ representation: COLLECTION_REPRESENTATION, variables: { collectionId: id }, row: [Collection, id] });
+const collectionResource = (id: string): ConditionalResource => ({
+  representation: COLLECTION_REPRESENTATION,
+  variables: { collectionId: id },
+  row: [Collection, id],
+});
 
 export const collectionResolvers: Resolvers = {
   Query: {
