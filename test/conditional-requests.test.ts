@@ -32,7 +32,9 @@ function raw(server: TestServer, method: string, path: string, headers: Record<s
 
 const STRONG = /^"[\w-]+"$/;
 const bearer = (caller: Caller) => ({ authorization: `Bearer ${caller.token}` });
-const bodyOf = (answer: Raw) => JSON.parse(answer.body);
+/** What these tests read of an answer's body. */
+type Body = { id: string; title: string; deletedAt?: string; error: { code: number; message: string } };
+const bodyOf = (answer: Raw): Body => JSON.parse(answer.body) as Body;
 
 describe('conditional requests', () => {
   const server = useTestServer();
@@ -116,7 +118,7 @@ describe('conditional requests', () => {
       const site = await insertSite(server, organization.id);
       const team = await write(admin, 'PUT', `/v1/orgs/${organization.id}/teams`, { title: 'Still' });
       expect(team.status, team.body).toBe(201);
-      const teamId = bodyOf(team).id as string;
+      const teamId = bodyOf(team).id;
       const changeRequest = await openChangeRequest(admin, space.id, 'Still');
       const comment = await postComment(admin, commentsPath(space.id), 'Still');
       const shareLink = await insertShareLink(server, site);
@@ -166,7 +168,10 @@ describe('conditional requests', () => {
       for (const stale of ['"stale"', `W/${etag}`, '"a", "b"']) {
         const refused = await write(admin, 'PATCH', path, { title: 'Never' }, { 'if-match': stale });
         expect(refused.status, stale).toBe(412);
-        expect(bodyOf(refused)).toEqual({ error: { code: 412, message: expect.stringContaining('Precondition failed') } });
+        expect(bodyOf(refused).error).toEqual({
+          code: 412,
+          message: 'Precondition failed: the resource has changed since the ETag that If-Match names (read it again)',
+        });
       }
       expect((await write(admin, 'DELETE', path, undefined, { 'if-match': '"stale"' })).status).toBe(412);
       expect((await get(admin, path)).body).toBe(before);
@@ -227,7 +232,7 @@ describe('conditional requests', () => {
       const path = `/v1/spaces/${space.id}`;
       const etag = await etagAt(admin, path);
       const answers = await Promise.all(Array.from({ length: 10 }, (_, i) => write(admin, 'PATCH', path, { title: `Writer ${i}` }, { 'if-match': etag })));
-      expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array(9).fill(412)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([200, ...Array<number>(9).fill(412)]);
       const winner = bodyOf(answers.find((a) => a.status === 200)!).title;
       expect(bodyOf(await get(admin, path)).title).toBe(winner);
     });
@@ -238,7 +243,7 @@ describe('conditional requests', () => {
       const path = `/v1/spaces/${space.id}`;
       const etag = await etagAt(admin, path);
       const answers = await Promise.all(Array.from({ length: 10 }, () => write(admin, 'DELETE', path, undefined, { 'if-match': etag })));
-      expect(answers.map((a) => a.status).sort()).toEqual([204, ...Array(9).fill(412)]);
+      expect(answers.map((a) => a.status).sort()).toEqual([204, ...Array<number>(9).fill(412)]);
       // Deleted spaces stay readable (restorable) for 7 days, marked deleted.
       expect(bodyOf(await get(admin, path)).deletedAt).toEqual(expect.any(String));
     });
@@ -277,13 +282,16 @@ describe('conditional requests', () => {
       const { organization, admin } = await newOrganizationWithRoles(server);
       const space = await createSpace(admin, organization.id, 'Graph');
       const restTag = await etagAt(admin, `/v1/spaces/${space.id}`);
-      const read = await admin.gql(`query($id: ID!) { space(id: $id) { etag } organization(id: "${organization.id}") { etag spaces { items { id etag } } } }`, {
-        id: space.id,
-      });
+      const read = await admin.gql<{ space: { etag: string }; organization: { etag: string; spaces: { items: { id: string; etag: string }[] } } }>(
+        `query($id: ID!) { space(id: $id) { etag } organization(id: "${organization.id}") { etag spaces { items { id etag } } } }`,
+        {
+          id: space.id,
+        },
+      );
       expect(read.errors).toBeUndefined();
       expect(read.data.space.etag).toBe(restTag);
       expect(read.data.organization.etag).toBe(await etagAt(admin, `/v1/orgs/${organization.id}`));
-      expect(read.data.organization.spaces.items.find((s: { id: string }) => s.id === space.id).etag).toBe(restTag);
+      expect(read.data.organization.spaces.items.find((s) => s.id === space.id)?.etag).toBe(restTag);
 
       const update = `mutation($id: ID!, $ifMatch: String) { updateSpace(id: $id, input: { title: "Renamed" }, ifMatch: $ifMatch) { title etag } }`;
       const refused = await admin.gql(update, { id: space.id, ifMatch: '"stale"' });
@@ -293,14 +301,14 @@ describe('conditional requests', () => {
       expect(bad.errors?.[0].extensions).toMatchObject({ code: 'BAD_REQUEST' });
       expect(await etagAt(admin, `/v1/spaces/${space.id}`)).toBe(restTag);
 
-      const updated = await admin.gql(update, { id: space.id, ifMatch: restTag });
+      const updated = await admin.gql<{ updateSpace: { title: string; etag: string } }>(update, { id: space.id, ifMatch: restTag });
       expect(updated.errors).toBeUndefined();
       expect(updated.data.updateSpace.title).toBe('Renamed');
       expect(updated.data.updateSpace.etag).toBe(await etagAt(admin, `/v1/spaces/${space.id}`));
 
       const remove = `mutation($id: ID!, $ifMatch: String) { deleteSpace(id: $id, ifMatch: $ifMatch) }`;
       expect((await admin.gql(remove, { id: space.id, ifMatch: restTag })).errors?.[0].extensions).toMatchObject({ status: 412 });
-      expect((await admin.gql(remove, { id: space.id, ifMatch: updated.data.updateSpace.etag })).data.deleteSpace).toBe(true);
+      expect((await admin.gql<{ deleteSpace: boolean }>(remove, { id: space.id, ifMatch: updated.data.updateSpace.etag })).data.deleteSpace).toBe(true);
     });
   });
 });

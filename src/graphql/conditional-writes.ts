@@ -35,12 +35,10 @@ export async function writeIfMatch<T>(
   if (!representations) throw new Error('ifMatch is only served by the doors (their contexts read representations)');
   return ctx.em.transactional(async (tx) => {
     const [entity, id] = resource.row;
-    const row = await tx.findOne(entity, { id } as never, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const row = (await tx.findOne(entity, { id }, { lockMode: LockMode.PESSIMISTIC_WRITE })) as Record<string, unknown> | null;
     const inTransaction = contextIn(ctx, tx);
     const { representation, variables } = resource;
-    const current =
-      row &&
-      (await representations.etagOf(inTransaction, representation, typeof variables === 'function' ? variables(row as Record<string, unknown>) : variables));
+    const current = row && (await representations.etagOf(inTransaction, representation, typeof variables === 'function' ? variables(row) : variables));
     if (!ifMatchHolds(condition, current))
       throw preconditionFailed('Precondition failed: the resource has changed since the ETag that If-Match names (read it again)');
     return write(inTransaction);
