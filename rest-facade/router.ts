@@ -31,10 +31,11 @@ import { factsOf, noteContext } from '../src/http/request-facts.js';
 import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
 import { costOf, type Cost } from '../src/rate-limits/cost.js';
 import { leaveOutNulls, nullFieldsOf, shapeOf, type NullFields } from './answer-shape.js';
-import { bodyOf, type Route } from './route.js';
+import { bodyOf, IF_MATCH_VARIABLE, type Route } from './route.js';
+import { parseEtagCondition } from '../src/kernel/etags.js';
 import { routes } from './routes/index.js';
 
-type PreparedRoute = Route & {
+export type PreparedRoute = Route & {
   parsed: DocumentNode;
   /**
    * The document compiled by graphql-jit at its first call, then kept (null: it runs through graphql-js).
@@ -57,7 +58,7 @@ type PreparedRoute = Route & {
 };
 
 /** Parses and validates a route's document against the schema; a broken route stops start-up. */
-function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
+export function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
   // Kept for the route's life; source positions only serve error locations, which REST answers leave out.
   const parsed = parse(route.document, { noLocation: true });
   const errors = validate(schema, parsed);
@@ -103,6 +104,15 @@ function prepare(schema: GraphQLSchema, route: Route): PreparedRoute {
     cost: costOf(parsed),
     mutation: operation.operation === 'mutation',
   };
+}
+
+const prepared = new WeakMap<GraphQLSchema, readonly PreparedRoute[]>();
+
+/** Every route prepared for `schema`, once: the router serves them, representations.ts reads resources' GETs with them. */
+export function preparedRoutes(schema: GraphQLSchema): readonly PreparedRoute[] {
+  let all = prepared.get(schema);
+  if (!all) prepared.set(schema, (all = routes.map((route) => prepare(schema, route))));
+  return all;
 }
 
 /** Turns a query-string value into the variable's GraphQL type, or throws a 400 naming the parameter. */
@@ -180,7 +190,14 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
   for (const [name, value] of Object.entries(req.params)) variables[name] = Array.isArray(value) ? value.join('/') : value;
   for (const [name, value] of Object.entries(req.query)) {
     const type = route.variables.get(name);
-    if (type && !(name in req.params)) variables[name] = coerceParameter(name, value, type);
+    if (type && !(name in req.params) && name !== IF_MATCH_VARIABLE) variables[name] = coerceParameter(name, value, type);
+  }
+  const ifMatch = req.headers['if-match'];
+  if (ifMatch !== undefined && route.method !== 'GET' && route.method !== 'POST') {
+    if (!route.variables.has(IF_MATCH_VARIABLE))
+      throw new DomainError('BAD_REQUEST', 'If-Match: this operation does not take it (see docs/behaviour/conditional-requests.md)');
+    parseEtagCondition('If-Match', ifMatch);
+    variables[IF_MATCH_VARIABLE] = ifMatch;
   }
   if (route.method === 'GET' || route.method === 'DELETE') return variables;
   if (bodyAbsent(req)) {
@@ -200,7 +217,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
     return variables;
   }
   for (const [name, value] of Object.entries(body)) {
-    if (!route.variables.has(name) || name in req.params) throw new DomainError('BAD_REQUEST', `${name}: unknown field`);
+    if (!route.variables.has(name) || name in req.params || name === IF_MATCH_VARIABLE) throw new DomainError('BAD_REQUEST', `${name}: unknown field`);
     variables[name] = value;
   }
   return variables;
@@ -213,7 +230,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
  */
 export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
   const router = express.Router();
-  for (const route of routes.map((r) => prepare(schema, r))) {
+  for (const route of preparedRoutes(schema)) {
     // A last parameter named …Path (a page's path) spans segments: clients send its slashes as they are.
     const path = route.path
       .replace(/^\/v1/, '')

@@ -39,6 +39,8 @@ import { compressAnswers } from './http/compression.js';
 import { noStoreByDefault } from './http/caching.js';
 import { allowedMethods, PLAIN_PATHS, restPaths } from './allowed-methods.js';
 import { doorsIndex } from './http/index-page.js';
+import { strongEtagOf } from './kernel/etags.js';
+import { representationsOf } from '../rest-facade/representations.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -58,8 +60,12 @@ const logFailures: ApolloServerPlugin<Context> = {
  */
 export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean } = { stopping: () => false }, metrics?: ServerMetrics) {
   const schema = buildSchema(deps.areas);
+  // Resources' ETags as their GETs answer them, for every context the doors make (REST, /graphql, WebSocket).
+  deps.representations ??= representationsOf(schema);
   const app = express();
   app.disable('x-powered-by');
+  // Every GET answer a strong ETag: a hash of the bytes it sends (representations.ts hashes the same way).
+  app.set('etag', strongEtagOf);
   app.set('trust proxy', deps.config.trustProxy);
   if (metrics) app.use(measureRequests(metrics));
   app.use(
@@ -157,9 +163,9 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
       },
     }),
   ];
-  // Express tags every answer it sends with a hash of its body (the ETag), which only a GET or HEAD is
-  // ever revalidated with: POSTs (mutations, and most queries) go through an app that does not tag,
-  // the others on to the same door below it.
+  // Express tags every answer it sends with a hash of its body (the strong ETag above) and answers a
+  // matching If-None-Match with 304, which only a GET or HEAD is ever revalidated with: POSTs (mutations,
+  // and most queries) go through an app that does not tag, the others on to the same door below it.
   const untaggedPosts = express();
   untaggedPosts.disable('etag');
   untaggedPosts.disable('x-powered-by');

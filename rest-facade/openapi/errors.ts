@@ -25,6 +25,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
   403: { name: 'Forbidden', description: 'The caller sees the resource but its role does not allow this operation.' },
   404: { name: 'NotFound', description: 'No such resource, or one the caller cannot see.' },
   409: { name: 'Conflict', description: 'The resource is not in a state that allows this operation.' },
+  412: { name: 'PreconditionFailed', description: 'If-Match names no current ETag of the resource: it changed since it was read. Nothing was written.' },
   413: { name: 'PayloadTooLarge', description: 'The body is larger than the server takes.' },
   415: { name: 'UnsupportedMediaType', description: 'The body is not sent as JSON (`Content-Type: application/json`).' },
   429: { name: 'TooManyRequests', description: 'Rate limited: try again after `Retry-After` seconds.', retryAfter: true },

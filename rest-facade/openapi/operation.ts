@@ -18,7 +18,7 @@ import { MAX_PAGE_SIZE, DEFAULT_PAGE_SIZE } from '../../src/kernel/pagination.js
 import type { Config } from '../../src/kernel/config.js';
 import { describedArguments } from '../../src/kernel/validation.js';
 import { guardOf } from '../../src/graphql/schema.js';
-import { bodyOf, type Route } from '../route.js';
+import { bodyOf, IF_MATCH_VARIABLE, type Route } from '../route.js';
 import { type Components, type JsonSchema } from './components.js';
 import { errorResponse } from './errors.js';
 import { defaultOf, inputSchema } from './inputs.js';
@@ -37,6 +37,14 @@ export type OperationContext = {
 };
 
 type Variable = { name: string; type: GraphQLInputType; required: boolean; default?: unknown; description?: string; bounds?: JsonSchema };
+
+/** The header a conditional write takes (docs/behaviour/conditional-requests.md). */
+const IF_MATCH_PARAMETER: JsonSchema = {
+  name: 'If-Match',
+  in: 'header',
+  description: "Write only if the resource's current ETag (its GET's) is one of these entity tags, or it exists (`*`); else 412.",
+  schema: { type: 'string' },
+};
 
 /**
  * One route as an OpenAPI operation: path and query parameters and the JSON body from the document's
@@ -61,7 +69,9 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
     const variable = variables.find((v) => v.name === name)!;
     parameters.push({ name, in: 'path', required: true, schema: parameterSchema(variable, context) });
   }
-  const rest = variables.filter((variable) => !pathNames.has(variable.name));
+  const conditional = variables.some((variable) => variable.name === IF_MATCH_VARIABLE);
+  if (conditional) parameters.push(IF_MATCH_PARAMETER);
+  const rest = variables.filter((variable) => !pathNames.has(variable.name) && variable.name !== IF_MATCH_VARIABLE);
   if (takesBody === 'none') {
     for (const variable of rest) {
       parameters.push({
@@ -83,6 +93,7 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
   if (pathNames.size) failures.add(404);
   if (operation.operation === 'mutation') failures.add(409);
   if (takesBody !== 'none') [413, 415].forEach((status) => failures.add(status));
+  if (conditional) failures.add(412);
   for (const status of [...failures].sort()) responses[String(status)] = errorResponse(status);
 
   return {

@@ -212,7 +212,9 @@ const MAX_NAMED_STATEMENTS = 1000;
 export const batchKeys = (keys: readonly string[]): Sql => sql`unnest(array(select unnest(${keys}::varchar[]))) as k(id)`;
 
 /**
- * The rows of a statement, read on the pool outside any transaction. On a PostgreSQL server the
+ * The rows of a statement, read on the pool outside any transaction (or in the EntityManager's
+ * transaction when it is in one: a request's loaders made on a transaction, as a conditional write's
+ * check reads its resource, see what it does, and on the embedded database wait for nothing). On a PostgreSQL server the
  * statement is named (by its text), so that each connection parses and plans it once rather than on
  * every request (these are the statements of every request: the token, memberships, the site, whose
  * parsing and planning were a measurable part of a request's database time; figures in
@@ -220,6 +222,7 @@ export const batchKeys = (keys: readonly string[]): Sql => sql`unnest(array(sele
  * (read-routing.ts); one that fails there runs again on the primary, which answers instead.
  */
 export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+  if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
   observe(text, values);
   if (embeddedDatabaseOf(em)) {

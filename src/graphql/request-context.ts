@@ -35,7 +35,7 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
  * read (loaders, lists, memoized roles): the next read sees the change, and no write lists what to forget.
  */
 export function contextFor(
-  deps: Pick<AppDeps, 'areas' | 'config' | 'clock' | 'logger' | 'ingest'>,
+  deps: Pick<AppDeps, 'areas' | 'config' | 'clock' | 'logger' | 'ingest' | 'representations'>,
   em: EntityManager,
   viewer: Viewer | null,
   logger: Logger = deps.logger,
@@ -55,6 +55,7 @@ export function contextFor(
     config: deps.config,
     logger,
     ingest: deps.ingest,
+    representations: deps.representations,
     origin,
   };
   afterCommittedWrites(em, () => {

@@ -7,9 +7,10 @@ import onHeaders from 'on-headers';
  * tokens made by mutations, share-link keys, signed download URLs, integration secrets, SAML
  * redirects with a token): one rule for all leaves no operation to forget. Routes that know better set
  * their own (the playground's assets are public, signed downloads private). ETags still work: express
- * tags each GET answer (a weak ETag of the body) and answers `If-None-Match` with 304, which serves
- * clients that keep the ETag themselves (scripts polling a site tree); no-store only keeps caches from
- * storing the body.
+ * tags each GET answer with a strong ETag (a hash of the body, kernel/etags.ts) and answers
+ * `If-None-Match` with 304, which serves clients that keep the ETag themselves (scripts polling a site
+ * tree) and send it back as `If-Match` on writes; no-store only keeps caches from storing the body
+ * (docs/behaviour/conditional-requests.md).
  */
 export const noStoreByDefault: RequestHandler = (_req, res, next) => {
   onHeaders(res, () => {

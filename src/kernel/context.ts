@@ -32,6 +32,21 @@ export interface AppDeps extends AreaServices {
   config: Config;
   clock: Clock;
   logger: Logger;
+  /** What gives a resource's ETag: the doors' (made with the schema), absent for jobs and the command line. */
+  representations?: Representations;
+}
+
+/**
+ * Resources' representations as the REST door answers them (rest-facade/representations.ts), so that a
+ * resource's ETag is the one its GET answers, wherever it is asked for: a GraphQL `etag` field, or an
+ * `If-Match` checked inside the writing transaction.
+ */
+export interface Representations {
+  /**
+   * The strong ETag of the answer the GET operation `operationId` (a REST route's id) gives `ctx`'s
+   * viewer for `variables`, read through `ctx` (its transaction, its loaders); null when it answers 404.
+   */
+  etagOf(ctx: Context, operationId: string, variables: Record<string, unknown>): Promise<string | null>;
 }
 
 /** Per-request state: the viewer, an EntityManager fork, the request's loaders and the policy. */
@@ -49,6 +64,8 @@ export type Context = AreaServices & {
   logger: Logger;
   /** Where the request came from (door, operation, client address), for the events it records. */
   origin: RequestOrigin;
+  /** What gives a resource's ETag (AppDeps.representations): on the doors' contexts only. */
+  representations?: Representations;
   /** Live subscriptions' feed and re-check: only on the WebSocket door. */
   live?: LiveSession;
 };

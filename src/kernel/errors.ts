@@ -12,6 +12,8 @@ export const ERROR_STATUS = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  /** An `If-Match` (REST) or `ifMatch` (GraphQL) that the resource's current ETag does not satisfy. */
+  PRECONDITION_FAILED: 412,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,
@@ -51,6 +53,7 @@ export const unauthenticated = (message = 'Authentication required: send "Author
 export const forbidden = (message: string) => new DomainError('FORBIDDEN', message);
 export const notFound = (what: string) => new DomainError('NOT_FOUND', `${what} not found`);
 export const conflict = (message: string) => new DomainError('CONFLICT', message);
+export const preconditionFailed = (message: string) => new DomainError('PRECONDITION_FAILED', message);
 export const payloadTooLarge = (message: string) => new DomainError('PAYLOAD_TOO_LARGE', message);
 
 /** Seconds a caller is asked to wait (Retry-After) before trying again while the database is unreachable. */

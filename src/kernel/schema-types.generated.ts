@@ -163,6 +163,8 @@ export type ChangeRequest = {
   contributors: Array<User>;
   createdAt: Scalars['DateTime']['output'];
   createdBy: User;
+  /** The strong ETag of GET /v1/spaces/{spaceId}/change-requests/{id} for this viewer; updateChangeRequest take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   /** 1, 2, 3… within the space. */
   number: Scalars['Int']['output'];
@@ -255,6 +257,8 @@ export type Collection = {
   collections: CollectionList;
   defaultLevel?: Maybe<DefaultLevel>;
   description?: Maybe<Scalars['String']['output']>;
+  /** The strong ETag of GET /v1/collections/{id} for this viewer; updateCollection and deleteCollection take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
   organization: Scalars['ID']['output'];
@@ -318,6 +322,8 @@ export type Comment = {
   __typename?: 'Comment';
   body: CommentBody;
   editedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The strong ETag of GET /v1/spaces/{spaceId}/comments/{id} (or …/change-requests/{changeRequestId}/comments/{id}) for this viewer; updateComment and deleteComment take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
   permissions: CommentPermissions;
@@ -1569,12 +1575,14 @@ export type MutationCreateWebhookArgs = {
 
 export type MutationDeleteCollectionArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationDeleteCommentArgs = {
   changeRequestId?: InputMaybe<Scalars['ID']['input']>;
   commentId: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   spaceId: Scalars['ID']['input'];
 };
 
@@ -1621,6 +1629,7 @@ export type MutationDeleteShareLinkArgs = {
 
 export type MutationDeleteSiteArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
 };
 
@@ -1648,10 +1657,12 @@ export type MutationDeleteSiteSpaceArgs = {
 
 export type MutationDeleteSpaceArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
 };
 
 
 export type MutationDeleteTeamArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   teamId: Scalars['ID']['input'];
 };
@@ -1991,6 +2002,7 @@ export type MutationUnpublishSiteArgs = {
 
 export type MutationUpdateChangeRequestArgs = {
   changeRequestId: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateChangeRequestInput;
   spaceId: Scalars['ID']['input'];
 };
@@ -2005,6 +2017,7 @@ export type MutationUpdateChangeRequestFromMainArgs = {
 
 export type MutationUpdateCollectionArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateCollectionInput;
 };
 
@@ -2012,6 +2025,7 @@ export type MutationUpdateCollectionArgs = {
 export type MutationUpdateCommentArgs = {
   changeRequestId?: InputMaybe<Scalars['ID']['input']>;
   commentId: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateCommentInput;
   spaceId: Scalars['ID']['input'];
 };
@@ -2072,6 +2086,7 @@ export type MutationUpdateOpenApiSpecArgs = {
 
 export type MutationUpdateOrganizationArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateOrganizationInput;
 };
 
@@ -2101,6 +2116,7 @@ export type MutationUpdateShareLinkArgs = {
 
 export type MutationUpdateSiteArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateSiteInput;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
 };
@@ -2139,11 +2155,13 @@ export type MutationUpdateSiteSpaceArgs = {
 
 export type MutationUpdateSpaceArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateSpaceInput;
 };
 
 
 export type MutationUpdateTeamArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateTeamInput;
   organizationId: Scalars['ID']['input'];
   teamId: Scalars['ID']['input'];
@@ -2354,6 +2372,8 @@ export type Organization = {
   /** Role of members who join without one; null means they join as guests. */
   defaultRole?: Maybe<Role>;
   emailDomains: Array<Scalars['String']['output']>;
+  /** The strong ETag of GET /v1/orgs/{id} for this viewer; updateOrganization take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   hostname?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   inviteLinks: Scalars['Boolean']['output'];
@@ -3911,6 +3931,8 @@ export type Site = {
   createdAt: Scalars['DateTime']['output'];
   defaultSiteSection?: Maybe<SiteSection>;
   defaultSiteSpace?: Maybe<SiteSpace>;
+  /** The strong ETag of GET /v1/orgs/{organizationId}/sites/{id} for this viewer; updateSite and deleteSite take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   features: Array<SiteFeature>;
   hostname?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
@@ -4184,6 +4206,8 @@ export type Space = {
   deletedAt?: Maybe<Scalars['DateTime']['output']>;
   editMode?: Maybe<SpaceEditMode>;
   emoji: Scalars['String']['output'];
+  /** The strong ETag of GET /v1/spaces/{id} for this viewer; updateSpace and deleteSpace take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   /** Always `inherit`: a space follows its organization's merge rules. */
   mergeRules: MergeRules;
@@ -4313,6 +4337,8 @@ export type SubscriptionSpaceCommentsArgs = {
 export type Team = {
   __typename?: 'Team';
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/teams/{id} for this viewer; updateTeam and deleteTeam take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   /** How many members the team has. */
   members: Scalars['Int']['output'];
@@ -5500,6 +5526,7 @@ export type ChangeRequestResolvers<ContextType = Context, ParentType extends Res
   contributors?: Resolver<Array<ResolversTypes['User']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   createdBy?: Resolver<ResolversTypes['User'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   number?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5543,6 +5570,7 @@ export type CollectionResolvers<ContextType = Context, ParentType extends Resolv
   collections?: Resolver<ResolversTypes['CollectionList'], ParentType, ContextType, Partial<CollectionCollectionsArgs>>;
   defaultLevel?: Resolver<Maybe<ResolversTypes['DefaultLevel']>, ParentType, ContextType>;
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   organization?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -5587,6 +5615,7 @@ export type CollectionUrlsResolvers<ContextType = Context, ParentType extends Re
 export type CommentResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Comment'] = ResolversParentTypes['Comment']> = {
   body?: Resolver<ResolversTypes['CommentBody'], ParentType, ContextType, Partial<CommentBodyArgs>>;
   editedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   permissions?: Resolver<ResolversTypes['CommentPermissions'], ParentType, ContextType>;
@@ -6255,6 +6284,7 @@ export type OrganizationResolvers<ContextType = Context, ParentType extends Reso
   defaultContent?: Resolver<Maybe<ResolversTypes['SitePointer']>, ParentType, ContextType>;
   defaultRole?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
   emailDomains?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   hostname?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   inviteLinks?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -6668,6 +6698,7 @@ export type SiteResolvers<ContextType = Context, ParentType extends ResolversPar
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   defaultSiteSection?: Resolver<Maybe<ResolversTypes['SiteSection']>, ParentType, ContextType>;
   defaultSiteSpace?: Resolver<Maybe<ResolversTypes['SiteSpace']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   features?: Resolver<Array<ResolversTypes['SiteFeature']>, ParentType, ContextType>;
   hostname?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
@@ -6826,6 +6857,7 @@ export type SpaceResolvers<ContextType = Context, ParentType extends ResolversPa
   deletedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   editMode?: Resolver<Maybe<ResolversTypes['SpaceEditMode']>, ParentType, ContextType>;
   emoji?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   mergeRules?: Resolver<ResolversTypes['MergeRules'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6888,6 +6920,7 @@ export type SubscriptionResolvers<ContextType = Context, ParentType extends Reso
 
 export type TeamResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Team'] = ResolversParentTypes['Team']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   members?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;

@@ -3,7 +3,8 @@ import { listOrganizationChangeRequests } from './organization-list.js';
 import { listContributors, type ChangeRequestContributor } from './contributors.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { readOptions } from '../content/index.js';
-import type { ChangeRequestRow } from './entities.js';
+import { ChangeRequest, type ChangeRequestRow } from './entities.js';
+import { etagOf, writeIfMatch } from '../../graphql/conditional-writes.js';
 import {
   changeRequestIn,
   createChangeRequest,
@@ -13,6 +14,8 @@ import {
   updateChangeRequest,
   updateChangeRequestFromMain,
 } from './service.js';
+
+const CHANGE_REQUEST_REPRESENTATION = 'getChangeRequestById';
 
 export const changeRequestResolvers: Resolvers = {
   Query: {
@@ -24,7 +27,13 @@ export const changeRequestResolvers: Resolvers = {
   },
   Mutation: {
     createChangeRequest: (_, { spaceId, input }, ctx) => createChangeRequest(ctx, spaceId, input),
-    updateChangeRequest: (_, { spaceId, changeRequestId, input }, ctx) => updateChangeRequest(ctx, spaceId, changeRequestId, input),
+    updateChangeRequest: (_, { spaceId, changeRequestId, input, ifMatch }, ctx) =>
+      writeIfMatch(
+        ctx,
+        ifMatch,
+        { representation: CHANGE_REQUEST_REPRESENTATION, variables: { spaceId, changeRequestId }, row: [ChangeRequest, changeRequestId] },
+        (ctx) => updateChangeRequest(ctx, spaceId, changeRequestId, input),
+      ),
     mergeChangeRequest: (_, { spaceId, changeRequestId }, ctx) => mergeChangeRequest(ctx, spaceId, changeRequestId),
     updateChangeRequestFromMain: (_, { spaceId, changeRequestId, conflicts }, ctx) =>
       updateChangeRequestFromMain(ctx, spaceId, changeRequestId, conflicts ?? 'refuse'),
@@ -37,6 +46,7 @@ export const changeRequestResolvers: Resolvers = {
   },
   ChangeRequest: {
     object: () => 'change-request',
+    etag: (c, _, ctx) => etagOf(ctx, CHANGE_REQUEST_REPRESENTATION, { spaceId: c.space, changeRequestId: c.id }),
     spaceId: (c) => c.space,
     createdBy: (c, _, ctx) => found(ctx.loaders.user.get(c.createdBy), 'User'),
     outdated: (c, _, ctx) => whenLoaded(ctx.loaders.space.get(c.space), (space) => isOutdated(c, space!)),

@@ -72,8 +72,8 @@ export const changeRequestRoutes: Route[] = [
     path: CR,
     status: 200,
     body: 'input',
-    document: `mutation(${inChangeRequest}, $input: UpdateChangeRequestInput!) {
-      updateChangeRequest(${ids}, input: $input) { ...ChangeRequestFields }
+    document: `mutation(${inChangeRequest}, $input: UpdateChangeRequestInput!, $ifMatch: String) {
+      updateChangeRequest(${ids}, input: $input, ifMatch: $ifMatch) { ...ChangeRequestFields }
     } ${CHANGE_REQUEST}`,
   },
   {

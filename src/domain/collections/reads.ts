@@ -13,6 +13,7 @@ export const CollectionReads = readModel({
   always: ['organization'],
   needs: {
     object: [],
+    etag: [],
     urls: [],
     owningOrganization: [],
     parentCollection: ['parent'],

@@ -1,10 +1,19 @@
 import { found } from '../../kernel/loader.js';
-import { createInOrganization, succeeded, updateById } from '../../kernel/resolvers.js';
+import { createInOrganization, succeeded } from '../../kernel/resolvers.js';
+import { etagOf, writeIfMatch, type ConditionalResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { listCollectionSpaces } from '../spaces/index.js';
-import type { CollectionRow } from './entities.js';
+import { Collection, type CollectionRow } from './entities.js';
 import { createCollection, deleteCollection, listChildCollections, listCollections, moveCollection, transferCollection, updateCollection } from './service.js';
 import { itemsShape } from '../../db/read-shapes.js';
+
+const COLLECTION_REPRESENTATION = 'getCollectionById';
+/** A collection as conditional writes name it (graphql/conditional-writes.ts). */
+const collectionResource = (id: string): ConditionalResource => ({
+  representation: COLLECTION_REPRESENTATION,
+  variables: { collectionId: id },
+  row: [Collection, id],
+});
 
 export const collectionResolvers: Resolvers = {
   Query: {
@@ -15,8 +24,8 @@ export const collectionResolvers: Resolvers = {
   },
   Mutation: {
     createCollection: createInOrganization(createCollection),
-    updateCollection: updateById(updateCollection),
-    deleteCollection: (_, { id }, ctx) => succeeded(deleteCollection(ctx, id)),
+    updateCollection: (_, { id, input, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, collectionResource(id), (ctx) => updateCollection(ctx, id, input)),
+    deleteCollection: (_, { id, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, collectionResource(id), (ctx) => succeeded(deleteCollection(ctx, id))),
     moveCollection: (_, { id, input }, ctx) => moveCollection(ctx, id, input),
     transferCollection: (_, { id, input }, ctx) => transferCollection(ctx, id, input),
   },
@@ -25,6 +34,7 @@ export const collectionResolvers: Resolvers = {
   },
   Collection: {
     object: () => 'collection',
+    etag: (c, _, ctx) => etagOf(ctx, COLLECTION_REPRESENTATION, { collectionId: c.id }),
     urls: (c, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/collections/${c.id}`,
       app: `${ctx.config.appUrl}/o/${c.organization}/c/${c.id}`,

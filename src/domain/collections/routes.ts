@@ -15,7 +15,7 @@ export const collectionRoutes: Route[] = [
     method: 'DELETE',
     path: '/v1/collections/{collectionId}',
     status: 204,
-    document: `mutation($collectionId: ID!) { deleteCollection(id: $collectionId) }`,
+    document: `mutation($collectionId: ID!, $ifMatch: String) { deleteCollection(id: $collectionId, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'updateCollectionById',
@@ -23,8 +23,8 @@ export const collectionRoutes: Route[] = [
     path: '/v1/collections/{collectionId}',
     status: 200,
     body: 'input',
-    document: `mutation($collectionId: ID!, $input: UpdateCollectionInput!) {
-      updateCollection(id: $collectionId, input: $input) { ...CollectionFields }
+    document: `mutation($collectionId: ID!, $input: UpdateCollectionInput!, $ifMatch: String) {
+      updateCollection(id: $collectionId, input: $input, ifMatch: $ifMatch) { ...CollectionFields }
     } ${COLLECTION}`,
   },
   {

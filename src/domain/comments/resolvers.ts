@@ -4,7 +4,8 @@ import { found, whenLoaded } from '../../kernel/loader.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { markdownToDocument } from '../content/index.js';
 import { pageTree } from '../content/index.js';
-import type { CommentReplyRow, CommentRow } from './entities.js';
+import { Comment, type CommentReplyRow, type CommentRow } from './entities.js';
+import { etagOf, writeIfMatch, type ConditionalResource } from '../../graphql/conditional-writes.js';
 import { threadKey } from './loaders.js';
 import { summarize, type ReactionUser } from './reactions.js';
 import { deleteComment, deleteReply, getComment, getReply, listComments, listReplies, postComment, postReply, updateComment, updateReply } from './service.js';
@@ -58,6 +59,16 @@ async function targetPage(ctx: Context, comment: CommentRow) {
   };
 }
 
+type CommentIds = { spaceId: string; changeRequestId?: string | null; commentId: string };
+/** A comment's GET: in its space's discussion, or in its change request's. */
+const commentRepresentation = ({ spaceId, changeRequestId, commentId }: CommentIds): [string, Record<string, unknown>] =>
+  changeRequestId ? ['getCommentInChangeRequest', { spaceId, changeRequestId, commentId }] : ['getCommentInSpace', { spaceId, commentId }];
+/** A comment as conditional writes name it (graphql/conditional-writes.ts). */
+function commentResource(ids: CommentIds): ConditionalResource {
+  const [representation, variables] = commentRepresentation(ids);
+  return { representation, variables, row: [Comment, ids.commentId] };
+}
+
 export const commentResolvers: Resolvers = {
   Query: {
     comments: (_, { spaceId, changeRequestId, order, status, targetPage, authors, ...args }, ctx) =>
@@ -69,14 +80,15 @@ export const commentResolvers: Resolvers = {
   },
   Mutation: {
     postComment: (_, { input, ...ids }, ctx) => postComment(ctx, ids, input),
-    updateComment: (_, { input, ...ids }, ctx) => updateComment(ctx, ids, input),
-    deleteComment: (_, ids, ctx) => deleteComment(ctx, ids),
+    updateComment: (_, { input, ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => updateComment(ctx, ids, input)),
+    deleteComment: (_, { ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => deleteComment(ctx, ids)),
     postCommentReply: (_, { input, ...ids }, ctx) => postReply(ctx, ids, input),
     updateCommentReply: (_, { input, ...ids }, ctx) => updateReply(ctx, ids, input),
     deleteCommentReply: (_, ids, ctx) => deleteReply(ctx, ids),
   },
   Comment: {
     object: () => 'comment',
+    etag: (c, _, ctx) => etagOf(ctx, ...commentRepresentation({ spaceId: c.space, changeRequestId: c.changeRequest, commentId: c.id })),
     postedBy: (c, _, ctx) => found(ctx.loaders.user.get(c.postedBy), 'User'),
     resolvedBy: (c, _, ctx) => (c.resolvedBy ? ctx.loaders.user.get(c.resolvedBy) : null),
     reactions: (c, _, ctx) => reactionsTo(ctx, c.id, c.id),

@@ -47,8 +47,8 @@ function discussionRoutes(base: string, ids: OperationIds & { replies: Operation
       path: comment,
       status: 200,
       body: 'input',
-      document: `mutation(${params}, $commentId: ID!, $input: UpdateCommentInput!, ${format}) {
-        updateComment(${args}, commentId: $commentId, input: $input) { ...CommentFields }
+      document: `mutation(${params}, $commentId: ID!, $input: UpdateCommentInput!, $ifMatch: String, ${format}) {
+        updateComment(${args}, commentId: $commentId, input: $input, ifMatch: $ifMatch) { ...CommentFields }
       } ${COMMENT}`,
     },
     {
@@ -56,7 +56,7 @@ function discussionRoutes(base: string, ids: OperationIds & { replies: Operation
       method: 'DELETE',
       path: comment,
       status: 204,
-      document: `mutation(${params}, $commentId: ID!) { deleteComment(${args}, commentId: $commentId) }`,
+      document: `mutation(${params}, $commentId: ID!, $ifMatch: String) { deleteComment(${args}, commentId: $commentId, ifMatch: $ifMatch) }`,
     },
     {
       operationId: ids.replies.list,

@@ -1,9 +1,11 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
-import { updateById } from '../../kernel/resolvers.js';
+import { etagOf, writeIfMatch } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { OrganizationRow } from './entities.js';
+import { Organization, type OrganizationRow } from './entities.js';
 import { joinByEmailDomain } from './joining.js';
 import { createOrganization, listViewerOrganizations, organizationsForEmailDomain, ping, updateOrganization } from './service.js';
+
+const ORGANIZATION_REPRESENTATION = 'getOrganizationById';
 
 export const organizationResolvers: Resolvers = {
   Query: {
@@ -16,12 +18,16 @@ export const organizationResolvers: Resolvers = {
   Mutation: {
     createOrganization: (_, { input }, ctx) => createOrganization(ctx.em, ctx.clock, ctx.viewer!.user.id, input, ctx),
     joinOrganization: (_, { organizationId }, ctx) => joinByEmailDomain(ctx, organizationId),
-    updateOrganization: updateById(updateOrganization),
+    updateOrganization: (_, { id, input, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, { representation: ORGANIZATION_REPRESENTATION, variables: { organizationId: id }, row: [Organization, id] }, (ctx) =>
+        updateOrganization(ctx, id, input),
+      ),
     pingOrganization: (_, { id }, ctx) => ping(ctx, id),
   },
   Organization: {
     mergeRules: () => ({ type: 'none' }),
     object: () => 'organization',
+    etag: (o, _, ctx) => etagOf(ctx, ORGANIZATION_REPRESENTATION, { organizationId: o.id }),
     urls: (o, _, ctx) => ({
       location: `${ctx.config.publicUrl}/v1/orgs/${o.id}`,
       app: `${ctx.config.appUrl}/o/${o.id}`,

@@ -39,8 +39,8 @@ export const organizationRoutes: Route[] = [
     path: '/v1/orgs/{organizationId}',
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $input: UpdateOrganizationInput!) {
-      updateOrganization(id: $organizationId, input: $input) { ...OrganizationFields }
+    document: `mutation($organizationId: ID!, $input: UpdateOrganizationInput!, $ifMatch: String) {
+      updateOrganization(id: $organizationId, input: $input, ifMatch: $ifMatch) { ...OrganizationFields }
     } ${ORGANIZATION}`,
   },
   {

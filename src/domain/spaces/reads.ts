@@ -17,6 +17,7 @@ export const SpaceReads = readModel({
   always: ['organization'],
   needs: {
     object: [],
+    etag: [],
     urls: ['visibility'],
     owningOrganization: [],
     parentCollection: ['parent'],

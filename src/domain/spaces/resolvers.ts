@@ -1,10 +1,15 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
-import { createInOrganization, listInOrganization, succeeded, updateById } from '../../kernel/resolvers.js';
+import { createInOrganization, listInOrganization, succeeded } from '../../kernel/resolvers.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { SpaceRow } from './entities.js';
+import { Space, type SpaceRow } from './entities.js';
+import { etagOf, writeIfMatch, type ConditionalResource } from '../../graphql/conditional-writes.js';
 import { createSpace, deleteSpace, duplicateSpace, listOrganizationSpaces, moveSpace, restoreSpace, transferSpace, updateSpace } from './service.js';
 import { readAlong } from '../../kernel/read-models.js';
 import { itemsShape } from '../../db/read-shapes.js';
+
+const SPACE_REPRESENTATION = 'getSpaceById';
+/** A space as conditional writes name it (graphql/conditional-writes.ts). */
+const spaceResource = (id: string): ConditionalResource => ({ representation: SPACE_REPRESENTATION, variables: { spaceId: id }, row: [Space, id] });
 
 export const spaceResolvers: Resolvers = {
   Query: {
@@ -13,8 +18,8 @@ export const spaceResolvers: Resolvers = {
   },
   Mutation: {
     createSpace: createInOrganization(createSpace),
-    updateSpace: updateById(updateSpace),
-    deleteSpace: (_, { id }, ctx) => succeeded(deleteSpace(ctx, id)),
+    updateSpace: (_, { id, input, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, spaceResource(id), (ctx) => updateSpace(ctx, id, input)),
+    deleteSpace: (_, { id, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, spaceResource(id), (ctx) => succeeded(deleteSpace(ctx, id))),
     restoreSpace: (_, { id }, ctx) => restoreSpace(ctx, id),
     duplicateSpace: (_, { id }, ctx) => duplicateSpace(ctx, id),
     moveSpace: (_, { id, input }, ctx) => moveSpace(ctx, id, input),
@@ -26,6 +31,7 @@ export const spaceResolvers: Resolvers = {
   Space: {
     mergeRules: () => ({ type: 'inherit' }),
     object: () => 'space',
+    etag: (s, _, ctx) => etagOf(ctx, SPACE_REPRESENTATION, { spaceId: s.id }),
     emoji: (s, _, _ctx, info) => readAlong(s, info, () => s.emoji ?? ''),
     urls: (s, _, ctx) => {
       const published = `${ctx.config.publicUrl}/s/${s.id}`;

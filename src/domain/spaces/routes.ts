@@ -26,7 +26,7 @@ export const spaceRoutes: Route[] = [
     method: 'DELETE',
     path: '/v1/spaces/{spaceId}',
     status: 204,
-    document: `mutation($spaceId: ID!) { deleteSpace(id: $spaceId) }`,
+    document: `mutation($spaceId: ID!, $ifMatch: String) { deleteSpace(id: $spaceId, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'updateSpaceById',
@@ -34,7 +34,7 @@ export const spaceRoutes: Route[] = [
     path: '/v1/spaces/{spaceId}',
     status: 200,
     body: 'input',
-    document: `mutation($spaceId: ID!, $input: UpdateSpaceInput!) { updateSpace(id: $spaceId, input: $input) { ...SpaceFields } } ${SPACE}`,
+    document: `mutation($spaceId: ID!, $input: UpdateSpaceInput!, $ifMatch: String) { updateSpace(id: $spaceId, input: $input, ifMatch: $ifMatch) { ...SpaceFields } } ${SPACE}`,
   },
   spaceMutation('duplicateSpace', '/duplicate', 'duplicateSpace', 201),
   spaceMutation('restoreSpace', '/restore', 'restoreSpace'),

@@ -1,16 +1,19 @@
 import { memberKey } from '../../kernel/member-keys.js';
 import { found } from '../../kernel/loader.js';
-import {
-  createInOrganization,
-  deleteOrganizationItem,
-  listFilteredInOrganization,
-  onOrganizationItem,
-  updateOrganizationItem,
-} from '../../kernel/resolvers.js';
+import { createInOrganization, listFilteredInOrganization, onOrganizationItem, succeeded } from '../../kernel/resolvers.js';
+import { etagOf, writeIfMatch, type ConditionalResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { TeamMemberRow, TeamRow } from './entities.js';
+import { Team, type TeamMemberRow, type TeamRow } from './entities.js';
 import { addTeamMember, listTeamMembers, removeTeamMember, updateTeamMembers } from './members.js';
 import { createTeam, deleteTeam, listMemberTeams, listTeams, renameTeam, teamOf } from './service.js';
+
+const TEAM_REPRESENTATION = 'getTeamInOrganizationById';
+/** A team as conditional writes name it (graphql/conditional-writes.ts). */
+const teamResource = (organizationId: string, teamId: string): ConditionalResource => ({
+  representation: TEAM_REPRESENTATION,
+  variables: { organizationId, teamId },
+  row: [Team, teamId],
+});
 
 export const teamResolvers: Resolvers = {
   Query: {
@@ -21,8 +24,10 @@ export const teamResolvers: Resolvers = {
   },
   Mutation: {
     createTeam: createInOrganization(createTeam),
-    updateTeam: updateOrganizationItem('teamId', renameTeam),
-    deleteTeam: deleteOrganizationItem('teamId', deleteTeam),
+    updateTeam: (_, { organizationId, teamId, input, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, teamResource(organizationId, teamId), (ctx) => renameTeam(ctx, organizationId, teamId, input)),
+    deleteTeam: (_, { organizationId, teamId, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, teamResource(organizationId, teamId), (ctx) => succeeded(deleteTeam(ctx, organizationId, teamId))),
     updateTeamMembers: async (_, { organizationId, teamId, input }, ctx) => {
       await updateTeamMembers(ctx, await teamOf(ctx, organizationId, teamId), input);
       return true;
@@ -32,6 +37,7 @@ export const teamResolvers: Resolvers = {
   },
   Team: {
     object: () => 'team',
+    etag: (t, _, ctx) => etagOf(ctx, TEAM_REPRESENTATION, { organizationId: t.organization, teamId: t.id }),
     members: (t, _, ctx) => ctx.loaders.teamMemberCount.get(t.id),
     spaces: (t, _, ctx) => ctx.loaders.teamSpaceCount.get(t.id),
     permissions: (t, _, ctx) => ctx.policy.teamPermissions(t),

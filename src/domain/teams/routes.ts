@@ -36,8 +36,8 @@ export const teamRoutes: Route[] = [
     path: TEAM_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $teamId: ID!, $input: UpdateTeamInput!) {
-      updateTeam(organizationId: $organizationId, teamId: $teamId, input: $input) { ...TeamFields }
+    document: `mutation($organizationId: ID!, $teamId: ID!, $input: UpdateTeamInput!, $ifMatch: String) {
+      updateTeam(organizationId: $organizationId, teamId: $teamId, input: $input, ifMatch: $ifMatch) { ...TeamFields }
     } ${TEAM}`,
   },
   {
@@ -45,7 +45,7 @@ export const teamRoutes: Route[] = [
     method: 'DELETE',
     path: TEAM_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $teamId: ID!) { deleteTeam(organizationId: $organizationId, teamId: $teamId) }`,
+    document: `mutation($organizationId: ID!, $teamId: ID!, $ifMatch: String) { deleteTeam(organizationId: $organizationId, teamId: $teamId, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'listTeamMembersInOrganizationById',

@@ -2,9 +2,10 @@ import { found } from '../../../kernel/loader.js';
 import { structureShapes } from '../index.js';
 import { itemsShape } from '../../../db/read-shapes.js';
 import { notFound } from '../../../kernel/errors.js';
-import { createInOrganization, succeeded, updateById } from '../../../kernel/resolvers.js';
+import { createInOrganization, succeeded } from '../../../kernel/resolvers.js';
+import { etagOf, writeIfMatch, type ConditionalResource } from '../../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../../kernel/resolver-types.js';
-import type { SiteAdaptiveSchemaRow, SiteRow } from '../index.js';
+import { Site, type SiteAdaptiveSchemaRow, type SiteRow } from '../index.js';
 import {
   createSite,
   defaultSiteSpace,
@@ -24,6 +25,14 @@ import { listSiteSpaces } from '../site-spaces/index.js';
 import { siteBaseUrl, siteUrls } from '../index.js';
 
 /** Sites, their adaptive schema and published view (root fields and the Site type). */
+const SITE_REPRESENTATION = 'getSiteById';
+/** A site as conditional writes name it (graphql/conditional-writes.ts): its GET's path names its organization. */
+const siteResource = (id: string): ConditionalResource => ({
+  representation: SITE_REPRESENTATION,
+  variables: (site) => ({ organizationId: site.organization, siteId: id }),
+  row: [Site, id],
+});
+
 export const siteResolvers: Resolvers = {
   Query: {
     sites: (_, { organizationId, page, limit, ...filters }, ctx) => listSites(ctx, organizationId, filters, { page, limit }),
@@ -34,14 +43,15 @@ export const siteResolvers: Resolvers = {
   },
   Mutation: {
     createSite: createInOrganization(createSite),
-    updateSite: updateById(updateSite),
-    deleteSite: (_, { id }, ctx) => succeeded(deleteSite(ctx, id)),
+    updateSite: (_, { id, input, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, siteResource(id), (ctx) => updateSite(ctx, id, input)),
+    deleteSite: (_, { id, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, siteResource(id), (ctx) => succeeded(deleteSite(ctx, id))),
     publishSite: (_, { id }, ctx) => setPublished(ctx, id, true),
     unpublishSite: (_, { id }, ctx) => setPublished(ctx, id, false),
     updateSiteAdaptiveSchema: (_, { siteId, jsonSchema }, ctx) => updateAdaptiveSchema(ctx, siteId, jsonSchema),
   },
   Site: {
     object: () => 'site',
+    etag: (s, _, ctx) => etagOf(ctx, SITE_REPRESENTATION, { organizationId: s.organization, siteId: s.id }),
     siteSpaces: (s, _, ctx) => ctx.loaders.siteSpaceCount.get(s.id),
     proxy: (s, _, ctx) => (s.proxyOrigin ? { origin: s.proxyOrigin, target: siteBaseUrl(s, ctx.config) } : null),
     adaptiveContent: (s) => ({ enabled: s.adaptiveContentEnabled }),

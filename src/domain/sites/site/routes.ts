@@ -53,8 +53,8 @@ export const sitesRoutes: Route[] = [
     path: SITE_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $siteId: ID!, $input: UpdateSiteInput!) {
-      updateSite(id: $siteId, organizationId: $organizationId, input: $input) { ...SiteFields }
+    document: `mutation($organizationId: ID!, $siteId: ID!, $input: UpdateSiteInput!, $ifMatch: String) {
+      updateSite(id: $siteId, organizationId: $organizationId, input: $input, ifMatch: $ifMatch) { ...SiteFields }
     } ${SITE}`,
   },
   {
@@ -62,7 +62,7 @@ export const sitesRoutes: Route[] = [
     method: 'DELETE',
     path: SITE_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $siteId: ID!) { deleteSite(id: $siteId, organizationId: $organizationId) }`,
+    document: `mutation($organizationId: ID!, $siteId: ID!, $ifMatch: String) { deleteSite(id: $siteId, organizationId: $organizationId, ifMatch: $ifMatch) }`,
   },
   siteMutation('publishSite', '/publish', 'publishSite'),
   siteMutation('unpublishSite', '/unpublish', 'unpublishSite'),
