@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
+import { deleteInSteps } from '../../db/delete-in-steps.js';
 import { execute, executeReturning, tableOf } from '../../db/statements.js';
 import { IdempotencyRecord } from './entities.js';
 
@@ -77,19 +78,10 @@ export async function releaseKey(em: EntityManager, { userId, key }: KeyOfUser, 
   await execute(em, sql`delete from ${tableOf(em, IdempotencyRecord)} where "user_id" = ${userId} and "key" = ${key} and "claim" = ${claim}`);
 }
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /** Deletes the records expired at `now`, RECORDS_PER_STEP at a time (through the expiry index); answers how many. */
 export async function purgeExpiredRecords(em: EntityManager, now: Date, signal?: AbortSignal): Promise<number> {
   const table = tableOf(em, IdempotencyRecord);
   const step = sql`delete from ${table} where ("user_id", "key") in (
     select r."user_id", r."key" from ${table} r where r."expires_at" <= ${now} limit ${raw(String(RECORDS_PER_STEP))})`;
-  let deleted = 0;
-  for (;;) {
-    const affected = await execute(em, step);
-    deleted += affected;
-    if (affected < RECORDS_PER_STEP) return deleted;
-    await nextTurn();
-    signal?.throwIfAborted();
-  }
+  return deleteInSteps(em, step, RECORDS_PER_STEP, signal);
 }
