@@ -81,6 +81,13 @@ describe('a REST POST with an Idempotency-Key', () => {
     expect(again.status).toBe(201);
     expect(again.body.id).toBe(first.body.id);
     expect(await count('Ordered')).toBe(1);
+    // Where the body is optional, none reads as {} (as the door reads it).
+    const optional = randomUUID();
+    const none = await owner.rest<Space>('POST', `/v1/orgs/${organizationId}/collections`, undefined, keyed(optional));
+    expect(none.status).toBe(201);
+    const braces = await owner.rest<Space>('POST', `/v1/orgs/${organizationId}/collections`, {}, keyed(optional));
+    expect(braces.headers.get('idempotency-replayed')).toBe('true');
+    expect(braces.body.id).toBe(none.body.id);
   });
 
   it('answers 422 to another request with a used key (another body, another path), changing nothing', async () => {

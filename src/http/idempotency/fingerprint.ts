@@ -12,9 +12,13 @@ function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-/** A body as JSON reads it (a route that takes bytes has them as a Buffer): bytes that are no JSON count as they are. */
+/**
+ * A body as JSON reads it (a route that takes bytes has them as a Buffer): bytes that are no JSON count
+ * as they are. No body reads as `{}`, as the doors read it (docs/behaviour/conventions.md).
+ */
 function canonicalBody(body: unknown): string {
-  if (!Buffer.isBuffer(body)) return body === undefined ? '' : canonicalJson(body);
+  if (body === undefined || (Buffer.isBuffer(body) && body.length === 0)) return '{}';
+  if (!Buffer.isBuffer(body)) return canonicalJson(body);
   try {
     return canonicalJson(JSON.parse(body.toString('utf8')));
   } catch {
