@@ -228,7 +228,7 @@ function variablesOf(route: PreparedRoute, req: Request): Record<string, unknown
  * success status and body, or the contract's error body with the status of the first error. A token is
  * required unless the document's root field is @public.
  */
-export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
+export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, idempotency?: RequestHandler): Router {
   const router = express.Router();
   for (const route of preparedRoutes(schema)) {
     // A last parameter named …Path (a page's path) spans segments: clients send its slashes as they are.
@@ -239,7 +239,9 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema): Router {
     const parsers = route.body === 'bytes' ? [bytesParser(route.bodyLimit?.(deps.config) ?? deps.config.bodyLimit)] : [];
     const facts = { door: 'rest', operationId: route.operationId } as const;
     const noteRoute: RequestHandler = (_req, res, next) => (Object.assign(factsOf(res), facts), next());
-    router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, async (req: Request, res: Response) => {
+    // A POST with an Idempotency-Key runs once (src/http/idempotency/): after its body is read, before it runs.
+    const keyed = idempotency && route.method === 'POST' ? [idempotency] : [];
+    router[route.method.toLowerCase() as 'get'](path, noteRoute, ...parsers, ...keyed, async (req: Request, res: Response) => {
       let ctx: Context | undefined;
       // A refused mutation is in the audit log, under the operation id, whatever refused it (the path names its target).
       const noteRefusal = (status: number, message: string) =>

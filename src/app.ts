@@ -41,6 +41,7 @@ import { allowedMethods, PLAIN_PATHS, restPaths } from './allowed-methods.js';
 import { doorsIndex } from './http/index-page.js';
 import { strongEtagOf } from './kernel/etags.js';
 import { representationsOf } from '../rest-facade/representations.js';
+import { honourIdempotencyKeys } from './http/idempotency/keys.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -143,6 +144,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   const graphqlDoor = [
     requireGraphqlOperation,
     tokenLimit(deps.config.graphql.maxTokens),
+    honourIdempotencyKeys(deps, 'graphql', metrics?.idempotentReplays),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         const logger = requestLogger(req, deps.logger);
@@ -173,7 +175,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   app.use('/graphql', untaggedPosts, ...graphqlDoor);
 
   app.use(apiReferenceRouter(schema, deps.config));
-  app.use('/v1', createRestRouter(deps, schema));
+  app.use('/v1', createRestRouter(deps, schema, honourIdempotencyKeys(deps, 'rest', metrics?.idempotentReplays)));
   app.use('/saml', samlRouter(deps));
   app.use('/files', fileDownloadRouter(deps));
   app.use('/pdf', pdfRouter(deps));

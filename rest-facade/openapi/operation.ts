@@ -36,6 +36,16 @@ export type OperationContext = {
   tag?: string;
 };
 
+/** Every POST takes an optional idempotency key (docs/behaviour/idempotency.md). */
+const IDEMPOTENCY_KEY_PARAMETER: JsonSchema = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  description:
+    'Runs the request once: the same request again with the key, by the same user within 24 hours, replays the first success ' +
+    '(with `Idempotency-Replayed: true`); another request with the key answers 422, one sent while the first runs 409.',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7E]+$' },
+};
+
 type Variable = { name: string; type: GraphQLInputType; required: boolean; default?: unknown; description?: string; bounds?: JsonSchema };
 
 /** The header a conditional write takes (docs/behaviour/conditional-requests.md). */
@@ -84,6 +94,8 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
     }
   }
 
+  if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+
   const fragments = Object.fromEntries(
     parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
@@ -94,6 +106,7 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
   if (operation.operation === 'mutation') failures.add(409);
   if (takesBody !== 'none') [413, 415].forEach((status) => failures.add(status));
   if (conditional) failures.add(412);
+  if (route.method === 'POST') [409, 422].forEach((status) => failures.add(status));
   for (const status of [...failures].sort()) responses[String(status)] = errorResponse(status);
 
   return {

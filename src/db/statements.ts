@@ -250,6 +250,7 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
  * viewer's memberships) must see a revocation or a removal on the very next request.
  */
 export async function readCurrentRows<T>(em: EntityManager, statement: Sql, observed = true): Promise<T[]> {
+  if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
   if (observed) observe(text, values);
   if (embeddedDatabaseOf(em)) {

@@ -2,12 +2,30 @@ import cors from 'cors';
 import type { RequestHandler } from 'express';
 
 /**
- * What a browser page of an allowed origin may send: the token, JSON bodies, its own request id, and
- * the headers with which Apollo's CSRF prevention lets a GraphQL GET through.
+ * What a browser page of an allowed origin may send: the token, JSON bodies, its own request id, an
+ * idempotency key, and the headers with which Apollo's CSRF prevention lets a GraphQL GET through.
  */
-const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'X-Request-Id', 'Apollo-Require-Preflight', 'X-Apollo-Operation-Name', 'If-Match', 'If-None-Match'];
+const ALLOWED_HEADERS = [
+  'Authorization',
+  'Content-Type',
+  'X-Request-Id',
+  'Idempotency-Key',
+  'Apollo-Require-Preflight',
+  'X-Apollo-Operation-Name',
+  'If-Match',
+  'If-None-Match',
+];
 /** What such a page may read of an answer, beyond the headers browsers always show it. */
-const EXPOSED_HEADERS = ['X-Request-Id', 'RateLimit-Limit', 'RateLimit-Remaining', 'RateLimit-Reset', 'Retry-After', 'Location', 'ETag'];
+const EXPOSED_HEADERS = [
+  'X-Request-Id',
+  'RateLimit-Limit',
+  'RateLimit-Remaining',
+  'RateLimit-Reset',
+  'Retry-After',
+  'Location',
+  'ETag',
+  'Idempotency-Replayed',
+];
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'];
 /** How long a browser may reuse a preflight's answer, in seconds (Chromium caps it at 7200). */
 const PREFLIGHT_MAX_AGE_S = 600;

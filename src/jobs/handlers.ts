@@ -1,5 +1,6 @@
 import type { Area, AreaJobHandler } from '../kernel/area.js';
 import { vacuumJobHandlers } from './vacuum.js';
+import { idempotencyJobHandlers } from '../http/idempotency/purge.js';
 import type { JobHandler } from './queue.js';
 
 /** The handler as the queue runs it: the areas' own get the server's areas with their run. */
@@ -13,7 +14,7 @@ function withAreas(handler: AreaJobHandler, areas: readonly Area[]): JobHandler 
   );
 }
 
-/** Every durable job kind and its handler: the areas', and the platform's vacuum. A kind declared twice is a fault of the build. */
+/** Every durable job kind and its handler: the areas', and the platform's (the vacuum, the purge of idempotency keys). A kind declared twice is a fault of the build. */
 export function jobHandlersOf(areas: readonly Area[]): Record<string, JobHandler> {
   const declared: { by: string; jobs: Record<string, JobHandler> }[] = [
     ...areas.map((area) => ({
@@ -21,6 +22,7 @@ export function jobHandlersOf(areas: readonly Area[]): Record<string, JobHandler
       jobs: Object.fromEntries(Object.entries(area.jobs ?? {}).map(([kind, handler]) => [kind, withAreas(handler, areas)])),
     })),
     { by: 'the database vacuum', jobs: vacuumJobHandlers },
+    { by: 'the purge of idempotency keys', jobs: idempotencyJobHandlers },
   ];
   const handlers: Record<string, JobHandler> = {};
   for (const { by, jobs } of declared) {

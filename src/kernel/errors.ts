@@ -14,6 +14,8 @@ export const ERROR_STATUS = {
   CONFLICT: 409,
   /** An `If-Match` (REST) or `ifMatch` (GraphQL) that the resource's current ETag does not satisfy. */
   PRECONDITION_FAILED: 412,
+  /** A request that is well formed but cannot be applied as sent (an idempotency key used for another request). */
+  UNPROCESSABLE_CONTENT: 422,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
   RATE_LIMITED: 429,

@@ -53,6 +53,12 @@ export function createServerMetrics() {
       labelNames: ['kind'] as const,
       registers,
     }),
+    idempotentReplays: new Counter({
+      name: `${PREFIX}idempotent_replays_total`,
+      help: 'Answers replayed for a repeated Idempotency-Key instead of running the request again, by door',
+      labelNames: ['door'] as const,
+      registers,
+    }),
     insightsEventsIngested: new Counter({
       name: `${PREFIX}insights_events_ingested_total`,
       help: 'Insights events stored and acknowledged to their sender',

@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw } from 'sql-template-tag';
 import { requestVacuum } from '../../jobs/vacuum.js';
-import { execute, tableOf } from '../../db/statements.js';
+import { tableOf } from '../../db/statements.js';
+import { deleteInSteps } from '../../db/delete-in-steps.js';
 import { DomainEvent } from '../../events/entities.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
 
@@ -19,8 +20,6 @@ export const AUDIT_RETENTION_INTERVAL_MS = HOUR;
 /** Events deleted per statement: a short transaction, whatever the backlog. */
 const EVENTS_PER_STEP = 5_000;
 
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
-
 /**
  * Deletes the events that occurred before `cutoff` and are no longer owed to anyone (dispatched to
  * webhooks, or never to be: outcome other than succeeded), EVENTS_PER_STEP at a time; answers how many.
@@ -31,14 +30,7 @@ export async function purgeExpiredAuditEvents(em: EntityManager, cutoff: Date, s
   const step = sql`delete from ${table} where "id" = any(array(
     select e."id" from ${table} e where e."occurred_at" < ${cutoff} and (e."dispatched_at" is not null or e."outcome" <> 'succeeded')
     limit ${raw(String(EVENTS_PER_STEP))}))`;
-  let deleted = 0;
-  for (;;) {
-    const affected = await execute(em, step);
-    deleted += affected;
-    if (affected < EVENTS_PER_STEP) return deleted;
-    await nextTurn();
-    signal?.throwIfAborted();
-  }
+  return deleteInSteps(em, step, EVENTS_PER_STEP, signal);
 }
 
 /** Schedules the next hourly run unless one is pending; with no retention (0 days), nothing. */

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { requestVacuum } from '../../jobs/vacuum.js';
 import { execute, executeReturning } from '../../db/statements.js';
+import { deleteInSteps } from '../../db/delete-in-steps.js';
 import { enqueueUnlessPending, type JobHandler, type JobRun } from '../../jobs/queue.js';
 import { rollUpSite } from './rollup.js';
 import { ROLLUP_STATE } from './tables.js';
@@ -79,14 +80,7 @@ async function deleteExpired(em: EntityManager, partition: Partition, cutoff: Da
   const table = partitionTable(partition);
   const step = sql`delete from ${table} where ctid = any(array(
     select e.ctid from ${table} e where e."time" < ${cutoff} and ${expendable('e', cutoff)} limit ${raw(String(ROWS_PER_STEP))}))`;
-  let deleted = 0;
-  for (;;) {
-    const affectedRows = await execute(em, step);
-    deleted += affectedRows;
-    if (affectedRows < ROWS_PER_STEP) return deleted;
-    await nextTurn();
-    signal?.throwIfAborted();
-  }
+  return deleteInSteps(em, step, ROWS_PER_STEP, signal);
 }
 
 /**

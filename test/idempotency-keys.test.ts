@@ -1,0 +1,303 @@
+/**
+ * Idempotency keys (docs/behaviour/idempotency.md): a REST POST or a GraphQL mutation sent with an
+ * `Idempotency-Key` runs once per user and key; the same request again replays the first answer, another
+ * request with the key is refused 422, one arriving while the first runs 409; refusals and server errors
+ * free the key; answers are kept 24 hours and then purged. Through both doors, on the real database, with
+ * racing requests on one instance and (on PostgreSQL) on two instances of one database.
+ */
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { IDEMPOTENCY_PURGE_INTERVAL_MS, IDEMPOTENCY_PURGE_JOB } from '../src/http/idempotency/purge.js';
+import { Job } from '../src/jobs/entities.js';
+import { freshDatabase, type FreshDatabase } from './support/database.js';
+import { newOrganization, newUser, rest, type Caller, type Response } from './support/factories.js';
+import { parseMetrics, valueOf } from './support/metrics.js';
+import { startTestServer, useTestServer, type TestServer } from './support/server.js';
+
+const HOUR = 3_600_000;
+const METRICS_TOKEN = 'idempotency-metrics-token';
+// A job worker that never polls during the tests: the server schedules the recurring jobs at start, the tests run them.
+const server = useTestServer({ METRICS_TOKEN, JOB_POLL_MS: String(24 * HOUR) });
+
+type Space = { id: string; title: string };
+type Spaces = { items: Space[] };
+type ErrorBody = { error: { code: number; message: string } };
+type GraphqlAnswer = { data?: { createSpace: Space }; errors?: { message: string; extensions: { code: string; status: number } }[] };
+
+let owner: Caller;
+let organizationId: string;
+
+beforeAll(async () => {
+  owner = await newUser(server);
+  organizationId = (await newOrganization(server, owner)).id;
+});
+
+const spacesPath = () => `/v1/orgs/${organizationId}/spaces`;
+const keyed = (key: string) => ({ 'idempotency-key': key });
+
+async function spaceTitles(caller: Caller = owner): Promise<string[]> {
+  const res = await caller.rest<Spaces>('GET', `${spacesPath()}?limit=1000`);
+  expect(res.status).toBe(200);
+  return res.body.items.map((space) => space.title);
+}
+
+const count = async (title: string) => (await spaceTitles()).filter((t) => t === title).length;
+
+const records = async (key: string) =>
+  server.em().getConnection().execute<{ status: number | null }[]>(`select "status" from "idempotency_record" where "key" = ?`, [key]);
+
+async function replays(door: string): Promise<number> {
+  const res = await fetch(`${server.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  return valueOf(parseMetrics(await res.text()), 'docs_server_idempotent_replays_total', { door }) ?? 0;
+}
+
+function expectError(res: Response<unknown>, status: number, message: RegExp) {
+  expect(res.status).toBe(status);
+  expect(res.body).toEqual({ error: { code: status, message: expect.stringMatching(message) as unknown } });
+}
+
+describe('a REST POST with an Idempotency-Key', () => {
+  it('runs once: the same request again replays the first answer (status, body, Location), marked as a replay', async () => {
+    const key = randomUUID();
+    const before = await replays('rest');
+    const first = await owner.rest('POST', spacesPath(), { title: 'Once' }, keyed(key));
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotency-replayed')).toBeNull();
+    const again = await owner.rest('POST', spacesPath(), { title: 'Once' }, keyed(key));
+    expect(again.status).toBe(201);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('content-type')).toBe(first.headers.get('content-type'));
+    expect(again.headers.get('location')).toBe(first.headers.get('location'));
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(await count('Once')).toBe(1);
+    expect(await replays('rest')).toBe(before + 1);
+  });
+
+  it('counts the body by its JSON: the same fields in another order or spacing are the same request', async () => {
+    const key = randomUUID();
+    const first = await owner.rest<Space>('POST', spacesPath(), '{"title":"Ordered","visibility":"private"}', keyed(key));
+    expect(first.status).toBe(201);
+    const again = await owner.rest<Space>('POST', spacesPath(), '{ "visibility": "private",\n  "title": "Ordered" }', keyed(key));
+    expect(again.status).toBe(201);
+    expect(again.body.id).toBe(first.body.id);
+    expect(await count('Ordered')).toBe(1);
+    // Where the body is optional, none reads as {} (as the door reads it).
+    const optional = randomUUID();
+    const none = await owner.rest<Space>('POST', `/v1/orgs/${organizationId}/collections`, undefined, keyed(optional));
+    expect(none.status).toBe(201);
+    const braces = await owner.rest<Space>('POST', `/v1/orgs/${organizationId}/collections`, {}, keyed(optional));
+    expect(braces.headers.get('idempotency-replayed')).toBe('true');
+    expect(braces.body.id).toBe(none.body.id);
+  });
+
+  it('answers 422 to another request with a used key (another body, another path), changing nothing', async () => {
+    const key = randomUUID();
+    expect((await owner.rest('POST', spacesPath(), { title: 'Used' }, keyed(key))).status).toBe(201);
+    expectError(await owner.rest('POST', spacesPath(), { title: 'Other' }, keyed(key)), 422, /^Idempotency-Key: already used for another request/);
+    const collection = await owner.rest('POST', `/v1/orgs/${organizationId}/collections`, { title: 'Used' }, keyed(key));
+    expectError(collection, 422, /^Idempotency-Key: already used/);
+    expect(await count('Other')).toBe(0);
+    expect(await count('Used')).toBe(1);
+    const collections = await owner.rest<Spaces>('GET', `/v1/orgs/${organizationId}/collections`);
+    expect(collections.body.items.filter((c) => c.title === 'Used')).toEqual([]);
+  });
+
+  it("keeps each user's keys apart: the same key from two users runs for each", async () => {
+    const key = randomUUID();
+    const other = await newUser(server);
+    const theirs = await newOrganization(server, other);
+    const mine = await owner.rest<Space>('POST', spacesPath(), { title: 'Mine' }, keyed(key));
+    const yours = await other.rest<Space>('POST', `/v1/orgs/${theirs.id}/spaces`, { title: 'Mine' }, keyed(key));
+    expect([mine.status, yours.status]).toEqual([201, 201]);
+    expect(yours.body.id).not.toBe(mine.body.id);
+    expect(yours.headers.get('idempotency-replayed')).toBeNull();
+    // Another user's key cannot be used to read an answer: the same request by another user runs as theirs.
+    const intruder = await newUser(server);
+    const refused = await intruder.rest('POST', spacesPath(), { title: 'Mine' }, keyed(key));
+    expectError(refused, 404, /not found/);
+    expect(await count('Mine')).toBe(1);
+  });
+
+  it('keeps no refusal: a 4xx frees the key, so the request corrected (or the same, once allowed) runs', async () => {
+    const key = randomUUID();
+    const tooLong = await owner.rest('POST', spacesPath(), { title: 'x'.repeat(51) }, keyed(key));
+    expect(tooLong.status).toBe(400);
+    expect(await records(key)).toEqual([]);
+    const corrected = await owner.rest('POST', spacesPath(), { title: 'Corrected' }, keyed(key));
+    expect(corrected.status).toBe(201);
+    expect(corrected.headers.get('idempotency-replayed')).toBeNull();
+    expect(await records(key)).toEqual([{ status: 201 }]);
+  });
+
+  it('refuses a malformed key with 400 before anything runs: empty, longer than 255, not visible ASCII', async () => {
+    for (const key of ['', 'k'.repeat(256), 'clé-é', 'a key', '"quoted key"']) {
+      const res = await rest(server, owner.token, 'POST', spacesPath(), { title: 'Bad key' }, keyed(key));
+      expectError(res, 400, /^Idempotency-Key: must be 1 to 255 visible ASCII characters$/);
+    }
+    expect(await count('Bad key')).toBe(0);
+    // 255 characters is the limit; a Structured Field string ("…") is the same key unquoted.
+    const longest = 'k'.repeat(254) + randomUUID().slice(0, 1);
+    expect((await owner.rest('POST', spacesPath(), { title: 'Longest key' }, keyed(longest))).status).toBe(201);
+    const quoted = await owner.rest('POST', spacesPath(), { title: 'Longest key' }, keyed(`"${longest}"`));
+    expect(quoted.headers.get('idempotency-replayed')).toBe('true');
+    expect(await count('Longest key')).toBe(1);
+  });
+
+  it('leaves anonymous requests and other methods to the door: 401 without a token, keys ignored on PATCH', async () => {
+    const anonymous = await rest(server, null, 'POST', spacesPath(), { title: 'Anonymous' }, keyed(randomUUID()));
+    expectError(anonymous, 401, /Authentication required/);
+    const badToken = await rest(server, 'not-a-token', 'POST', spacesPath(), { title: 'Anonymous' }, keyed(randomUUID()));
+    expect(badToken.status).toBe(401);
+    const space = await owner.rest<Space>('POST', spacesPath(), { title: 'Patched' });
+    const key = randomUUID();
+    for (const title of ['Patched once', 'Patched twice']) {
+      const res = await owner.rest<Space>('PATCH', `/v1/spaces/${space.body.id}`, { title }, keyed(key));
+      expect(res.status).toBe(200);
+      expect(res.body.title).toBe(title);
+    }
+    expect(await records(key)).toEqual([]);
+  });
+
+  it('answers 409 with Retry-After while the first request with the key runs, and takes over a key abandoned for 5 minutes', async () => {
+    const key = randomUUID();
+    const body = { title: 'In flight' };
+    // The fingerprint of the request, as the first run's row holds it: made by a first run, then set back in flight.
+    expect((await owner.rest('POST', spacesPath(), body, keyed(key))).status).toBe(201);
+    const connection = server.em().getConnection();
+    await connection.execute(`update "idempotency_record" set "status" = null, "body" = null, "started_at" = ? where "key" = ?`, [server.clock.now(), key]);
+    const running = await owner.rest<ErrorBody>('POST', spacesPath(), body, keyed(key));
+    expect(running.status).toBe(409);
+    expect(running.headers.get('retry-after')).toBe('1');
+    expect(running.body.error.message).toMatch(/^Idempotency-Key: a request with this key is still being processed/);
+    server.clock.advance(5 * 60_000);
+    const takenOver = await owner.rest('POST', spacesPath(), body, keyed(key));
+    expect(takenOver.status).toBe(201);
+    expect(takenOver.headers.get('idempotency-replayed')).toBeNull();
+    expect(await count('In flight')).toBe(2);
+  });
+
+  it('lets 10 identical requests at once create one space: each answers the one success or 409', async () => {
+    const key = randomUUID();
+    const answers = await Promise.all(Array.from({ length: 10 }, () => owner.rest('POST', spacesPath(), { title: 'Raced' }, keyed(key))));
+    const successes = answers.filter((res) => res.status === 201);
+    expect(successes.length).toBeGreaterThanOrEqual(1);
+    for (const res of answers) {
+      if (res.status === 201) expect(res.body).toEqual(successes[0].body);
+      else expectError(res, 409, /still being processed/);
+    }
+    console.log(`10 identical keyed POSTs at once: ${successes.length} answered 201 (one ran, the others replays), ${10 - successes.length} answered 409`);
+    expect(await count('Raced')).toBe(1);
+    const after = await owner.rest('POST', spacesPath(), { title: 'Raced' }, keyed(key));
+    expect(after.body).toEqual(successes[0].body);
+  });
+});
+
+describe('a GraphQL mutation with an Idempotency-Key', () => {
+  const CREATE = 'mutation($organizationId: ID!, $input: CreateSpaceInput!) { createSpace(organizationId: $organizationId, input: $input) { id title } }';
+  const post = (body: unknown, key: string, token = owner.token): Promise<Response<GraphqlAnswer>> => rest(server, token, 'POST', '/graphql', body, keyed(key));
+
+  it('runs once and replays its answer', async () => {
+    const key = randomUUID();
+    const before = await replays('graphql');
+    const request = { query: CREATE, variables: { organizationId, input: { title: 'Mutated once' } } };
+    const first = await post(request, key);
+    expect(first.status).toBe(200);
+    expect(first.body.data?.createSpace.title).toBe('Mutated once');
+    const again = await post(request, key);
+    expect(again.status).toBe(200);
+    expect(again.body).toEqual(first.body);
+    expect(again.headers.get('idempotency-replayed')).toBe('true');
+    expect(await count('Mutated once')).toBe(1);
+    expect(await replays('graphql')).toBe(before + 1);
+  });
+
+  it("answers 422 in GraphQL's shape to other variables with the key, and frees a key whose mutation failed", async () => {
+    const key = randomUUID();
+    expect((await post({ query: CREATE, variables: { organizationId, input: { title: 'Mutated' } } }, key)).status).toBe(200);
+    const other = await post({ query: CREATE, variables: { organizationId, input: { title: 'Mutated again' } } }, key);
+    expect(other.status).toBe(422);
+    expect(other.body).toEqual({
+      errors: [{ message: expect.stringMatching(/^Idempotency-Key: already used/) as unknown, extensions: { code: 'UNPROCESSABLE_CONTENT', status: 422 } }],
+    });
+    const failedKey = randomUUID();
+    const refused = await post({ query: CREATE, variables: { organizationId: 'nope', input: { title: 'Nowhere' } } }, failedKey);
+    expect(refused.body.errors?.[0].extensions.code).toBe('NOT_FOUND');
+    expect(await records(failedKey)).toEqual([]);
+  });
+
+  it('ignores the key on a query, and refuses a malformed key on a mutation', async () => {
+    const query = await post({ query: '{ viewer { id } }' }, randomUUID());
+    expect(query.status).toBe(200);
+    const again = await post({ query: '{ viewer { id } }' }, 'same');
+    const twice = await post({ query: '{ viewer { id } }' }, 'same');
+    expect([again.headers.get('idempotency-replayed'), twice.headers.get('idempotency-replayed')]).toEqual([null, null]);
+    const bad = await post({ query: CREATE, variables: { organizationId, input: { title: 'Bad' } } }, '');
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors?.[0].extensions).toEqual({ code: 'BAD_REQUEST', status: 400 });
+  });
+});
+
+describe('expiry', () => {
+  it('replays for 24 hours; then the key runs again, and the hourly job purges the expired records', async () => {
+    const key = randomUUID();
+    expect((await owner.rest('POST', spacesPath(), { title: 'Expiring' }, keyed(key))).status).toBe(201);
+    server.clock.advance(24 * HOUR - 1000);
+    expect((await owner.rest('POST', spacesPath(), { title: 'Expiring' }, keyed(key))).headers.get('idempotency-replayed')).toBe('true');
+    server.clock.advance(1000);
+    const rerun = await owner.rest('POST', spacesPath(), { title: 'Expiring' }, keyed(key));
+    expect(rerun.status).toBe(201);
+    expect(rerun.headers.get('idempotency-replayed')).toBeNull();
+    expect(await count('Expiring')).toBe(2);
+
+    const pending = await server.em().find(Job, { kind: IDEMPOTENCY_PURGE_JOB, lockedUntil: null });
+    expect(pending).toHaveLength(1);
+    server.clock.advance(24 * HOUR + IDEMPOTENCY_PURGE_INTERVAL_MS);
+    await server.runDueJobs();
+    const [{ n }] = await server.em().getConnection().execute<{ n: number }[]>(`select count(*)::int as n from "idempotency_record"`);
+    expect(n).toBe(0);
+    const next = await server.em().find(Job, { kind: IDEMPOTENCY_PURGE_JOB, lockedUntil: null });
+    expect(next.map((job) => job.runAt.getTime())).toEqual([server.clock.now().getTime() + IDEMPOTENCY_PURGE_INTERVAL_MS]);
+  });
+});
+
+// The embedded database is one process by design (its data directory is locked): on PostgreSQL only.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one database', () => {
+  let database: FreshDatabase;
+  let a: TestServer;
+  let b: TestServer;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    a = await startTestServer({}, { database });
+    b = await startTestServer({}, { database });
+  });
+  afterAll(async () => {
+    await a?.stop();
+    await b?.stop();
+    await database?.dispose();
+  });
+
+  it('share the keys: 10 identical keyed POSTs through both at once create one space, each answering it or 409', async () => {
+    const caller = await newUser(a);
+    const organization = await newOrganization(a, caller);
+    const path = `/v1/orgs/${organization.id}/spaces`;
+    const key = randomUUID();
+    const answers: Response<Space>[] = await Promise.all(
+      Array.from({ length: 10 }, (_, i) => rest(i % 2 ? b : a, caller.token, 'POST', path, { title: 'Across instances' }, keyed(key))),
+    );
+    const successes = answers.filter((res) => res.status === 201);
+    expect(successes.length).toBeGreaterThanOrEqual(1);
+    for (const res of answers) {
+      if (res.status === 201) expect(res.body).toEqual(successes[0].body);
+      else expect(res.status).toBe(409);
+    }
+    console.log(`10 identical keyed POSTs through two instances at once: ${successes.length} answered 201, ${10 - successes.length} answered 409`);
+    for (const instance of [a, b]) {
+      const replayed = await rest(instance, caller.token, 'POST', path, { title: 'Across instances' }, keyed(key));
+      expect(replayed.body).toEqual(successes[0].body);
+      expect(replayed.headers.get('idempotency-replayed')).toBe('true');
+    }
+    const list: Response<Spaces> = await rest(b, caller.token, 'GET', path);
+    expect(list.body.items.filter((space) => space.title === 'Across instances')).toHaveLength(1);
+  });
+});
