@@ -42,8 +42,16 @@ export type AddSiteSpaceInput = {
 };
 
 export type AdminCreateApiTokenInput = {
+  /** When the token stops working (in the future). Absent, with no expiresIn: never. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Seconds from now until the token stops working (instead of expiresAt). */
+  expiresIn?: InputMaybe<Scalars['Int']['input']>;
   /** What the token is for (1-100 characters). */
   label: Scalars['String']['input'];
+  /** The one organization the token may act in (the user must be a member). Absent: every organization of the user. */
+  organization?: InputMaybe<Scalars['ID']['input']>;
+  /** The highest role the token acts with: the user role on anything, capped at this (`read` never writes; `admin`: no cap). */
+  role?: InputMaybe<Role>;
   /** The user: an id or an e-mail address. */
   user: Scalars['String']['input'];
 };
@@ -69,11 +77,38 @@ export type AdminSetMemberInput = {
   user: Scalars['String']['input'];
 };
 
+/**
+ * An API token of the viewer. Its scope limits what it may do beyond what its user may do: a token
+ * limited to an organization sees nothing of the others (as an outsider would not), a token capped at
+ * a role acts with the weaker of that role and its user's on everything (a `read` token never writes),
+ * and a limited token has no instance-administrator power. See docs/behaviour/tokens.md.
+ */
 export type ApiTokenInfo = {
   __typename?: 'ApiTokenInfo';
   createdAt: Scalars['DateTime']['output'];
+  /** True once the token has expired. */
+  expired: Scalars['Boolean']['output'];
+  /** When the token stops working (it then answers 401); null: never. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['ID']['output'];
   label: Scalars['String']['output'];
+  /** When the token last authenticated a request, to the minute (null: never used). */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The one organization the token may act in; null: every organization of its user. */
+  organization?: Maybe<Scalars['ID']['output']>;
+  /** The highest role the token acts with; null: its user's roles, uncapped (as `admin`). */
+  role?: Maybe<Role>;
+};
+
+export type ApiTokenScopeInput = {
+  /** When the token stops working (in the future). Absent, with no expiresIn: never. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Seconds from now until the token stops working (instead of expiresAt). */
+  expiresIn?: InputMaybe<Scalars['Int']['input']>;
+  /** The one organization the token may act in (the user must be a member). Absent: every organization of the user. */
+  organization?: InputMaybe<Scalars['ID']['input']>;
+  /** The highest role the token acts with: the user role on anything, capped at this (`read` never writes; `admin`: no cap). */
+  role?: InputMaybe<Role>;
 };
 
 /** An event of the audit log as the current client shapes it. */
@@ -655,8 +690,14 @@ export type CreateWebhookInput = {
 export type CreatedApiToken = {
   __typename?: 'CreatedApiToken';
   createdAt: Scalars['DateTime']['output'];
+  /** When the token stops working; null: never. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['ID']['output'];
   label: Scalars['String']['output'];
+  /** The one organization the token may act in; null: every organization of its user. */
+  organization?: Maybe<Scalars['ID']['output']>;
+  /** The highest role the token acts with; null: its user's roles, uncapped (as `admin`). */
+  role?: Maybe<Role>;
   token: Scalars['String']['output'];
 };
 
@@ -1187,7 +1228,13 @@ export type Mutation = {
   adminSetInstanceAdmin: User;
   /** Adds a user to an organization with a role, or changes the role of a member. */
   adminSetMember: Member;
-  /** Creates an API token for the viewer; the secret is returned once. */
+  /**
+   * Creates an API token for the viewer; the secret is returned once. `scope` limits it to one
+   * organization, caps its role and sets its expiry (absent: a token with the user's full rights that
+   * never expires). BAD_REQUEST for an expiry not in the future, or an organization the viewer is not a
+   * member of. A limited token may make only tokens within its own scope (FORBIDDEN otherwise); a token
+   * capped at `read` makes none.
+   */
   createApiToken: CreatedApiToken;
   /** Opens a change request on the space's current revision. */
   createChangeRequest: ChangeRequest;
@@ -1318,7 +1365,10 @@ export type Mutation = {
   /** Removes a user from the team; false when they were not in it. */
   removeTeamMember: Scalars['Boolean']['output'];
   restoreSpace: Space;
-  /** Revokes one of the viewer's tokens; it stops working at once. */
+  /**
+   * Revokes one of the viewer's tokens; it stops working at once. A limited token may revoke only
+   * tokens within its own scope (itself included); a token capped at `read` revokes none.
+   */
   revokeApiToken: Scalars['Boolean']['output'];
   revokeCollectionRole: Scalars['Boolean']['output'];
   /** Takes back the role given on the space; false when there was none. */
@@ -1468,6 +1518,7 @@ export type MutationAdminSetMemberArgs = {
 
 export type MutationCreateApiTokenArgs = {
   label: Scalars['String']['input'];
+  scope?: InputMaybe<ApiTokenScopeInput>;
 };
 
 
@@ -2669,7 +2720,7 @@ export type Query = {
    * range (a preset ending now, or {from, to}) and at most `limit` rows (1-1000, default 1000).
    */
   aggregateSiteEvents: InsightsAggregation;
-  /** The viewer's active API tokens (never their secrets). */
+  /** The viewer's API tokens not revoked, expired ones included (never their secrets), with their scopes, expiries and last uses. */
   apiTokens: Array<ApiTokenInfo>;
   /** One audit event of the organization, by its uuid (NOT_FOUND for any other). Organization admins only. */
   auditEvent: AuditEvent;
@@ -4832,6 +4883,7 @@ export type ResolversTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ResolverTypeWrapper<ParentOf<'ApiTokenInfo', ApiTokenInfo>>;
+  ApiTokenScopeInput: ApiTokenScopeInput;
   AuditEvent: ResolverTypeWrapper<ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversTypes['AuditEventActor'], target: ResolversTypes['AuditEventTarget'], urls: ResolversTypes['AuditEventUrls'] }>>;
   AuditEventAction: ResolverTypeWrapper<ParentOf<'AuditEventAction', AuditEventAction>>;
   AuditEventActionList: ResolverTypeWrapper<ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversTypes['AuditEventAction']> }>>;
@@ -5123,6 +5175,7 @@ export type ResolversParentTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ParentOf<'ApiTokenInfo', ApiTokenInfo>;
+  ApiTokenScopeInput: ApiTokenScopeInput;
   AuditEvent: ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversParentTypes['AuditEventActor'], target: ResolversParentTypes['AuditEventTarget'], urls: ResolversParentTypes['AuditEventUrls'] }>;
   AuditEventAction: ParentOf<'AuditEventAction', AuditEventAction>;
   AuditEventActionList: ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversParentTypes['AuditEventAction']> }>;
@@ -5385,7 +5438,9 @@ export type ResolversParentTypes = {
   WebhookList: ParentOf<'WebhookList', Omit<WebhookList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Webhook']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
 };
 
-export type AuthenticatedDirectiveArgs = { };
+export type AuthenticatedDirectiveArgs = {
+  scopedTokens?: Maybe<Scalars['Boolean']['input']>;
+};
 
 export type AuthenticatedDirectiveResolver<Result, Parent, ContextType = Context, Args = AuthenticatedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
@@ -5415,8 +5470,13 @@ export type RequiresDirectiveResolver<Result, Parent, ContextType = Context, Arg
 
 export type ApiTokenInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ApiTokenInfo'] = ResolversParentTypes['ApiTokenInfo']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  expired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
 };
 
 export type AuditEventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
@@ -5714,8 +5774,11 @@ export type ContentReferenceUsageListResolvers<ContextType = Context, ParentType
 
 export type CreatedApiTokenResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CreatedApiToken'] = ResolversParentTypes['CreatedApiToken']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
