@@ -1244,6 +1244,13 @@ export type Mutation = {
    * with its account form's defaults; 409 when it is installed there already.
    */
   createIntegrationInstallation: IntegrationInstallation;
+  /**
+   * A temporary API token for the installation: a token of the caller (an admin of the installation's
+   * organization), limited to that organization, capped at `edit` when the integration's scopes write
+   * and at `read` otherwise, expiring in an hour; listed with the caller's tokens. A limited caller gets
+   * one only within its own token's scope (FORBIDDEN otherwise). See docs/behaviour/tokens.md.
+   */
+  createIntegrationInstallationToken: CreatedApiToken;
   createInviteLink: InviteLink;
   /** Stores a specification under a new slug (409 when taken) and schedules its processing. */
   createOpenAPISpec: OpenApiSpec;
@@ -1537,6 +1544,12 @@ export type MutationCreateCollectionArgs = {
 export type MutationCreateIntegrationInstallationArgs = {
   integrationName: Scalars['String']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+export type MutationCreateIntegrationInstallationTokenArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
 };
 
 
@@ -6089,6 +6102,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createChangeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<MutationCreateChangeRequestArgs, 'input' | 'spaceId'>>;
   createCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationCreateCollectionArgs, 'input' | 'organizationId'>>;
   createIntegrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationCreateIntegrationInstallationArgs, 'integrationName' | 'organizationId'>>;
+  createIntegrationInstallationToken?: Resolver<ResolversTypes['CreatedApiToken'], ParentType, ContextType, RequireFields<MutationCreateIntegrationInstallationTokenArgs, 'installationId' | 'integrationName'>>;
   createInviteLink?: Resolver<ResolversTypes['InviteLink'], ParentType, ContextType, RequireFields<MutationCreateInviteLinkArgs, 'input' | 'organizationId'>>;
   createOpenAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<MutationCreateOpenApiSpecArgs, 'input' | 'organizationId'>>;
   createOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationCreateOrganizationArgs, 'input'>>;

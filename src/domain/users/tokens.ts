@@ -102,10 +102,14 @@ export const createdToken = ({ token, secret }: { token: ApiTokenRow; secret: st
  * organization, no higher cap, no later expiry): it cannot mint itself more power (403).
  */
 export async function createViewerApiToken(ctx: Context, label: string, scopeInput: unknown) {
+  return issueViewerApiToken(ctx, 'createApiToken', label, await requestedScope(ctx.em, ctx.clock, ctx.viewer!.user.id, scopeInput));
+}
+
+/** A token of the viewer's with a scope already checked, within the calling token's own (403 otherwise). */
+export async function issueViewerApiToken(ctx: Context, operation: string, label: string, scope: TokenScope) {
   const viewer = ctx.viewer!;
-  const scope = await requestedScope(ctx.em, ctx.clock, viewer.user.id, scopeInput);
   if (viewer.scope && !scopeWithin(scope, viewer.scope))
-    throw forbidden(`createApiToken: this API token is ${describeScope(viewer.scope)}: it can only make tokens within its own scope`);
+    throw forbidden(`${operation}: this API token is ${describeScope(viewer.scope)}: it can only make tokens within its own scope`);
   return createdToken(await createApiToken(ctx.em, ctx.clock, viewer.user.id, label, generateTokenSecret(), scope));
 }
 
