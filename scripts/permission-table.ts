@@ -33,6 +33,23 @@ function describeGuard(registry: GuardRegistry, guard: Guard | undefined): strin
 }
 
 /**
+ * The lowest role cap a token may carry and still run the field (kernel/token-scope.ts): the role the
+ * guard needs (a cap only lowers roles); `comment` at least for a mutation (a `read` token never writes);
+ * an unlimited token for instance administration and for account mutations not open to limited tokens.
+ */
+function lowestCap(guard: Guard | undefined, mutation: boolean): string {
+  const UNLIMITED = 'unlimited token';
+  if (!guard || guard.kind === 'public') return 'any';
+  if (guard.kind === 'instanceAdmin') return UNLIMITED;
+  if (guard.kind === 'authenticated') {
+    if (!mutation) return 'any';
+    return guard.scopedTokens ? '`comment`, within its own scope' : UNLIMITED;
+  }
+  const needed = guard.role === 'member' ? 'read' : guard.role;
+  return `\`${mutation && needed === 'read' ? 'comment' : needed}\``;
+}
+
+/**
  * The Markdown table of every root field (and every guarded field of an object type), the REST
  * operations served by it and what it needs, generated from the schema's guard directives and the
  * descriptions of the checks they name.
@@ -47,18 +64,19 @@ export function permissionTable(): string {
   const schema = buildSchema(areas);
   const registry = registryOf(schema);
   const roots = [schema.getQueryType()!, schema.getMutationType()!, schema.getSubscriptionType()!];
-  const lines = ['| GraphQL field | REST operations | needs |', '|---|---|---|'];
+  const lines = ['| GraphQL field | REST operations | needs | lowest token cap |', '|---|---|---|---|'];
   for (const root of roots) {
     for (const field of Object.values(root.getFields())) {
       const rest = restByField.get(field.name)?.join(', ') ?? '';
-      lines.push(`| \`${root.name}.${field.name}\` | ${rest} | ${describeGuard(registry, guardOf(schema, field as never))} |`);
+      const guard = guardOf(schema, field as never);
+      lines.push(`| \`${root.name}.${field.name}\` | ${rest} | ${describeGuard(registry, guard)} | ${lowestCap(guard, root === schema.getMutationType())} |`);
     }
   }
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__') || roots.includes(type)) continue;
     for (const field of Object.values(type.getFields())) {
       const guard = guardOf(schema, field as never);
-      if (guard) lines.push(`| \`${type.name}.${field.name}\` |  | ${describeGuard(registry, guard)} |`);
+      if (guard) lines.push(`| \`${type.name}.${field.name}\` |  | ${describeGuard(registry, guard)} | ${lowestCap(guard, false)} |`);
     }
   }
   return lines.join('\n');
@@ -94,6 +112,13 @@ export function permissionsDocument(): string {
     "the role, a directive names checks and alternatives declared in `src/kernel/checks.ts` and the areas' `checks.ts` (the manifests' `checks`)",
     '(listed below); the server refuses to start on a name the registry does not declare for the target,',
     'or whose arguments the field lacks. How roles on content are found: [behaviour/access.md](behaviour/access.md).',
+    '',
+    'An API token may be limited ([behaviour/tokens.md](behaviour/tokens.md)): to one organization (it then',
+    'sees nothing of the others, whatever the field), and to a highest role. The last column is the lowest',
+    'cap with which a token of a user who holds the role still passes the guard (named checks judge roles',
+    'through the cap too: `canCreateIn` needs a cap of `create`): `read` tokens run no mutation; limited',
+    'tokens (one organization, or a cap below `admin`) do no instance administration and change the',
+    'account only where the column says so.',
     '',
     permissionTable(),
     '',

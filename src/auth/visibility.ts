@@ -1,7 +1,8 @@
-import sql, { join, raw, type Sql } from 'sql-template-tag';
+import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from '../kernel/policy.js';
 import { ROLES } from '../kernel/roles.js';
+import type { Viewer } from '../kernel/viewer.js';
 
 type ContentKind = 'space' | 'collection';
 
@@ -128,4 +129,13 @@ function memberContentRoleRank(kind: ContentKind, row: Sql, member: Sql): Sql {
         where g.organization_id = ${row}.organization_id
           and (g.user_id = ${member}.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = ${member}.organization_id and tm.user_id = ${member}.user_id))
           and (${named} or g.collection_id = any(${row}.ancestors))), 0)) end`;
+}
+
+/**
+ * `and <column> = <organization>` when the viewer's token is limited to one organization (empty
+ * otherwise): lists of the viewer's memberships read in SQL see that organization only.
+ */
+export function withinTokenOrganization(viewer: Viewer | null, column: Sql): Sql {
+  const organization = viewer?.scope?.organization ?? null;
+  return organization === null ? empty : sql` and ${column} = ${organization}`;
 }

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander';
+import { Command, CommanderError, InvalidArgumentError, Option } from 'commander';
 import { ROLES } from '../kernel/roles.js';
 import { loadConfig } from '../kernel/config.js';
 import { DataDirectoryLocked } from '../db/data-dir-lock.js';
@@ -30,6 +30,25 @@ async function executorFor(io: CliIo, openDatabase: OpenDatabase): Promise<Execu
     if (!(error instanceof DataDirectoryLocked)) throw error;
     return throughServer(serverAccess(serverHolding(error), config.dataDir, io.env));
   }
+}
+
+type TokenOptions = { email: string; label: string; organization?: string; role?: string; expiresAt?: string; expiresIn?: number };
+
+/** A whole number of an option, or a usage error. */
+function wholeNumber(value: string): number {
+  if (!/^\d+$/.test(value)) throw new InvalidArgumentError('expected a whole number of seconds');
+  return Number(value);
+}
+
+type CreatedToken = { id: string; label: string; token: string; organization: string | null; role: string | null; expiresAt: string | null };
+
+/** How the CLI describes a token's scope. */
+function scopeText(token: CreatedToken): string {
+  return [
+    token.organization ? `limited to organization ${token.organization}` : 'in all of its organizations',
+    token.role && token.role !== 'admin' ? `capped at ${token.role}` : 'uncapped',
+    token.expiresAt ? `expires ${token.expiresAt}` : 'never expires',
+  ].join(', ');
 }
 
 /**
@@ -89,12 +108,18 @@ export async function runCli(argv: string[], io: CliIo, openDatabase: OpenDataba
     .description('issue an API token for a user; prints the secret, which cannot be shown again')
     .requiredOption('--email <email>', "the user's e-mail address")
     .option('--label <label>', 'what the token is for', 'cli')
+    .option('--organization <id>', 'limit the token to this organization (the user must be a member)')
+    .option('--role <role>', `cap the token at this role (${ROLES.join(', ')}; read never writes, admin is no cap)`)
+    .option('--expires-at <date-time>', 'the token stops working then (ISO 8601, in the future)')
+    .option('--expires-in <seconds>', 'the token stops working this many seconds from now', wholeNumber)
     .action(
-      run<{ email: string; label: string }>({
-        document: 'mutation($input: AdminCreateApiTokenInput!) { adminCreateApiToken(input: $input) { id label token } }',
-        variables: (o) => ({ input: { user: o.email, label: o.label } }),
-        output: ({ adminCreateApiToken: token }, o, { stderr }) => {
-          stderr.write(`created API token ${token.id} ("${token.label}") for ${o.email.trim().toLowerCase()}\n`);
+      run<TokenOptions>({
+        document: `mutation($input: AdminCreateApiTokenInput!) { adminCreateApiToken(input: $input) { id label token organization role expiresAt } }`,
+        variables: (o) => ({
+          input: { user: o.email, label: o.label, organization: o.organization, role: o.role, expiresAt: o.expiresAt, expiresIn: o.expiresIn },
+        }),
+        output: ({ adminCreateApiToken: token }: { adminCreateApiToken: CreatedToken }, o, { stderr }) => {
+          stderr.write(`created API token ${token.id} ("${token.label}") for ${o.email.trim().toLowerCase()}, ${scopeText(token)}\n`);
           return token.token;
         },
       }),

@@ -19,12 +19,12 @@ export async function createContext(deps: AppDeps, request: { authorization?: st
   let em = ownEntityManager(deps.orm.em);
   let viewer: Viewer | null;
   try {
-    viewer = await authenticate(em, request.authorization);
+    viewer = await authenticate(em, request.authorization, deps.clock);
   } catch (error) {
     if (connectionFailureOf(error) !== 'terminated') throw error;
     await afterPendingConnectionEvents();
     em = ownEntityManager(deps.orm.em);
-    viewer = await authenticate(em, request.authorization);
+    viewer = await authenticate(em, request.authorization, deps.clock);
   }
   return contextFor(deps, em, viewer, request.logger ?? deps.logger);
 }

@@ -20,6 +20,7 @@ import type { GuardTarget, Need } from '../kernel/policy.js';
 import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { forbidden, unauthenticated } from '../kernel/errors.js';
+import { isInstanceAdmin, refuseScopedMutation } from '../kernel/token-scope.js';
 import { scalarResolvers } from './scalars.js';
 import { inputTypeDefs } from '../kernel/input-types.js';
 
@@ -37,7 +38,7 @@ export const registryOf = (schema: GraphQLSchema): GuardRegistry => registries.g
 
 export type Guard =
   | { kind: 'public' }
-  | { kind: 'authenticated' }
+  | { kind: 'authenticated'; scopedTokens?: boolean }
   | { kind: 'instanceAdmin' }
   | {
       kind: 'requires';
@@ -60,7 +61,8 @@ const PARENT = '$parent.';
 /** The guard a field declares, or undefined when it declares none. */
 export function guardOf(schema: GraphQLSchema, field: GraphQLFieldConfig<unknown, any> | GraphQLField<unknown, any>): Guard | undefined {
   if (getDirective(schema, field, 'public')?.length) return { kind: 'public' };
-  if (getDirective(schema, field, 'authenticated')?.length) return { kind: 'authenticated' };
+  const authenticated = getDirective(schema, field, 'authenticated')?.[0];
+  if (authenticated) return { kind: 'authenticated', scopedTokens: !!authenticated.scopedTokens };
   if (getDirective(schema, field, 'instanceAdmin')?.length) return { kind: 'instanceAdmin' };
   const requires = getDirective(schema, field, 'requires')?.[0];
   if (requires) return { kind: 'requires', ...(requires as Omit<Requires, 'kind'>) };
@@ -155,7 +157,10 @@ async function enforceGuardWith(
 ): Promise<void> {
   if (!guard || guard.kind === 'public') return;
   if (!ctx.viewer) throw unauthenticated();
-  if (guard.kind === 'instanceAdmin' && !ctx.viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
+  if (guard.kind === 'instanceAdmin' && !isInstanceAdmin(ctx.viewer))
+    throw forbidden(
+      ctx.viewer.user.instanceAdmin ? 'Only instance administrators may do this, with a token that is not limited' : 'Only instance administrators may do this',
+    );
   if (guard.kind === 'requires') await runRequires(registry, guard, source, args, ctx);
 }
 
@@ -169,6 +174,7 @@ function guarded(
   field: GraphQLFieldConfig<unknown, Context>,
   name: string,
   parentType?: GraphQLObjectType,
+  mutation = false,
 ): GraphQLFieldConfig<unknown, Context> {
   const guard = guardOf(schema, field);
   if (!guard && parentType) return field;
@@ -187,9 +193,12 @@ function guarded(
     };
   }
   const resolve = field.resolve ?? defaultFieldResolver;
+  // What a limited token may not change, whatever its user may (kernel/token-scope.ts).
+  const accountMutation = guard.kind === 'authenticated' ? !!guard.scopedTokens : null;
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {
+      if (mutation) refuseScopedMutation(ctx.viewer, name.slice(name.indexOf('.') + 1), accountMutation);
       await enforceGuardWith(registry, guard, source, args, ctx);
       return resolve(source, args, ctx, info);
     },
@@ -204,7 +213,14 @@ export function withGuards(schema: GraphQLSchema, registry: GuardRegistry = guar
   const rootTypes = new Set([schema.getQueryType()?.name, schema.getMutationType()?.name, schema.getSubscriptionType()?.name]);
   const result = mapSchema(schema, {
     [MapperKind.ROOT_FIELD]: (field, fieldName, typeName) =>
-      guarded(schema, registry, field as GraphQLFieldConfig<unknown, Context>, `${typeName}.${fieldName}`),
+      guarded(
+        schema,
+        registry,
+        field as GraphQLFieldConfig<unknown, Context>,
+        `${typeName}.${fieldName}`,
+        undefined,
+        typeName === schema.getMutationType()?.name,
+      ),
     [MapperKind.OBJECT_FIELD]: (field, fieldName, typeName) =>
       rootTypes.has(typeName)
         ? field

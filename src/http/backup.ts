@@ -5,6 +5,7 @@ import { authenticate } from '../auth/authenticate.js';
 import { dataDirLockOf } from '../db/orm.js';
 import { embeddedDatabase } from '../db/embedded-databases.js';
 import type { AppDeps } from '../kernel/context.js';
+import { isInstanceAdmin } from '../kernel/token-scope.js';
 import { DomainError, forbidden, unauthenticated } from '../kernel/errors.js';
 import { BACKUP_PATH, packBackup } from '../backup/archive.js';
 import { snapshotDatabase } from '../backup/snapshot.js';
@@ -22,9 +23,9 @@ export function backupRouter(deps: AppDeps): Router {
   router.get(BACKUP_PATH, async (req, res) => {
     let dispose = () => {};
     try {
-      const viewer = await authenticate(deps.orm.em.fork(), req.headers.authorization);
+      const viewer = await authenticate(deps.orm.em.fork(), req.headers.authorization, deps.clock);
       if (!viewer) throw unauthenticated();
-      if (!viewer.user.instanceAdmin) throw forbidden('Only instance administrators may do this');
+      if (!isInstanceAdmin(viewer)) throw forbidden('Only instance administrators may do this');
       const pglite = embeddedDatabase(deps.orm);
       const dataDir = dataDirLockOf(deps.orm)?.dataDir;
       if (!pglite || !dataDir) throw new DomainError('NOT_FOUND', ON_POSTGRESQL);

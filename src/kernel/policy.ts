@@ -7,6 +7,7 @@ import type { Loaders } from './request-loaders.js';
 import { atLeast, isRole, spacePermissionsOf, strongest, type DefaultLevel, type Role } from './roles.js';
 import type { Rows } from './rows.js';
 import type { Viewer } from './viewer.js';
+import { capRole } from './token-scope.js';
 
 type CollectionRow = Rows['Collection'];
 type SpaceRow = Rows['Space'];
@@ -79,6 +80,12 @@ function indexGrants(grants: ContentGrantRow[]): GrantedRoles {
  * and one grant statement per organization and batch, whatever the number of items judged. The role
  * and permission reads answer with a value rather than a promise once their rows are loaded: a tree
  * of hundreds of spaces asks for hundreds of `permissions` objects.
+ *
+ * The viewer's token may be limited (kernel/token-scope.ts): to one organization, in which case the
+ * user is no member of any other here (they see nothing of them, as an outsider); and to a highest
+ * role, which every role this policy answers for the viewer is capped at (organization, collection,
+ * space, site, team and integration roles, and the permissions and guards derived from them). What the
+ * viewer can see does not change with the cap: an admin's `read` token sees what the admin sees.
  */
 export class Policy {
   // Keyed by what a role depends on, so that a row changed by a mutation is judged afresh.
@@ -93,6 +100,9 @@ export class Policy {
   );
   private readonly grantedRoles = memoized((organizationId: string) => this.loadGrantedRoles(organizationId));
   private readonly others = new Map<string, Policy>();
+  /** The viewer's token's limits, when this policy judges the viewer (none for another user). */
+  private readonly cap: Role | null;
+  private readonly onlyOrganization: string | null;
 
   constructor(
     private readonly viewer: Viewer | null,
@@ -100,7 +110,16 @@ export class Policy {
     private readonly clock: Clock,
     /** Whose roles this policy judges: the viewer unless made by `forUser`. */
     private readonly userId: string | null = viewer?.user.id ?? null,
-  ) {}
+  ) {
+    const scope = userId !== null && userId === viewer?.user.id ? viewer.scope : undefined;
+    this.cap = scope?.role ?? null;
+    this.onlyOrganization = scope?.organization ?? null;
+  }
+
+  /** A role of the viewer's, through their token's cap. */
+  private capped<R extends Role | null | undefined>(role: Loading<R>): Loading<R | Role> {
+    return this.cap === null ? role : whenLoaded(role, (held) => capRole(held, this.cap));
+  }
 
   /** The same rules applied to another user of the request (e.g. a member's spaces as an admin lists them). */
   forUser(userId: string): Policy {
@@ -121,6 +140,7 @@ export class Policy {
 
   private membership(organizationId: string): Loading<MemberRow | null> {
     if (!this.userId) return null;
+    if (this.onlyOrganization !== null && organizationId !== this.onlyOrganization) return null;
     if (this.userId === this.viewer?.user.id) return this.loaders.viewerMembership.get(organizationId);
     return this.loaders.membership.get(memberKey(organizationId, this.userId));
   }
@@ -137,11 +157,16 @@ export class Policy {
    * that their reads share one batch whatever order the database answers in.
    */
   async prepare(organizationId: string): Promise<void> {
-    await Promise.all([this.organizationRole(organizationId), this.grantedRoles.get(organizationId)]);
+    await Promise.all([this.heldOrganizationRole(organizationId), this.grantedRoles.get(organizationId)]);
   }
 
-  /** The user's membership role in an organization: undefined when not a member, null for guests. */
+  /** The user's membership role in an organization: undefined when not a member, null for guests (capped for the viewer). */
   organizationRole(organizationId: string): Loading<Role | null | undefined> {
+    return this.capped(this.heldOrganizationRole(organizationId));
+  }
+
+  /** The membership role itself, uncapped: what the default-level chain starts from and visibility follows. */
+  private heldOrganizationRole(organizationId: string): Loading<Role | null | undefined> {
     return whenLoaded(this.membership(organizationId), (membership) => {
       if (!membership || membership.disabled) return undefined;
       return isRole(membership.role) ? membership.role : null;
@@ -149,19 +174,19 @@ export class Policy {
   }
 
   isMember(organizationId: string): Loading<boolean> {
-    return whenLoaded(this.organizationRole(organizationId), (role) => role !== undefined);
+    return whenLoaded(this.heldOrganizationRole(organizationId), (role) => role !== undefined);
   }
 
   collectionRole(collection: CollectionRow): Loading<Role | null> {
-    return this.collectionRoles.get(collection);
+    return this.capped(this.collectionRoles.get(collection));
   }
 
   spaceRole(space: SpaceRow): Loading<Role | null> {
-    return this.spaceRoles.get(space);
+    return this.capped(this.spaceRoles.get(space));
   }
 
   private computeCollectionRole(collection: CollectionRow): Loading<Role | null> {
-    return whenLoaded(this.organizationRole(collection.organization), (orgRole) => {
+    return whenLoaded(this.heldOrganizationRole(collection.organization), (orgRole) => {
       if (orgRole === undefined) return null;
       if (orgRole === 'admin') return 'admin';
       const byDefault = orgRole === null ? null : this.defaultRoles.get(collection);
@@ -170,7 +195,7 @@ export class Policy {
   }
 
   private computeSpaceRole(space: SpaceRow): Loading<Role | null> {
-    return whenLoaded(this.organizationRole(space.organization), (orgRole) => {
+    return whenLoaded(this.heldOrganizationRole(space.organization), (orgRole) => {
       if (orgRole === undefined) return null;
       if (orgRole === 'admin') return 'admin';
       const byDefault =
@@ -180,7 +205,7 @@ export class Policy {
   }
 
   private computeDefaultRole(collection: CollectionRow): Loading<Role | null> {
-    return whenLoaded(this.organizationRole(collection.organization), (orgRole) => {
+    return whenLoaded(this.heldOrganizationRole(collection.organization), (orgRole) => {
       if (!orgRole) return null; // guests and outsiders: the chain gives them nothing
       return whenLoaded(this.defaultLevelBelow(collection.parent, orgRole), (inherited) => applyDefaultLevel(collection.defaultLevel, inherited));
     });
@@ -227,7 +252,7 @@ export class Policy {
     const reach: ContentReach = { everything: [], byDefault: [], spaces: [], collections: [] };
     // Every organization's role and grants at once: their loaders then batch into one statement each.
     const distinct = [...new Set(organizationIds)];
-    const known = await Promise.all(distinct.map((id) => Promise.all([this.organizationRole(id), this.grantedRoles.get(id)])));
+    const known = await Promise.all(distinct.map((id) => Promise.all([this.heldOrganizationRole(id), this.grantedRoles.get(id)])));
     for (const [i, organizationId] of distinct.entries()) {
       const [role, granted] = known[i];
       if (role === undefined) continue;
@@ -300,10 +325,10 @@ export class Policy {
    * organization admins and the team's owners, `read` for the other non-guest members.
    */
   async teamRole(team: TeamRow): Promise<Role | null | undefined> {
-    const orgRole = await this.organizationRole(team.organization);
-    if (orgRole === undefined || orgRole === 'admin') return orgRole;
+    const orgRole = await this.heldOrganizationRole(team.organization);
+    if (orgRole === undefined || orgRole === 'admin') return this.capped(orgRole);
     const owner = (await this.teamMemberships(team.organization)).some((m) => m.team === team.id && m.role === 'owner');
-    return owner ? 'admin' : orgRole && 'read';
+    return this.capped(owner ? 'admin' : orgRole && 'read');
   }
 
   async teamPermissions(team: TeamRow) {

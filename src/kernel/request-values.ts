@@ -1,5 +1,6 @@
 import sql, { Sql } from 'sql-template-tag';
 import type { Context } from './context.js';
+import { rank } from './roles.js';
 
 /*
  * Values of the request in the read path's SQL (read models' SQL fields and objects, kernel/read-models.ts):
@@ -29,6 +30,10 @@ export function bindRequest(statement: Sql, ctx: Context): Sql {
 
 /** The request's viewer, by user id (null when anonymous). */
 export const VIEWER = requestValue((ctx) => ctx.viewer?.user.id ?? null);
+/** The organization the viewer's token is limited to (null: none). */
+export const VIEWER_TOKEN_ORGANIZATION = requestValue((ctx) => ctx.viewer?.scope?.organization ?? null);
+/** The rank (kernel/roles.ts) of the highest role the viewer's token acts with: that of admin when it has no cap. */
+export const VIEWER_TOKEN_ROLE_RANK = requestValue((ctx) => rank(ctx.viewer?.scope?.role ?? 'admin'));
 /** The server's public URL. */
 export const PUBLIC_URL = requestValue((ctx) => ctx.config.publicUrl);
 /** The web app's URL. */

@@ -42,8 +42,16 @@ export type AddSiteSpaceInput = {
 };
 
 export type AdminCreateApiTokenInput = {
+  /** When the token stops working (in the future). Absent, with no expiresIn: never. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Seconds from now until the token stops working (instead of expiresAt). */
+  expiresIn?: InputMaybe<Scalars['Int']['input']>;
   /** What the token is for (1-100 characters). */
   label: Scalars['String']['input'];
+  /** The one organization the token may act in (the user must be a member). Absent: every organization of the user. */
+  organization?: InputMaybe<Scalars['ID']['input']>;
+  /** The highest role the token acts with: the user role on anything, capped at this (`read` never writes; `admin`: no cap). */
+  role?: InputMaybe<Role>;
   /** The user: an id or an e-mail address. */
   user: Scalars['String']['input'];
 };
@@ -69,11 +77,38 @@ export type AdminSetMemberInput = {
   user: Scalars['String']['input'];
 };
 
+/**
+ * An API token of the viewer. Its scope limits what it may do beyond what its user may do: a token
+ * limited to an organization sees nothing of the others (as an outsider would not), a token capped at
+ * a role acts with the weaker of that role and its user's on everything (a `read` token never writes),
+ * and a limited token has no instance-administrator power. See docs/behaviour/tokens.md.
+ */
 export type ApiTokenInfo = {
   __typename?: 'ApiTokenInfo';
   createdAt: Scalars['DateTime']['output'];
+  /** True once the token has expired. */
+  expired: Scalars['Boolean']['output'];
+  /** When the token stops working (it then answers 401); null: never. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['ID']['output'];
   label: Scalars['String']['output'];
+  /** When the token last authenticated a request, to the minute (null: never used). */
+  lastUsedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The one organization the token may act in; null: every organization of its user. */
+  organization?: Maybe<Scalars['ID']['output']>;
+  /** The highest role the token acts with; null: its user's roles, uncapped (as `admin`). */
+  role?: Maybe<Role>;
+};
+
+export type ApiTokenScopeInput = {
+  /** When the token stops working (in the future). Absent, with no expiresIn: never. */
+  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
+  /** Seconds from now until the token stops working (instead of expiresAt). */
+  expiresIn?: InputMaybe<Scalars['Int']['input']>;
+  /** The one organization the token may act in (the user must be a member). Absent: every organization of the user. */
+  organization?: InputMaybe<Scalars['ID']['input']>;
+  /** The highest role the token acts with: the user role on anything, capped at this (`read` never writes; `admin`: no cap). */
+  role?: InputMaybe<Role>;
 };
 
 /** An event of the audit log as the current client shapes it. */
@@ -672,8 +707,14 @@ export type CreateWebhookInput = {
 export type CreatedApiToken = {
   __typename?: 'CreatedApiToken';
   createdAt: Scalars['DateTime']['output'];
+  /** When the token stops working; null: never. */
+  expiresAt?: Maybe<Scalars['DateTime']['output']>;
   id: Scalars['ID']['output'];
   label: Scalars['String']['output'];
+  /** The one organization the token may act in; null: every organization of its user. */
+  organization?: Maybe<Scalars['ID']['output']>;
+  /** The highest role the token acts with; null: its user's roles, uncapped (as `admin`). */
+  role?: Maybe<Role>;
   token: Scalars['String']['output'];
 };
 
@@ -1204,7 +1245,13 @@ export type Mutation = {
   adminSetInstanceAdmin: User;
   /** Adds a user to an organization with a role, or changes the role of a member. */
   adminSetMember: Member;
-  /** Creates an API token for the viewer; the secret is returned once. */
+  /**
+   * Creates an API token for the viewer; the secret is returned once. `scope` limits it to one
+   * organization, caps its role and sets its expiry (absent: a token with the user's full rights that
+   * never expires). BAD_REQUEST for an expiry not in the future, or an organization the viewer is not a
+   * member of. A limited token may make only tokens within its own scope (FORBIDDEN otherwise); a token
+   * capped at `read` makes none.
+   */
   createApiToken: CreatedApiToken;
   /** Opens a change request on the space's current revision. */
   createChangeRequest: ChangeRequest;
@@ -1214,6 +1261,13 @@ export type Mutation = {
    * with its account form's defaults; 409 when it is installed there already.
    */
   createIntegrationInstallation: IntegrationInstallation;
+  /**
+   * A temporary API token for the installation: a token of the caller (an admin of the installation's
+   * organization), limited to that organization, capped at `edit` when the integration's scopes write
+   * and at `read` otherwise, expiring in an hour; listed with the caller's tokens. A limited caller gets
+   * one only within its own token's scope (FORBIDDEN otherwise). See docs/behaviour/tokens.md.
+   */
+  createIntegrationInstallationToken: CreatedApiToken;
   createInviteLink: InviteLink;
   /** Stores a specification under a new slug (409 when taken) and schedules its processing. */
   createOpenAPISpec: OpenApiSpec;
@@ -1335,7 +1389,10 @@ export type Mutation = {
   /** Removes a user from the team; false when they were not in it. */
   removeTeamMember: Scalars['Boolean']['output'];
   restoreSpace: Space;
-  /** Revokes one of the viewer's tokens; it stops working at once. */
+  /**
+   * Revokes one of the viewer's tokens; it stops working at once. A limited token may revoke only
+   * tokens within its own scope (itself included); a token capped at `read` revokes none.
+   */
   revokeApiToken: Scalars['Boolean']['output'];
   revokeCollectionRole: Scalars['Boolean']['output'];
   /** Takes back the role given on the space; false when there was none. */
@@ -1485,6 +1542,7 @@ export type MutationAdminSetMemberArgs = {
 
 export type MutationCreateApiTokenArgs = {
   label: Scalars['String']['input'];
+  scope?: InputMaybe<ApiTokenScopeInput>;
 };
 
 
@@ -1503,6 +1561,12 @@ export type MutationCreateCollectionArgs = {
 export type MutationCreateIntegrationInstallationArgs = {
   integrationName: Scalars['String']['input'];
   organizationId: Scalars['ID']['input'];
+};
+
+
+export type MutationCreateIntegrationInstallationTokenArgs = {
+  installationId: Scalars['ID']['input'];
+  integrationName: Scalars['String']['input'];
 };
 
 
@@ -2700,7 +2764,7 @@ export type Query = {
    * range (a preset ending now, or {from, to}) and at most `limit` rows (1-1000, default 1000).
    */
   aggregateSiteEvents: InsightsAggregation;
-  /** The viewer's active API tokens (never their secrets). */
+  /** The viewer's API tokens not revoked, expired ones included (never their secrets), with their scopes, expiries and last uses. */
   apiTokens: Array<ApiTokenInfo>;
   /** One audit event of the organization, by its uuid (NOT_FOUND for any other). Organization admins only. */
   auditEvent: AuditEvent;
@@ -4882,6 +4946,7 @@ export type ResolversTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ResolverTypeWrapper<ParentOf<'ApiTokenInfo', ApiTokenInfo>>;
+  ApiTokenScopeInput: ApiTokenScopeInput;
   AuditEvent: ResolverTypeWrapper<ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversTypes['AuditEventActor'], target: ResolversTypes['AuditEventTarget'], urls: ResolversTypes['AuditEventUrls'] }>>;
   AuditEventAction: ResolverTypeWrapper<ParentOf<'AuditEventAction', AuditEventAction>>;
   AuditEventActionList: ResolverTypeWrapper<ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversTypes['AuditEventAction']> }>>;
@@ -5173,6 +5238,7 @@ export type ResolversParentTypes = {
   AdminCreateUserInput: AdminCreateUserInput;
   AdminSetMemberInput: AdminSetMemberInput;
   ApiTokenInfo: ParentOf<'ApiTokenInfo', ApiTokenInfo>;
+  ApiTokenScopeInput: ApiTokenScopeInput;
   AuditEvent: ParentOf<'AuditEvent', Omit<AuditEvent, 'actor' | 'target' | 'urls'> & { actor: ResolversParentTypes['AuditEventActor'], target: ResolversParentTypes['AuditEventTarget'], urls: ResolversParentTypes['AuditEventUrls'] }>;
   AuditEventAction: ParentOf<'AuditEventAction', AuditEventAction>;
   AuditEventActionList: ParentOf<'AuditEventActionList', Omit<AuditEventActionList, 'items'> & { items: Array<ResolversParentTypes['AuditEventAction']> }>;
@@ -5435,7 +5501,9 @@ export type ResolversParentTypes = {
   WebhookList: ParentOf<'WebhookList', Omit<WebhookList, 'items' | 'next'> & { items: Array<ResolversParentTypes['Webhook']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
 };
 
-export type AuthenticatedDirectiveArgs = { };
+export type AuthenticatedDirectiveArgs = {
+  scopedTokens?: Maybe<Scalars['Boolean']['input']>;
+};
 
 export type AuthenticatedDirectiveResolver<Result, Parent, ContextType = Context, Args = AuthenticatedDirectiveArgs> = DirectiveResolverFn<Result, Parent, ContextType, Args>;
 
@@ -5465,8 +5533,13 @@ export type RequiresDirectiveResolver<Result, Parent, ContextType = Context, Arg
 
 export type ApiTokenInfoResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ApiTokenInfo'] = ResolversParentTypes['ApiTokenInfo']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  expired?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  lastUsedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
 };
 
 export type AuditEventResolvers<ContextType = Context, ParentType extends ResolversParentTypes['AuditEvent'] = ResolversParentTypes['AuditEvent']> = {
@@ -5768,8 +5841,11 @@ export type ContentReferenceUsageListResolvers<ContextType = Context, ParentType
 
 export type CreatedApiTokenResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CreatedApiToken'] = ResolversParentTypes['CreatedApiToken']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  expiresAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  organization?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  role?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
   token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
@@ -6080,6 +6156,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   createChangeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<MutationCreateChangeRequestArgs, 'input' | 'spaceId'>>;
   createCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationCreateCollectionArgs, 'input' | 'organizationId'>>;
   createIntegrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<MutationCreateIntegrationInstallationArgs, 'integrationName' | 'organizationId'>>;
+  createIntegrationInstallationToken?: Resolver<ResolversTypes['CreatedApiToken'], ParentType, ContextType, RequireFields<MutationCreateIntegrationInstallationTokenArgs, 'installationId' | 'integrationName'>>;
   createInviteLink?: Resolver<ResolversTypes['InviteLink'], ParentType, ContextType, RequireFields<MutationCreateInviteLinkArgs, 'input' | 'organizationId'>>;
   createOpenAPISpec?: Resolver<ResolversTypes['OpenAPISpec'], ParentType, ContextType, RequireFields<MutationCreateOpenApiSpecArgs, 'input' | 'organizationId'>>;
   createOrganization?: Resolver<ResolversTypes['Organization'], ParentType, ContextType, RequireFields<MutationCreateOrganizationArgs, 'input'>>;

@@ -9,7 +9,7 @@ import { recordEvent } from '../../events/record.js';
 import { Member, Organization, type MemberRow } from '../organizations/index.js';
 import { memberPayload, memberTarget } from '../organizations/index.js';
 import { User, type UserRow } from '../users/index.js';
-import { createApiToken, createUser, findUserByEmail, revokeApiToken } from '../users/index.js';
+import { createApiToken, createdToken, createUser, findUserByEmail, requestedScope, revokeApiToken } from '../users/index.js';
 import { AdminCreateApiTokenInput, AdminSetMemberInput } from './inputs.js';
 
 /**
@@ -47,10 +47,10 @@ export async function setInstanceAdmin(ctx: Context, reference: string, instance
 }
 
 export async function adminCreateApiToken(ctx: Context, input: unknown) {
-  const { user: reference, label } = parseInput(AdminCreateApiTokenInput, input);
+  const { user: reference, label, ...scopeInput } = parseInput(AdminCreateApiTokenInput, input);
   const user = await userByReference(ctx.em, reference);
-  const { token, secret } = await createApiToken(ctx.em, ctx.clock, user.id, label);
-  return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
+  const scope = await requestedScope(ctx.em, ctx.clock, user.id, scopeInput);
+  return createdToken(await createApiToken(ctx.em, ctx.clock, user.id, label, undefined, scope));
 }
 
 export async function adminRevokeApiToken(ctx: Context, reference: string, tokenId: string): Promise<boolean> {

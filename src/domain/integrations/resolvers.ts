@@ -1,5 +1,6 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
 import { succeeded } from '../../kernel/resolvers.js';
+import { createInstallationToken } from './installation-tokens.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import type { IntegrationInstallationRow, IntegrationRow } from './entities.js';
 import {
@@ -67,6 +68,7 @@ export const integrationResolvers: Resolvers = {
     createIntegrationInstallation: (_, { integrationName, organizationId }, ctx) => createInstallation(ctx, integrationName, organizationId),
     updateIntegrationInstallation: (_, { integrationName, installationId, input }, ctx) => updateInstallationById(ctx, integrationName, installationId, input),
     removeIntegrationInstallation: (_, { integrationName, installationId }, ctx) => uninstallById(ctx, integrationName, installationId),
+    createIntegrationInstallationToken: (_, { integrationName, installationId }, ctx) => createInstallationToken(ctx, integrationName, installationId),
     installIntegrationOnSpace: (_, { integrationName, installationId, spaceId }, ctx) =>
       installOnContent(ctx, 'space', integrationName, installationId, spaceId),
     updateIntegrationSpaceInstallation: (_, { integrationName, installationId, spaceId, input }, ctx) =>

@@ -158,6 +158,13 @@ export const integrationRoutes: Route[] = [
     status: 204,
     document: `mutation(${INSTALLATION}) { removeIntegrationInstallation(${OF_INSTALLATION}) }`,
   },
+  {
+    operationId: 'createIntegrationInstallationToken',
+    method: 'POST',
+    path: `${INSTALLATION_PATH}/tokens`,
+    status: 200,
+    document: `mutation(${INSTALLATION}) { createIntegrationInstallationToken(${OF_INSTALLATION}) { token } }`,
+  },
   ...contentRoutes(
     'Space',
     {

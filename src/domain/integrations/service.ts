@@ -1,5 +1,6 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { changedFields } from '../../events/changes.js';
+import { withinTokenOrganization } from '../../auth/visibility.js';
 import sql, { empty, raw, type Sql } from 'sql-template-tag';
 import { z } from 'zod';
 import { readPage, type SortKey } from '../../db/pages.js';
@@ -63,7 +64,7 @@ export async function listIntegrations(ctx: Context, filters: IntegrationFilters
   const f = parseInput(Filters, filters);
   const visible =
     among ??
-    sql`(i.visibility = 'public' or i.organization_id in (select m.organization_id from member m where m.user_id = ${ctx.viewer!.user.id} and not m.disabled))`;
+    sql`(i.visibility = 'public' or i.organization_id in (select m.organization_id from member m where m.user_id = ${ctx.viewer!.user.id} and not m.disabled${withinTokenOrganization(ctx.viewer, sql`m.organization_id`)}))`;
   const where = sql`${visible}
     ${f.owner ? sql`and i.organization_id = ${f.owner}` : empty}
     ${f.scope ? sql`and i.scopes @> jsonb_build_array(${f.scope}::text)` : empty}

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { SignJWT } from 'jose';
+import { withinTokenOrganization } from '../../auth/visibility.js';
 import sql from 'sql-template-tag';
 import { creationOrder } from '../../db/creation-order.js';
 import { readPage } from '../../db/pages.js';
@@ -103,7 +104,7 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
 
 /** Organizations the viewer is an active member of, oldest first; one page read in SQL. */
 export async function listViewerOrganizations(ctx: Context, args: PageArgs) {
-  const where = sql`exists (select 1 from member m where m.organization_id = o.id and m.user_id = ${ctx.viewer!.user.id} and not m.disabled)`;
+  const where = sql`exists (select 1 from member m where m.organization_id = o.id and m.user_id = ${ctx.viewer!.user.id} and not m.disabled${withinTokenOrganization(ctx.viewer, sql`m.organization_id`)})`;
   return readPage(ctx.em, { entity: Organization, alias: 'o', where, order: creationOrder<OrganizationRow>('o') }, args);
 }
 

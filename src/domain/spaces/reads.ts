@@ -1,7 +1,7 @@
 import sql, { raw } from 'sql-template-tag';
 import { columnOf } from '../../db/statements.js';
 import { readModel } from '../../kernel/read-models.js';
-import { APP_URL, PUBLIC_URL, VIEWER } from '../../kernel/request-values.js';
+import { APP_URL, PUBLIC_URL, VIEWER, VIEWER_TOKEN_ORGANIZATION, VIEWER_TOKEN_ROLE_RANK } from '../../kernel/request-values.js';
 import { memberSpaceRoleRank } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
@@ -39,9 +39,9 @@ export const SpaceReads = readModel({
     },
     /** Always the organization's (spaces keep no merge rules of their own). */
     mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
-    /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space. */
+    /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space, through the token's cap. */
     permissions: {
-      from: (alias, _em, joined) => sql`select ${memberSpaceRoleRank(alias, joined('viewerMembership'))} as rank`,
+      from: (alias, _em, joined) => sql`select least(${memberSpaceRoleRank(alias, joined('viewerMembership'))}, ${VIEWER_TOKEN_ROLE_RANK}::int) as rank`,
       fields: {
         ...Object.fromEntries(
           Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
@@ -50,12 +50,13 @@ export const SpaceReads = readModel({
     },
   },
   joins: {
-    /** The viewer's enabled membership in the space's organization, if any. */
+    /** The viewer's enabled membership in the space's organization, if any (none outside their token's organization). */
     viewerMembership: {
       entity: 'Member',
       column: 'organization',
       value: (space) => sql`${space}.organization_id`,
-      where: (member) => sql`${member}.user_id = ${VIEWER} and not ${member}.disabled`,
+      where: (member) =>
+        sql`${member}.user_id = ${VIEWER} and not ${member}.disabled and (${VIEWER_TOKEN_ORGANIZATION}::text is null or ${member}.organization_id = ${VIEWER_TOKEN_ORGANIZATION})`,
     },
   },
   sql: {

@@ -26,6 +26,14 @@ export const ApiToken = defineEntity({
     label: p.string(),
     createdAt: p.datetime(),
     revokedAt: p.datetime().nullable(),
+    /** The one organization the token may act in (null: every organization of its user). */
+    organization: p.string().fieldName('organization_id').nullable(),
+    /** The highest role the token acts with (null: its user's roles, uncapped). */
+    roleCap: p.string().nullable(),
+    /** When the token stops authenticating (null: never). */
+    expiresAt: p.datetime().nullable(),
+    /** When the token last authenticated a request, to the minute (see auth/authenticate.ts). */
+    lastUsedAt: p.datetime().nullable(),
   },
 });
 export type ApiTokenRow = Plain<InferEntity<typeof ApiToken>>;

@@ -2,4 +2,5 @@
 export { ApiToken, User } from './entities.js';
 export type { UserRow } from './entities.js';
 export { USER } from './fragments.js';
-export { createApiToken, createUser, findUserByEmail, revokeApiToken, usersWithEmails, userWithEmail } from './service.js';
+export { createUser, findUserByEmail, usersWithEmails, userWithEmail } from './service.js';
+export { apiTokenScopeFields, createApiToken, createdToken, issueViewerApiToken, requestedScope, revokeApiToken } from './tokens.js';

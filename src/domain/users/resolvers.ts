@@ -1,7 +1,9 @@
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { succeeded } from '../../kernel/resolvers.js';
+import { isInstanceAdmin } from '../../kernel/token-scope.js';
 import type { ApiTokenRow, UserRow } from './entities.js';
-import { createApiToken, listApiTokens, revokeApiToken, updateUser, visibleUser } from './service.js';
+import { updateUser, visibleUser } from './service.js';
+import { createViewerApiToken, listApiTokens, revokeApiToken, scopeOfToken } from './tokens.js';
 
 export const userResolvers: Resolvers = {
   Query: {
@@ -10,17 +12,19 @@ export const userResolvers: Resolvers = {
     apiTokens: (_, __, ctx) => listApiTokens(ctx.em, ctx.viewer!.user.id),
   },
   Mutation: {
-    createApiToken: async (_, { label }, ctx) => {
-      const { token, secret } = await createApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, label);
-      return { id: token.id, label: token.label, createdAt: token.createdAt, token: secret };
-    },
-    revokeApiToken: (_, { id }, ctx) => succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id)),
+    createApiToken: (_, { label, scope }, ctx) => createViewerApiToken(ctx, label, scope),
+    revokeApiToken: (_, { id }, ctx) => succeeded(revokeApiToken(ctx.em, ctx.clock, ctx.viewer!.user.id, id, ctx.viewer!.scope)),
     updateUser: (_, { id, input }, ctx) => updateUser(ctx, id, input),
   },
+  ApiTokenInfo: {
+    role: (token) => scopeOfToken(token).role,
+    expired: (token, _, ctx) => !!token.expiresAt && token.expiresAt <= ctx.clock.now(),
+  },
+  CreatedApiToken: { role: (token) => scopeOfToken(token).role },
   User: {
     object: () => 'user',
     urls: (user, _, ctx) => ({ location: `${ctx.config.publicUrl}/v1/users/${user.id}` }),
-    instanceAdmin: (user, _, ctx) => (ctx.viewer && (ctx.viewer.user.id === user.id || ctx.viewer.user.instanceAdmin) ? user.instanceAdmin : null),
+    instanceAdmin: (user, _, ctx) => (ctx.viewer && (ctx.viewer.user.id === user.id || isInstanceAdmin(ctx.viewer)) ? user.instanceAdmin : null),
   },
 };
 
@@ -28,5 +32,6 @@ declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     User: UserRow;
     ApiTokenInfo: ApiTokenRow;
+    CreatedApiToken: ApiTokenRow & { token: string };
   }
 }

@@ -5,12 +5,12 @@ import { executeReturning, readCurrentRows } from '../../db/statements.js';
 import type { Context } from '../../kernel/context.js';
 import type { Clock } from '../../kernel/clock.js';
 import { newId } from '../../kernel/ids.js';
-import { generateTokenSecret, hashTokenSecret } from '../../auth/tokens.js';
 import { alreadyTaken } from '../../db/database-errors.js';
 import { forbidden, notFound } from '../../kernel/errors.js';
 import { parseInput, text } from '../../kernel/validation.js';
+import { isInstanceAdmin } from '../../kernel/token-scope.js';
 import { recordEvent } from '../../events/record.js';
-import { ApiToken, User, type UserRow } from './entities.js';
+import { User, type UserRow } from './entities.js';
 import { UpdateUserInput } from './inputs.js';
 
 const CreateUserInput = z.object({
@@ -74,35 +74,6 @@ export async function findUserByEmail(em: EntityManager, email: string): Promise
 }
 
 /**
- * Issues an API token for a user and returns its secret, which is not stored and cannot be shown again.
- * `secret` lets provisioning choose the value (OWNER_TOKEN); otherwise 256 random bits are drawn.
- */
-export async function createApiToken(em: EntityManager, clock: Clock, userId: string, label: string, secret: string = generateTokenSecret()) {
-  const token = em.create(ApiToken, {
-    id: newId(),
-    user: userId,
-    secretHash: hashTokenSecret(secret),
-    label: parseInput(text({ min: 1, max: 100 }), label),
-    createdAt: clock.now(),
-    revokedAt: null,
-  });
-  await em.flush();
-  return { token, secret };
-}
-
-/** Revokes a token of the user; from the next request on it authenticates nobody. */
-export async function revokeApiToken(em: EntityManager, clock: Clock, userId: string, tokenId: string): Promise<void> {
-  const token = await em.findOne(ApiToken, { id: tokenId, user: userId, revokedAt: null });
-  if (!token) throw notFound('API token');
-  token.revokedAt = clock.now();
-  await em.flush();
-}
-
-export function listApiTokens(em: EntityManager, userId: string) {
-  return em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
-}
-
-/**
  * A user as the viewer may see them: themselves, anyone who is a member of an organization the viewer
  * is an enabled member of, or anyone for an instance administrator. Anyone else is a 404, as an unknown
  * id is: who has an account here is not for strangers to learn.
@@ -112,12 +83,14 @@ export async function visibleUser(ctx: Context, id: string): Promise<UserRow> {
   if (id === viewer.id) return viewer;
   const user = await ctx.loaders.user.load(id);
   if (!user) throw notFound('User');
-  if (viewer.instanceAdmin) return user;
-  // Memberships decide access: read on the primary, never a replica.
+  if (isInstanceAdmin(ctx.viewer)) return user;
+  // Memberships decide access: read on the primary, never a replica. A token limited to an
+  // organization sees the members of that one only.
+  const within = ctx.viewer!.scope?.organization ?? null;
   const [shared] = await readCurrentRows<{ shared: boolean }>(
     ctx.em,
     sql`select exists(select 1 from member v join member m on m.organization_id = v.organization_id
-      where v.user_id = ${viewer.id} and not v.disabled and m.user_id = ${id}) as "shared"`,
+      where v.user_id = ${viewer.id} and not v.disabled and m.user_id = ${id} and (${within}::text is null or v.organization_id = ${within})) as "shared"`,
   );
   if (!shared.shared) throw notFound('User');
   return user;
@@ -136,7 +109,7 @@ const userPayload = (user: UserRow) => ({ object: 'user', id: user.id, displayNa
 export async function updateUser(ctx: Context, id: string, input: unknown): Promise<UserRow> {
   const user = await visibleUser(ctx, id);
   const viewer = ctx.viewer!.user;
-  if (user.id !== viewer.id && !viewer.instanceAdmin) throw forbidden('A user may update only their own profile');
+  if (user.id !== viewer.id && !isInstanceAdmin(ctx.viewer)) throw forbidden('A user may update only their own profile');
   const fields = parseInput(UpdateUserInput, input);
   const changes = (['displayName', 'photoURL'] as const).filter((field) => fields[field] !== undefined && fields[field] !== user[field]);
   if (!changes.length) return user;

@@ -131,7 +131,7 @@ export function honourIdempotencyKeys(deps: AppDeps, door: 'rest' | 'graphql', r
     if (key === null) return sendDoorError(req, res, 'BAD_REQUEST', BAD_KEY);
     try {
       const em = ownEntityManager(deps.orm.em);
-      const viewer = await authenticate(em, req.headers.authorization).catch(() => null);
+      const viewer = await authenticate(em, req.headers.authorization, deps.clock).catch(() => null);
       if (!viewer) return next();
       const owner: KeyOfUser = { userId: viewer.user.id, key };
       const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
