@@ -2826,6 +2826,13 @@ export type Query = {
    * spaces that the viewer can read: spaces, then pages, then sections, each best first.
    */
   searchOrganizationContent: SearchSpaceResultList;
+  /**
+   * The same search over the spaces a site publishes, in the scope `input` asks (its readers, whatever their
+   * roles on those spaces: the site publishes them).
+   */
+  searchSiteContent: SearchSpaceResultList;
+  /** The same search over one space's main content (its readers): its pages, best first. */
+  searchSpaceContent: SearchPageResultList;
   shareLinks: ShareLinkList;
   site: Site;
   siteAdaptiveSchema: SiteAdaptiveSchema;
@@ -3415,6 +3422,23 @@ export type QuerySearchOrganizationContentArgs = {
 };
 
 
+export type QuerySearchSiteContentArgs = {
+  input: SiteSearchInput;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QuerySearchSpaceContentArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  query: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QueryShareLinksArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
   organizationId?: InputMaybe<Scalars['ID']['input']>;
@@ -3824,14 +3848,34 @@ export type SsoProviderLogins = {
   items: Array<SsoProviderLogin>;
 };
 
+export type SearchPageAncestor = {
+  __typename?: 'SearchPageAncestor';
+  title: Scalars['String']['output'];
+};
+
 export type SearchPageResult = {
   __typename?: 'SearchPageResult';
+  /** The page's ancestors, from the top level down to its parent. */
+  ancestors: Array<SearchPageAncestor>;
+  /** The page's description; empty when it has none. */
+  description: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   path: Scalars['String']['output'];
+  /** Its place (from 1) among all the pages of the answer, best first, whatever page of the list holds it. */
+  rank: Scalars['Int']['output'];
+  /** Its best section's score. */
+  score: Scalars['Float']['output'];
   /** Matching sections, best first. */
   sections: Array<SearchSectionResult>;
   title: Scalars['String']['output'];
   urls: PageUrls;
+};
+
+export type SearchPageResultList = {
+  __typename?: 'SearchPageResultList';
+  count: Scalars['Int']['output'];
+  items: Array<SearchPageResult>;
+  next?: Maybe<PageRef>;
 };
 
 /** A part of a page: the text before its first heading, or a heading with the text under it. */
@@ -3843,6 +3887,8 @@ export type SearchSectionResult = {
   id: Scalars['ID']['output'];
   /** The page path, then "#" and the anchor for a heading's section. */
   path: Scalars['String']['output'];
+  /** Relevance (PostgreSQL's ts_rank): higher is better. */
+  score: Scalars['Float']['output'];
   title: Scalars['String']['output'];
   urls: SearchSectionUrls;
 };
@@ -3857,8 +3903,12 @@ export type SearchSpaceResult = {
   id: Scalars['ID']['output'];
   /** Matching pages, best first. */
   pages: Array<SearchPageResult>;
+  /** Its best page's score. */
+  score: Scalars['Float']['output'];
   space: Space;
   title: Scalars['String']['output'];
+  /** Always `space`. */
+  type: Scalars['String']['output'];
 };
 
 export type SearchSpaceResultList = {
@@ -4012,6 +4062,25 @@ export type SiteProxy = {
 export type SitePublishedUrls = {
   __typename?: 'SitePublishedUrls';
   published?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a site search looks for and where (0.202.0's body: `scope`, or its deprecated `mode` forms). */
+export type SiteSearchInput = {
+  /** Deprecated: `specific` (with `siteSpaceIds`), `current` (with `siteSpaceId`) or `all`. */
+  mode?: InputMaybe<Scalars['String']['input']>;
+  query: Scalars['String']['input'];
+  scope?: InputMaybe<SiteSearchScopeInput>;
+  siteSpaceId?: InputMaybe<Scalars['ID']['input']>;
+  siteSpaceIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/** `default` (each section's default content, with `currentSiteSpace` and `restrictTo`), `specific` (`siteSpaceIds`) or `all`. */
+export type SiteSearchScopeInput = {
+  currentSiteSpace?: InputMaybe<Scalars['ID']['input']>;
+  mode: Scalars['String']['input'];
+  /** `currentSiteSpace` or `otherSiteSpaces`. */
+  restrictTo?: InputMaybe<Scalars['String']['input']>;
+  siteSpaceIds?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
 export type SiteSection = {
@@ -5016,7 +5085,9 @@ export type ResolversTypes = {
   SAMLProviderUrls: ResolverTypeWrapper<ParentOf<'SAMLProviderUrls', SamlProviderUrls>>;
   SSOProviderLogin: ResolverTypeWrapper<ParentOf<'SSOProviderLogin', SsoProviderLogin>>;
   SSOProviderLogins: ResolverTypeWrapper<ParentOf<'SSOProviderLogins', Omit<SsoProviderLogins, 'items'> & { items: Array<ResolversTypes['SSOProviderLogin']> }>>;
-  SearchPageResult: ResolverTypeWrapper<ParentOf<'SearchPageResult', Omit<SearchPageResult, 'sections' | 'urls'> & { sections: Array<ResolversTypes['SearchSectionResult']>, urls: ResolversTypes['PageUrls'] }>>;
+  SearchPageAncestor: ResolverTypeWrapper<ParentOf<'SearchPageAncestor', SearchPageAncestor>>;
+  SearchPageResult: ResolverTypeWrapper<ParentOf<'SearchPageResult', Omit<SearchPageResult, 'ancestors' | 'sections' | 'urls'> & { ancestors: Array<ResolversTypes['SearchPageAncestor']>, sections: Array<ResolversTypes['SearchSectionResult']>, urls: ResolversTypes['PageUrls'] }>>;
+  SearchPageResultList: ResolverTypeWrapper<ParentOf<'SearchPageResultList', Omit<SearchPageResultList, 'items' | 'next'> & { items: Array<ResolversTypes['SearchPageResult']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   SearchSectionResult: ResolverTypeWrapper<ParentOf<'SearchSectionResult', Omit<SearchSectionResult, 'urls'> & { urls: ResolversTypes['SearchSectionUrls'] }>>;
   SearchSectionUrls: ResolverTypeWrapper<ParentOf<'SearchSectionUrls', SearchSectionUrls>>;
   SearchSpaceResult: ResolverTypeWrapper<ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversTypes['SearchPageResult']>, space: ResolversTypes['Space'] }>>;
@@ -5036,6 +5107,8 @@ export type ResolversTypes = {
   SitePointerInput: SitePointerInput;
   SiteProxy: ResolverTypeWrapper<ParentOf<'SiteProxy', SiteProxy>>;
   SitePublishedUrls: ResolverTypeWrapper<ParentOf<'SitePublishedUrls', SitePublishedUrls>>;
+  SiteSearchInput: SiteSearchInput;
+  SiteSearchScopeInput: SiteSearchScopeInput;
   SiteSection: ResolverTypeWrapper<ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversTypes['SiteSpace']>, group?: Maybe<ResolversTypes['SiteSectionGroup']>, site: ResolversTypes['Site'], siteSpaces: Array<ResolversTypes['SiteSpace']>, urls: ResolversTypes['SiteItemUrls'] }>>;
   SiteSectionGroup: ResolverTypeWrapper<ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversTypes['SiteSection']>, sections: Array<ResolversTypes['SiteSection']>, site: ResolversTypes['Site'] }>>;
   SiteSectionGroupList: ResolverTypeWrapper<ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversTypes['SiteSectionGroup']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -5291,7 +5364,9 @@ export type ResolversParentTypes = {
   SAMLProviderUrls: ParentOf<'SAMLProviderUrls', SamlProviderUrls>;
   SSOProviderLogin: ParentOf<'SSOProviderLogin', SsoProviderLogin>;
   SSOProviderLogins: ParentOf<'SSOProviderLogins', Omit<SsoProviderLogins, 'items'> & { items: Array<ResolversParentTypes['SSOProviderLogin']> }>;
-  SearchPageResult: ParentOf<'SearchPageResult', Omit<SearchPageResult, 'sections' | 'urls'> & { sections: Array<ResolversParentTypes['SearchSectionResult']>, urls: ResolversParentTypes['PageUrls'] }>;
+  SearchPageAncestor: ParentOf<'SearchPageAncestor', SearchPageAncestor>;
+  SearchPageResult: ParentOf<'SearchPageResult', Omit<SearchPageResult, 'ancestors' | 'sections' | 'urls'> & { ancestors: Array<ResolversParentTypes['SearchPageAncestor']>, sections: Array<ResolversParentTypes['SearchSectionResult']>, urls: ResolversParentTypes['PageUrls'] }>;
+  SearchPageResultList: ParentOf<'SearchPageResultList', Omit<SearchPageResultList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SearchPageResult']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   SearchSectionResult: ParentOf<'SearchSectionResult', Omit<SearchSectionResult, 'urls'> & { urls: ResolversParentTypes['SearchSectionUrls'] }>;
   SearchSectionUrls: ParentOf<'SearchSectionUrls', SearchSectionUrls>;
   SearchSpaceResult: ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversParentTypes['SearchPageResult']>, space: ResolversParentTypes['Space'] }>;
@@ -5311,6 +5386,8 @@ export type ResolversParentTypes = {
   SitePointerInput: SitePointerInput;
   SiteProxy: ParentOf<'SiteProxy', SiteProxy>;
   SitePublishedUrls: ParentOf<'SitePublishedUrls', SitePublishedUrls>;
+  SiteSearchInput: SiteSearchInput;
+  SiteSearchScopeInput: SiteSearchScopeInput;
   SiteSection: ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversParentTypes['SiteSpace']>, group?: Maybe<ResolversParentTypes['SiteSectionGroup']>, site: ResolversParentTypes['Site'], siteSpaces: Array<ResolversParentTypes['SiteSpace']>, urls: ResolversParentTypes['SiteItemUrls'] }>;
   SiteSectionGroup: ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversParentTypes['SiteSection']>, sections: Array<ResolversParentTypes['SiteSection']>, site: ResolversParentTypes['Site'] }>;
   SiteSectionGroupList: ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SiteSectionGroup']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -6466,6 +6543,8 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   samlProvider?: Resolver<ResolversTypes['SAMLProvider'], ParentType, ContextType, RequireFields<QuerySamlProviderArgs, 'id' | 'organizationId'>>;
   samlProviders?: Resolver<ResolversTypes['SAMLProviderList'], ParentType, ContextType, RequireFields<QuerySamlProvidersArgs, 'organizationId'>>;
   searchOrganizationContent?: Resolver<ResolversTypes['SearchSpaceResultList'], ParentType, ContextType, RequireFields<QuerySearchOrganizationContentArgs, 'organizationId' | 'query'>>;
+  searchSiteContent?: Resolver<ResolversTypes['SearchSpaceResultList'], ParentType, ContextType, RequireFields<QuerySearchSiteContentArgs, 'input' | 'organizationId' | 'siteId'>>;
+  searchSpaceContent?: Resolver<ResolversTypes['SearchPageResultList'], ParentType, ContextType, RequireFields<QuerySearchSpaceContentArgs, 'query' | 'spaceId'>>;
   shareLinks?: Resolver<ResolversTypes['ShareLinkList'], ParentType, ContextType, RequireFields<QueryShareLinksArgs, 'siteId'>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<QuerySiteArgs, 'id'>>;
   siteAdaptiveSchema?: Resolver<ResolversTypes['SiteAdaptiveSchema'], ParentType, ContextType, RequireFields<QuerySiteAdaptiveSchemaArgs, 'siteId'>>;
@@ -6586,18 +6665,33 @@ export type SsoProviderLoginsResolvers<ContextType = Context, ParentType extends
   items?: Resolver<Array<ResolversTypes['SSOProviderLogin']>, ParentType, ContextType>;
 };
 
+export type SearchPageAncestorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageAncestor'] = ResolversParentTypes['SearchPageAncestor']> = {
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type SearchPageResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageResult'] = ResolversParentTypes['SearchPageResult']> = {
+  ancestors?: Resolver<Array<ResolversTypes['SearchPageAncestor']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rank?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   sections?: Resolver<Array<ResolversTypes['SearchSectionResult']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['PageUrls'], ParentType, ContextType>;
+};
+
+export type SearchPageResultListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageResultList'] = ResolversParentTypes['SearchPageResultList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['SearchPageResult']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
 };
 
 export type SearchSectionResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSectionResult'] = ResolversParentTypes['SearchSectionResult']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['SearchSectionUrls'], ParentType, ContextType>;
 };
@@ -6609,8 +6703,10 @@ export type SearchSectionUrlsResolvers<ContextType = Context, ParentType extends
 export type SearchSpaceResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSpaceResult'] = ResolversParentTypes['SearchSpaceResult']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   pages?: Resolver<Array<ResolversTypes['SearchPageResult']>, ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SearchSpaceResultListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSpaceResultList'] = ResolversParentTypes['SearchSpaceResultList']> = {
@@ -7145,7 +7241,9 @@ export type Resolvers<ContextType = Context> = {
   SAMLProviderUrls?: SamlProviderUrlsResolvers<ContextType>;
   SSOProviderLogin?: SsoProviderLoginResolvers<ContextType>;
   SSOProviderLogins?: SsoProviderLoginsResolvers<ContextType>;
+  SearchPageAncestor?: SearchPageAncestorResolvers<ContextType>;
   SearchPageResult?: SearchPageResultResolvers<ContextType>;
+  SearchPageResultList?: SearchPageResultListResolvers<ContextType>;
   SearchSectionResult?: SearchSectionResultResolvers<ContextType>;
   SearchSectionUrls?: SearchSectionUrlsResolvers<ContextType>;
   SearchSpaceResult?: SearchSpaceResultResolvers<ContextType>;
