@@ -2693,6 +2693,8 @@ export type Query = {
   auditLog: AuditLogPage;
   /** A change request by id or by its number in the space. */
   changeRequest: ChangeRequest;
+  /** What a change request changes: its revision compared with the main revision it is based on. */
+  changeRequestChanges: RevisionSemanticChanges;
   changeRequestContent: Revision;
   /**
    * The change request's contributors (its creator first, then each user at their first edit), each with how
@@ -2818,6 +2820,8 @@ export type Query = {
   organizationsForEmailDomain: OrganizationsForEmailDomain;
   /** The published experience of a site; `shareKey` opens a share-link site to a caller outside its organization. */
   publishedContentSite: PublishedContentSite;
+  /** What a revision of the space changed, compared with its first parent (`limit` changes, 10 unless said; 1 to 1000). */
+  revisionSemanticChanges: RevisionSemanticChanges;
   samlProvider: SamlProvider;
   /** SAML providers of an organization, oldest first. */
   samlProviders: SamlProviderList;
@@ -2964,6 +2968,13 @@ export type QueryAuditLogArgs = {
 
 export type QueryChangeRequestArgs = {
   changeRequestId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QueryChangeRequestChangesArgs = {
+  changeRequestId: Scalars['ID']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
   spaceId: Scalars['ID']['input'];
 };
 
@@ -3401,6 +3412,13 @@ export type QueryPublishedContentSiteArgs = {
 };
 
 
+export type QueryRevisionSemanticChangesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  revisionId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QuerySamlProviderArgs = {
   id: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
@@ -3771,6 +3789,21 @@ export type RevisionFileList = {
   count: Scalars['Int']['output'];
   items: Array<RevisionFile>;
   next?: Maybe<PageRef>;
+};
+
+/** A semantic comparison of two revisions (the current client's RevisionSemanticChanges). */
+export type RevisionSemanticChanges = {
+  __typename?: 'RevisionSemanticChanges';
+  /**
+   * Each change as the current client's RevisionSemanticChange: `page_created`, `page_edited` (with the
+   * `attributes` that changed, each `{before, after}`), `page_moved` (with `parent` before and after),
+   * `page_deleted`, then `file_created`, `file_edited` and `file_deleted`.
+   */
+  changes: Array<Scalars['JSON']['output']>;
+  /** The change request a merge revision merged. */
+  mergedFrom?: Maybe<ChangeRequest>;
+  /** How many changes were left out by the limit; absent when none were. */
+  more?: Maybe<Scalars['Int']['output']>;
 };
 
 export type RevisionUrls = {
@@ -5077,6 +5110,7 @@ export type ResolversTypes = {
   Revision: ResolverTypeWrapper<ParentOf<'Revision', Omit<Revision, 'createdBy' | 'file' | 'files' | 'mergedFrom' | 'page' | 'pages' | 'urls'> & { createdBy?: Maybe<ResolversTypes['User']>, file?: Maybe<ResolversTypes['RevisionFile']>, files: Array<ResolversTypes['RevisionFile']>, mergedFrom?: Maybe<ResolversTypes['ChangeRequest']>, page?: Maybe<ResolversTypes['Page']>, pages: Array<ResolversTypes['Page']>, urls: ResolversTypes['RevisionUrls'] }>>;
   RevisionFile: ResolverTypeWrapper<ParentOf<'RevisionFile', Omit<RevisionFile, 'dimensions' | 'git'> & { dimensions?: Maybe<ResolversTypes['FileDimensions']>, git?: Maybe<ResolversTypes['GitBlob']> }>>;
   RevisionFileList: ResolverTypeWrapper<ParentOf<'RevisionFileList', Omit<RevisionFileList, 'items' | 'next'> & { items: Array<ResolversTypes['RevisionFile']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  RevisionSemanticChanges: ResolverTypeWrapper<ParentOf<'RevisionSemanticChanges', Omit<RevisionSemanticChanges, 'mergedFrom'> & { mergedFrom?: Maybe<ResolversTypes['ChangeRequest']> }>>;
   RevisionUrls: ResolverTypeWrapper<ParentOf<'RevisionUrls', RevisionUrls>>;
   Role: Role;
   SAMLProvider: ResolverTypeWrapper<ParentOf<'SAMLProvider', Omit<SamlProvider, 'defaultTeam' | 'owningOrganization' | 'service' | 'urls'> & { defaultTeam?: Maybe<ResolversTypes['Team']>, owningOrganization: ResolversTypes['Organization'], service: ResolversTypes['SAMLProviderService'], urls: ResolversTypes['SAMLProviderUrls'] }>>;
@@ -5357,6 +5391,7 @@ export type ResolversParentTypes = {
   Revision: ParentOf<'Revision', Omit<Revision, 'createdBy' | 'file' | 'files' | 'mergedFrom' | 'page' | 'pages' | 'urls'> & { createdBy?: Maybe<ResolversParentTypes['User']>, file?: Maybe<ResolversParentTypes['RevisionFile']>, files: Array<ResolversParentTypes['RevisionFile']>, mergedFrom?: Maybe<ResolversParentTypes['ChangeRequest']>, page?: Maybe<ResolversParentTypes['Page']>, pages: Array<ResolversParentTypes['Page']>, urls: ResolversParentTypes['RevisionUrls'] }>;
   RevisionFile: ParentOf<'RevisionFile', Omit<RevisionFile, 'dimensions' | 'git'> & { dimensions?: Maybe<ResolversParentTypes['FileDimensions']>, git?: Maybe<ResolversParentTypes['GitBlob']> }>;
   RevisionFileList: ParentOf<'RevisionFileList', Omit<RevisionFileList, 'items' | 'next'> & { items: Array<ResolversParentTypes['RevisionFile']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  RevisionSemanticChanges: ParentOf<'RevisionSemanticChanges', Omit<RevisionSemanticChanges, 'mergedFrom'> & { mergedFrom?: Maybe<ResolversParentTypes['ChangeRequest']> }>;
   RevisionUrls: ParentOf<'RevisionUrls', RevisionUrls>;
   SAMLProvider: ParentOf<'SAMLProvider', Omit<SamlProvider, 'defaultTeam' | 'owningOrganization' | 'service' | 'urls'> & { defaultTeam?: Maybe<ResolversParentTypes['Team']>, owningOrganization: ResolversParentTypes['Organization'], service: ResolversParentTypes['SAMLProviderService'], urls: ResolversParentTypes['SAMLProviderUrls'] }>;
   SAMLProviderList: ParentOf<'SAMLProviderList', Omit<SamlProviderList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SAMLProvider']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -6487,6 +6522,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   auditEvents?: Resolver<ResolversTypes['AuditEventPage'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'organizationId'>>;
   auditLog?: Resolver<ResolversTypes['AuditLogPage'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'organizationId'>>;
   changeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<QueryChangeRequestArgs, 'changeRequestId' | 'spaceId'>>;
+  changeRequestChanges?: Resolver<ResolversTypes['RevisionSemanticChanges'], ParentType, ContextType, RequireFields<QueryChangeRequestChangesArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestContent?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<QueryChangeRequestContentArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
   changeRequestContributors?: Resolver<ResolversTypes['ChangeRequestContributorList'], ParentType, ContextType, RequireFields<QueryChangeRequestContributorsArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QueryChangeRequestFileArgs, 'changeRequestId' | 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
@@ -6540,6 +6576,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   organizations?: Resolver<ResolversTypes['OrganizationList'], ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   organizationsForEmailDomain?: Resolver<ResolversTypes['OrganizationsForEmailDomain'], ParentType, ContextType, RequireFields<QueryOrganizationsForEmailDomainArgs, 'emailDomain'>>;
   publishedContentSite?: Resolver<ResolversTypes['PublishedContentSite'], ParentType, ContextType, RequireFields<QueryPublishedContentSiteArgs, 'siteId'>>;
+  revisionSemanticChanges?: Resolver<ResolversTypes['RevisionSemanticChanges'], ParentType, ContextType, RequireFields<QueryRevisionSemanticChangesArgs, 'revisionId' | 'spaceId'>>;
   samlProvider?: Resolver<ResolversTypes['SAMLProvider'], ParentType, ContextType, RequireFields<QuerySamlProviderArgs, 'id' | 'organizationId'>>;
   samlProviders?: Resolver<ResolversTypes['SAMLProviderList'], ParentType, ContextType, RequireFields<QuerySamlProvidersArgs, 'organizationId'>>;
   searchOrganizationContent?: Resolver<ResolversTypes['SearchSpaceResultList'], ParentType, ContextType, RequireFields<QuerySearchOrganizationContentArgs, 'organizationId' | 'query'>>;
@@ -6615,6 +6652,12 @@ export type RevisionFileListResolvers<ContextType = Context, ParentType extends 
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['RevisionFile']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type RevisionSemanticChangesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevisionSemanticChanges'] = ResolversParentTypes['RevisionSemanticChanges']> = {
+  changes?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
+  mergedFrom?: Resolver<Maybe<ResolversTypes['ChangeRequest']>, ParentType, ContextType>;
+  more?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
 };
 
 export type RevisionUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevisionUrls'] = ResolversParentTypes['RevisionUrls']> = {
@@ -7234,6 +7277,7 @@ export type Resolvers<ContextType = Context> = {
   Revision?: RevisionResolvers<ContextType>;
   RevisionFile?: RevisionFileResolvers<ContextType>;
   RevisionFileList?: RevisionFileListResolvers<ContextType>;
+  RevisionSemanticChanges?: RevisionSemanticChangesResolvers<ContextType>;
   RevisionUrls?: RevisionUrlsResolvers<ContextType>;
   SAMLProvider?: SamlProviderResolvers<ContextType>;
   SAMLProviderList?: SamlProviderListResolvers<ContextType>;
