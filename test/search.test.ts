@@ -158,8 +158,8 @@ describe('organization search at scale', () => {
       .em()
       .getConnection()
       .execute(
-        `insert into search_section (id, organization_id, space_id, page, position, anchor, page_title, page_path, title, body)
-       select 'bulk-' || g, ?, (?::jsonb ->> (g % 12)), 'p' || g, 0, 'a' || g, 'Page ' || g, 'page-' || g,
+        `insert into search_section (id, organization_id, space_id, page, position, anchor, page_title, page_path, page_description, page_ancestors, title, body)
+       select 'bulk-' || g, ?, (?::jsonb ->> (g % 12)), 'p' || g, 0, 'a' || g, 'Page ' || g, 'page-' || g, '', '[]',
          case when g % 211 = 0 then 'Falcon care ' || g else 'Section ' || g end,
          case when g % 7 = 0 then 'Quiet text ' || g else repeat('The falcon flies high. ', 1 + g % 4) || g end
        from generate_series(1, ${SECTIONS}) g`,

@@ -2788,6 +2788,8 @@ export type Query = {
   auditLog: AuditLogPage;
   /** A change request by id or by its number in the space. */
   changeRequest: ChangeRequest;
+  /** What a change request changes: its revision compared with the main revision it is based on. */
+  changeRequestChanges: RevisionSemanticChanges;
   changeRequestContent: Revision;
   /**
    * The change request's contributors (its creator first, then each user at their first edit), each with how
@@ -2913,6 +2915,8 @@ export type Query = {
   organizationsForEmailDomain: OrganizationsForEmailDomain;
   /** The published experience of a site; `shareKey` opens a share-link site to a caller outside its organization. */
   publishedContentSite: PublishedContentSite;
+  /** What a revision of the space changed, compared with its first parent (`limit` changes, 10 unless said; 1 to 1000). */
+  revisionSemanticChanges: RevisionSemanticChanges;
   samlProvider: SamlProvider;
   /** SAML providers of an organization, oldest first. */
   samlProviders: SamlProviderList;
@@ -2921,6 +2925,13 @@ export type Query = {
    * spaces that the viewer can read: spaces, then pages, then sections, each best first.
    */
   searchOrganizationContent: SearchSpaceResultList;
+  /**
+   * The same search over the spaces a site publishes, in the scope `input` asks (its readers, whatever their
+   * roles on those spaces: the site publishes them).
+   */
+  searchSiteContent: SearchSpaceResultList;
+  /** The same search over one space's main content (its readers): its pages, best first. */
+  searchSpaceContent: SearchPageResultList;
   shareLinks: ShareLinkList;
   site: Site;
   siteAdaptiveSchema: SiteAdaptiveSchema;
@@ -3052,6 +3063,13 @@ export type QueryAuditLogArgs = {
 
 export type QueryChangeRequestArgs = {
   changeRequestId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QueryChangeRequestChangesArgs = {
+  changeRequestId: Scalars['ID']['input'];
+  limit?: InputMaybe<Scalars['Int']['input']>;
   spaceId: Scalars['ID']['input'];
 };
 
@@ -3489,6 +3507,13 @@ export type QueryPublishedContentSiteArgs = {
 };
 
 
+export type QueryRevisionSemanticChangesArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  revisionId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type QuerySamlProviderArgs = {
   id: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
@@ -3507,6 +3532,23 @@ export type QuerySearchOrganizationContentArgs = {
   organizationId: Scalars['ID']['input'];
   page?: InputMaybe<Scalars['String']['input']>;
   query: Scalars['String']['input'];
+};
+
+
+export type QuerySearchSiteContentArgs = {
+  input: SiteSearchInput;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  organizationId: Scalars['ID']['input'];
+  page?: InputMaybe<Scalars['String']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QuerySearchSpaceContentArgs = {
+  limit?: InputMaybe<Scalars['Int']['input']>;
+  page?: InputMaybe<Scalars['String']['input']>;
+  query: Scalars['String']['input'];
+  spaceId: Scalars['ID']['input'];
 };
 
 
@@ -3844,6 +3886,21 @@ export type RevisionFileList = {
   next?: Maybe<PageRef>;
 };
 
+/** A semantic comparison of two revisions (the current client's RevisionSemanticChanges). */
+export type RevisionSemanticChanges = {
+  __typename?: 'RevisionSemanticChanges';
+  /**
+   * Each change as the current client's RevisionSemanticChange: `page_created`, `page_edited` (with the
+   * `attributes` that changed, each `{before, after}`), `page_moved` (with `parent` before and after),
+   * `page_deleted`, then `file_created`, `file_edited` and `file_deleted`.
+   */
+  changes: Array<Scalars['JSON']['output']>;
+  /** The change request a merge revision merged. */
+  mergedFrom?: Maybe<ChangeRequest>;
+  /** How many changes were left out by the limit; absent when none were. */
+  more?: Maybe<Scalars['Int']['output']>;
+};
+
 export type RevisionUrls = {
   __typename?: 'RevisionUrls';
   app: Scalars['String']['output'];
@@ -3919,14 +3976,34 @@ export type SsoProviderLogins = {
   items: Array<SsoProviderLogin>;
 };
 
+export type SearchPageAncestor = {
+  __typename?: 'SearchPageAncestor';
+  title: Scalars['String']['output'];
+};
+
 export type SearchPageResult = {
   __typename?: 'SearchPageResult';
+  /** The page's ancestors, from the top level down to its parent. */
+  ancestors: Array<SearchPageAncestor>;
+  /** The page's description; empty when it has none. */
+  description: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   path: Scalars['String']['output'];
+  /** Its place (from 1) among all the pages of the answer, best first, whatever page of the list holds it. */
+  rank: Scalars['Int']['output'];
+  /** Its best section's score. */
+  score: Scalars['Float']['output'];
   /** Matching sections, best first. */
   sections: Array<SearchSectionResult>;
   title: Scalars['String']['output'];
   urls: PageUrls;
+};
+
+export type SearchPageResultList = {
+  __typename?: 'SearchPageResultList';
+  count: Scalars['Int']['output'];
+  items: Array<SearchPageResult>;
+  next?: Maybe<PageRef>;
 };
 
 /** A part of a page: the text before its first heading, or a heading with the text under it. */
@@ -3938,6 +4015,8 @@ export type SearchSectionResult = {
   id: Scalars['ID']['output'];
   /** The page path, then "#" and the anchor for a heading's section. */
   path: Scalars['String']['output'];
+  /** Relevance (PostgreSQL's ts_rank): higher is better. */
+  score: Scalars['Float']['output'];
   title: Scalars['String']['output'];
   urls: SearchSectionUrls;
 };
@@ -3952,8 +4031,12 @@ export type SearchSpaceResult = {
   id: Scalars['ID']['output'];
   /** Matching pages, best first. */
   pages: Array<SearchPageResult>;
+  /** Its best page's score. */
+  score: Scalars['Float']['output'];
   space: Space;
   title: Scalars['String']['output'];
+  /** Always `space`. */
+  type: Scalars['String']['output'];
 };
 
 export type SearchSpaceResultList = {
@@ -4109,6 +4192,25 @@ export type SiteProxy = {
 export type SitePublishedUrls = {
   __typename?: 'SitePublishedUrls';
   published?: Maybe<Scalars['String']['output']>;
+};
+
+/** What a site search looks for and where (0.202.0's body: `scope`, or its deprecated `mode` forms). */
+export type SiteSearchInput = {
+  /** Deprecated: `specific` (with `siteSpaceIds`), `current` (with `siteSpaceId`) or `all`. */
+  mode?: InputMaybe<Scalars['String']['input']>;
+  query: Scalars['String']['input'];
+  scope?: InputMaybe<SiteSearchScopeInput>;
+  siteSpaceId?: InputMaybe<Scalars['ID']['input']>;
+  siteSpaceIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+};
+
+/** `default` (each section's default content, with `currentSiteSpace` and `restrictTo`), `specific` (`siteSpaceIds`) or `all`. */
+export type SiteSearchScopeInput = {
+  currentSiteSpace?: InputMaybe<Scalars['ID']['input']>;
+  mode: Scalars['String']['input'];
+  /** `currentSiteSpace` or `otherSiteSpaces`. */
+  restrictTo?: InputMaybe<Scalars['String']['input']>;
+  siteSpaceIds?: InputMaybe<Array<Scalars['ID']['input']>>;
 };
 
 export type SiteSection = {
@@ -5123,6 +5225,7 @@ export type ResolversTypes = {
   Revision: ResolverTypeWrapper<ParentOf<'Revision', Omit<Revision, 'createdBy' | 'file' | 'files' | 'mergedFrom' | 'page' | 'pages' | 'urls'> & { createdBy?: Maybe<ResolversTypes['User']>, file?: Maybe<ResolversTypes['RevisionFile']>, files: Array<ResolversTypes['RevisionFile']>, mergedFrom?: Maybe<ResolversTypes['ChangeRequest']>, page?: Maybe<ResolversTypes['Page']>, pages: Array<ResolversTypes['Page']>, urls: ResolversTypes['RevisionUrls'] }>>;
   RevisionFile: ResolverTypeWrapper<ParentOf<'RevisionFile', Omit<RevisionFile, 'dimensions' | 'git'> & { dimensions?: Maybe<ResolversTypes['FileDimensions']>, git?: Maybe<ResolversTypes['GitBlob']> }>>;
   RevisionFileList: ResolverTypeWrapper<ParentOf<'RevisionFileList', Omit<RevisionFileList, 'items' | 'next'> & { items: Array<ResolversTypes['RevisionFile']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  RevisionSemanticChanges: ResolverTypeWrapper<ParentOf<'RevisionSemanticChanges', Omit<RevisionSemanticChanges, 'mergedFrom'> & { mergedFrom?: Maybe<ResolversTypes['ChangeRequest']> }>>;
   RevisionUrls: ResolverTypeWrapper<ParentOf<'RevisionUrls', RevisionUrls>>;
   Role: Role;
   SAMLProvider: ResolverTypeWrapper<ParentOf<'SAMLProvider', Omit<SamlProvider, 'defaultTeam' | 'owningOrganization' | 'service' | 'urls'> & { defaultTeam?: Maybe<ResolversTypes['Team']>, owningOrganization: ResolversTypes['Organization'], service: ResolversTypes['SAMLProviderService'], urls: ResolversTypes['SAMLProviderUrls'] }>>;
@@ -5131,7 +5234,9 @@ export type ResolversTypes = {
   SAMLProviderUrls: ResolverTypeWrapper<ParentOf<'SAMLProviderUrls', SamlProviderUrls>>;
   SSOProviderLogin: ResolverTypeWrapper<ParentOf<'SSOProviderLogin', SsoProviderLogin>>;
   SSOProviderLogins: ResolverTypeWrapper<ParentOf<'SSOProviderLogins', Omit<SsoProviderLogins, 'items'> & { items: Array<ResolversTypes['SSOProviderLogin']> }>>;
-  SearchPageResult: ResolverTypeWrapper<ParentOf<'SearchPageResult', Omit<SearchPageResult, 'sections' | 'urls'> & { sections: Array<ResolversTypes['SearchSectionResult']>, urls: ResolversTypes['PageUrls'] }>>;
+  SearchPageAncestor: ResolverTypeWrapper<ParentOf<'SearchPageAncestor', SearchPageAncestor>>;
+  SearchPageResult: ResolverTypeWrapper<ParentOf<'SearchPageResult', Omit<SearchPageResult, 'ancestors' | 'sections' | 'urls'> & { ancestors: Array<ResolversTypes['SearchPageAncestor']>, sections: Array<ResolversTypes['SearchSectionResult']>, urls: ResolversTypes['PageUrls'] }>>;
+  SearchPageResultList: ResolverTypeWrapper<ParentOf<'SearchPageResultList', Omit<SearchPageResultList, 'items' | 'next'> & { items: Array<ResolversTypes['SearchPageResult']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   SearchSectionResult: ResolverTypeWrapper<ParentOf<'SearchSectionResult', Omit<SearchSectionResult, 'urls'> & { urls: ResolversTypes['SearchSectionUrls'] }>>;
   SearchSectionUrls: ResolverTypeWrapper<ParentOf<'SearchSectionUrls', SearchSectionUrls>>;
   SearchSpaceResult: ResolverTypeWrapper<ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversTypes['SearchPageResult']>, space: ResolversTypes['Space'] }>>;
@@ -5151,6 +5256,8 @@ export type ResolversTypes = {
   SitePointerInput: SitePointerInput;
   SiteProxy: ResolverTypeWrapper<ParentOf<'SiteProxy', SiteProxy>>;
   SitePublishedUrls: ResolverTypeWrapper<ParentOf<'SitePublishedUrls', SitePublishedUrls>>;
+  SiteSearchInput: SiteSearchInput;
+  SiteSearchScopeInput: SiteSearchScopeInput;
   SiteSection: ResolverTypeWrapper<ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversTypes['SiteSpace']>, group?: Maybe<ResolversTypes['SiteSectionGroup']>, site: ResolversTypes['Site'], siteSpaces: Array<ResolversTypes['SiteSpace']>, urls: ResolversTypes['SiteItemUrls'] }>>;
   SiteSectionGroup: ResolverTypeWrapper<ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversTypes['SiteSection']>, sections: Array<ResolversTypes['SiteSection']>, site: ResolversTypes['Site'] }>>;
   SiteSectionGroupList: ResolverTypeWrapper<ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversTypes['SiteSectionGroup']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -5400,6 +5507,7 @@ export type ResolversParentTypes = {
   Revision: ParentOf<'Revision', Omit<Revision, 'createdBy' | 'file' | 'files' | 'mergedFrom' | 'page' | 'pages' | 'urls'> & { createdBy?: Maybe<ResolversParentTypes['User']>, file?: Maybe<ResolversParentTypes['RevisionFile']>, files: Array<ResolversParentTypes['RevisionFile']>, mergedFrom?: Maybe<ResolversParentTypes['ChangeRequest']>, page?: Maybe<ResolversParentTypes['Page']>, pages: Array<ResolversParentTypes['Page']>, urls: ResolversParentTypes['RevisionUrls'] }>;
   RevisionFile: ParentOf<'RevisionFile', Omit<RevisionFile, 'dimensions' | 'git'> & { dimensions?: Maybe<ResolversParentTypes['FileDimensions']>, git?: Maybe<ResolversParentTypes['GitBlob']> }>;
   RevisionFileList: ParentOf<'RevisionFileList', Omit<RevisionFileList, 'items' | 'next'> & { items: Array<ResolversParentTypes['RevisionFile']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  RevisionSemanticChanges: ParentOf<'RevisionSemanticChanges', Omit<RevisionSemanticChanges, 'mergedFrom'> & { mergedFrom?: Maybe<ResolversParentTypes['ChangeRequest']> }>;
   RevisionUrls: ParentOf<'RevisionUrls', RevisionUrls>;
   SAMLProvider: ParentOf<'SAMLProvider', Omit<SamlProvider, 'defaultTeam' | 'owningOrganization' | 'service' | 'urls'> & { defaultTeam?: Maybe<ResolversParentTypes['Team']>, owningOrganization: ResolversParentTypes['Organization'], service: ResolversParentTypes['SAMLProviderService'], urls: ResolversParentTypes['SAMLProviderUrls'] }>;
   SAMLProviderList: ParentOf<'SAMLProviderList', Omit<SamlProviderList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SAMLProvider']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -5407,7 +5515,9 @@ export type ResolversParentTypes = {
   SAMLProviderUrls: ParentOf<'SAMLProviderUrls', SamlProviderUrls>;
   SSOProviderLogin: ParentOf<'SSOProviderLogin', SsoProviderLogin>;
   SSOProviderLogins: ParentOf<'SSOProviderLogins', Omit<SsoProviderLogins, 'items'> & { items: Array<ResolversParentTypes['SSOProviderLogin']> }>;
-  SearchPageResult: ParentOf<'SearchPageResult', Omit<SearchPageResult, 'sections' | 'urls'> & { sections: Array<ResolversParentTypes['SearchSectionResult']>, urls: ResolversParentTypes['PageUrls'] }>;
+  SearchPageAncestor: ParentOf<'SearchPageAncestor', SearchPageAncestor>;
+  SearchPageResult: ParentOf<'SearchPageResult', Omit<SearchPageResult, 'ancestors' | 'sections' | 'urls'> & { ancestors: Array<ResolversParentTypes['SearchPageAncestor']>, sections: Array<ResolversParentTypes['SearchSectionResult']>, urls: ResolversParentTypes['PageUrls'] }>;
+  SearchPageResultList: ParentOf<'SearchPageResultList', Omit<SearchPageResultList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SearchPageResult']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   SearchSectionResult: ParentOf<'SearchSectionResult', Omit<SearchSectionResult, 'urls'> & { urls: ResolversParentTypes['SearchSectionUrls'] }>;
   SearchSectionUrls: ParentOf<'SearchSectionUrls', SearchSectionUrls>;
   SearchSpaceResult: ParentOf<'SearchSpaceResult', Omit<SearchSpaceResult, 'pages' | 'space'> & { pages: Array<ResolversParentTypes['SearchPageResult']>, space: ResolversParentTypes['Space'] }>;
@@ -5427,6 +5537,8 @@ export type ResolversParentTypes = {
   SitePointerInput: SitePointerInput;
   SiteProxy: ParentOf<'SiteProxy', SiteProxy>;
   SitePublishedUrls: ParentOf<'SitePublishedUrls', SitePublishedUrls>;
+  SiteSearchInput: SiteSearchInput;
+  SiteSearchScopeInput: SiteSearchScopeInput;
   SiteSection: ParentOf<'SiteSection', Omit<SiteSection, 'defaultSiteSpace' | 'group' | 'site' | 'siteSpaces' | 'urls'> & { defaultSiteSpace?: Maybe<ResolversParentTypes['SiteSpace']>, group?: Maybe<ResolversParentTypes['SiteSectionGroup']>, site: ResolversParentTypes['Site'], siteSpaces: Array<ResolversParentTypes['SiteSpace']>, urls: ResolversParentTypes['SiteItemUrls'] }>;
   SiteSectionGroup: ParentOf<'SiteSectionGroup', Omit<SiteSectionGroup, 'children' | 'sections' | 'site'> & { children: Array<ResolversParentTypes['SiteSection']>, sections: Array<ResolversParentTypes['SiteSection']>, site: ResolversParentTypes['Site'] }>;
   SiteSectionGroupList: ParentOf<'SiteSectionGroupList', Omit<SiteSectionGroupList, 'items' | 'next'> & { items: Array<ResolversParentTypes['SiteSectionGroup']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -6542,6 +6654,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   auditEvents?: Resolver<ResolversTypes['AuditEventPage'], ParentType, ContextType, RequireFields<QueryAuditEventsArgs, 'organizationId'>>;
   auditLog?: Resolver<ResolversTypes['AuditLogPage'], ParentType, ContextType, RequireFields<QueryAuditLogArgs, 'organizationId'>>;
   changeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<QueryChangeRequestArgs, 'changeRequestId' | 'spaceId'>>;
+  changeRequestChanges?: Resolver<ResolversTypes['RevisionSemanticChanges'], ParentType, ContextType, RequireFields<QueryChangeRequestChangesArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestContent?: Resolver<ResolversTypes['Revision'], ParentType, ContextType, RequireFields<QueryChangeRequestContentArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
   changeRequestContributors?: Resolver<ResolversTypes['ChangeRequestContributorList'], ParentType, ContextType, RequireFields<QueryChangeRequestContributorsArgs, 'changeRequestId' | 'spaceId'>>;
   changeRequestFile?: Resolver<ResolversTypes['RevisionFile'], ParentType, ContextType, RequireFields<QueryChangeRequestFileArgs, 'changeRequestId' | 'computed' | 'fileId' | 'metadata' | 'spaceId'>>;
@@ -6595,9 +6708,12 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   organizations?: Resolver<ResolversTypes['OrganizationList'], ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   organizationsForEmailDomain?: Resolver<ResolversTypes['OrganizationsForEmailDomain'], ParentType, ContextType, RequireFields<QueryOrganizationsForEmailDomainArgs, 'emailDomain'>>;
   publishedContentSite?: Resolver<ResolversTypes['PublishedContentSite'], ParentType, ContextType, RequireFields<QueryPublishedContentSiteArgs, 'siteId'>>;
+  revisionSemanticChanges?: Resolver<ResolversTypes['RevisionSemanticChanges'], ParentType, ContextType, RequireFields<QueryRevisionSemanticChangesArgs, 'revisionId' | 'spaceId'>>;
   samlProvider?: Resolver<ResolversTypes['SAMLProvider'], ParentType, ContextType, RequireFields<QuerySamlProviderArgs, 'id' | 'organizationId'>>;
   samlProviders?: Resolver<ResolversTypes['SAMLProviderList'], ParentType, ContextType, RequireFields<QuerySamlProvidersArgs, 'organizationId'>>;
   searchOrganizationContent?: Resolver<ResolversTypes['SearchSpaceResultList'], ParentType, ContextType, RequireFields<QuerySearchOrganizationContentArgs, 'organizationId' | 'query'>>;
+  searchSiteContent?: Resolver<ResolversTypes['SearchSpaceResultList'], ParentType, ContextType, RequireFields<QuerySearchSiteContentArgs, 'input' | 'organizationId' | 'siteId'>>;
+  searchSpaceContent?: Resolver<ResolversTypes['SearchPageResultList'], ParentType, ContextType, RequireFields<QuerySearchSpaceContentArgs, 'query' | 'spaceId'>>;
   shareLinks?: Resolver<ResolversTypes['ShareLinkList'], ParentType, ContextType, RequireFields<QueryShareLinksArgs, 'siteId'>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<QuerySiteArgs, 'id'>>;
   siteAdaptiveSchema?: Resolver<ResolversTypes['SiteAdaptiveSchema'], ParentType, ContextType, RequireFields<QuerySiteAdaptiveSchemaArgs, 'siteId'>>;
@@ -6670,6 +6786,12 @@ export type RevisionFileListResolvers<ContextType = Context, ParentType extends 
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
 };
 
+export type RevisionSemanticChangesResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevisionSemanticChanges'] = ResolversParentTypes['RevisionSemanticChanges']> = {
+  changes?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
+  mergedFrom?: Resolver<Maybe<ResolversTypes['ChangeRequest']>, ParentType, ContextType>;
+  more?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+};
+
 export type RevisionUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['RevisionUrls'] = ResolversParentTypes['RevisionUrls']> = {
   app?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   public?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
@@ -6718,18 +6840,33 @@ export type SsoProviderLoginsResolvers<ContextType = Context, ParentType extends
   items?: Resolver<Array<ResolversTypes['SSOProviderLogin']>, ParentType, ContextType>;
 };
 
+export type SearchPageAncestorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageAncestor'] = ResolversParentTypes['SearchPageAncestor']> = {
+  title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type SearchPageResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageResult'] = ResolversParentTypes['SearchPageResult']> = {
+  ancestors?: Resolver<Array<ResolversTypes['SearchPageAncestor']>, ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  rank?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   sections?: Resolver<Array<ResolversTypes['SearchSectionResult']>, ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['PageUrls'], ParentType, ContextType>;
+};
+
+export type SearchPageResultListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchPageResultList'] = ResolversParentTypes['SearchPageResultList']> = {
+  count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  items?: Resolver<Array<ResolversTypes['SearchPageResult']>, ParentType, ContextType>;
+  next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
 };
 
 export type SearchSectionResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSectionResult'] = ResolversParentTypes['SearchSectionResult']> = {
   body?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   path?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['SearchSectionUrls'], ParentType, ContextType>;
 };
@@ -6741,8 +6878,10 @@ export type SearchSectionUrlsResolvers<ContextType = Context, ParentType extends
 export type SearchSpaceResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSpaceResult'] = ResolversParentTypes['SearchSpaceResult']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   pages?: Resolver<Array<ResolversTypes['SearchPageResult']>, ParentType, ContextType>;
+  score?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   space?: Resolver<ResolversTypes['Space'], ParentType, ContextType>;
   title?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SearchSpaceResultListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SearchSpaceResultList'] = ResolversParentTypes['SearchSpaceResultList']> = {
@@ -7274,6 +7413,7 @@ export type Resolvers<ContextType = Context> = {
   Revision?: RevisionResolvers<ContextType>;
   RevisionFile?: RevisionFileResolvers<ContextType>;
   RevisionFileList?: RevisionFileListResolvers<ContextType>;
+  RevisionSemanticChanges?: RevisionSemanticChangesResolvers<ContextType>;
   RevisionUrls?: RevisionUrlsResolvers<ContextType>;
   SAMLProvider?: SamlProviderResolvers<ContextType>;
   SAMLProviderList?: SamlProviderListResolvers<ContextType>;
@@ -7281,7 +7421,9 @@ export type Resolvers<ContextType = Context> = {
   SAMLProviderUrls?: SamlProviderUrlsResolvers<ContextType>;
   SSOProviderLogin?: SsoProviderLoginResolvers<ContextType>;
   SSOProviderLogins?: SsoProviderLoginsResolvers<ContextType>;
+  SearchPageAncestor?: SearchPageAncestorResolvers<ContextType>;
   SearchPageResult?: SearchPageResultResolvers<ContextType>;
+  SearchPageResultList?: SearchPageResultListResolvers<ContextType>;
   SearchSectionResult?: SearchSectionResultResolvers<ContextType>;
   SearchSectionUrls?: SearchSectionUrlsResolvers<ContextType>;
   SearchSpaceResult?: SearchSpaceResultResolvers<ContextType>;

@@ -87,6 +87,17 @@ function referenceOf(spec: Spec, specId: string) {
   const plainObject = components.components.schemas.PlainObject as Schema | undefined;
   if (plainObject) plainObject.type = 'object';
 
+  // Reference defect: a page edit's `attributes` is oneOf the document, group and link attributes, whose
+  // properties are all optional and overlap (title, emoji, slug), so an edit of a title matches two of
+  // them and no edit could validate. The page's type says which applies: any one of them must match.
+  const pageEdited = components.components.schemas.RevisionSemanticChangePageEdited as
+    { properties?: { attributes?: { oneOf?: unknown[]; anyOf?: unknown[] } } } | undefined;
+  const editedAttributes = pageEdited?.properties?.attributes;
+  if (editedAttributes?.oneOf) {
+    editedAttributes.anyOf = editedAttributes.oneOf;
+    delete editedAttributes.oneOf;
+  }
+
   // strict: false because the reference carries OpenAPI annotations (example, deprecated, x-…) unknown to JSON Schema.
   const ajv = new Ajv({ strict: false, allErrors: true });
   addFormats(ajv);

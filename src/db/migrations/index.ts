@@ -32,6 +32,7 @@ import { Migration20261230150000 } from './Migration20261230150000.js';
 import { Migration20261230163000 } from './Migration20261230163000.js';
 import { Migration20261230184700 } from './Migration20261230184700.js';
 import { Migration20261230191000 } from './Migration20261230191000.js';
+import { Migration20261230213000 } from './Migration20261230213000.js';
 import { Migration20261231090000 } from './Migration20261231090000.js';
 import { Migration20261231100000 } from './Migration20261231100000.js';
 import { Migration20261231110000 } from './Migration20261231110000.js';
@@ -74,6 +75,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261230163000', class: Migration20261230163000 },
   { name: 'Migration20261230184700', class: Migration20261230184700 },
   { name: 'Migration20261230191000', class: Migration20261230191000 },
+  { name: 'Migration20261230213000', class: Migration20261230213000 },
   { name: 'Migration20261231090000', class: Migration20261231090000 },
   { name: 'Migration20261231100000', class: Migration20261231100000 },
   { name: 'Migration20261231110000', class: Migration20261231110000 },

@@ -18,27 +18,13 @@ import {
   spaceContent,
   spaceRevisionContent,
 } from './service.js';
+import { DEFAULT_LAYOUT } from './layout.js';
+import { changeRequestChanges, revisionSemanticChanges } from './semantic-changes.js';
 import { fileViews, gitPathOf, gitPathOfFile, pageAppUrl, pageTree, type ChangeRequestView, type FileView, type PageView, type RevisionView } from './views.js';
 
 type InChangeRequest = { spaceId: string; changeRequestId: string; metadata?: boolean | null; format?: string | null };
 /** What an edit made (a ContentEdit): the change request's new content, and the page or file it touched. */
 type Edit = { view: ChangeRequestView; pageId?: string; fileId?: string };
-
-const DEFAULT_LAYOUT = {
-  width: 'default',
-  cover: true,
-  coverSize: 'hero',
-  coverMask: 'none',
-  title: true,
-  description: true,
-  tableOfContents: true,
-  outline: true,
-  pagination: true,
-  metadata: true,
-  tags: true,
-  actions: true,
-  anchors: true,
-};
 
 /** The content a ContentLocation is in: none for a URL. */
 const viewOf = (location: LinkTarget) => (location.kind === 'url' ? null : location.view);
@@ -61,6 +47,8 @@ async function edit(
 
 export const contentResolvers: Resolvers = {
   Query: {
+    revisionSemanticChanges: (_, args, ctx) => revisionSemanticChanges(ctx, args.spaceId, args.revisionId, args),
+    changeRequestChanges: (_, args, ctx) => changeRequestChanges(ctx, args.spaceId, args.changeRequestId, args),
     changeRequestContent: (_, args, ctx) => content(ctx, args),
     changeRequestPages: async (_, args, ctx) => ({ pages: (await pageTree(ctx, await content(ctx, args))).roots }),
     changeRequestPage: async (_, args, ctx) => pageIn(ctx, await content(ctx, args), args.pageId),

@@ -108,6 +108,24 @@ export const spaceContentRoutes: Route[] = [
     document: `query($spaceId: ID!, $documentId: ID!) { spaceDocument(spaceId: $spaceId, documentId: $documentId) }`,
   },
   {
+    operationId: 'getRevisionSemanticChanges',
+    method: 'GET',
+    path: `${REVISION_PATH}/changes`,
+    status: 200,
+    document: `query($spaceId: ID!, $revisionId: ID!, $limit: Int) {
+      revisionSemanticChanges(spaceId: $spaceId, revisionId: $revisionId, limit: $limit) { mergedFrom { ...ChangeRequestFields } changes more }
+    } ${CHANGE_REQUEST}`,
+  },
+  {
+    operationId: 'getChangeRequestChanges',
+    method: 'GET',
+    path: `${SPACE}/change-requests/{changeRequestId}/changes`,
+    status: 200,
+    document: `query($spaceId: ID!, $changeRequestId: ID!, $limit: Int) {
+      changeRequestChanges(spaceId: $spaceId, changeRequestId: $changeRequestId, limit: $limit) { changes more }
+    }`,
+  },
+  {
     operationId: 'getSpacePDF',
     method: 'GET',
     path: `${SPACE}/pdf`,

@@ -44,6 +44,10 @@ export const SearchSection = defineEntity({
     anchor: p.string(),
     pageTitle: p.string(),
     pagePath: p.string(),
+    /** The page's description ('' when it has none), for a page result. */
+    pageDescription: p.text(),
+    /** The titles of the page's ancestors, from the top level down to its parent. */
+    pageAncestors: p.json<string[]>(),
     title: p.string(),
     body: p.text(),
     document: p

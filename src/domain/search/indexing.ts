@@ -1,6 +1,6 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import sql from 'sql-template-tag';
+import sql, { empty } from 'sql-template-tag';
 import type { Clock } from '../../kernel/clock.js';
 import { rowsWhereIn, queryIn } from '../../db/statements.js';
 import { enqueue, type JobHandler } from '../../jobs/queue.js';
@@ -53,8 +53,12 @@ async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<Sect
       )
     ).map((v) => [v.key, v]),
   );
+  // Pages come in tree order, so a page's parent is seen (with its own line of titles) before it.
+  const lineage = new Map<string, string[]>();
   return revision.pages.flatMap((entry) => {
     const version = versions.get(entry.version)!;
+    const pageAncestors = entry.parent ? (lineage.get(entry.parent) ?? []) : [];
+    lineage.set(entry.page, [...pageAncestors, version.title]);
     return sectionsOf(version.title, version.markdown).map((section, position) => ({
       id: `${space.id}|${entry.page}|${position}`,
       organization: space.organization,
@@ -64,6 +68,8 @@ async function sectionRows(em: EntityManager, space: IndexedSpace): Promise<Sect
       anchor: section.anchor,
       pageTitle: version.title,
       pagePath: entry.path,
+      pageDescription: version.description ?? '',
+      pageAncestors,
       title: section.title,
       body: section.body,
     }));
@@ -97,11 +103,12 @@ export async function indexSpace(em: EntityManager, spaceId: string): Promise<vo
   }
 }
 
-/** Rebuilds the organization's stale spaces (none, usually: then this reads no space). */
-export async function refreshStaleSpaces(em: EntityManager, organizationId: string): Promise<void> {
+/** Rebuilds the organization's stale spaces, or those of `spaces` (none, usually: then this reads no space). */
+export async function refreshStaleSpaces(em: EntityManager, organizationId: string, spaces?: readonly string[]): Promise<void> {
+  const ofSpaces = spaces ? sql`and "space_id" = any(${spaces}::text[])` : empty;
   const stale = await queryIn<{ space: string }>(
     em,
-    sql`select "space_id" as "space" from "search_indexed_space" where "organization_id" = ${organizationId} and "stale"`,
+    sql`select "space_id" as "space" from "search_indexed_space" where "organization_id" = ${organizationId} and "stale" ${ofSpaces}`,
   );
   for (const { space } of stale) await indexSpace(em, space);
 }
