@@ -89,7 +89,7 @@ describe('authentication', () => {
     const second = callerFor(server, alice.user, created.data.createApiToken.token);
     expect((await second.rest('GET', '/v1/user')).status).toBe(200);
     const listed = await alice.gql('{ apiTokens { id label } }');
-    expect(listed.data.apiTokens.map((t: { label: string }) => t.label).sort()).toEqual(['ci', 'test']);
+    expect((listed.data as { apiTokens: { label: string }[] }).apiTokens.map((t) => t.label).sort()).toEqual(['ci', 'test']);
     expect(JSON.stringify(listed)).not.toContain(created.data.createApiToken.token);
 
     const revoked = await alice.gql('mutation($id: ID!) { revokeApiToken(id: $id) }', { id: created.data.createApiToken.id });
