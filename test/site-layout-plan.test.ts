@@ -70,6 +70,7 @@ async function layoutStatementsOf(work: () => Promise<unknown>): Promise<{ text:
 /** A parameter as an SQL literal (the statement's are texts, nulls and arrays of ids). */
 function literal(value: unknown): string {
   if (value === null || value === undefined) return 'null';
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (Array.isArray(value)) return `'{${value.map((item) => String(item as string)).join(',')}}'`;
   return `'${(value as string).replaceAll("'", "''")}'`;
 }

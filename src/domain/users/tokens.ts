@@ -125,5 +125,5 @@ export async function revokeApiToken(em: EntityManager, clock: Clock, userId: st
 
 /** The user's active tokens, expired ones included (they list as such until revoked). */
 export function listApiTokens(em: EntityManager, userId: string) {
-  return em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+  return em.find(ApiToken, { user: userId, revokedAt: null }, { orderBy: { createdAt: 'asc' } });
 }
