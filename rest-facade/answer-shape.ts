@@ -72,7 +72,7 @@ export function nullFieldsOf(shape: Shape): NullFields | undefined {
  * lists and leaf values (JSON scalars) are kept as they are, nulls in lists included.
  */
 export function leaveOutNulls(value: unknown, fields: NullFields | undefined): void {
-  if (!fields || value === null || typeof value !== 'object') return;
+  if (!fields || value === null || typeof value !== 'object' || builtWithoutNulls(value)) return;
   if (Array.isArray(value)) {
     for (const item of value) leaveOutNulls(item, fields);
     return;

@@ -20,7 +20,7 @@ import { domainErrorOf } from '../src/db/database-errors.js';
 import { DomainError, ERROR_STATUS } from '../src/kernel/errors.js';
 import { domainErrorIn, logFailure, statusOf } from '../src/http/door-errors.js';
 import { compile, run } from '../src/graphql/jit.js';
-import { leaveOutNullsIn, stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
+import { builtWithoutNulls, leaveOutNullsIn, materialized, stringifyAnswer } from '../src/kernel/prebuilt-answers.js';
 import { guardOf } from '../src/graphql/schema.js';
 import { hasPlainWording, inputTypeAt, parseVariableError, plainType } from '../src/http/variable-errors.js';
 import type { CompiledQuery } from 'graphql-jit';
@@ -270,6 +270,8 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, idempoten
           if (answer.created) status = 201;
           data = answer[route.upsert.entity];
         }
+        // A whole answer the database wrote for GraphQL (with its nulls) is parsed to leave them out.
+        if (!builtWithoutNulls(data)) data = materialized(data);
         leaveOutNulls(data, route.nullFields);
         const location = status === 201 && (data as { urls?: { location?: string } } | null)?.urls?.location;
         if (location) res.location(location);

@@ -20,7 +20,17 @@ import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { bindRequest } from '../kernel/request-values.js';
-import { ALONG, type ManyRelation, type ObjectExpression, type OneRelation, type ReadModel } from '../kernel/read-models.js';
+import {
+  ALONG,
+  type ManyRelation,
+  type NestedSortKey,
+  type ObjectExpression,
+  type OneRelation,
+  type PageRelation,
+  type ReadModel,
+  type ShapedObject,
+} from '../kernel/read-models.js';
+import { pageSize } from '../kernel/pagination.js';
 import { plainPropertiesOf, quote, tableOf, type PlainProperty } from './statements.js';
 import { nullsLeftOutIn, prebuiltAnswersAllowed } from '../kernel/prebuilt-answers.js';
 
@@ -104,6 +114,8 @@ function readModels(areas: readonly Area[]): ReadonlyMap<string, ReadModel> {
       sql: { ...model.sql, ...extension.sql },
       objects: { ...model.objects, ...extension.objects },
       relations: { ...model.relations, ...extension.relations },
+      pages: { ...model.pages, ...extension.pages },
+      shaped: { ...model.shaped, ...extension.shaped },
       joins: { ...model.joins, ...extension.joins },
     });
   }
@@ -232,13 +244,25 @@ class Compiler {
       const relation = model.relations?.[name];
       const expression = model.sql?.[name];
       const hasArguments = fieldNodes.some((node) => (node.arguments?.length ?? 0) > 0);
-      if (relation && !hasArguments) {
-        read.add('one' in relation ? relation.key : model.key);
+      const nestedAnswer = model.pages?.[name]
+        ? this.pageAnswer(model.pages[name], field, fieldNodes, keyColumn)
+        : model.shaped?.[name] && !hasArguments
+          ? this.shapedAnswer(model.shaped[name], field, fieldNodes)
+          : undefined;
+      if (nestedAnswer !== undefined) {
+        // Answered by the database only; rows keep the field's resolver, which reads what it needs.
+        if (nestedAnswer) answers?.push({ key: responseKey, value: nestedAnswer, json: true, leaveOutNull });
+        else answers = null;
+        const needs = model.needs?.[name];
+        if (needs) needs.forEach((need) => read.add(need));
+        else readAll();
+      } else if (relation && !hasArguments) {
+        read.add('key' in relation ? relation.key : model.key);
         const target = 'one' in relation ? relation.one : relation.many;
         const shape = this.compile(target, fieldNodes);
         nested.push({ key: ALONG + responseKey, relation, shape });
         // A relation to one through a key that may be null answers null, which a non-null field refuses.
-        const mayBeMissing = 'one' in relation && isNonNullType(field.type) && properties.get(relation.key)?.nullable !== false;
+        const mayBeMissing = 'one' in relation && isNonNullType(field.type) && (!('key' in relation) || properties.get(relation.key)?.nullable !== false);
         const answer = shape.asAnswer;
         if (answer && !mayBeMissing) answers?.push({ key: responseKey, relation, shape: answer, leaveOutNull });
         else answers = null;
@@ -266,7 +290,7 @@ class Compiler {
         answers = null;
         const needs = model.needs?.[name];
         if (needs) needs.forEach((need) => read.add(need));
-        else if (relation && 'one' in relation) read.add(relation.key);
+        else if (relation && 'key' in relation) read.add(relation.key);
         else readAll();
       }
     }
@@ -305,6 +329,123 @@ class Compiler {
   }
 
   /**
+   * The answer of a list field with page arguments (kernel/read-models.ts PageRelation), written by the
+   * database for the row under an alias: the selected `count`, `items` and `next` of its first page, read
+   * in its order and bounded by its limit. Null (the resolver answers) when the arguments are not written
+   * in the document (variables, a cursor), when the items cannot be answered, or when they read levels
+   * of their own (a relation to many under them).
+   */
+  private pageAnswer(page: PageRelation, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], parentKey: string): Value | null {
+    const limit = literalLimit(nodes);
+    const target = this.models.get(page.many);
+    if (limit === null || !target) return null;
+    const pageType = getNamedType(field.type) as GraphQLObjectType;
+    const seen = { conditional: false };
+    const selected = fieldsOf(this.info.schema, this.info, pageType, nodes, seen);
+    if (seen.conditional) return null;
+    const members: PageMember[] = [];
+    for (const [key, fieldNodes] of selected) {
+      const name = fieldNodes[0].name.value;
+      const member = pageType.getFields()[name];
+      const leaveOutNull = !!member && !isNonNullType(member.type) && !keepsNull(this.info.schema, member);
+      if (name === '__typename') members.push({ key, leaveOutNull, kind: 'typename', typeName: pageType.name });
+      else if (name === 'count') members.push({ key, leaveOutNull, kind: 'count' });
+      else if (name === 'items') {
+        const items = this.compile(page.many, fieldNodes).asAnswer;
+        // One items member at most: two would place their joins under one alias.
+        if (!items || items.place('x').ctes.length || members.some((m) => m.kind === 'items')) return null;
+        members.push({ key, leaveOutNull, kind: 'items', items });
+      } else if (name === 'next') {
+        const nextType = getNamedType(member.type) as GraphQLObjectType;
+        const next: { key: string; name: string }[] = [];
+        for (const [nextKey, nextNodes] of fieldsOf(this.info.schema, this.info, nextType, fieldNodes, seen)) {
+          const nextName = nextNodes[0].name.value;
+          if (nextName !== 'page' && nextName !== '__typename') return null;
+          next.push({ key: nextKey, name: nextName });
+        }
+        if (seen.conditional) return null;
+        members.push({ key, leaveOutNull, kind: 'next', next, typeName: nextType.name });
+      } else return null;
+    }
+    const table = tableOf(this.em, target.entity);
+    return (alias, _joined, form) => {
+      const item = raw(quote(`${alias}:page`));
+      const list = page.list(item, raw(`${quote(alias)}.${quote(parentKey)}`), this.em);
+      const itemsMember = members.find((m) => m.kind === 'items');
+      const placed = itemsMember?.kind === 'items' ? (form === 'rest' ? itemsMember.items.withoutNulls! : itemsMember.items).place(`${alias}:page`) : null;
+      const keys = list.order.map((key, i) => sql`${key.time ? sql`floor(extract(epoch from ${key.sql}) * 1000)::float8` : key.sql} as ${raw(`"k${i}"`)}`);
+      const direction = (key: NestedSortKey) => raw(key.desc ? 'desc' : 'asc');
+      const rows = sql`select ${join(keys, ', ')}${placed ? sql`, ${placed.object} as "item"` : empty} from ${table} ${item} ${placed?.joins ?? empty}
+        where ${list.where} order by ${join(
+          list.order.map((key) => sql`${key.sql} ${direction(key)}`),
+          ', ',
+        )} limit ${raw(String(limit + 1))}`;
+      const numbered = sql`select q.*, row_number() over (order by ${join(
+        list.order.map((key, i) => sql`q.${raw(`"k${i}"`)} ${direction(key)}`),
+        ', ',
+      )}) as "n" from (${rows}) q`;
+      const last = raw(String(limit));
+      const pairs = members.map(({ key, leaveOutNull, ...member }): Pair => {
+        switch (member.kind) {
+          case 'typename':
+            return { key, value: raw(`'${member.typeName}'::text`), json: false, leaveOutNull };
+          case 'count':
+            return { key, value: sql`(${list.count})::int`, json: false, leaveOutNull };
+          case 'items':
+            return {
+              key,
+              value: sql`coalesce('[' || string_agg(r."item", ',' order by r."n") filter (where r."n" <= ${last}) || ']', '[]')`,
+              json: true,
+              leaveOutNull,
+            };
+          case 'next': {
+            const next = member.next.map((part): Pair =>
+              part.name === 'page'
+                ? { key: part.key, value: sql`max(case when r."n" = ${last} then ${cursorOf(list.order)} end)`, json: false, leaveOutNull: false }
+                : { key: part.key, value: raw(`'${member.typeName}'::text`), json: false, leaveOutNull: false },
+            );
+            return { key, value: sql`case when count(*) > ${last} then ${answerText(next, form === 'rest')} end`, json: true, leaveOutNull };
+          }
+        }
+      });
+      return sql`(select ${answerText(pairs, form === 'rest')} from (${numbered}) r)`;
+    };
+  }
+
+  /**
+   * The answer of a field of object type written from shapes of its own selection (kernel/read-models.ts
+   * ShapedObject), or null (the resolver answers) when a shape or a selected field cannot be answered.
+   */
+  private shapedAnswer(object: ShapedObject, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[]): Value | null {
+    const shapes: CompiledShape[] = [];
+    for (const { type, path } of object.shapes) {
+      let at = nodes;
+      for (const step of path) at = fieldsOf(this.info.schema, this.info, null, at).get(step) ?? [];
+      const answer = this.compile(type, at).asAnswer;
+      if (!answer) return null;
+      shapes.push(answer);
+    }
+    const objectType = getNamedType(field.type) as GraphQLObjectType;
+    const seen = { conditional: false };
+    const members: { key: string; leaveOutNull: boolean; json: boolean; value: (o: Sql) => Sql }[] = [];
+    for (const [key, fieldNodes] of fieldsOf(this.info.schema, this.info, objectType, nodes, seen)) {
+      const name = fieldNodes[0].name.value;
+      const member = objectType.getFields()[name];
+      const value = name === '__typename' ? () => raw(`'${objectType.name}'::text`) : object.fields[name];
+      if (!value) return null;
+      const leaveOutNull = !!member && !isNonNullType(member.type) && !keepsNull(this.info.schema, member);
+      members.push({ key, leaveOutNull, json: !!object.json?.includes(name), value });
+    }
+    if (seen.conditional) return null;
+    return (alias, _joined, form) => {
+      const o = raw('o');
+      const pairs = members.map(({ key, leaveOutNull, json, value }) => ({ key, value: value(o), json, leaveOutNull }));
+      const placed = shapes.map((shape) => (form === 'rest' ? shape.withoutNulls! : shape));
+      return sql`(select ${answerText(pairs, form === 'rest')} from (${object.from(raw(quote(alias)), placed, this.em)} offset 0) o)`;
+    };
+  }
+
+  /**
    * The object of `entries` for a row under `alias`, with the joins and levels its relations read: as the
    * JSON of a row, or as the JSON text of its answer (with its nulls, or without those REST leaves out).
    */
@@ -314,8 +455,8 @@ class Compiler {
     // Each row a level joins is looked up once per row, however many fields and relations read it
     // (a site space's title and its space): by the text of its lookup.
     const probes = new Map<string, string>();
-    const probed = (entity: string, column: string, value: Sql, where: Sql, preferred: string) => {
-      const rows = sql`select j.* from ${tableOf(this.em, entity)} j where j.${this.column(entity, column)} = ${value} ${where}`;
+    const probed = (entity: string, column: string, value: Sql, where: Sql, preferred: string, lookup?: Sql) => {
+      const rows = lookup ?? sql`select j.* from ${tableOf(this.em, entity)} j where j.${this.column(entity, column)} = ${value} ${where}`;
       const known = probes.get(rows.text);
       if (known) return known;
       probes.set(rows.text, preferred);
@@ -339,13 +480,18 @@ class Compiler {
       if ('one' in relation) {
         // A relation to one is a lookup by its key (shared with a join of the same row).
         const target = this.models.get(relation.one)!;
-        const inner = probed(target.entity, target.key, sql`${self}.${this.column(model.entity, relation.key)}`, empty, preferred);
+        const inner =
+          'key' in relation
+            ? probed(target.entity, target.key, sql`${self}.${this.column(model.entity, relation.key)}`, empty, preferred)
+            : probed(target.entity, target.key, empty, empty, preferred, relation.lookup(self, this.em));
         const placed = shape.place(inner);
         joins.push(placed.joins);
         // The target's own levels (a relation to many under it) read from its rows.
         if (placed.ctes.length)
           ctes.push(
-            this.levelOf(target, this.column(target.entity, target.key), sql`p.${this.column(model.entity, relation.key)}`, alias, inner),
+            'key' in relation
+              ? this.levelOf(target, this.column(target.entity, target.key), sql`p.${this.column(model.entity, relation.key)}`, alias, inner)
+              : sql`${levelRows(inner)} as (select found.* from ${levelRows(alias)} p cross join lateral (${relation.lookup(raw('p'), this.em)} offset 0) found)`,
             ...placed.ctes,
           );
         const other = raw(quote(inner));
@@ -449,7 +595,9 @@ function intern(
   asAnswer: CompiledShape | null | 'graphql' | 'rest',
 ): CompiledShape {
   const placed = place('x');
-  const text = [placed.object.text, placed.joins.text, ...placed.ctes.map((cte) => cte.text)].join('\n');
+  const parts = [placed.object, placed.joins, ...placed.ctes];
+  // Values too: a declaration's parameters (a counter's name) tell apart statements of equal text.
+  const text = [...parts.map((part) => part.text), JSON.stringify(parts.map((part) => part.values))].join('\n');
   const answers = asAnswer === 'graphql' || asAnswer === 'rest';
   // Equal rows may answer different selections (aliases, __typename): their answers tell them apart.
   const key = `${kind}|${answers || !asAnswer ? '' : asAnswer.id}|${text}`;
@@ -515,7 +663,7 @@ function answerText(pairs: readonly Pair[], leaveOutNulls: boolean): Sql {
 }
 
 /** The JSON array of a shape's objects `item` in `order`, as the database aggregates them for its form (null for none). */
-export function listOf(shape: Shape, item: Sql, order: Sql): Sql {
+export function listOf(shape: Pick<Shape, 'answers'>, item: Sql, order: Sql): Sql {
   return shape.answers ? sql`'[' || string_agg(${item}, ',' order by ${order}) || ']'` : sql`json_agg(${item} order by ${order})`;
 }
 
@@ -593,4 +741,49 @@ function hydrate(shape: CompiledShape, row: Record<string, unknown>): Record<str
     else if (value) hydrate(inner, value as Record<string, unknown>);
   }
   return row;
+}
+
+/** A member of a page's answer (Compiler.pageAnswer). */
+type PageMember = { key: string; leaveOutNull: boolean } & (
+  | { kind: 'typename'; typeName: string }
+  | { kind: 'count' }
+  | { kind: 'items'; items: CompiledShape }
+  | { kind: 'next'; next: readonly { key: string; name: string }[]; typeName: string }
+);
+
+/**
+ * The page size that the field's arguments write in the document (pagination.ts `pageSize`), or null
+ * when its arguments are in variables, name a cursor or anything else, differ between the field's
+ * nodes, or are out of bounds (the resolver then answers, and refuses what it must).
+ */
+function literalLimit(nodes: readonly FieldNode[]): number | null {
+  const written = nodes.map((node) => {
+    let limit: number | undefined;
+    for (const argument of node.arguments ?? []) {
+      const { name, value } = argument;
+      if (name.value === 'page' && value.kind === Kind.NULL) continue;
+      if (name.value !== 'limit' || value.kind !== Kind.INT) return null;
+      limit = Number(value.value);
+    }
+    return limit;
+  });
+  if (written.some((limit) => limit === null || limit !== written[0])) return null;
+  try {
+    return pageSize(written[0]);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The cursor of the page's last row `r` (its sort key's `k0`, `k1`… as a page statement reads them),
+ * as pagination.ts `encodeCursor` writes it: the base64url of the key's JSON array.
+ */
+function cursorOf(order: readonly NestedSortKey[]): Sql {
+  const parts = order.map((key, i) => {
+    const value = raw(`r."k${i}"`);
+    return sql`coalesce(${key.array ? sql`to_json(to_json(${value})::text)::text` : sql`to_json(${value})::text`}, 'null')`;
+  });
+  const json = sql`'[' || concat_ws(',', ${join(parts, ', ')}) || ']'`;
+  return sql`rtrim(translate(encode(convert_to(${json}, 'UTF8'), 'base64'), E'+/\n', '-_'), '=')`;
 }

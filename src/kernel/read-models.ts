@@ -19,8 +19,27 @@ import type { Sql } from 'sql-template-tag';
 /** Rows of another type whose foreign key `foreignKey` holds this row's key, in `order` (whose last key makes it total). */
 export type ManyRelation = { many: string; foreignKey: string; order: readonly (readonly [property: string, direction: 'asc' | 'desc'])[] };
 
-/** The row of another type whose key this row's property `key` holds (or none). */
-export type OneRelation = { one: string; key: string };
+/**
+ * The row of another type whose key this row's property `key` holds (or none); or the row that `lookup`
+ * selects for the row (`select j.* from … j where …`, at most one row: a site's default section), which
+ * is read only where the database writes the answer.
+ */
+export type OneRelation = { one: string; key: string } | { one: string; lookup: (row: Sql, em: EntityManager) => Sql };
+
+/** A part of a nested list's sort key: an SQL expression of its row, its direction, and how a cursor holds it (db/pages.ts `SortKey`). */
+export type NestedSortKey = { sql: Sql; desc?: boolean; time?: boolean; array?: boolean };
+
+/**
+ * A list field with page arguments (`page`, `limit`) read nested in its parent's statement where the
+ * database writes the answer: the page type's `count`, `items` (of `many`) and `next`. `list` gives the
+ * list of the parent whose key is `parent`, its rows under the alias `item`: which rows, in which order
+ * (its last key makes it total), and its exact size (a count the database keeps, or a count). It must
+ * be the list the field's resolver reads, in the same order, with the same cursors.
+ */
+export type PageRelation = {
+  many: string;
+  list: (item: Sql, parent: Sql, em: EntityManager) => { where: Sql; order: readonly NestedSortKey[]; count: Sql };
+};
 
 /**
  * An SQL expression of a row, given its table alias (a quoted identifier fragment). `joined(name)` is
@@ -48,6 +67,28 @@ export type LevelJoin = {
  */
 export type ObjectExpression = { from: RowExpression; fields: Readonly<Record<string, RowExpression>> };
 
+/**
+ * A field of object type whose answer the database writes from rows read as shapes of the field's own
+ * selection (a site's structure of sections, groups and site spaces). `shapes` names the types and where
+ * their selections are below the field; `from` selects one row under the alias `o` for the row under
+ * `row`, given those shapes (as answers, placed by the caller's rules); each field of the object is an
+ * expression of `o` (JSON text for those in `json`). Where the database does not write the answer, the
+ * field's resolver answers.
+ */
+export type ShapedObject = {
+  shapes: readonly { type: string; path: readonly string[] }[];
+  from: (row: Sql, shapes: readonly ShapeLike[], em: EntityManager) => Sql;
+  fields: Readonly<Record<string, (o: Sql) => Sql>>;
+  json?: readonly string[];
+};
+
+/** What a ShapedObject's `from` is given of each shape: how to place it on its rows (db/read-shapes.ts `Shape`). */
+export type ShapeLike = {
+  readonly place: (alias: string) => { readonly object: Sql; readonly joins: Sql; readonly ctes: readonly Sql[] };
+  readonly answers: boolean;
+  readonly nullsLeftOut: boolean;
+};
+
 export type ReadModel = {
   /** The GraphQL object type. */
   type: string;
@@ -64,12 +105,16 @@ export type ReadModel = {
   /** Fields of object type that the database answers when it writes the answer. */
   objects?: Readonly<Record<string, ObjectExpression>>;
   relations?: Readonly<Record<string, ManyRelation | OneRelation>>;
+  /** List fields with page arguments that the database answers nested (only where it writes the answer). */
+  pages?: Readonly<Record<string, PageRelation>>;
+  /** Fields of object type answered from shapes of their own selection (only where the database writes the answer). */
+  shaped?: Readonly<Record<string, ShapedObject>>;
   /** Rows that the model's SQL fields and objects read through `joined(name)`. */
   joins?: Readonly<Record<string, LevelJoin>>;
 };
 
 /** What another area adds to a type's read model: the fields it defines on the type. */
-export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'objects' | 'relations' | 'joins'>;
+export type ReadModelExtension = { type: string; extends: true } & Pick<ReadModel, 'needs' | 'sql' | 'objects' | 'relations' | 'pages' | 'shaped' | 'joins'>;
 
 /** Declares a read model (typed helper for the area's `reads.ts`). */
 export const readModel = (model: ReadModel): ReadModel => model;

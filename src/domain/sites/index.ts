@@ -21,4 +21,4 @@ export { siteNavigationLists } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';
 export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteBaseUrlSql, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
 export { sectionOfSite } from './section-of-site.js';
-export { structureShapes, type StructureShapes } from './published/structure.js';
+export { siteStructuresStatement, structureShapes, type StructureShapes } from './published/structure.js';

@@ -5,6 +5,7 @@ import { columnOf, jsonTupleOf, readRows, rowsOf, rowsWhereIn, tableOf } from '.
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, rowLoader } from '../../kernel/loader.js';
 import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionRow } from './entities.js';
+import { answersByKey } from '../../db/answers-by-key.js';
 import { readSiteStructures, type SiteStructureRows, type StructureShapes } from './published/structure.js';
 
 const byPosition = { position: 'asc', id: 'asc' } as const;
@@ -66,6 +67,8 @@ export function siteLoaders(em: EntityManager) {
   return {
     /** A site's structure, read as `shapes` say (one statement per selection and level, whatever the site's size). */
     structureOf,
+    /** Sites as the database writes their answers, by selection (sites/site/reads.ts). */
+    siteAnswerOf: answersByKey(em, 'Site'),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Site, 'id', ids),

@@ -5,6 +5,7 @@ import type { Context } from '../../../kernel/context.js';
 import { answerIfBuilt, levelRows, listOf, shapeOf, type Shape } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { batchKeys, columnOf, readRows, tableOf } from '../../../db/statements.js';
+import type { ShapeLike } from '../../../kernel/read-models.js';
 import { SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
 /** What each kind of item of a site's structure is read as: the selection's fragments on that type. */
@@ -35,12 +36,15 @@ export type SiteStructureRows = {
 };
 
 /**
- * Reads the structures of sites in one statement, each item with what its selection nests under it
- * (a section's site spaces and their spaces, a group's sections…): each kind of item is a level of its
- * own, read through the index on its table's site, and what the items nest is read by level under them
- * (db/read-shapes.ts).
+ * The statement of the structures of the sites that `keys` names (a from item `k(id)`): a row per site,
+ * its `hasSections`, `topLevel` and `siteSpaces` as JSON (text when the shapes are answers). The Site read
+ * model nests it under a site (sites/site/reads.ts), `readSiteStructures` reads it for a batch of sites.
  */
-export async function readSiteStructures(em: EntityManager, siteIds: readonly string[], shapes: StructureShapes): Promise<SiteStructureRows[]> {
+export function siteStructuresStatement(
+  em: EntityManager,
+  keys: Sql,
+  shapes: { readonly section: ShapeLike; readonly group: ShapeLike; readonly siteSpace: ShapeLike },
+): Sql {
   const site = (entity: string) => columnOf(em, entity, 'site');
   const section = shapes.section.place('x');
   const group = shapes.group.place('xg');
@@ -48,8 +52,8 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
   const levels = [...section.ctes, ...group.ctes, ...siteSpace.ctes];
   // Each root level is read site by site through the index on its site (as the planner would not
   // always choose for a small table of many tenants' rows).
-  const bySite = (rows: Sql) => sql`select r.* from ${batchKeys(siteIds)} cross join lateral (${rows} offset 0) r`;
-  const statement = sql`with ${levelRows('x')} as (${bySite(sql`select x.* from ${tableOf(em, SiteSection)} x
+  const bySite = (rows: Sql) => sql`select r.* from ${keys} cross join lateral (${rows} offset 0) r`;
+  return sql`with ${levelRows('x')} as (${bySite(sql`select x.* from ${tableOf(em, SiteSection)} x
         where x.${site('SiteSection')} = k.id and x.${columnOf(em, SiteSection, 'sectionGroup')} is null`)}),
       ${levelRows('xg')} as (${bySite(sql`select xg.* from ${tableOf(em, SiteSectionGroup)} xg where xg.${site('SiteSectionGroup')} = k.id`)}),
       ${levelRows('xs')} as (${bySite(sql`select xs.* from ${tableOf(em, SiteSpace)} xs
@@ -65,7 +69,17 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
     select k.id as "site",
       exists(select 1 from ${tableOf(em, SiteSection)} x where x.${site('SiteSection')} = k.id) as "hasSections",
       coalesce(top.items, '[]') as "topLevel", coalesce(roots.items, '[]') as "siteSpaces"
-    from ${batchKeys(siteIds)} left join top on top.site = k.id left join roots on roots.site = k.id`;
+    from ${keys} left join top on top.site = k.id left join roots on roots.site = k.id`;
+}
+
+/**
+ * Reads the structures of sites in one statement, each item with what its selection nests under it
+ * (a section's site spaces and their spaces, a group's sections…): each kind of item is a level of its
+ * own, read through the index on its table's site, and what the items nest is read by level under them
+ * (db/read-shapes.ts).
+ */
+export async function readSiteStructures(em: EntityManager, siteIds: readonly string[], shapes: StructureShapes): Promise<SiteStructureRows[]> {
+  const statement = siteStructuresStatement(em, batchKeys(siteIds), shapes);
   const answers = shapes.section.answers;
   const rows = await readRows<SiteStructureRows>(
     em,

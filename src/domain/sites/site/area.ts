@@ -5,6 +5,7 @@ import { siteNavigationLists } from '../index.js';
 import { siteResolvers } from './resolvers.js';
 import { CreateSiteInput, UpdateSiteInput } from './inputs.js';
 import { sitesRoutes } from './routes.js';
+import { SiteReads } from './reads.js';
 
 /**
  * Sites, their adaptive schema and published view. The loaders of a site's parts, which every site
@@ -19,5 +20,6 @@ export const siteArea = {
   // The navigation's pages, which the sections and site spaces areas read.
   lists: siteNavigationLists,
   entities: [Site, SiteAdaptiveSchema],
+  reads: [SiteReads],
   routes: sitesRoutes,
 } satisfies Area;

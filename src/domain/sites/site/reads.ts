@@ -1,0 +1,82 @@
+import sql, { type Sql } from 'sql-template-tag';
+import { readModel } from '../../../kernel/read-models.js';
+import { APP_URL, PUBLIC_URL } from '../../../kernel/request-values.js';
+import { keptCount } from '../../../db/row-counts.js';
+import { siteBaseUrlSql, siteStructuresStatement } from '../index.js';
+
+/**
+ * How sites are read (kernel/read-models.ts): where the database writes the answer, a site's selection
+ * is one statement with its counts, URLs, default section, structure and pages of sections and groups.
+ * Each declaration states in SQL what the field's resolver answers (site/resolvers.ts), which the
+ * differential test compares.
+ */
+export const SiteReads = readModel({
+  type: 'Site',
+  entity: 'Site',
+  key: 'id',
+  always: ['organization'],
+  needs: {
+    object: [],
+    siteSpaces: [],
+    urls: ['organization', 'published', 'hostname', 'basename'],
+    adaptiveContent: ['adaptiveContentEnabled'],
+  },
+  sql: {
+    object: () => sql`'site'::text`,
+    /** The number of its site spaces, which the database keeps (as the siteSpaceCount loader reads it). */
+    siteSpaces: (alias) => sql`${keptCount('site_spaces_of_site', sql`${alias}.id`)}::int`,
+  },
+  objects: {
+    /** siteUrls: only a published site has a published URL. */
+    urls: {
+      from: (alias) => sql`select ${alias}.published, ${siteBaseUrlSql(alias)} as base`,
+      fields: {
+        location: (alias) => sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.id`,
+        app: (alias) => sql`${APP_URL}::text || '/o/' || ${alias}.organization_id || '/sites/' || ${alias}.id`,
+        published: () => sql`case when o.published then o.base end`,
+      },
+    },
+    adaptiveContent: { from: (alias) => sql`select ${alias}.adaptive_content_enabled as enabled`, fields: { enabled: () => sql`o.enabled` } },
+  },
+  relations: {
+    /** The section it names, else its first in navigation order (the defaultSection loader's rule). */
+    defaultSiteSection: {
+      one: 'SiteSection',
+      lookup: (site) => sql`select j.* from site_section j where j.site_id = ${site}.id
+        order by coalesce(j.id = ${site}.default_section, false) desc, j.nav_key, j.id limit 1`,
+    },
+  },
+  pages: {
+    /** Every section in navigation order (the sectionsOfSite list). */
+    sections: {
+      many: 'SiteSection',
+      list: (section, site) => ({
+        where: sql`${section}.site_id = ${site}`,
+        order: [{ sql: sql`${section}.nav_key`, array: true }],
+        count: keptCount('sections_of_site', site),
+      }),
+    },
+    /** The section groups by position (the sectionGroupsOfSite list). */
+    sectionGroups: {
+      many: 'SiteSectionGroup',
+      list: (group, site) => ({
+        where: sql`${group}.site_id = ${site}`,
+        order: [{ sql: sql`${group}.position` }, { sql: sql`${group}.id` }],
+        count: sql`(select count(*) from site_section_group g where g.site_id = ${site})`,
+      }),
+    },
+  },
+  shaped: {
+    /** siteStructure: its top level when it has sections, else its root-level site spaces. */
+    structure: {
+      shapes: ['SiteSection', 'SiteSectionGroup', 'SiteSpace'].map((type) => ({ type, path: ['structure'] })),
+      from: (site, [section, group, siteSpace], em) =>
+        sql`select st.* from (${siteStructuresStatement(em, sql`(select ${site}.id) as k(id)`, { section, group, siteSpace })}) st`,
+      fields: {
+        type: (o: Sql) => sql`case when ${o}."hasSections" then 'sections' else 'siteSpaces' end`,
+        structure: (o: Sql) => sql`case when ${o}."hasSections" then ${o}."topLevel" else ${o}."siteSpaces" end`,
+      },
+      json: ['structure'],
+    },
+  },
+});
