@@ -127,43 +127,47 @@ describe('a whole site tree in one GraphQL request', () => {
   });
 
   it('writes the whole site in one statement when the document states its pages, answering as the resolvers do, cursors included', async () => {
+    type Page = { count: number; items: { id: string }[]; next: { page: string; __typename?: string } | null };
+    type Answer = { data: { site: { sections: Page; sectionGroups: Page } }; errors?: { extensions?: { code?: string } }[] };
     const { organization, admin, read: reader } = await newOrganizationWithRoles(server);
     const site = await seedSiteTree(server.em(), organization.id, 9, 2, 3, server.clock.now());
     const selection = (limit: string) => `id title siteSpaces published urls { location app published } __typename
       defaultSiteSection { id path } structure { type structure { ... on SiteSection { id siteSpaces { id } } ... on SiteSectionGroup { id } } }
       sections(limit: ${limit}) { count items { id title group { id } } next { page __typename } __typename }
       sectionGroups(limit: ${limit}) { count items { id } next { page } }`;
+    const ask = (caller: typeof admin, query: string, variables: Record<string, unknown>) => caller.gql(query, variables) as Promise<Answer>;
     for (const caller of [admin, reader]) {
       // Literal limits: the database writes the site (3 statements: token, the site for its guard, the
       // answer); limits in variables: the resolvers answer, list by list.
-      let written: { data: any; errors?: unknown } | undefined;
+      let written: Answer | undefined;
       const statements = await countStatements(
-        async () => void (written = await caller.gql(`query($id: ID!) { site(id: $id) { ${selection('4')} } }`, { id: site })),
+        async () => void (written = await ask(caller, `query($id: ID!) { site(id: $id) { ${selection('4')} } }`, { id: site })),
       );
-      const resolved = await caller.gql(`query($id: ID!, $limit: Int) { site(id: $id) { ${selection('$limit')} } }`, { id: site, limit: 4 });
+      const resolved = await ask(caller, `query($id: ID!, $limit: Int) { site(id: $id) { ${selection('$limit')} } }`, { id: site, limit: 4 });
       expect(written!.errors).toBeUndefined();
       expect(statements).toBe(3);
       expect(written!.data).toEqual(resolved.data);
-      expect(written!.data.site.sections).toMatchObject({ count: 9, next: { __typename: 'PageRef' } });
-      expect(written!.data.site.sectionGroups.next).toBeNull();
+      const { sections, sectionGroups } = written!.data.site;
+      expect(sections).toMatchObject({ count: 9, next: { __typename: 'PageRef' } });
+      expect(sectionGroups.next).toBeNull();
       // The cursor the database wrote leads on, to the end of the list.
-      const ids = written!.data.site.sections.items.map((s: { id: string }) => s.id);
-      let page: string | null = written!.data.site.sections.next.page;
+      const ids = sections.items.map((s) => s.id);
+      let page = sections.next?.page ?? null;
       while (page) {
-        const next = await caller.gql(`query($id: ID!, $page: String) { site(id: $id) { sections(limit: 4, page: $page) { items { id } next { page } } } }`, {
+        const next = await ask(caller, `query($id: ID!, $page: String) { site(id: $id) { sections(limit: 4, page: $page) { items { id } next { page } } } }`, {
           id: site,
           page,
         });
-        ids.push(...next.data.site.sections.items.map((s: { id: string }) => s.id));
+        ids.push(...next.data.site.sections.items.map((s) => s.id));
         page = next.data.site.sections.next?.page ?? null;
       }
-      const all = await caller.gql(`query($id: ID!) { site(id: $id) { sections(limit: 100) { items { id } } } }`, { id: site });
-      expect(ids).toEqual(all.data.site.sections.items.map((s: { id: string }) => s.id));
+      const all = await ask(caller, `query($id: ID!) { site(id: $id) { sections(limit: 100) { items { id } } } }`, { id: site });
+      expect(ids).toEqual(all.data.site.sections.items.map((s) => s.id));
     }
     // Out-of-range limits and unknown sites are refused as before.
-    const bad = await admin.gql(`query($id: ID!) { site(id: $id) { sections(limit: 0) { count } } }`, { id: site });
+    const bad = await ask(admin, `query($id: ID!) { site(id: $id) { sections(limit: 0) { count } } }`, { id: site });
     expect(bad.errors?.[0]?.extensions?.code).toBe('BAD_REQUEST');
-    const unknown = await admin.gql(`query { site(id: "nope") { id sections(limit: 2) { count } } }`);
+    const unknown = await ask(admin, `query { site(id: "nope") { id sections(limit: 2) { count } } }`, {});
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
