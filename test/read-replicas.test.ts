@@ -17,6 +17,8 @@ type Titled = { id: string; title: string };
 type SpaceList = { items: Titled[] };
 import { startTestServer, type TestServer } from './support/server.js';
 import { addMember } from '../src/domain/organizations/index.js';
+import { replicaSetOf } from '../src/db/replicas.js';
+import type { ReplicaOptions } from '../src/kernel/database.js';
 
 const skip = replicaSkipReason();
 if (skip) console.warn(skip);
@@ -44,8 +46,10 @@ describe('configuration', () => {
       /^DATABASE_REPLICA_URLS: must be comma-separated URLs/,
     );
     expect(refused({ DATABASE_URL: 'postgres://primary/db', REPLICA_MAX_LAG_MS: '10' })[0]).toMatch(/^REPLICA_MAX_LAG_MS:/);
+    expect(refused({ DATABASE_URL: 'postgres://primary/db', REPLICA_QUERY_TIMEOUT_MS: '0' })[0]).toMatch(/^REPLICA_QUERY_TIMEOUT_MS:/);
     const config = loadConfig({ DATABASE_URL: 'postgres://primary/db', DATABASE_REPLICA_URLS: ' postgres://a/db ,postgresql://b/db' });
-    expect(config.databaseReplicas).toEqual({ urls: ['postgres://a/db', 'postgresql://b/db'], maxLagMs: 5000 });
+    expect(config.databaseReplicas).toEqual({ urls: ['postgres://a/db', 'postgresql://b/db'], maxLagMs: 5000, queryTimeoutMs: 3000 });
+    expect(loadConfig({ DATABASE_URL: 'postgres://primary/db', REPLICA_QUERY_TIMEOUT_MS: '1500' }).databaseReplicas.queryTimeoutMs).toBe(1500);
   });
 });
 
@@ -54,8 +58,9 @@ describe.skipIf(Boolean(skip))('read replicas', () => {
   let a: TestServer;
   let b: TestServer;
 
-  const database = () => ({
-    database: { url: cluster.primaryUrl, replicas: { urls: [cluster.replicaUrl], maxLagMs: 5000 } },
+  /** The primary with the replica, as the configuration's defaults would have them (or with `replicas` changed). */
+  const database = (replicas: Partial<ReplicaOptions> = {}) => ({
+    database: { url: cluster.primaryUrl, replicas: { urls: [cluster.replicaUrl], maxLagMs: 5000, queryTimeoutMs: 3000, ...replicas } },
     env: {},
     dispose: () => Promise.resolve(),
   });
@@ -209,6 +214,86 @@ describe.skipIf(Boolean(skip))('read replicas', () => {
   );
 
   it(
+    'a replica that hangs (SIGSTOP) under 20 concurrent reads: no request fails, it leaves the rotation at the first read unanswered, and comes back',
+    async () => {
+      // Reads give up sooner than the health check (2 s): the reads, not the check, take it out.
+      const QUERY_TIMEOUT_MS = 1000;
+      const hung = await startTestServer(ENV, { database: database({ queryTimeoutMs: QUERY_TIMEOUT_MS }) });
+      const retried = async (reason: string) =>
+        valueOf(await metrics(hung), 'docs_server_db_replica_reads_retried_total', { replica: 'replica1', reason }) ?? 0;
+      let running = true;
+      const workers: Promise<void>[] = [];
+      try {
+        const { admin, organization } = await setUp(hung);
+        const space = await createSpace(admin, organization.id, 'Frozen');
+        const reader = await newUser(hung);
+        await addMember(hung.em(), hung.clock, organization.id, reader.user.id, 'read');
+        await cluster.caughtUp();
+        await until(async () => (await inRotation(hung)) === 1, 'replica in rotation');
+        await sleep(1500);
+        const failures: string[] = [];
+        let answered = 0;
+        let slowestMs = 0;
+        // Half through REST, half through GraphQL, each checking its answer.
+        const worker = async (door: number) => {
+          while (running) {
+            const started = Date.now();
+            if (door % 2) {
+              const list = await reader.rest<SpaceList>('GET', `/v1/orgs/${organization.id}/spaces`);
+              if (list.status !== 200 || !list.body.items.some((item) => item.title === 'Frozen'))
+                failures.push(`REST ${list.status} ${JSON.stringify(list.body)}`);
+            } else {
+              const one = await reader.gql<{ space: Titled | null }>(`query($id: ID!) { space(id: $id) { title } }`, { id: space.id });
+              if (one.errors || one.data?.space?.title !== 'Frozen') failures.push(`GraphQL ${JSON.stringify(one.errors)}`);
+            }
+            answered++;
+            slowestMs = Math.max(slowestMs, Date.now() - started);
+          }
+        };
+        for (let i = 0; i < 20; i++) workers.push(worker(i));
+        const readsBefore = await replicaReads(hung);
+        await until(async () => (await replicaReads(hung)) > readsBefore + 20, 'reads on the replica before it hangs', 10_000);
+        const timeoutsBefore = await retried('timeout');
+
+        await cluster.pauseReplica();
+        try {
+          const pausedAt = Date.now();
+          await until(async () => (await inRotation(hung)) === 0, 'hung replica out of rotation', 10_000);
+          // Reads in flight on it when it froze time out and are answered by the primary.
+          expect(Date.now() - pausedAt).toBeLessThan(QUERY_TIMEOUT_MS + 2000);
+          await until(async () => (await retried('timeout')) > timeoutsBefore, 'reads retried on the primary after a timeout', 5000);
+          // Meanwhile every read is the primary's, and the hung connections were destroyed rather than
+          // kept checked out: the pool holds at most the health check's (connecting, or waiting for its answer).
+          const answeredWhileHung = answered;
+          await sleep(3000);
+          expect(answered - answeredWhileHung).toBeGreaterThan(20);
+          const pool = replicaSetOf(hung.em())!.replicas[0].pool;
+          expect(pool.totalCount - pool.idleCount).toBeLessThanOrEqual(1);
+        } finally {
+          await cluster.resumeReplica();
+        }
+        await until(async () => (await inRotation(hung)) === 1, 'replica back in rotation', 20_000);
+        const readsAfter = await replicaReads(hung);
+        await until(async () => (await replicaReads(hung)) > readsAfter, 'reads on the replica again', 10_000);
+        running = false;
+        await Promise.all(workers);
+        expect(failures).toEqual([]);
+        // A read waits at most for a connection (2 s) and for its answer, then the primary's.
+        expect(slowestMs).toBeLessThan(2000 + QUERY_TIMEOUT_MS + 3000);
+        console.info(
+          `hung replica: ${answered} reads answered, 0 failed, slowest ${slowestMs} ms, ${(await retried('timeout')) - timeoutsBefore} retried after a timeout`,
+        );
+      } finally {
+        running = false;
+        await cluster.resumeReplica();
+        await Promise.all(workers);
+        await hung.stop();
+      }
+    },
+    TEST_MS,
+  );
+
+  it(
     'a revoked token and a removed member lose access on the very next request, under a delay',
     async () => {
       const { admin, organization } = await setUp(a);
@@ -298,9 +383,7 @@ describe.skipIf(Boolean(skip))('read replicas', () => {
   it(
     'a replica lagging past REPLICA_MAX_LAG_MS leaves the rotation and comes back once it catches up',
     async () => {
-      const strict = await startTestServer(ENV, {
-        database: { ...database(), database: { url: cluster.primaryUrl, replicas: { urls: [cluster.replicaUrl], maxLagMs: 1000 } } },
-      });
+      const strict = await startTestServer(ENV, { database: database({ maxLagMs: 1000 }) });
       try {
         const { admin, organization } = await setUp(strict);
         await until(async () => (await inRotation(strict)) === 1, 'replica in rotation');

@@ -32,6 +32,7 @@ const REFUSED: Record<string, [value: string, line: string]> = {
     'DATABASE_REPLICA_URLS: must be comma-separated URLs such as postgres://user:password@replica:5432/database, got "mysql://replica/docs"',
   ],
   REPLICA_MAX_LAG_MS: ['50', 'REPLICA_MAX_LAG_MS: must be a whole number from 100 to 3600000, got "50"'],
+  REPLICA_QUERY_TIMEOUT_MS: ['3s', 'REPLICA_QUERY_TIMEOUT_MS: must be a whole number from 100 to 600000, got "3s"'],
   DATABASE_CONNECT_TIMEOUT_MS: ['30s', 'DATABASE_CONNECT_TIMEOUT_MS: must be a whole number from 0 to 3600000, got "30s"'],
   DATABASE_SCHEMA: ['Docs', 'DATABASE_SCHEMA: must be a lowercase SQL identifier: a letter or _, then letters, digits or _, 63 characters at most, got "Docs"'],
   PUBLIC_URL: ['docs.example.com', 'PUBLIC_URL: must be an http or https URL such as https://docs.example.com, got "docs.example.com"'],

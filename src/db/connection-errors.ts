@@ -75,6 +75,18 @@ function failureOfOne(error: Reported): ConnectionFailure | null {
   return null;
 }
 
+/**
+ * pg and pg-pool's messages for a server that did not answer in time: a statement past the client's
+ * `query_timeout`, a connection not made (or no pool slot free) within `connectionTimeoutMillis`.
+ */
+const TIMEOUT_MESSAGES = new Set(['Query read timeout', 'timeout exceeded when trying to connect', 'Connection terminated due to connection timeout']);
+
+/** Whether `error` is the driver giving up on a server that did not answer within its timeout. */
+export function timedOut(error: unknown): boolean {
+  const message = (error as Reported | null)?.message;
+  return typeof message === 'string' && TIMEOUT_MESSAGES.has(message);
+}
+
 /** Whether `error` (or what caused it) says that the database could not be reached, and how. */
 export function connectionFailureOf(error: unknown): ConnectionFailure | null {
   const seen = new Set<unknown>();

@@ -1,7 +1,7 @@
 import pg from 'pg';
 import type { Logger } from '../kernel/logger.js';
 import type { Orm, ReplicaOptions } from '../kernel/database.js';
-import { describeConnectionFailure } from './connection-errors.js';
+import { connectionFailureOf, describeConnectionFailure, timedOut } from './connection-errors.js';
 import { releaseDeadConnections } from './dead-connections.js';
 import { searchPathStatement } from './search-path.js';
 import { SESSION_SETTINGS } from './session-settings.js';
@@ -15,8 +15,8 @@ import { redactUrl } from '../kernel/url-redaction.js';
 
 /** How often each replica's replay position and lag are read. */
 export const HEALTH_CHECK_INTERVAL_MS = 1000;
-/** A check or a connection that takes longer than this counts as the replica not answering. */
-const REPLICA_TIMEOUT_MS = 2000;
+/** A health check or a new connection that takes longer than this counts as the replica not answering. */
+const CHECK_TIMEOUT_MS = 2000;
 /** Connections to one replica at most (as to the primary). */
 const REPLICA_POOL_MAX = 10;
 
@@ -35,7 +35,12 @@ export type Replica = {
   replayed: bigint | null;
   /** How stale its data may be, at the last check (null: not known). */
   lagMs: number | null;
+  /** Reads that failed here and were answered by the primary since the start, by why. */
+  readonly retriedOnPrimary: Record<RetryReason, number>;
 };
+
+/** Why a read left a replica for the primary: it went unanswered past REPLICA_QUERY_TIMEOUT_MS, or failed. */
+export type RetryReason = 'timeout' | 'error';
 
 /** Where a read ran: `primary`, or a replica by name. */
 export type ReadTarget = string;
@@ -55,9 +60,16 @@ export class ReplicaSet {
   constructor(
     private readonly primary: pg.Pool,
     urls: readonly string[],
-    private readonly options: { maxLagMs: number; schema?: string; logger: Logger },
+    private readonly options: { maxLagMs: number; queryTimeoutMs: number; schema?: string; logger: Logger },
   ) {
-    this.replicas = urls.map((url, i) => ({ name: `replica${i + 1}`, pool: replicaPool(url, options.schema), inRotation: false, replayed: null, lagMs: null }));
+    this.replicas = urls.map((url, i) => ({
+      name: `replica${i + 1}`,
+      pool: replicaPool(url, options),
+      inRotation: false,
+      replayed: null,
+      lagMs: null,
+      retriedOnPrimary: { timeout: 0, error: 0 },
+    }));
     this.replicas.forEach((replica, i) => replica.pool.on('error', (error) => this.leave(replica, error, `pool error of ${redactUrl(urls[i])}`)));
   }
 
@@ -88,7 +100,20 @@ export class ReplicaSet {
     this.reads.set(target, (this.reads.get(target) ?? 0) + 1);
   }
 
-  /** Takes a replica out of rotation at once (a read failed on it); the health check brings it back. */
+  /**
+   * A read failed on `replica` and is about to be asked of the primary. A replica that did not answer
+   * in time, or lost the connection, leaves the rotation at once, before the next check: the reads
+   * after this one go to the primary without waiting out the timeout too. A statement it refused (one
+   * cancelled for a conflict with recovery) leaves it in rotation.
+   */
+  readFailed(replica: Replica, error: unknown): void {
+    const reason: RetryReason = timedOut(error) ? 'timeout' : 'error';
+    replica.retriedOnPrimary[reason]++;
+    if (reason === 'timeout') this.leave(replica, error, 'read unanswered in time');
+    else if (connectionFailureOf(error)) this.leave(replica, error);
+  }
+
+  /** Takes a replica out of rotation at once; the health check brings it back. */
   leave(replica: Replica, error: unknown, what = 'read failed'): void {
     if (replica.inRotation) this.options.logger.warn({ replica: replica.name, reason: describeConnectionFailure(error) }, `replica out of rotation: ${what}`);
     replica.inRotation = false;
@@ -103,7 +128,7 @@ export class ReplicaSet {
   private async checkAll(): Promise<void> {
     let primary: bigint;
     try {
-      const { rows } = await withTimeout(this.primary.query<{ lsn: string }>('select pg_current_wal_lsn()::text as lsn'));
+      const { rows } = await withTimeout(this.primary.query<{ lsn: string }>(PRIMARY_POSITION));
       primary = lsnOf(rows[0].lsn);
     } catch {
       // Without the primary's position no lag can be told: every replica keeps its state until it can.
@@ -119,7 +144,8 @@ export class ReplicaSet {
 
   private async checkOne(replica: Replica, primary: bigint): Promise<void> {
     try {
-      const { rows } = await withTimeout(replica.pool.query<{ lsn: string | null }>('select pg_last_wal_replay_lsn()::text as lsn'));
+      // Bounded by the driver, not raced: a check that goes unanswered destroys its connection (below).
+      const { rows } = await replica.pool.query<{ lsn: string | null }>(REPLAY_POSITION);
       const replayed = rows[0].lsn === null ? null : lsnOf(rows[0].lsn);
       replica.replayed = replayed;
       replica.lagMs = replayed === null ? null : this.lagOf(replayed, primary);
@@ -157,8 +183,19 @@ export class ReplicaSet {
   }
 }
 
-function replicaPool(url: string, schema: string | undefined): pg.Pool {
-  const pool = new pg.Pool({ connectionString: url, max: REPLICA_POOL_MAX, connectionTimeoutMillis: REPLICA_TIMEOUT_MS });
+const PRIMARY_POSITION = 'select pg_current_wal_lsn()::text as lsn';
+/** A replica's replay position, unanswered after CHECK_TIMEOUT_MS whatever REPLICA_QUERY_TIMEOUT_MS says (a typed QueryConfig lacks `query_timeout`). */
+const REPLAY_POSITION: pg.QueryConfig & { query_timeout: number } = { text: 'select pg_last_wal_replay_lsn()::text as lsn', query_timeout: CHECK_TIMEOUT_MS };
+
+/**
+ * A replica's pool. `query_timeout`: a statement unanswered that long fails (pg's own timer); its
+ * connection, released with the error, is then removed from the pool and its socket destroyed (pg ends
+ * a client with a statement in flight by destroying the socket), so a replica that stopped or vanished
+ * behind a black hole holds no connection of the pool until TCP gives up on it.
+ */
+function replicaPool(url: string, options: { queryTimeoutMs: number; schema?: string }): pg.Pool {
+  const { schema, queryTimeoutMs } = options;
+  const pool = new pg.Pool({ connectionString: url, max: REPLICA_POOL_MAX, connectionTimeoutMillis: CHECK_TIMEOUT_MS, query_timeout: queryTimeoutMs });
   releaseDeadConnections(pool);
   pool.on('connect', (client) => {
     // A replica that goes away ends its connections, checked out ones too, whose statements then fail
@@ -171,10 +208,11 @@ function replicaPool(url: string, schema: string | undefined): pg.Pool {
   return pool;
 }
 
+/** The primary's check, raced against CHECK_TIMEOUT_MS: its pool is the ORM's, whose settings are not this module's. */
 function withTimeout<T>(promise: Promise<T>): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`no answer within ${REPLICA_TIMEOUT_MS} ms`)), REPLICA_TIMEOUT_MS);
+    timer = setTimeout(() => reject(new Error(`no answer within ${CHECK_TIMEOUT_MS} ms`)), CHECK_TIMEOUT_MS);
   });
   return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
@@ -190,7 +228,8 @@ export const replicaSetOf = (em: { config: object }): ReplicaSet | undefined => 
  */
 export async function openReplicas(orm: Orm, options: ReplicaOptions, logger: Logger): Promise<ReplicaSet> {
   const primary = await orm.em.getConnection().getNativeClient();
-  const set = new ReplicaSet(primary, options.urls, { maxLagMs: options.maxLagMs, schema: orm.config.get('schema'), logger });
+  const { urls, ...settings } = options;
+  const set = new ReplicaSet(primary, urls, { ...settings, schema: orm.config.get('schema'), logger });
   replicaSets.set(orm.em.config, set);
   const close = orm.close.bind(orm);
   orm.close = async (force?: boolean) => {

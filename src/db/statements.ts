@@ -6,7 +6,6 @@ import { embeddedDatabaseOf } from './embedded-databases.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
 import { wroteOutsideTransaction } from './writes.js';
-import { connectionFailureOf } from './connection-errors.js';
 import { readPositionToRecord, replicaFor } from './read-routing.js';
 import { replicaSetOf } from './replicas.js';
 import type pg from 'pg';
@@ -237,9 +236,9 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
       replicas.counted(replica.name);
       return rows;
     } catch (error) {
-      // Whatever failed there is asked of the primary: a replica that went away, a statement cancelled
-      // by a conflict with recovery. Only a lost connection takes the replica out of rotation.
-      if (connectionFailureOf(error)) replicas.leave(replica, error);
+      // Whatever failed there is asked of the primary: a replica that went away or stopped answering
+      // (REPLICA_QUERY_TIMEOUT_MS), a statement cancelled by a conflict with recovery.
+      replicas.readFailed(replica, error);
     }
   }
   return readCurrentRows<T>(em, statement, false);

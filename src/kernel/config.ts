@@ -81,6 +81,12 @@ const EnvSchema = z.object({
     .refine((list) => keysOf(list).every(isPostgresUrl), { error: 'must be comma-separated URLs such as postgres://user:password@replica:5432/database' }),
   /** A replica whose replay is this far behind the primary leaves the rotation until it catches up. */
   REPLICA_MAX_LAG_MS: wholeNumber(100, 3_600_000).default(5000),
+  /**
+   * A read on a replica unanswered this long is abandoned (its connection destroyed) and asked of the
+   * primary, and the replica leaves the rotation: a stopped replica or a network black hole costs a
+   * request this much, not TCP's minutes.
+   */
+  REPLICA_QUERY_TIMEOUT_MS: wholeNumber(100, 600_000).default(3000),
   /** Schema of that server to use (created beforehand); `public` by default. */
   DATABASE_SCHEMA: z
     .string()
@@ -228,7 +234,7 @@ export type Config = {
   databaseSchema?: string;
   databaseConnectTimeoutMs: number;
   /** Streaming replicas of the server, and the lag past which one leaves the rotation (docs/scaling.md). */
-  databaseReplicas: { urls: string[]; maxLagMs: number };
+  databaseReplicas: { urls: string[]; maxLagMs: number; queryTimeoutMs: number };
   publicUrl: string;
   /** Whether PUBLIC_URL was set (publicUrl is otherwise this machine's local default). */
   publicUrlConfigured: boolean;
@@ -316,7 +322,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     databaseUrl: e.DATABASE_URL,
     databaseSchema: e.DATABASE_SCHEMA,
     databaseConnectTimeoutMs: e.DATABASE_CONNECT_TIMEOUT_MS,
-    databaseReplicas: { urls: keysOf(e.DATABASE_REPLICA_URLS), maxLagMs: e.REPLICA_MAX_LAG_MS },
+    databaseReplicas: { urls: keysOf(e.DATABASE_REPLICA_URLS), maxLagMs: e.REPLICA_MAX_LAG_MS, queryTimeoutMs: e.REPLICA_QUERY_TIMEOUT_MS },
     publicUrl: (e.PUBLIC_URL ?? `http://localhost:${e.PORT}`).replace(/\/+$/, ''),
     publicUrlConfigured: e.PUBLIC_URL !== undefined,
     publicUrlPrevious: e.PUBLIC_URL_PREVIOUS,
@@ -363,6 +369,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
 /** The database the configuration names: a PostgreSQL server (DATABASE_URL) or the embedded one in DATA_DIR. */
 export function databaseOf(config: Config): Database {
   if (!config.databaseUrl) return { dataDir: config.dataDir };
-  const { urls, maxLagMs } = config.databaseReplicas;
-  return { url: config.databaseUrl, schema: config.databaseSchema, ...(urls.length ? { replicas: { urls, maxLagMs } } : {}) };
+  const { urls, ...replicas } = config.databaseReplicas;
+  return { url: config.databaseUrl, schema: config.databaseSchema, ...(urls.length ? { replicas: { urls, ...replicas } } : {}) };
 }

@@ -9,7 +9,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
  */
 export type Database = { url: string; schema?: string; replicas?: ReplicaOptions } | { dataDir: string };
 
-/** Streaming replicas of a server: their URLs, and the lag past which one leaves the rotation. */
-export type ReplicaOptions = { urls: string[]; maxLagMs: number };
+/**
+ * Streaming replicas of a server: their URLs, the lag past which one leaves the rotation, and how long
+ * a read there may go unanswered before the primary answers it instead.
+ */
+export type ReplicaOptions = { urls: string[]; maxLagMs: number; queryTimeoutMs: number };
 
 export type Orm = MikroORM;

@@ -4,7 +4,8 @@ import { PREFIX, type ServerMetrics } from './registry.js';
 
 /**
  * The replicas' metrics, read at scrape time from what the health check and the reads found: plain
- * reads per target (the primary, each replica), each replica's lag and whether it is in rotation.
+ * reads per target (the primary, each replica), reads a replica failed that the primary answered,
+ * each replica's lag and whether it is in rotation.
  */
 export function watchReplicas(metrics: ServerMetrics, replicas: ReplicaSet): void {
   const registers = [metrics.registry];
@@ -17,6 +18,18 @@ export function watchReplicas(metrics: ServerMetrics, replicas: ReplicaSet): voi
       this.reset();
       this.inc({ target: 'primary' }, replicas.reads.get('primary') ?? 0);
       for (const replica of replicas.replicas) this.inc({ target: replica.name }, replicas.reads.get(replica.name) ?? 0);
+    },
+  });
+  new Counter({
+    name: `${PREFIX}db_replica_reads_retried_total`,
+    help: 'Plain reads that failed on a replica and were answered by the primary instead, by replica and reason: timeout (unanswered past REPLICA_QUERY_TIMEOUT_MS, or no connection within 2 s) or error (a lost connection, a statement cancelled by recovery)',
+    labelNames: ['replica', 'reason'] as const,
+    registers,
+    collect() {
+      this.reset();
+      for (const replica of replicas.replicas) {
+        for (const [reason, count] of Object.entries(replica.retriedOnPrimary)) this.inc({ replica: replica.name, reason }, count);
+      }
     },
   });
   new Gauge({

@@ -38,6 +38,12 @@ export type ReplicatedCluster = {
   /** Stops the replica (fast shutdown: its sessions end), and starts it again. */
   stopReplica(): Promise<void>;
   startReplica(): Promise<void>;
+  /**
+   * Freezes the replica (SIGSTOP to its postmaster and every process it started): its connections stay
+   * open and answer nothing, as a hung server or a network black hole; `resumeReplica` (SIGCONT) thaws it.
+   */
+  pauseReplica(): Promise<void>;
+  resumeReplica(): Promise<void>;
   /** A statement on the primary or on the replica. */
   onPrimary<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
   onReplica<T extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<T[]>;
@@ -91,6 +97,21 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
   const startReplica = async () => void (await binary(bin, 'pg_ctl', ['start', ...replicaStart]));
   await startReplica();
   let replicaRunning = true;
+  let paused: number[] = [];
+  const stop = (pid: number) => {
+    process.kill(pid, 'SIGSTOP');
+    paused.push(pid);
+  };
+  const resume = () => {
+    for (const pid of paused.reverse()) {
+      try {
+        process.kill(pid, 'SIGCONT');
+      } catch {
+        // Gone meanwhile.
+      }
+    }
+    paused = [];
+  };
 
   const cluster: ReplicatedCluster = {
     primaryUrl,
@@ -107,6 +128,15 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
       await startReplica();
       replicaRunning = true;
     },
+    async pauseReplica() {
+      // The postmaster (first line of postmaster.pid) first, so that it starts no process after its
+      // children are listed: the backends, the startup and WAL receiver processes.
+      const postmaster = Number(readFileSync(join(replicaDir, 'postmaster.pid'), 'utf8').split('\n')[0]);
+      stop(postmaster);
+      const { stdout } = await run('pgrep', ['-P', String(postmaster)]);
+      for (const pid of stdout.split('\n').filter(Boolean)) stop(Number(pid));
+    },
+    resumeReplica: () => Promise.resolve(resume()),
     onPrimary: (text, values) => query(primaryUrl, text, values),
     onReplica: (text, values) => query(replicaUrl, text, values),
     async caughtUp() {
@@ -119,6 +149,7 @@ export async function startReplicatedCluster(): Promise<ReplicatedCluster> {
       throw new Error('the replica did not catch up within 30 s');
     },
     async dispose() {
+      resume();
       if (replicaRunning) await binary(bin, 'pg_ctl', ['stop', '-D', replicaDir, '-m', 'immediate', '-w']).catch(() => undefined);
       await binary(bin, 'pg_ctl', ['stop', '-D', primaryDir, '-m', 'immediate', '-w']).catch(() => undefined);
       rmSync(root, { recursive: true, force: true });
