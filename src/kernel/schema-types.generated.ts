@@ -232,6 +232,23 @@ export type ChangeRequestContentArgs = {
   metadata?: InputMaybe<Scalars['Boolean']['input']>;
 };
 
+/** A batch's answer: the change request (compat), or what the batch did. */
+export type ChangeRequestContentResult = ChangeRequest | ChangeRequestContentUpdate;
+
+/** What a batch of content changes did (the current client's ChangeRequestContentUpdate). */
+export type ChangeRequestContentUpdate = {
+  __typename?: 'ChangeRequestContentUpdate';
+  changeRequest: ChangeRequest;
+  /**
+   * One per page the batch affected, in the order it first touched them: `{object: "created_page", ref,
+   * page: {object: "page", id, urls: {location}}}`, `updated_page` alike (no ref), or
+   * `{object: "deleted_page", page: <id>}`.
+   */
+  changes: Array<Scalars['JSON']['output']>;
+  /** Files the batch inserted, in order. */
+  insertedFiles: Array<RevisionFile>;
+};
+
 /** A user who edited a change request. */
 export type ChangeRequestContributor = {
   __typename?: 'ChangeRequestContributor';
@@ -541,6 +558,13 @@ export type ContentLocationList = {
   count: Scalars['Int']['output'];
   items: Array<ContentLocation>;
   next?: Maybe<PageRef>;
+};
+
+/** A reference to a page (the current client's ContentRefPage): `kind` is always page. */
+export type ContentPageRef = {
+  __typename?: 'ContentPageRef';
+  kind: Scalars['String']['output'];
+  page: Scalars['ID']['output'];
 };
 
 /** A sibling reference in a position: `{type: "space", space}` or `{type: "collection", collection}`. */
@@ -1425,6 +1449,12 @@ export type Mutation = {
   unpublishIntegration: Scalars['Boolean']['output'];
   unpublishSite: Site;
   updateChangeRequest: ChangeRequest;
+  /**
+   * Applies 1 to 50 changes (insert, update, move, delete or revert pages, insert files) to the change
+   * request's content as one new revision: in order, all or none. `compat` (true unless said) answers the
+   * change request; false answers it with the pages the batch affected and the files it inserted.
+   */
+  updateChangeRequestContent: ChangeRequestContentResult;
   /** Brings the main content into the change request by the merge rules. */
   updateChangeRequestFromMain: UpdateResult;
   updateCollection: Collection;
@@ -2072,6 +2102,14 @@ export type MutationUpdateChangeRequestArgs = {
 };
 
 
+export type MutationUpdateChangeRequestContentArgs = {
+  changeRequestId: Scalars['ID']['input'];
+  compat?: InputMaybe<Scalars['Boolean']['input']>;
+  input: UpdateChangeRequestContentInput;
+  spaceId: Scalars['ID']['input'];
+};
+
+
 export type MutationUpdateChangeRequestFromMainArgs = {
   changeRequestId: Scalars['ID']['input'];
   conflicts?: InputMaybe<ConflictChoice>;
@@ -2668,6 +2706,17 @@ export type PageList = {
   pages: Array<Page>;
 };
 
+/** A page's neighbours in the navigation; each is absent where there is none. */
+export type PageMetaLinks = {
+  __typename?: 'PageMetaLinks';
+  /** The next page in reading order (depth first), hidden pages skipped. */
+  next?: Maybe<ContentPageRef>;
+  /** The page's parent; absent at the top level. */
+  parent?: Maybe<ContentPageRef>;
+  /** The previous page in reading order (depth first), hidden pages skipped. */
+  previous?: Maybe<ContentPageRef>;
+};
+
 /** Siblings to place a page between (page ids); omitted: at the end. */
 export type PagePositionInput = {
   after?: InputMaybe<Scalars['ID']['input']>;
@@ -2810,6 +2859,8 @@ export type Query = {
   changeRequestPageByPath: Page;
   /** Links of a page of the change request's content, classified. */
   changeRequestPageLinks: ContentReferenceUsageList;
+  /** Navigation meta-links of a page of the change request's content (as spacePageMetaLinks). */
+  changeRequestPageMetaLinks: PageMetaLinks;
   changeRequestPages: PageList;
   changeRequests: ChangeRequestList;
   collection: Collection;
@@ -2976,6 +3027,11 @@ export type Query = {
   spacePageByPath: Page;
   /** The body of a page of a space's content (its current revision, or `revisionId`) as the reference's JSON document. */
   spacePageDocument: Scalars['JSON']['output'];
+  /**
+   * Navigation meta-links of a page of a space's content (its current revision, or `revisionId`): the
+   * previous and next page in reading order (hidden pages skipped) and its parent.
+   */
+  spacePageMetaLinks: PageMetaLinks;
   /** Top-level pages of a space's content (its current revision, or `revisionId`), each with its children. */
   spacePages: PageList;
   /**
@@ -3151,6 +3207,13 @@ export type QueryChangeRequestPageLinksArgs = {
   changeRequestId: Scalars['ID']['input'];
   limit?: InputMaybe<Scalars['Int']['input']>;
   page?: InputMaybe<Scalars['String']['input']>;
+  pageId: Scalars['ID']['input'];
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QueryChangeRequestPageMetaLinksArgs = {
+  changeRequestId: Scalars['ID']['input'];
   pageId: Scalars['ID']['input'];
   spaceId: Scalars['ID']['input'];
 };
@@ -3733,6 +3796,13 @@ export type QuerySpacePageByPathArgs = {
 
 
 export type QuerySpacePageDocumentArgs = {
+  pageId: Scalars['ID']['input'];
+  revisionId?: InputMaybe<Scalars['ID']['input']>;
+  spaceId: Scalars['ID']['input'];
+};
+
+
+export type QuerySpacePageMetaLinksArgs = {
   pageId: Scalars['ID']['input'];
   revisionId?: InputMaybe<Scalars['ID']['input']>;
   spaceId: Scalars['ID']['input'];
@@ -4625,6 +4695,11 @@ export type TranslationSettingsUrls = {
   location: Scalars['String']['output'];
 };
 
+export type UpdateChangeRequestContentInput = {
+  /** 1 to 50 changes (0.202.0's ChangeRequestContentChange), applied in order, all or none. */
+  changes: Array<Scalars['JSON']['input']>;
+};
+
 export type UpdateChangeRequestInput = {
   status?: InputMaybe<ChangeRequestSettableStatus>;
   subject?: InputMaybe<Scalars['String']['input']>;
@@ -5025,6 +5100,10 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of union types */
 export type ResolversUnionTypes<_RefType extends Record<string, unknown>> = {
+  ChangeRequestContentResult:
+    | ( ParentOf<'ChangeRequest', Omit<ChangeRequest, 'commentList' | 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { commentList: _RefType['CommentList'], content: _RefType['Revision'], contributors: Array<_RefType['User']>, createdBy: _RefType['User'], space: _RefType['Space'], urls: _RefType['ChangeRequestUrls'] }> )
+    | ( ParentOf<'ChangeRequestContentUpdate', Omit<ChangeRequestContentUpdate, 'changeRequest' | 'insertedFiles'> & { changeRequest: _RefType['ChangeRequest'], insertedFiles: Array<_RefType['RevisionFile']> }> )
+  ;
   InviteLink:
     | ( ParentOf<'CollectionInviteLink', Omit<CollectionInviteLink, 'collection'> & { collection: _RefType['Collection'] }> )
     | ( ParentOf<'OrganizationInviteLink', OrganizationInviteLink> )
@@ -5059,6 +5138,8 @@ export type ResolversTypes = {
   AuditLogPage: ResolverTypeWrapper<ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversTypes['Event']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   ChangeRequest: ResolverTypeWrapper<ParentOf<'ChangeRequest', Omit<ChangeRequest, 'commentList' | 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { commentList: ResolversTypes['CommentList'], content: ResolversTypes['Revision'], contributors: Array<ResolversTypes['User']>, createdBy: ResolversTypes['User'], space: ResolversTypes['Space'], urls: ResolversTypes['ChangeRequestUrls'] }>>;
+  ChangeRequestContentResult: ResolverTypeWrapper<ResolversUnionTypes<ResolversTypes>['ChangeRequestContentResult']>;
+  ChangeRequestContentUpdate: ResolverTypeWrapper<ParentOf<'ChangeRequestContentUpdate', Omit<ChangeRequestContentUpdate, 'changeRequest' | 'insertedFiles'> & { changeRequest: ResolversTypes['ChangeRequest'], insertedFiles: Array<ResolversTypes['RevisionFile']> }>>;
   ChangeRequestContributor: ResolverTypeWrapper<ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversTypes['User'] }>>;
   ChangeRequestContributorList: ResolverTypeWrapper<ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversTypes['ChangeRequestContributor']> }>>;
   ChangeRequestFinding: ChangeRequestFinding;
@@ -5091,6 +5172,7 @@ export type ResolversTypes = {
   ContentGrantList: ResolverTypeWrapper<ParentOf<'ContentGrantList', Omit<ContentGrantList, 'items' | 'next'> & { items: Array<ResolversTypes['ContentGrant']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   ContentLocation: ResolverTypeWrapper<ParentOf<'ContentLocation', Omit<ContentLocation, 'file' | 'organization' | 'page' | 'space' | 'versionContext'> & { file?: Maybe<ResolversTypes['RevisionFile']>, organization?: Maybe<ResolversTypes['Organization']>, page?: Maybe<ResolversTypes['Page']>, space?: Maybe<ResolversTypes['Space']>, versionContext?: Maybe<ResolversTypes['VersionContext']> }>>;
   ContentLocationList: ResolverTypeWrapper<ParentOf<'ContentLocationList', Omit<ContentLocationList, 'items' | 'next'> & { items: Array<ResolversTypes['ContentLocation']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
+  ContentPageRef: ResolverTypeWrapper<ParentOf<'ContentPageRef', ContentPageRef>>;
   ContentPointerInput: ContentPointerInput;
   ContentPositionInput: ContentPositionInput;
   ContentReferenceBrokenStats: ResolverTypeWrapper<ParentOf<'ContentReferenceBrokenStats', ContentReferenceBrokenStats>>;
@@ -5211,6 +5293,7 @@ export type ResolversTypes = {
   PageLayout: ResolverTypeWrapper<ParentOf<'PageLayout', PageLayout>>;
   PageLayoutInput: PageLayoutInput;
   PageList: ResolverTypeWrapper<ParentOf<'PageList', Omit<PageList, 'pages'> & { pages: Array<ResolversTypes['Page']> }>>;
+  PageMetaLinks: ResolverTypeWrapper<ParentOf<'PageMetaLinks', Omit<PageMetaLinks, 'next' | 'parent' | 'previous'> & { next?: Maybe<ResolversTypes['ContentPageRef']>, parent?: Maybe<ResolversTypes['ContentPageRef']>, previous?: Maybe<ResolversTypes['ContentPageRef']> }>>;
   PagePositionInput: PagePositionInput;
   PageRef: ResolverTypeWrapper<ParentOf<'PageRef', PageRef>>;
   PageUrls: ResolverTypeWrapper<ParentOf<'PageUrls', PageUrls>>;
@@ -5296,6 +5379,7 @@ export type ResolversTypes = {
   TranslationSettingsList: ResolverTypeWrapper<ParentOf<'TranslationSettingsList', Omit<TranslationSettingsList, 'items' | 'next'> & { items: Array<ResolversTypes['TranslationSettings']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
   TranslationSettingsPermissions: ResolverTypeWrapper<ParentOf<'TranslationSettingsPermissions', TranslationSettingsPermissions>>;
   TranslationSettingsUrls: ResolverTypeWrapper<ParentOf<'TranslationSettingsUrls', TranslationSettingsUrls>>;
+  UpdateChangeRequestContentInput: UpdateChangeRequestContentInput;
   UpdateChangeRequestInput: UpdateChangeRequestInput;
   UpdateCollectionInput: UpdateCollectionInput;
   UpdateCommentInput: UpdateCommentInput;
@@ -5356,6 +5440,8 @@ export type ResolversParentTypes = {
   AuditLogPage: ParentOf<'AuditLogPage', Omit<AuditLogPage, 'items' | 'next'> & { items: Array<ResolversParentTypes['Event']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   Boolean: Scalars['Boolean']['output'];
   ChangeRequest: ParentOf<'ChangeRequest', Omit<ChangeRequest, 'commentList' | 'content' | 'contributors' | 'createdBy' | 'space' | 'urls'> & { commentList: ResolversParentTypes['CommentList'], content: ResolversParentTypes['Revision'], contributors: Array<ResolversParentTypes['User']>, createdBy: ResolversParentTypes['User'], space: ResolversParentTypes['Space'], urls: ResolversParentTypes['ChangeRequestUrls'] }>;
+  ChangeRequestContentResult: ResolversUnionTypes<ResolversParentTypes>['ChangeRequestContentResult'];
+  ChangeRequestContentUpdate: ParentOf<'ChangeRequestContentUpdate', Omit<ChangeRequestContentUpdate, 'changeRequest' | 'insertedFiles'> & { changeRequest: ResolversParentTypes['ChangeRequest'], insertedFiles: Array<ResolversParentTypes['RevisionFile']> }>;
   ChangeRequestContributor: ParentOf<'ChangeRequestContributor', Omit<ChangeRequestContributor, 'user'> & { user: ResolversParentTypes['User'] }>;
   ChangeRequestContributorList: ParentOf<'ChangeRequestContributorList', Omit<ChangeRequestContributorList, 'items'> & { items: Array<ResolversParentTypes['ChangeRequestContributor']> }>;
   ChangeRequestList: ParentOf<'ChangeRequestList', Omit<ChangeRequestList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ChangeRequest']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -5382,6 +5468,7 @@ export type ResolversParentTypes = {
   ContentGrantList: ParentOf<'ContentGrantList', Omit<ContentGrantList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ContentGrant']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   ContentLocation: ParentOf<'ContentLocation', Omit<ContentLocation, 'file' | 'organization' | 'page' | 'space' | 'versionContext'> & { file?: Maybe<ResolversParentTypes['RevisionFile']>, organization?: Maybe<ResolversParentTypes['Organization']>, page?: Maybe<ResolversParentTypes['Page']>, space?: Maybe<ResolversParentTypes['Space']>, versionContext?: Maybe<ResolversParentTypes['VersionContext']> }>;
   ContentLocationList: ParentOf<'ContentLocationList', Omit<ContentLocationList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ContentLocation']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
+  ContentPageRef: ParentOf<'ContentPageRef', ContentPageRef>;
   ContentPointerInput: ContentPointerInput;
   ContentPositionInput: ContentPositionInput;
   ContentReferenceBrokenStats: ParentOf<'ContentReferenceBrokenStats', ContentReferenceBrokenStats>;
@@ -5493,6 +5580,7 @@ export type ResolversParentTypes = {
   PageLayout: ParentOf<'PageLayout', PageLayout>;
   PageLayoutInput: PageLayoutInput;
   PageList: ParentOf<'PageList', Omit<PageList, 'pages'> & { pages: Array<ResolversParentTypes['Page']> }>;
+  PageMetaLinks: ParentOf<'PageMetaLinks', Omit<PageMetaLinks, 'next' | 'parent' | 'previous'> & { next?: Maybe<ResolversParentTypes['ContentPageRef']>, parent?: Maybe<ResolversParentTypes['ContentPageRef']>, previous?: Maybe<ResolversParentTypes['ContentPageRef']> }>;
   PagePositionInput: PagePositionInput;
   PageRef: ParentOf<'PageRef', PageRef>;
   PageUrls: ParentOf<'PageUrls', PageUrls>;
@@ -5574,6 +5662,7 @@ export type ResolversParentTypes = {
   TranslationSettingsList: ParentOf<'TranslationSettingsList', Omit<TranslationSettingsList, 'items' | 'next'> & { items: Array<ResolversParentTypes['TranslationSettings']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
   TranslationSettingsPermissions: ParentOf<'TranslationSettingsPermissions', TranslationSettingsPermissions>;
   TranslationSettingsUrls: ParentOf<'TranslationSettingsUrls', TranslationSettingsUrls>;
+  UpdateChangeRequestContentInput: UpdateChangeRequestContentInput;
   UpdateChangeRequestInput: UpdateChangeRequestInput;
   UpdateCollectionInput: UpdateCollectionInput;
   UpdateCommentInput: UpdateCommentInput;
@@ -5726,6 +5815,18 @@ export type ChangeRequestResolvers<ContextType = Context, ParentType extends Res
   subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   urls?: Resolver<ResolversTypes['ChangeRequestUrls'], ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
+};
+
+export type ChangeRequestContentResultResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestContentResult'] = ResolversParentTypes['ChangeRequestContentResult']> = {
+  __resolveType: TypeResolveFn<'ChangeRequest' | 'ChangeRequestContentUpdate', ParentType, ContextType>;
+};
+
+export type ChangeRequestContentUpdateResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestContentUpdate'] = ResolversParentTypes['ChangeRequestContentUpdate']> = {
+  changeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType>;
+  changes?: Resolver<Array<ResolversTypes['JSON']>, ParentType, ContextType>;
+  insertedFiles?: Resolver<Array<ResolversTypes['RevisionFile']>, ParentType, ContextType>;
+  __isTypeOf?: IsTypeOfResolverFn<ParentType, ContextType>;
 };
 
 export type ChangeRequestContributorResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ChangeRequestContributor'] = ResolversParentTypes['ChangeRequestContributor']> = {
@@ -5925,6 +6026,11 @@ export type ContentLocationListResolvers<ContextType = Context, ParentType exten
   count?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   items?: Resolver<Array<ResolversTypes['ContentLocation']>, ParentType, ContextType>;
   next?: Resolver<Maybe<ResolversTypes['PageRef']>, ParentType, ContextType>;
+};
+
+export type ContentPageRefResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentPageRef'] = ResolversParentTypes['ContentPageRef']> = {
+  kind?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  page?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
 };
 
 export type ContentReferenceBrokenStatsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentReferenceBrokenStats'] = ResolversParentTypes['ContentReferenceBrokenStats']> = {
@@ -6346,6 +6452,7 @@ export type MutationResolvers<ContextType = Context, ParentType extends Resolver
   unpublishIntegration?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationUnpublishIntegrationArgs, 'integrationName'>>;
   unpublishSite?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<MutationUnpublishSiteArgs, 'id'>>;
   updateChangeRequest?: Resolver<ResolversTypes['ChangeRequest'], ParentType, ContextType, RequireFields<MutationUpdateChangeRequestArgs, 'changeRequestId' | 'input' | 'spaceId'>>;
+  updateChangeRequestContent?: Resolver<ResolversTypes['ChangeRequestContentResult'], ParentType, ContextType, RequireFields<MutationUpdateChangeRequestContentArgs, 'changeRequestId' | 'compat' | 'input' | 'spaceId'>>;
   updateChangeRequestFromMain?: Resolver<ResolversTypes['UpdateResult'], ParentType, ContextType, RequireFields<MutationUpdateChangeRequestFromMainArgs, 'changeRequestId' | 'conflicts' | 'spaceId'>>;
   updateCollection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<MutationUpdateCollectionArgs, 'id' | 'input'>>;
   updateComment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType, RequireFields<MutationUpdateCommentArgs, 'commentId' | 'input' | 'spaceId'>>;
@@ -6621,6 +6728,12 @@ export type PageListResolvers<ContextType = Context, ParentType extends Resolver
   pages?: Resolver<Array<ResolversTypes['Page']>, ParentType, ContextType>;
 };
 
+export type PageMetaLinksResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageMetaLinks'] = ResolversParentTypes['PageMetaLinks']> = {
+  next?: Resolver<Maybe<ResolversTypes['ContentPageRef']>, ParentType, ContextType>;
+  parent?: Resolver<Maybe<ResolversTypes['ContentPageRef']>, ParentType, ContextType>;
+  previous?: Resolver<Maybe<ResolversTypes['ContentPageRef']>, ParentType, ContextType>;
+};
+
 export type PageRefResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PageRef'] = ResolversParentTypes['PageRef']> = {
   page?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
@@ -6664,6 +6777,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   changeRequestPage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QueryChangeRequestPageArgs, 'changeRequestId' | 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
   changeRequestPageByPath?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QueryChangeRequestPageByPathArgs, 'changeRequestId' | 'computed' | 'evaluated' | 'metadata' | 'pagePath' | 'spaceId'>>;
   changeRequestPageLinks?: Resolver<ResolversTypes['ContentReferenceUsageList'], ParentType, ContextType, RequireFields<QueryChangeRequestPageLinksArgs, 'changeRequestId' | 'pageId' | 'spaceId'>>;
+  changeRequestPageMetaLinks?: Resolver<ResolversTypes['PageMetaLinks'], ParentType, ContextType, RequireFields<QueryChangeRequestPageMetaLinksArgs, 'changeRequestId' | 'pageId' | 'spaceId'>>;
   changeRequestPages?: Resolver<ResolversTypes['PageList'], ParentType, ContextType, RequireFields<QueryChangeRequestPagesArgs, 'changeRequestId' | 'computed' | 'metadata' | 'spaceId'>>;
   changeRequests?: Resolver<ResolversTypes['ChangeRequestList'], ParentType, ContextType, RequireFields<QueryChangeRequestsArgs, 'spaceId' | 'status'>>;
   collection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType, RequireFields<QueryCollectionArgs, 'id'>>;
@@ -6737,6 +6851,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   spacePage?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageArgs, 'computed' | 'evaluated' | 'metadata' | 'pageId' | 'spaceId'>>;
   spacePageByPath?: Resolver<ResolversTypes['Page'], ParentType, ContextType, RequireFields<QuerySpacePageByPathArgs, 'computed' | 'evaluated' | 'metadata' | 'pagePath' | 'spaceId'>>;
   spacePageDocument?: Resolver<ResolversTypes['JSON'], ParentType, ContextType, RequireFields<QuerySpacePageDocumentArgs, 'pageId' | 'spaceId'>>;
+  spacePageMetaLinks?: Resolver<ResolversTypes['PageMetaLinks'], ParentType, ContextType, RequireFields<QuerySpacePageMetaLinksArgs, 'pageId' | 'spaceId'>>;
   spacePages?: Resolver<ResolversTypes['PageList'], ParentType, ContextType, RequireFields<QuerySpacePagesArgs, 'computed' | 'metadata' | 'spaceId'>>;
   spacePermissions?: Resolver<ResolversTypes['UserPermissionList'], ParentType, ContextType, RequireFields<QuerySpacePermissionsArgs, 'spaceId'>>;
   spaces?: Resolver<ResolversTypes['SpaceList'], ParentType, ContextType, RequireFields<QuerySpacesArgs, 'organizationId'>>;
@@ -7302,6 +7417,8 @@ export type Resolvers<ContextType = Context> = {
   AuditEventUrls?: AuditEventUrlsResolvers<ContextType>;
   AuditLogPage?: AuditLogPageResolvers<ContextType>;
   ChangeRequest?: ChangeRequestResolvers<ContextType>;
+  ChangeRequestContentResult?: ChangeRequestContentResultResolvers<ContextType>;
+  ChangeRequestContentUpdate?: ChangeRequestContentUpdateResolvers<ContextType>;
   ChangeRequestContributor?: ChangeRequestContributorResolvers<ContextType>;
   ChangeRequestContributorList?: ChangeRequestContributorListResolvers<ContextType>;
   ChangeRequestList?: ChangeRequestListResolvers<ContextType>;
@@ -7327,6 +7444,7 @@ export type Resolvers<ContextType = Context> = {
   ContentGrantList?: ContentGrantListResolvers<ContextType>;
   ContentLocation?: ContentLocationResolvers<ContextType>;
   ContentLocationList?: ContentLocationListResolvers<ContextType>;
+  ContentPageRef?: ContentPageRefResolvers<ContextType>;
   ContentReferenceBrokenStats?: ContentReferenceBrokenStatsResolvers<ContextType>;
   ContentReferenceStats?: ContentReferenceStatsResolvers<ContextType>;
   ContentReferenceUsage?: ContentReferenceUsageResolvers<ContextType>;
@@ -7404,6 +7522,7 @@ export type Resolvers<ContextType = Context> = {
   PageCoverRef?: PageCoverRefResolvers<ContextType>;
   PageLayout?: PageLayoutResolvers<ContextType>;
   PageList?: PageListResolvers<ContextType>;
+  PageMetaLinks?: PageMetaLinksResolvers<ContextType>;
   PageRef?: PageRefResolvers<ContextType>;
   PageUrls?: PageUrlsResolvers<ContextType>;
   PingResult?: PingResultResolvers<ContextType>;

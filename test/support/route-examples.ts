@@ -184,6 +184,7 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
   createChangeRequest: async (w) => ({ params: { spaceId: (await space(w)).id }, body: {} }),
   updateChangeRequestById: async (w) => ({ params: await changeRequest(w), body: {} }),
   importContentInChangeRequest: async (w) => ({ params: await changeRequest(w), body: { url: 'https://example.com/', source: 'website' } }),
+  updateChangeRequestContent: async (w) => ({ params: await changeRequest(w), body: { changes: [{ operation: 'insert_page', document: {} }] } }),
 
   postCommentInSpace: async (w) => ({ params: { spaceId: (await space(w)).id }, body: markdown }),
   updateCommentInSpace: async (w) => ({ params: await comment(w, false), body: {} }),

@@ -1,5 +1,5 @@
 import type { Route } from '../../kernel/rest-route.js';
-import { FILE, LINKS, PAGE, REVISION } from '../content/index.js';
+import { FILE, LINKS, META_LINKS, PAGE, REVISION } from '../content/index.js';
 import { ORGANIZATION } from '../organizations/index.js';
 import { SPACE } from '../spaces/index.js';
 import { USER } from '../users/index.js';
@@ -162,6 +162,26 @@ export const changeRequestRoutes: Route[] = [
     document: `query(${inChangeRequest}, $pageId: ID!, $page: String, $limit: Int) {
       changeRequestPageLinks(${ids}, pageId: $pageId, page: $page, limit: $limit) { ...LinkListFields }
     } ${LINKS} ${ORGANIZATION} ${SPACE} ${CHANGE_REQUEST} ${PAGE} ${FILE}`,
+  },
+  {
+    operationId: 'updateChangeRequestContent',
+    method: 'POST',
+    path: `${CR}/content`,
+    status: 200,
+    body: 'input',
+    document: `mutation(${inChangeRequest}, $input: UpdateChangeRequestContentInput!, $compat: Boolean = true) {
+      updateChangeRequestContent(${ids}, input: $input, compat: $compat) {
+        ... on ChangeRequest { ...ChangeRequestFields }
+        ... on ChangeRequestContentUpdate { changeRequest { ...ChangeRequestFields } changes insertedFiles { ...FileFields } }
+      }
+    } ${CHANGE_REQUEST} ${FILE}`,
+  },
+  {
+    operationId: 'listChangeRequestPageMetaLinks',
+    method: 'GET',
+    path: `${CR}/content/page/{pageId}/meta-links`,
+    status: 200,
+    document: `query(${inChangeRequest}, $pageId: ID!) { changeRequestPageMetaLinks(${ids}, pageId: $pageId) { ...PageMetaLinksFields } } ${META_LINKS}`,
   },
   {
     operationId: 'getChangeRequestPDF',

@@ -23,6 +23,8 @@ export type Draft = {
   files: FileEntry[];
   author: string;
   now: Date;
+  /** The main revision the change request is based on (what reverting a page goes back to by default). */
+  base: string;
 };
 
 /**
@@ -53,6 +55,7 @@ export async function editChangeRequest<R>(
       files: [...current.files],
       author,
       now,
+      base: changeRequest.revisionMergedAncestor ?? changeRequest.revisionInitial,
     };
     const result = await apply(draft);
     const written = await storeTree(tx, draft, { pages: arrange(draft.pages), files: draft.files }, stored);
@@ -79,9 +82,9 @@ export async function editChangeRequest<R>(
   return { result: outcome.result, view: { revision: outcome.revision, space: outcome.space, changeRequest: outcome.changeRequest, options: DEFAULT_READ } };
 }
 
-type PageFields = z.infer<typeof UpdatePageInput>;
+export type PageFields = z.infer<typeof UpdatePageInput>;
 
-function entryOf(draft: Draft, pageId: string): PagePlacement {
+export function entryOf(draft: Draft, pageId: string): PagePlacement {
   const entry = draft.pages.find((p) => p.page === pageId);
   if (!entry) throw notFound('Page');
   return entry;
@@ -97,7 +100,7 @@ const coverOf = (cover: NonNullable<PageFields['cover']>) => ({
 });
 
 /** A new immutable version of a page, from the previous one (if any) and the changes. */
-function writeVersion(draft: Draft, pageId: string, previous: PageVersionRow | null, changes: PageFields): PageVersionRow {
+export function writeVersion(draft: Draft, pageId: string, previous: PageVersionRow | null, changes: PageFields): PageVersionRow {
   const markdown = changes.markdown ?? previous?.markdown ?? '';
   const pick = <K extends keyof PageFields & keyof PageVersionRow>(key: K, fallback: PageVersionRow[K]) =>
     (changes[key] !== undefined ? changes[key] : (previous?.[key] ?? fallback)) as PageVersionRow[K];

@@ -41,3 +41,8 @@ export const LINKS = /* GraphQL */ `
   }
   ${CONTENT_LOCATION}
 `;
+
+/** A page's navigation meta-links (previous, next, parent), each a page reference. */
+export const META_LINKS = /* GraphQL */ `
+  fragment PageMetaLinksFields on PageMetaLinks { previous { kind page } next { kind page } parent { kind page } }
+`;

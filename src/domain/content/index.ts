@@ -5,7 +5,7 @@ export { ContentEntry, ContentFile, ContentNode, FileBlob, PageVersion, Revision
 export type { PageVersionRow, RevisionRow } from './entities.js';
 export { revisionPayload, revisionTarget } from './events.js';
 export { readStoredFile } from './files.js';
-export { FILE, LINKS, PAGE, REVISION } from './fragments.js';
+export { FILE, LINKS, META_LINKS, PAGE, REVISION } from './fragments.js';
 export { arrange, slugOf } from './manifest.js';
 export type { FileEntry, Manifest, PageEntry } from './manifest.js';
 export { markdownToDocument, pageNodes, plainText } from './markdown.js';

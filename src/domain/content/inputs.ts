@@ -109,3 +109,105 @@ export const UploadFileInput = z.object({
     .regex(/^[A-Za-z0-9+/]*={0,2}$/, { error: 'must be base64' })
     .describe('The bytes, base64-encoded (at most 5 MiB decoded).'),
 });
+
+/*
+ * A batch of content changes (the current client's updateChangeRequestContent): each change is one of
+ * 0.202.0's ChangeRequestContentChange variants, told apart by `operation`.
+ */
+
+/** A page body: markdown (this server stores bodies as markdown), or `{}` for an empty one. */
+const BatchDocument = z
+  .object({
+    markdown: pageFields.markdown.optional(),
+    document: z.unknown().optional(),
+  })
+  .strict()
+  .refine((d) => d.document === undefined, { error: 'send the body as markdown: this server does not take JSON documents' });
+
+/** 0.202.0's RevisionPageUpdate: page metadata set when inserting or updating a page. */
+const batchPageFields = {
+  title: pageFields.title.optional(),
+  slug: text({ min: 1, max: 100 })
+    .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: 'must be lower-case letters and digits, words joined by "-"' })
+    .optional(),
+  emoji: z.union([z.literal(''), emoji]).optional(),
+  icon: text({ max: 50 }).optional(),
+  description: pageFields.description.unwrap().optional(),
+  hidden: flag.optional(),
+  noIndex: flag.optional(),
+  noRobotsIndex: flag.optional(),
+  condition: z
+    .string({ error: 'must be a string' })
+    .refine((c) => c === '', { error: 'this server keeps no adaptive-content conditions on pages (only "" is taken)' })
+    .optional(),
+};
+
+const pageId = z.string({ error: 'must be a page id' }).min(1, { error: 'must be a page id' });
+const index = z.number({ error: 'must be an integer' }).int({ error: 'must be an integer' }).min(0, { error: 'must be at least 0' });
+/** A batch-local reference: letters, digits, ".", "_" and "-" (it is matched against link paths). */
+const ref = text({ min: 1, max: 100 }).regex(/^[\w.-]+$/, { error: 'must be letters, digits, ".", "_" or "-"' });
+
+const BatchFile = z
+  .object({
+    ref: ref.optional(),
+    name: UploadFileInput.shape.name,
+    contentType: UploadFileInput.shape.contentType.unwrap().unwrap().optional(),
+    url: z.string({ error: 'must be a string' }).optional(),
+    base64: UploadFileInput.shape.content.max(Math.ceil(1_048_576 / 3) * 4, { error: 'must be at most 1 MiB once decoded' }).optional(),
+  })
+  .strict()
+  .refine((f) => f.url === undefined, { error: 'url: this server does not fetch files: send the bytes as base64' })
+  .refine((f) => f.base64 !== undefined, { error: 'base64 is required' })
+  .refine((f) => f.contentType !== undefined, { error: 'contentType is required with base64' });
+
+const BatchChange = z.discriminatedUnion(
+  'operation',
+  [
+    z
+      .object({
+        operation: z.literal('insert_page'),
+        ...batchPageFields,
+        document: BatchDocument,
+        into: pageId.optional(),
+        at: index.optional(),
+        ref: ref.optional(),
+      })
+      .strict(),
+    z
+      .object({
+        operation: z.literal('update_page'),
+        ...batchPageFields,
+        page: pageId,
+        document: BatchDocument.optional(),
+        into: pageId.nullable().optional(),
+        at: index.optional(),
+      })
+      .strict(),
+    z.object({ operation: z.literal('delete_page'), page: pageId }).strict(),
+    z
+      .object({
+        operation: z.literal('revert_page'),
+        page: pageId,
+        revision: z.string({ error: 'must be a revision id' }).optional(),
+        block: z.array(z.string()).optional(),
+      })
+      .strict()
+      .refine((c) => c.block === undefined, { error: 'block: this server stores bodies as markdown and reverts whole pages only' }),
+    z
+      .object({
+        operation: z.literal('insert_files'),
+        files: z.array(BatchFile).min(1, { error: 'must list at least 1 file' }).max(20, { error: 'must list at most 20 files' }),
+      })
+      .strict(),
+  ],
+  { error: 'operation: must be one of insert_page, update_page, delete_page, revert_page, insert_files' },
+);
+export type BatchChange = z.infer<typeof BatchChange>;
+
+export const UpdateChangeRequestContentInput = z.object({
+  changes: z
+    .array(BatchChange)
+    .min(1, { error: 'must list at least 1 change' })
+    .max(50, { error: 'must list at most 50 changes' })
+    .describe("1 to 50 changes (0.202.0's ChangeRequestContentChange), applied in order, all or none."),
+});

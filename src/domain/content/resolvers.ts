@@ -1,9 +1,11 @@
 import type { Context } from '../../kernel/context.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
+import { applyContentChanges, batchOutcomes, type BatchResult } from './batch.js';
 import { createPage, deletePage, editChangeRequest, movePage, updatePage, type Draft } from './editing.js';
 import { downloadUrl, removeFile, uploadFile } from './files.js';
 import { changeRequestPageLinks, spaceLinks, type LinkTarget, type LinkUsage } from './links.js';
 import { markdownToDocument } from './markdown.js';
+import { pageMetaLinks } from './meta-links.js';
 import { pdfUrl } from './pdf.js';
 import { importWebsite } from './website-import.js';
 import {
@@ -71,6 +73,8 @@ export const contentResolvers: Resolvers = {
     changeRequestPageLinks: async (_, args, ctx) => changeRequestPageLinks(ctx, await content(ctx, args), args.pageId, args),
     spaceLinks: async (_, args, ctx) => spaceLinks(ctx, (await ctx.loaders.space.load(args.spaceId))!, args),
     changeRequestFileBacklinks: async (_, args, ctx) => fileBacklinks(ctx, await content(ctx, args), args.fileId, args),
+    spacePageMetaLinks: async (_, args, ctx) => pageMetaLinks(ctx, await ofSpace(ctx, args), args.pageId),
+    changeRequestPageMetaLinks: async (_, args, ctx) => pageMetaLinks(ctx, await content(ctx, args), args.pageId),
   },
   Mutation: {
     createPage: (_, args, ctx) => edit(ctx, args, (draft) => createPage(draft, args.input), 'page'),
@@ -80,6 +84,21 @@ export const contentResolvers: Resolvers = {
     uploadFile: (_, args, ctx) => edit(ctx, args, (draft) => uploadFile(draft, args.input), 'file'),
     importContent: (_, args, ctx) => importWebsite(ctx, args.spaceId, args.changeRequestId, args.input),
     removeFile: (_, args, ctx) => edit(ctx, args, (draft) => removeFile(draft, args.fileId), 'none'),
+    updateChangeRequestContent: async (_, args, ctx) => {
+      const result = await applyContentChanges(ctx, args.spaceId, args.changeRequestId, args.input);
+      return args.compat === false ? result : result.view.changeRequest;
+    },
+  },
+  ChangeRequestContentResult: {
+    __resolveType: (result) => ('pages' in result && 'view' in result ? 'ChangeRequestContentUpdate' : 'ChangeRequest'),
+  },
+  ChangeRequestContentUpdate: {
+    changeRequest: (r) => r.view.changeRequest,
+    changes: (r, _, ctx) => batchOutcomes(ctx, r),
+    insertedFiles: async (r, _, ctx) => {
+      const files = await fileViews(ctx, r.view);
+      return r.insertedFiles.map((id) => files.find((f) => f.entry.file === id)!);
+    },
   },
   ContentEdit: {
     changeRequest: (e) => e.view.changeRequest,
@@ -173,6 +192,7 @@ export const contentResolvers: Resolvers = {
 declare module '../../kernel/resolver-parents.js' {
   interface ResolverParents {
     ContentEdit: Edit;
+    ChangeRequestContentUpdate: BatchResult;
     Revision: RevisionView;
     Page: PageView;
     RevisionFile: FileView;

@@ -1,6 +1,6 @@
 import type { Route } from '../../kernel/rest-route.js';
 import { CHANGE_REQUEST } from '../change-requests/index.js';
-import { FILE, PAGE, REVISION } from './fragments.js';
+import { FILE, META_LINKS, PAGE, REVISION } from './fragments.js';
 
 /*
  * A space's content over REST (operations of the current official client, @gitbook/api 0.202.0): its
@@ -17,7 +17,7 @@ const pageFlags = 'format: $format, evaluated: $evaluated';
 
 /** The same operations on the main content (no revisionId) and on one revision. */
 function readsOfContent(
-  names: { revision: string; pages: string; page: string; path: string; files: string; file: string },
+  names: { revision: string; pages: string; page: string; metaLinks: string; path: string; files: string; file: string },
   base: string,
   withRevision: boolean,
 ): Route[] {
@@ -57,6 +57,13 @@ function readsOfContent(
       } ${PAGE}`,
     },
     {
+      operationId: names.metaLinks,
+      method: 'GET',
+      path: withRevision ? `${base}/page/{pageId}/meta-links` : `${base}/content/page/{pageId}/meta-links`,
+      status: 200,
+      document: `query(${params}, $pageId: ID!) { spacePageMetaLinks(${ids}, pageId: $pageId) { ...PageMetaLinksFields } } ${META_LINKS}`,
+    },
+    {
       operationId: names.files,
       method: 'GET',
       path: withRevision ? `${base}/files` : `${base}/content/files`,
@@ -77,7 +84,15 @@ function readsOfContent(
 
 export const spaceContentRoutes: Route[] = [
   ...readsOfContent(
-    { revision: 'getCurrentRevision', pages: 'listPages', page: 'getPageById', path: 'getPageByPath', files: 'listFiles', file: 'getFileById' },
+    {
+      revision: 'getCurrentRevision',
+      pages: 'listPages',
+      page: 'getPageById',
+      metaLinks: 'listSpacePageMetaLinks',
+      path: 'getPageByPath',
+      files: 'listFiles',
+      file: 'getFileById',
+    },
     SPACE,
     false,
   ),
@@ -86,6 +101,7 @@ export const spaceContentRoutes: Route[] = [
       revision: 'getRevisionById',
       pages: 'listPagesInRevisionById',
       page: 'getPageInRevisionById',
+      metaLinks: 'listRevisionPageMetaLinks',
       path: 'getPageInRevisionByPath',
       files: 'listFilesInRevisionById',
       file: 'getFileInRevisionById',
