@@ -126,6 +126,43 @@ describe('operations', () => {
     expect(tooMany.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/Error' });
     expect(doc.components.schemas.Error.properties.error.required).toEqual(['code', 'message']);
   });
+
+  it('declares ETag and If-None-Match/304 on every GET, If-Match/412 on the conditional writes, Idempotency-Key/422/409 on POSTs', async () => {
+    type Reference = { $ref?: string };
+    type Parameter = Reference & { name?: string; in?: string };
+    type Operation = { parameters?: Parameter[]; responses: Record<string, Reference & { headers?: Record<string, unknown> }> };
+    type Components = {
+      headers: Record<string, { schema: unknown }>;
+      parameters: Record<string, Parameter>;
+      responses: Record<string, { content?: unknown; headers: Record<string, unknown> }>;
+    };
+    const doc = await served();
+    const components = doc.components as unknown as Components;
+    expect(components.headers.ETag.schema).toEqual({ type: 'string' });
+    expect(components.responses.NotModified).not.toHaveProperty('content');
+    expect(components.responses.NotModified.headers.ETag).toEqual({ $ref: '#/components/headers/ETag' });
+    // Parameters inline, or referenced from components.parameters.
+    const headerNames = (operation: Operation) =>
+      (operation.parameters ?? [])
+        .map((parameter) => (parameter.$ref ? components.parameters[parameter.$ref.split('/').pop()!] : parameter))
+        .filter((parameter) => parameter.in === 'header')
+        .map((parameter) => parameter.name);
+    for (const route of routes) {
+      const operation = operationAt(doc, route.method, route.path) as Operation;
+      const conditional = /\$ifMatch\b/.test(route.document);
+      if (route.method === 'GET') {
+        expect(operation.responses['200'].headers?.ETag, route.operationId).toEqual({ $ref: '#/components/headers/ETag' });
+        expect(operation.responses['304'], route.operationId).toEqual({ $ref: '#/components/responses/NotModified' });
+        expect(headerNames(operation), route.operationId).toEqual(['If-None-Match']);
+      } else if (route.method === 'POST') {
+        expect(headerNames(operation), route.operationId).toEqual(['Idempotency-Key']);
+        for (const status of ['409', '422']) expect(operation.responses[status], `${route.operationId} ${status}`).toHaveProperty('$ref');
+      } else {
+        expect(headerNames(operation), route.operationId).toEqual(conditional ? ['If-Match'] : []);
+        expect('412' in operation.responses, route.operationId).toBe(conditional);
+      }
+    }
+  });
 });
 
 describe('shapes', () => {

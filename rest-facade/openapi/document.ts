@@ -9,6 +9,7 @@ import { routes as routeTable } from '../routes/index.js';
 import { Components, type JsonSchema } from './components.js';
 import { ERROR_BODY, errorResponseComponents } from './errors.js';
 import { operationOf } from './operation.js';
+import { revalidationHeaders, revalidationParameters, revalidationResponses } from './revalidation.js';
 import { SelectionSchemas } from './selection.js';
 
 /** The server's package.json: the nearest above this module, from the sources or from a build's output. */
@@ -57,7 +58,9 @@ export function openApiDocument(schema: GraphQLSchema, config: Config, routes: r
       version: packageJson.version,
       description:
         'The REST door of the server, generated from its route table and GraphQL schema. Send an API token as `Authorization: Bearer <token>`. ' +
-        'Failures answer `{"error": {"code": <status>, "message": "..."}}`. The same operations are GraphQL queries and mutations at `/graphql`.',
+        'Failures answer `{"error": {"code": <status>, "message": "..."}}`. The same operations are GraphQL queries and mutations at `/graphql`. ' +
+        'Every GET answers a strong `ETag` (`If-None-Match` → 304); the PATCH, PUT and DELETE of a resource with a GET take it as `If-Match` ' +
+        '(412 when the resource changed since); a POST with an `Idempotency-Key` runs once (422 for another request with the key, 409 while the first runs).',
     },
     servers: serversOf(config),
     security: [{ bearerAuth: [] }],
@@ -68,7 +71,9 @@ export function openApiDocument(schema: GraphQLSchema, config: Config, routes: r
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'An API token (`cli tokens create`, or the one printed on first start).' },
       },
       schemas: components.schemas,
-      responses: errorResponseComponents(),
+      headers: revalidationHeaders(),
+      parameters: revalidationParameters(),
+      responses: { ...errorResponseComponents(), ...revalidationResponses() },
     },
   };
 }

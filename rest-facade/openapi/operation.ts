@@ -21,6 +21,7 @@ import { guardOf } from '../../src/graphql/schema.js';
 import { bodyOf, IF_MATCH_VARIABLE, type Route } from '../route.js';
 import { type Components, type JsonSchema } from './components.js';
 import { errorResponse } from './errors.js';
+import { ETAG, IF_NONE_MATCH, NOT_MODIFIED } from './revalidation.js';
 import { defaultOf, inputSchema } from './inputs.js';
 import type { SelectionSchemas } from './selection.js';
 
@@ -52,8 +53,10 @@ type Variable = { name: string; type: GraphQLInputType; required: boolean; defau
 const IF_MATCH_PARAMETER: JsonSchema = {
   name: 'If-Match',
   in: 'header',
-  description: "Write only if the resource's current ETag (its GET's) is one of these entity tags, or it exists (`*`); else 412.",
-  schema: { type: 'string' },
+  description:
+    "Write only if the resource's current ETag (the `ETag` its GET answers this caller) is one of these entity tags (strong comparison: " +
+    'a `W/` tag never matches), or if it exists (`*`); else 412 and nothing is written. Optional: without it the write happens.',
+  schema: { type: 'string', examples: ['"3q2-7wYJ0xYm1nBQaP6H8Mhv3Vw"', '*'] },
 };
 
 /**
@@ -95,11 +98,17 @@ export function operationOf(route: Route, context: OperationContext): JsonSchema
   }
 
   if (route.method === 'POST') parameters.push(IDEMPOTENCY_KEY_PARAMETER);
+  if (route.method === 'GET') parameters.push(IF_NONE_MATCH);
 
   const fragments = Object.fromEntries(
     parsed.definitions.filter((d): d is FragmentDefinitionNode => d.kind === Kind.FRAGMENT_DEFINITION).map((f) => [f.name.value, f]),
   );
   const responses: Record<string, JsonSchema> = { ...successResponses(route, rootField.type, root, fragments, context) };
+  // Every GET answers an ETag, and 304 to an If-None-Match that names it (the router's JSON answers).
+  if (route.method === 'GET' && responses['200']) {
+    responses['200'] = { ...responses['200'], headers: { ETag: ETAG } };
+    responses['304'] = NOT_MODIFIED;
+  }
   const failures = new Set([400, 401, 429, 500, 503]);
   if (!open) failures.add(403);
   if (pathNames.size) failures.add(404);

@@ -46,18 +46,6 @@ export const onOrganizationItem =
   (_: unknown, args: OrganizationItem<Key>, ctx: Context) =>
     work(ctx, args.organizationId, args[key]);
 
-/** A mutation changing one resource of an organization, named by `key`, from its input: `update(ctx, organizationId, item, input)`. */
-export const updateOrganizationItem =
-  <Key extends string, Answer>(key: Key, update: (ctx: Context, organizationId: string, item: string, input: unknown) => Answer) =>
-  (_: unknown, args: OrganizationItem<Key> & WithInput, ctx: Context) =>
-    update(ctx, args.organizationId, args[key], args.input);
-
-/** A mutation deleting one resource of an organization, named by `key`: true once `remove` has succeeded. */
-export const deleteOrganizationItem =
-  <Key extends string>(key: Key, remove: (ctx: Context, organizationId: string, item: string) => Promise<unknown>) =>
-  (_: unknown, args: OrganizationItem<Key>, ctx: Context) =>
-    succeeded(remove(ctx, args.organizationId, args[key]));
-
 /** A mutation changing a resource named by its id from its input: `update(ctx, id, input)`. */
 export const updateById =
   <Answer>(update: (ctx: Context, id: string, input: unknown) => Answer) =>

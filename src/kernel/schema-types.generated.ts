@@ -343,6 +343,8 @@ export type CollectionInviteLink = {
   __typename?: 'CollectionInviteLink';
   collection: Collection;
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/link-invites/{id} for this viewer; updateInviteLink and deleteInviteLink take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   level: Role;
   object: Scalars['String']['output'];
@@ -438,6 +440,8 @@ export type CommentReply = {
   body: CommentBody;
   comment: Comment;
   editedAt?: Maybe<Scalars['DateTime']['output']>;
+  /** The strong ETag of GET …/comments/{commentId}/replies/{id} (in a space or a change request) for this viewer; updateCommentReply and deleteCommentReply take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
   permissions: CommentPermissions;
@@ -946,6 +950,8 @@ export type Integration = {
   contentSecurityPolicy?: Maybe<Scalars['JSON']['output']>;
   contentSources: Array<IntegrationContentSource>;
   description: Scalars['String']['output'];
+  /** The strong ETag of GET /v1/integrations/{name} for this viewer; unpublishIntegration takes it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   externalLinks: Array<IntegrationExternalLink>;
   name: Scalars['String']['output'];
   object: Scalars['String']['output'];
@@ -1000,6 +1006,8 @@ export type IntegrationConfigurationComponent = {
 export type IntegrationContentInstallation = {
   __typename?: 'IntegrationContentInstallation';
   configuration: Scalars['JSON']['output'];
+  /** The strong ETag of GET /v1/integrations/{integration}/installations/{installation}/spaces/{spaceId} (or …/sites/{siteId}) for this viewer; the update and uninstall mutations of the space (or site) installation take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   externalIds: Array<Scalars['String']['output']>;
   /** The installation's id. */
   installation: Scalars['ID']['output'];
@@ -1052,6 +1060,8 @@ export type IntegrationInstallation = {
   __typename?: 'IntegrationInstallation';
   configuration: Scalars['JSON']['output'];
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/integrations/{integration}/installations/{id} for this viewer; updateIntegrationInstallation and removeIntegrationInstallation take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   externalIds: Array<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   integration: Integration;
@@ -1166,6 +1176,8 @@ export type InvitedUsers = {
 export type Member = {
   __typename?: 'Member';
   disabled: Scalars['Boolean']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/members/{id} for this viewer; updateMember and removeMember take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   /** The user's id. */
   id: Scalars['ID']['output'];
   joinedAt: Scalars['DateTime']['output'];
@@ -1685,17 +1697,20 @@ export type MutationDeleteCommentReplyArgs = {
   changeRequestId?: InputMaybe<Scalars['ID']['input']>;
   commentId: Scalars['ID']['input'];
   commentReplyId: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   spaceId: Scalars['ID']['input'];
 };
 
 
 export type MutationDeleteInviteLinkArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   inviteId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
 };
 
 
 export type MutationDeleteOpenApiSpecArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   specSlug: Scalars['String']['input'];
 };
@@ -1710,6 +1725,7 @@ export type MutationDeletePageArgs = {
 
 export type MutationDeleteSamlProviderArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
 };
 
@@ -1763,12 +1779,14 @@ export type MutationDeleteTeamArgs = {
 
 
 export type MutationDeleteTranslationSettingsArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   translationSettingsId: Scalars['ID']['input'];
 };
 
 
 export type MutationDeleteWebhookArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   webhookId: Scalars['ID']['input'];
 };
@@ -1945,6 +1963,7 @@ export type MutationPublishSiteArgs = {
 
 
 export type MutationPutOpenApiSpecArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: PutOpenApiSpecInput;
   organizationId: Scalars['ID']['input'];
   specSlug: Scalars['String']['input'];
@@ -1966,12 +1985,14 @@ export type MutationRemoveFileArgs = {
 
 
 export type MutationRemoveIntegrationInstallationArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
 };
 
 
 export type MutationRemoveMemberArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   organizationId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
 };
@@ -2070,6 +2091,7 @@ export type MutationUninstallIntegrationArgs = {
 
 
 export type MutationUninstallIntegrationFromSiteArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
   siteId: Scalars['ID']['input'];
@@ -2077,6 +2099,7 @@ export type MutationUninstallIntegrationFromSiteArgs = {
 
 
 export type MutationUninstallIntegrationFromSpaceArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
   spaceId: Scalars['ID']['input'];
@@ -2084,6 +2107,7 @@ export type MutationUninstallIntegrationFromSpaceArgs = {
 
 
 export type MutationUnpublishIntegrationArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   integrationName: Scalars['String']['input'];
 };
 
@@ -2137,12 +2161,14 @@ export type MutationUpdateCommentReplyArgs = {
   changeRequestId?: InputMaybe<Scalars['ID']['input']>;
   commentId: Scalars['ID']['input'];
   commentReplyId: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateCommentInput;
   spaceId: Scalars['ID']['input'];
 };
 
 
 export type MutationUpdateIntegrationInstallationArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateIntegrationInstallationInput;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
@@ -2150,6 +2176,7 @@ export type MutationUpdateIntegrationInstallationArgs = {
 
 
 export type MutationUpdateIntegrationSiteInstallationArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateIntegrationSiteInstallationInput;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
@@ -2158,6 +2185,7 @@ export type MutationUpdateIntegrationSiteInstallationArgs = {
 
 
 export type MutationUpdateIntegrationSpaceInstallationArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateIntegrationSpaceInstallationInput;
   installationId: Scalars['ID']['input'];
   integrationName: Scalars['String']['input'];
@@ -2166,6 +2194,7 @@ export type MutationUpdateIntegrationSpaceInstallationArgs = {
 
 
 export type MutationUpdateInviteLinkArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateInviteLinkInput;
   inviteId: Scalars['ID']['input'];
   organizationId: Scalars['ID']['input'];
@@ -2173,6 +2202,7 @@ export type MutationUpdateInviteLinkArgs = {
 
 
 export type MutationUpdateMemberArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateMemberInput;
   organizationId: Scalars['ID']['input'];
   userId: Scalars['ID']['input'];
@@ -2180,6 +2210,7 @@ export type MutationUpdateMemberArgs = {
 
 
 export type MutationUpdateOpenApiSpecArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateOpenApiSpecInput;
   organizationId: Scalars['ID']['input'];
   specSlug: Scalars['String']['input'];
@@ -2203,6 +2234,7 @@ export type MutationUpdatePageArgs = {
 
 export type MutationUpdateSamlProviderArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateSamlProviderInput;
   organizationId: Scalars['ID']['input'];
 };
@@ -2225,6 +2257,7 @@ export type MutationUpdateSiteArgs = {
 
 
 export type MutationUpdateSiteAdaptiveSchemaArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   jsonSchema: Scalars['JSON']['input'];
   organizationId?: InputMaybe<Scalars['ID']['input']>;
   siteId: Scalars['ID']['input'];
@@ -2278,6 +2311,7 @@ export type MutationUpdateTeamMembersArgs = {
 
 
 export type MutationUpdateTranslationSettingsArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateTranslationSettingsInput;
   organizationId: Scalars['ID']['input'];
   translationSettingsId: Scalars['ID']['input'];
@@ -2286,11 +2320,13 @@ export type MutationUpdateTranslationSettingsArgs = {
 
 export type MutationUpdateUserArgs = {
   id: Scalars['ID']['input'];
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateUserInput;
 };
 
 
 export type MutationUpdateWebhookArgs = {
+  ifMatch?: InputMaybe<Scalars['String']['input']>;
   input: UpdateWebhookInput;
   organizationId: Scalars['ID']['input'];
   webhookId: Scalars['ID']['input'];
@@ -2319,6 +2355,8 @@ export type OpenApiOperation = {
 export type OpenApiSpec = {
   __typename?: 'OpenAPISpec';
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/openapi/{slug} for this viewer; putOpenAPISpec, updateOpenAPISpec and deleteOpenAPISpec take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   /** `openapi 3.0.3`, `swagger 2.0`, … of that document. */
   format?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
@@ -2529,6 +2567,8 @@ export type OrganizationInstallationList = {
 export type OrganizationInviteLink = {
   __typename?: 'OrganizationInviteLink';
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/link-invites/{id} for this viewer; updateInviteLink and deleteInviteLink take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   object: Scalars['String']['output'];
   /** True when the caller already has everything the link gives. */
@@ -3998,6 +4038,8 @@ export type SamlProvider = {
   defaultTeam?: Maybe<Team>;
   /** The identity provider's entity ID; absent until set. */
   entityID?: Maybe<Scalars['String']['output']>;
+  /** The strong ETag of GET /v1/orgs/{organizationId}/saml/{id} for this viewer; updateSAMLProvider and deleteSAMLProvider take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   label: Scalars['String']['output'];
   object: Scalars['String']['output'];
@@ -4210,6 +4252,8 @@ export type SiteAdaptiveContentInput = {
 
 export type SiteAdaptiveSchema = {
   __typename?: 'SiteAdaptiveSchema';
+  /** The strong ETag of GET /v1/orgs/{organizationId}/sites/{siteId}/adaptive-schema for this viewer; updateSiteAdaptiveSchema takes it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   jsonSchema: Scalars['JSON']['output'];
   object: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
@@ -4484,6 +4528,8 @@ export type SpaceEditMode =
 export type SpaceInviteLink = {
   __typename?: 'SpaceInviteLink';
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/link-invites/{id} for this viewer; updateInviteLink and deleteInviteLink take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   level: Role;
   object: Scalars['String']['output'];
@@ -4666,6 +4712,8 @@ export type TranslationLanguage =
 export type TranslationSettings = {
   __typename?: 'TranslationSettings';
   createdAt: Scalars['DateTime']['output'];
+  /** The strong ETag of GET /v1/orgs/{organizationId}/translations/{id} for this viewer; updateTranslationSettings and deleteTranslationSettings take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   id: Scalars['ID']['output'];
   /** Languages that content is translated into, in the order set, without repeats. */
   languages: Array<TranslationLanguage>;
@@ -4906,6 +4954,8 @@ export type User = {
   __typename?: 'User';
   displayName: Scalars['String']['output'];
   email?: Maybe<Scalars['String']['output']>;
+  /** The strong ETag of GET /v1/users/{id} for this viewer (null when the viewer may not read the user there); updateUser takes it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag?: Maybe<Scalars['String']['output']>;
   id: Scalars['ID']['output'];
   /**
    * Whether the user administers this server instance (users, tokens, organizations); null unless the
@@ -4968,6 +5018,8 @@ export type Webhook = {
   description?: Maybe<Scalars['String']['output']>;
   disabledAt?: Maybe<Scalars['DateTime']['output']>;
   disabledReason?: Maybe<Scalars['String']['output']>;
+  /** The strong ETag of GET /v1/orgs/{organizationId}/webhooks/{id} for this viewer; updateWebhook and deleteWebhook take it as ifMatch (docs/behaviour/conditional-requests.md). */
+  etag: Scalars['String']['output'];
   /** Event types delivered (the catalogue's names), or `*` for all. */
   eventTypes: Array<Scalars['String']['output']>;
   /** Consecutive failed attempts. */
@@ -5873,6 +5925,7 @@ export type CollectionResolvers<ContextType = Context, ParentType extends Resolv
 export type CollectionInviteLinkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CollectionInviteLink'] = ResolversParentTypes['CollectionInviteLink']> = {
   collection?: Resolver<ResolversTypes['Collection'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   level?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -5945,6 +5998,7 @@ export type CommentReplyResolvers<ContextType = Context, ParentType extends Reso
   body?: Resolver<ResolversTypes['CommentBody'], ParentType, ContextType, Partial<CommentReplyBodyArgs>>;
   comment?: Resolver<ResolversTypes['Comment'], ParentType, ContextType>;
   editedAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   permissions?: Resolver<ResolversTypes['CommentPermissions'], ParentType, ContextType>;
@@ -6152,6 +6206,7 @@ export type IntegrationResolvers<ContextType = Context, ParentType extends Resol
   contentSecurityPolicy?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
   contentSources?: Resolver<Array<ResolversTypes['IntegrationContentSource']>, ParentType, ContextType>;
   description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   externalLinks?: Resolver<Array<ResolversTypes['IntegrationExternalLink']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6193,6 +6248,7 @@ export type IntegrationConfigurationComponentResolvers<ContextType = Context, Pa
 
 export type IntegrationContentInstallationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationContentInstallation'] = ResolversParentTypes['IntegrationContentInstallation']> = {
   configuration?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   externalIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   installation?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   integration?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6232,6 +6288,7 @@ export type IntegrationExternalLinkResolvers<ContextType = Context, ParentType e
 export type IntegrationInstallationResolvers<ContextType = Context, ParentType extends ResolversParentTypes['IntegrationInstallation'] = ResolversParentTypes['IntegrationInstallation']> = {
   configuration?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   externalIds?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   integration?: Resolver<ResolversTypes['Integration'], ParentType, ContextType>;
@@ -6308,6 +6365,7 @@ export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes
 
 export type MemberResolvers<ContextType = Context, ParentType extends ResolversParentTypes['Member'] = ResolversParentTypes['Member']> = {
   disabled?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   joinedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
   lastSeenAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
@@ -6493,6 +6551,7 @@ export type OpenApiOperationResolvers<ContextType = Context, ParentType extends 
 
 export type OpenApiSpecResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OpenAPISpec'] = ResolversParentTypes['OpenAPISpec']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   format?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   lastProcessErrorCode?: Resolver<Maybe<ResolversTypes['OpenAPISpecProcessingErrorCode']>, ParentType, ContextType>;
@@ -6611,6 +6670,7 @@ export type OrganizationInstallationListResolvers<ContextType = Context, ParentT
 
 export type OrganizationInviteLinkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['OrganizationInviteLink'] = ResolversParentTypes['OrganizationInviteLink']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   redundant?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -6919,6 +6979,7 @@ export type SamlProviderResolvers<ContextType = Context, ParentType extends Reso
   defaultRole?: Resolver<Maybe<ResolversTypes['Role']>, ParentType, ContextType>;
   defaultTeam?: Resolver<Maybe<ResolversTypes['Team']>, ParentType, ContextType>;
   entityID?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   label?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -7054,6 +7115,7 @@ export type SiteAdaptiveContentResolvers<ContextType = Context, ParentType exten
 };
 
 export type SiteAdaptiveSchemaResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteAdaptiveSchema'] = ResolversParentTypes['SiteAdaptiveSchema']> = {
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   jsonSchema?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
@@ -7207,6 +7269,7 @@ export type SpaceResolvers<ContextType = Context, ParentType extends ResolversPa
 
 export type SpaceInviteLinkResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SpaceInviteLink'] = ResolversParentTypes['SpaceInviteLink']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   level?: Resolver<ResolversTypes['Role'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -7282,6 +7345,7 @@ export type TeamPermissionsResolvers<ContextType = Context, ParentType extends R
 
 export type TranslationSettingsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['TranslationSettings'] = ResolversParentTypes['TranslationSettings']> = {
   createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   languages?: Resolver<Array<ResolversTypes['TranslationLanguage']>, ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -7314,6 +7378,7 @@ export type UpdateResultResolvers<ContextType = Context, ParentType extends Reso
 export type UserResolvers<ContextType = Context, ParentType extends ResolversParentTypes['User'] = ResolversParentTypes['User']> = {
   displayName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   email?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  etag?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   instanceAdmin?: Resolver<Maybe<ResolversTypes['Boolean']>, ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -7361,6 +7426,7 @@ export type WebhookResolvers<ContextType = Context, ParentType extends Resolvers
   description?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   disabledAt?: Resolver<Maybe<ResolversTypes['DateTime']>, ParentType, ContextType>;
   disabledReason?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  etag?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   eventTypes?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
   failureStreak?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;

@@ -4,7 +4,7 @@ import { found, whenLoaded } from '../../kernel/loader.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
 import { markdownToDocument } from '../content/index.js';
 import { pageTree } from '../content/index.js';
-import { Comment, type CommentReplyRow, type CommentRow } from './entities.js';
+import { Comment, CommentReply, type CommentReplyRow, type CommentRow } from './entities.js';
 import { etagOf, writeIfMatch, type ConditionalResource } from '../../graphql/conditional-writes.js';
 import { threadKey } from './loaders.js';
 import { summarize, type ReactionUser } from './reactions.js';
@@ -59,14 +59,16 @@ async function targetPage(ctx: Context, comment: CommentRow) {
   };
 }
 
-type CommentIds = { spaceId: string; changeRequestId?: string | null; commentId: string };
-/** A comment's GET: in its space's discussion, or in its change request's. */
-const commentRepresentation = ({ spaceId, changeRequestId, commentId }: CommentIds): [string, Record<string, unknown>] =>
-  changeRequestId ? ['getCommentInChangeRequest', { spaceId, changeRequestId, commentId }] : ['getCommentInSpace', { spaceId, commentId }];
-/** A comment as conditional writes name it (graphql/conditional-writes.ts). */
+type CommentIds = { spaceId: string; changeRequestId?: string | null; commentId: string; commentReplyId?: string };
+/** A comment's (or with `commentReplyId`, a reply's) GET: in its space's discussion, or in its change request's. */
+function commentRepresentation({ spaceId, changeRequestId, commentId, commentReplyId }: CommentIds): [string, Record<string, unknown>] {
+  const variables = { spaceId, commentId, ...(changeRequestId ? { changeRequestId } : {}), ...(commentReplyId ? { commentReplyId } : {}) };
+  return [`getComment${commentReplyId ? 'Reply' : ''}${changeRequestId ? 'InChangeRequest' : 'InSpace'}`, variables];
+}
+/** A comment or a reply as conditional writes name it (graphql/conditional-writes.ts). */
 function commentResource(ids: CommentIds): ConditionalResource {
   const [representation, variables] = commentRepresentation(ids);
-  return { representation, variables, row: [Comment, ids.commentId] };
+  return { representation, variables, row: ids.commentReplyId ? [CommentReply, ids.commentReplyId] : [Comment, ids.commentId] };
 }
 
 export const commentResolvers: Resolvers = {
@@ -83,8 +85,8 @@ export const commentResolvers: Resolvers = {
     updateComment: (_, { input, ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => updateComment(ctx, ids, input)),
     deleteComment: (_, { ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => deleteComment(ctx, ids)),
     postCommentReply: (_, { input, ...ids }, ctx) => postReply(ctx, ids, input),
-    updateCommentReply: (_, { input, ...ids }, ctx) => updateReply(ctx, ids, input),
-    deleteCommentReply: (_, ids, ctx) => deleteReply(ctx, ids),
+    updateCommentReply: (_, { input, ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => updateReply(ctx, ids, input)),
+    deleteCommentReply: (_, { ifMatch, ...ids }, ctx) => writeIfMatch(ctx, ifMatch, commentResource(ids), (ctx) => deleteReply(ctx, ids)),
   },
   Comment: {
     object: () => 'comment',
@@ -109,6 +111,10 @@ export const commentResolvers: Resolvers = {
   },
   CommentReply: {
     object: () => 'comment-reply',
+    etag: async (r, _, ctx) => {
+      const comment = await ctx.loaders.comment.get(r.comment);
+      return etagOf(ctx, ...commentRepresentation({ spaceId: r.space, changeRequestId: comment?.changeRequest, commentId: r.comment, commentReplyId: r.id }));
+    },
     postedBy: (r, _, ctx) => found(ctx.loaders.user.get(r.postedBy), 'User'),
     reactions: (r, _, ctx) => reactionsTo(ctx, r.comment, r.id),
     body,

@@ -92,8 +92,8 @@ function discussionRoutes(base: string, ids: OperationIds & { replies: Operation
       path: reply,
       status: 200,
       body: 'input',
-      document: `mutation(${params}, $commentId: ID!, $commentReplyId: ID!, $input: UpdateCommentInput!, ${format}) {
-        updateCommentReply(${args}, commentId: $commentId, commentReplyId: $commentReplyId, input: $input) { ...CommentReplyFields }
+      document: `mutation(${params}, $commentId: ID!, $commentReplyId: ID!, $input: UpdateCommentInput!, $ifMatch: String, ${format}) {
+        updateCommentReply(${args}, commentId: $commentId, commentReplyId: $commentReplyId, input: $input, ifMatch: $ifMatch) { ...CommentReplyFields }
       } ${COMMENT_REPLY}`,
     },
     {
@@ -101,8 +101,8 @@ function discussionRoutes(base: string, ids: OperationIds & { replies: Operation
       method: 'DELETE',
       path: reply,
       status: 204,
-      document: `mutation(${params}, $commentId: ID!, $commentReplyId: ID!) {
-        deleteCommentReply(${args}, commentId: $commentId, commentReplyId: $commentReplyId)
+      document: `mutation(${params}, $commentId: ID!, $commentReplyId: ID!, $ifMatch: String) {
+        deleteCommentReply(${args}, commentId: $commentId, commentReplyId: $commentReplyId, ifMatch: $ifMatch)
       }`,
     },
   ];

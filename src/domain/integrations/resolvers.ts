@@ -1,8 +1,10 @@
+import type { Context } from '../../kernel/context.js';
 import { found, whenLoaded } from '../../kernel/loader.js';
 import { succeeded } from '../../kernel/resolvers.js';
 import { createInstallationToken } from './installation-tokens.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { IntegrationInstallationRow, IntegrationRow } from './entities.js';
+import { Integration, IntegrationInstallation, type IntegrationInstallationRow, type IntegrationRow } from './entities.js';
+import { etagOfResource, writeIfMatch } from '../../graphql/conditional-writes.js';
 import {
   contentInstallationOf,
   installOnContent,
@@ -33,6 +35,35 @@ import {
 } from './organization-lists.js';
 import { integrationOf, listIntegrations, publishIntegration, unpublishIntegration } from './service.js';
 
+/*
+ * Integrations, installations and their installations on one space or site as conditional writes name
+ * them (graphql/conditional-writes.ts). An installation on a space or site may have no row of its own
+ * (under `all` it has the defaults), so its writers queue on the installation's row.
+ */
+const integrationResource = (integrationName: string) => ({
+  representation: 'getIntegrationByName',
+  variables: { integrationName },
+  row: [Integration, { name: integrationName }] as const,
+});
+const installationResource = (integrationName: string, installationId: string) => ({
+  representation: 'getIntegrationInstallationById',
+  variables: { integrationName, installationId },
+  row: [IntegrationInstallation, installationId] as const,
+});
+const contentInstallationResource = (kind: 'space' | 'site', integrationName: string, installationId: string, contentId: string) => ({
+  representation: kind === 'space' ? 'getIntegrationSpaceInstallation' : 'getIntegrationSiteInstallation',
+  variables: { integrationName, installationId, [`${kind}Id`]: contentId },
+  row: [IntegrationInstallation, installationId] as const,
+});
+/** A write of an installation on one space or site (`contentId`), when `ifMatch` holds. */
+const writeContentInstallation = <T>(
+  ctx: Context,
+  kind: 'space' | 'site',
+  { integrationName, installationId, ifMatch }: { integrationName: string; installationId: string; ifMatch?: string | null },
+  contentId: string,
+  write: (ctx: Context) => Promise<T>,
+) => writeIfMatch(ctx, ifMatch, contentInstallationResource(kind, integrationName, installationId, contentId), write);
+
 export const integrationResolvers: Resolvers = {
   Query: {
     integrations: (_, { page, limit, ...filters }, ctx) => listIntegrations(ctx, filters, { page, limit }),
@@ -62,25 +93,37 @@ export const integrationResolvers: Resolvers = {
   },
   Mutation: {
     publishIntegration: (_, { integrationName, input }, ctx) => publishIntegration(ctx, integrationName, input),
-    unpublishIntegration: (_, { integrationName }, ctx) => succeeded(unpublishIntegration(ctx, integrationName)),
+    unpublishIntegration: (_, { integrationName, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, integrationResource(integrationName), (ctx) => succeeded(unpublishIntegration(ctx, integrationName))),
     installIntegration: (_, { organizationId, integrationName, input }, ctx) => installIntegration(ctx, organizationId, integrationName, input),
     uninstallIntegration: (_, { organizationId, integrationName }, ctx) => uninstallIntegration(ctx, organizationId, integrationName),
     createIntegrationInstallation: (_, { integrationName, organizationId }, ctx) => createInstallation(ctx, integrationName, organizationId),
-    updateIntegrationInstallation: (_, { integrationName, installationId, input }, ctx) => updateInstallationById(ctx, integrationName, installationId, input),
-    removeIntegrationInstallation: (_, { integrationName, installationId }, ctx) => uninstallById(ctx, integrationName, installationId),
+    updateIntegrationInstallation: (_, { integrationName, installationId, input, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, installationResource(integrationName, installationId), (ctx) =>
+        updateInstallationById(ctx, integrationName, installationId, input),
+      ),
+    removeIntegrationInstallation: (_, { integrationName, installationId, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, installationResource(integrationName, installationId), (ctx) => uninstallById(ctx, integrationName, installationId)),
     createIntegrationInstallationToken: (_, { integrationName, installationId }, ctx) => createInstallationToken(ctx, integrationName, installationId),
     installIntegrationOnSpace: (_, { integrationName, installationId, spaceId }, ctx) =>
       installOnContent(ctx, 'space', integrationName, installationId, spaceId),
-    updateIntegrationSpaceInstallation: (_, { integrationName, installationId, spaceId, input }, ctx) =>
-      updateContentInstallation(ctx, 'space', integrationName, installationId, spaceId, input),
-    uninstallIntegrationFromSpace: (_, { installationId, spaceId }, ctx) => uninstallFromContent(ctx, 'space', installationId, spaceId),
+    updateIntegrationSpaceInstallation: (_, { spaceId, input, ...args }, ctx) =>
+      writeContentInstallation(ctx, 'space', args, spaceId, (ctx) =>
+        updateContentInstallation(ctx, 'space', args.integrationName, args.installationId, spaceId, input),
+      ),
+    uninstallIntegrationFromSpace: (_, { spaceId, ...args }, ctx) =>
+      writeContentInstallation(ctx, 'space', args, spaceId, (ctx) => uninstallFromContent(ctx, 'space', args.installationId, spaceId)),
     installIntegrationOnSite: (_, { integrationName, installationId, siteId }, ctx) => installOnContent(ctx, 'site', integrationName, installationId, siteId),
-    updateIntegrationSiteInstallation: (_, { integrationName, installationId, siteId, input }, ctx) =>
-      updateContentInstallation(ctx, 'site', integrationName, installationId, siteId, input),
-    uninstallIntegrationFromSite: (_, { installationId, siteId }, ctx) => uninstallFromContent(ctx, 'site', installationId, siteId),
+    updateIntegrationSiteInstallation: (_, { siteId, input, ...args }, ctx) =>
+      writeContentInstallation(ctx, 'site', args, siteId, (ctx) =>
+        updateContentInstallation(ctx, 'site', args.integrationName, args.installationId, siteId, input),
+      ),
+    uninstallIntegrationFromSite: (_, { siteId, ...args }, ctx) =>
+      writeContentInstallation(ctx, 'site', args, siteId, (ctx) => uninstallFromContent(ctx, 'site', args.installationId, siteId)),
   },
   Integration: {
     object: () => 'integration',
+    etag: (i, _, ctx) => etagOfResource(ctx, integrationResource(i.name)),
     // A self-hosted server has no review process that could vouch for an integration.
     verified: () => false,
     owner: (i, _, ctx) => found(ctx.loaders.organization.get(i.organization), 'Organization'),
@@ -96,6 +139,7 @@ export const integrationResolvers: Resolvers = {
     permissions: (i, _, ctx) => whenLoaded(ctx.policy.integrationRole(i), (role) => ({ admin: role === 'admin', install: role !== undefined })),
   },
   IntegrationInstallation: {
+    etag: (i, _, ctx) => etagOfResource(ctx, installationResource(i.integration, i.id)),
     space_selection: (i) => i.spaceSelection,
     site_selection: (i) => i.siteSelection,
     spaces: (i, _, ctx) => ctx.loaders.installationSpaceCount.get(i.id),
@@ -132,6 +176,7 @@ export const integrationResolvers: Resolvers = {
     integration: (i, _, ctx) => found(ctx.loaders.integration.load(i.integration), 'Integration'),
   },
   IntegrationContentInstallation: {
+    etag: (i, _, ctx) => etagOfResource(ctx, contentInstallationResource(i.kind, i.integration, i.installation, i.content)),
     urls: (i, _, ctx) => {
       const path = `/integrations/${i.integration}/installations/${i.installation}/${i.kind}s/${i.content}`;
       return {

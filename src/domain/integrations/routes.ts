@@ -55,8 +55,8 @@ function contentRoutes(
       path: `${path}/{${id}}`,
       status: 200,
       body: 'input',
-      document: `mutation(${one}, $input: UpdateIntegration${kind}InstallationInput!) {
-        updateIntegration${kind}Installation(${ofOne}, input: $input) { ${fields} }
+      document: `mutation(${one}, $input: UpdateIntegration${kind}InstallationInput!, $ifMatch: String) {
+        updateIntegration${kind}Installation(${ofOne}, input: $input, ifMatch: $ifMatch) { ${fields} }
       } ${fragment}`,
     },
     {
@@ -64,7 +64,7 @@ function contentRoutes(
       method: 'DELETE',
       path: `${path}/{${id}}`,
       status: 204,
-      document: `mutation(${one}) { uninstallIntegrationFrom${kind}(${ofOne}) }`,
+      document: `mutation(${one}, $ifMatch: String) { uninstallIntegrationFrom${kind}(${ofOne}, ifMatch: $ifMatch) }`,
     },
     {
       operationId: names.everywhere,
@@ -112,7 +112,7 @@ export const integrationRoutes: Route[] = [
     method: 'DELETE',
     path: ONE_PATH,
     status: 204,
-    document: `mutation($integrationName: String!) { unpublishIntegration(integrationName: $integrationName) }`,
+    document: `mutation($integrationName: String!, $ifMatch: String) { unpublishIntegration(integrationName: $integrationName, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'listIntegrationInstallations',
@@ -147,8 +147,8 @@ export const integrationRoutes: Route[] = [
     path: INSTALLATION_PATH,
     status: 200,
     body: 'input',
-    document: `mutation(${INSTALLATION}, $input: UpdateIntegrationInstallationInput!) {
-      updateIntegrationInstallation(${OF_INSTALLATION}, input: $input) { ...IntegrationInstallationFields }
+    document: `mutation(${INSTALLATION}, $input: UpdateIntegrationInstallationInput!, $ifMatch: String) {
+      updateIntegrationInstallation(${OF_INSTALLATION}, input: $input, ifMatch: $ifMatch) { ...IntegrationInstallationFields }
     } ${INTEGRATION_INSTALLATION}`,
   },
   {
@@ -156,7 +156,7 @@ export const integrationRoutes: Route[] = [
     method: 'DELETE',
     path: INSTALLATION_PATH,
     status: 204,
-    document: `mutation(${INSTALLATION}) { removeIntegrationInstallation(${OF_INSTALLATION}) }`,
+    document: `mutation(${INSTALLATION}, $ifMatch: String) { removeIntegrationInstallation(${OF_INSTALLATION}, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'createIntegrationInstallationToken',

@@ -1,19 +1,18 @@
 import type { Context } from '../../kernel/context.js';
 import { found } from '../../kernel/loader.js';
-import {
-  createInOrganization,
-  deleteOrganizationItem,
-  listFilteredInOrganization,
-  onOrganizationItem,
-  updateOrganizationItem,
-} from '../../kernel/resolvers.js';
+import { createInOrganization, listFilteredInOrganization, onOrganizationItem } from '../../kernel/resolvers.js';
+import { deleteOrganizationItemIfMatch, etagOfResource, updateOrganizationItemIfMatch, organizationItemResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { CollectionInviteLinkRow, InviteLinkRow, SpaceInviteLinkRow } from './entities.js';
+import { InviteLink, type CollectionInviteLinkRow, type InviteLinkRow, type SpaceInviteLinkRow } from './entities.js';
 import { inviteUsersByEmail } from './by-email.js';
 import { createInviteLink, deleteInviteLink, inviteLinkOf, isRedundant, joinWithInviteLink, listInviteLinks, updateInviteLink } from './service.js';
 
+/** An invite link as conditional writes name it (graphql/conditional-writes.ts). */
+const inviteResource = organizationItemResource('getOrganizationInviteLink', 'inviteId', InviteLink);
+
 const inviteFields = {
   object: () => 'invite',
+  etag: (l: InviteLinkRow, _: unknown, ctx: Context) => etagOfResource(ctx, inviteResource(l.organization, l.id)),
   redundant: (l: InviteLinkRow, _: unknown, ctx: Context) => isRedundant(ctx, l),
 };
 
@@ -24,8 +23,8 @@ export const inviteResolvers: Resolvers = {
   },
   Mutation: {
     createInviteLink: createInOrganization(createInviteLink),
-    updateInviteLink: updateOrganizationItem('inviteId', updateInviteLink),
-    deleteInviteLink: deleteOrganizationItem('inviteId', deleteInviteLink),
+    updateInviteLink: updateOrganizationItemIfMatch('inviteId', inviteResource, updateInviteLink),
+    deleteInviteLink: deleteOrganizationItemIfMatch('inviteId', inviteResource, deleteInviteLink),
     joinOrganizationWithInvite: onOrganizationItem('inviteId', joinWithInviteLink),
     inviteUsersToOrganization: createInOrganization(inviteUsersByEmail),
   },

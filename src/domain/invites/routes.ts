@@ -60,8 +60,8 @@ export const inviteRoutes: Route[] = [
     path: INVITE_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $inviteId: ID!, $input: UpdateInviteLinkInput!) {
-      updateInviteLink(organizationId: $organizationId, inviteId: $inviteId, input: $input) { ...InviteLinkFields }
+    document: `mutation($organizationId: ID!, $inviteId: ID!, $input: UpdateInviteLinkInput!, $ifMatch: String) {
+      updateInviteLink(organizationId: $organizationId, inviteId: $inviteId, input: $input, ifMatch: $ifMatch) { ...InviteLinkFields }
     } ${INVITE_LINK}`,
   },
   {
@@ -69,6 +69,6 @@ export const inviteRoutes: Route[] = [
     method: 'DELETE',
     path: INVITE_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $inviteId: ID!) { deleteInviteLink(organizationId: $organizationId, inviteId: $inviteId) }`,
+    document: `mutation($organizationId: ID!, $inviteId: ID!, $ifMatch: String) { deleteInviteLink(organizationId: $organizationId, inviteId: $inviteId, ifMatch: $ifMatch) }`,
   },
 ];

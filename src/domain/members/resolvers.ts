@@ -1,9 +1,13 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
-import { deleteOrganizationItem, listFilteredInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import { listFilteredInOrganization, onOrganizationItem } from '../../kernel/resolvers.js';
+import { deleteOrganizationItemIfMatch, etagOfResource, updateOrganizationItemIfMatch, organizationItemResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { MemberRow } from '../organizations/index.js';
+import { Member, type MemberRow } from '../organizations/index.js';
 import { memberKey } from '../../kernel/member-keys.js';
 import { listMembers, listMemberSpaces, markMemberAsSSO, memberOf, removeMember, updateMember } from './service.js';
+
+/** A member as conditional writes name it (graphql/conditional-writes.ts): its GET, its membership row. */
+const memberResource = organizationItemResource('getMemberInOrganizationById', 'userId', Member, (organization, user) => ({ organization, user }));
 
 export const memberResolvers: Resolvers = {
   Query: {
@@ -12,13 +16,14 @@ export const memberResolvers: Resolvers = {
     memberSpaces: (_, { organizationId, userId, order, ...args }, ctx) => listMemberSpaces(ctx, organizationId, userId, { order }, args),
   },
   Mutation: {
-    updateMember: updateOrganizationItem('userId', updateMember),
-    removeMember: deleteOrganizationItem('userId', removeMember),
+    updateMember: updateOrganizationItemIfMatch('userId', memberResource, updateMember),
+    removeMember: deleteOrganizationItemIfMatch('userId', memberResource, removeMember),
     markMemberAsSSO: onOrganizationItem('userId', markMemberAsSSO),
   },
   Member: {
     object: () => 'member',
     id: (m) => m.user,
+    etag: (m, _, ctx) => etagOfResource(ctx, memberResource(m.organization, m.user)),
     user: (m, _, ctx) => found(ctx.loaders.user.get(m.user), 'User'),
     spaces: (m, _, ctx) => ctx.lists.memberSpaceCounts.get(memberKey(m.organization, m.user)),
     teams: async (m, _, ctx) => (await ctx.loaders.teamMembershipsOf.load(memberKey(m.organization, m.user))).length,

@@ -30,8 +30,8 @@ export const memberRoutes: Route[] = [
     path: MEMBER_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $userId: ID!, $input: UpdateMemberInput!) {
-      updateMember(organizationId: $organizationId, userId: $userId, input: $input) { ...MemberFields }
+    document: `mutation($organizationId: ID!, $userId: ID!, $input: UpdateMemberInput!, $ifMatch: String) {
+      updateMember(organizationId: $organizationId, userId: $userId, input: $input, ifMatch: $ifMatch) { ...MemberFields }
     } ${MEMBER}`,
   },
   {
@@ -39,7 +39,7 @@ export const memberRoutes: Route[] = [
     method: 'DELETE',
     path: MEMBER_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $userId: ID!) { removeMember(organizationId: $organizationId, userId: $userId) }`,
+    document: `mutation($organizationId: ID!, $userId: ID!, $ifMatch: String) { removeMember(organizationId: $organizationId, userId: $userId, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'setUserAsSSOMemberForOrganization',

@@ -1,8 +1,9 @@
 import { atLeast } from '../../kernel/roles.js';
 import { found, whenLoaded } from '../../kernel/loader.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import { createInOrganization, listInOrganization, onOrganizationItem } from '../../kernel/resolvers.js';
+import { deleteOrganizationItemIfMatch, etagOfResource, updateOrganizationItemIfMatch, organizationItemResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { OpenAPISpecRow } from './entities.js';
+import { OpenAPISpec, type OpenAPISpecRow } from './entities.js';
 import {
   createOpenAPISpec,
   deleteOpenAPISpec,
@@ -20,6 +21,9 @@ import {
   type SpecVersion,
 } from './service.js';
 
+/** A specification as conditional writes name it (graphql/conditional-writes.ts): by its slug in the organization. */
+const specResource = organizationItemResource('getOpenAPISpecBySlug', 'specSlug', OpenAPISpec, (organization, slug) => ({ organization, slug }));
+
 export const openAPIResolvers: Resolvers = {
   Query: {
     openAPISpecs: listInOrganization(listOpenAPISpecs),
@@ -31,12 +35,14 @@ export const openAPIResolvers: Resolvers = {
   },
   Mutation: {
     createOpenAPISpec: createInOrganization(createOpenAPISpec),
-    putOpenAPISpec: updateOrganizationItem('specSlug', putOpenAPISpec),
-    updateOpenAPISpec: updateOrganizationItem('specSlug', updateOpenAPISpec),
-    deleteOpenAPISpec: deleteOrganizationItem('specSlug', deleteOpenAPISpec),
+    // With If-Match, a PUT only replaces a specification that exists (RFC 9110 §13.1.1): 412 for a new slug.
+    putOpenAPISpec: updateOrganizationItemIfMatch('specSlug', specResource, putOpenAPISpec),
+    updateOpenAPISpec: updateOrganizationItemIfMatch('specSlug', specResource, updateOpenAPISpec),
+    deleteOpenAPISpec: deleteOrganizationItemIfMatch('specSlug', specResource, deleteOpenAPISpec),
   },
   OpenAPISpec: {
     object: () => 'openapi-spec',
+    etag: (s, _, ctx) => etagOfResource(ctx, specResource(s.organization, s.slug)),
     permissions: (s, _, ctx) =>
       whenLoaded(ctx.policy.organizationRole(s.organization), (role) => ({ view: atLeast(role, 'read'), edit: atLeast(role, 'create') })),
     urls: (s, _, ctx) => ({

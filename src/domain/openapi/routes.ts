@@ -64,8 +64,8 @@ export const openAPIRoutes: Route[] = [
     status: 200,
     body: 'input',
     upsert: { entity: 'spec' },
-    document: `mutation($organizationId: ID!, $specSlug: String!, $input: PutOpenAPISpecInput!) {
-      putOpenAPISpec(organizationId: $organizationId, specSlug: $specSlug, input: $input) { created spec { ...OpenAPISpecFields } }
+    document: `mutation($organizationId: ID!, $specSlug: String!, $input: PutOpenAPISpecInput!, $ifMatch: String) {
+      putOpenAPISpec(organizationId: $organizationId, specSlug: $specSlug, input: $input, ifMatch: $ifMatch) { created spec { ...OpenAPISpecFields } }
     } ${OPENAPI_SPEC}`,
   },
   {
@@ -74,8 +74,8 @@ export const openAPIRoutes: Route[] = [
     path: ONE_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $specSlug: String!, $input: UpdateOpenAPISpecInput!) {
-      updateOpenAPISpec(${SPEC_ARGS}, input: $input) { ...OpenAPISpecFields }
+    document: `mutation($organizationId: ID!, $specSlug: String!, $input: UpdateOpenAPISpecInput!, $ifMatch: String) {
+      updateOpenAPISpec(${SPEC_ARGS}, input: $input, ifMatch: $ifMatch) { ...OpenAPISpecFields }
     } ${OPENAPI_SPEC}`,
   },
   {
@@ -83,7 +83,7 @@ export const openAPIRoutes: Route[] = [
     method: 'DELETE',
     path: ONE_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $specSlug: String!) { deleteOpenAPISpec(organizationId: $organizationId, specSlug: $specSlug) }`,
+    document: `mutation($organizationId: ID!, $specSlug: String!, $ifMatch: String) { deleteOpenAPISpec(organizationId: $organizationId, specSlug: $specSlug, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'listOpenAPISpecVersions',

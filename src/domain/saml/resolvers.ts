@@ -1,9 +1,13 @@
 import { found } from '../../kernel/loader.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
+import { createInOrganization, listInOrganization, onOrganizationItem } from '../../kernel/resolvers.js';
+import { deleteOrganizationItemIfMatch, etagOfResource, updateOrganizationItemIfMatch, organizationItemResource } from '../../graphql/conditional-writes.js';
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import type { SamlProviderRow } from './entities.js';
+import { SamlProvider, type SamlProviderRow } from './entities.js';
 import { isActive, serviceUrls } from './service-provider.js';
 import { createSamlProvider, deleteSamlProvider, listSamlProviders, samlProviderOf, ssoProviderLogins, updateSamlProvider } from './service.js';
+
+/** A SAML provider as conditional writes name it (graphql/conditional-writes.ts). */
+const samlProviderResource = organizationItemResource('getOrganizationSAMLProviderById', 'samlProviderId', SamlProvider);
 
 /** SAML providers and the login page's list of SSO logins. */
 export const samlResolvers: Resolvers = {
@@ -14,11 +18,12 @@ export const samlResolvers: Resolvers = {
   },
   Mutation: {
     createSAMLProvider: createInOrganization(createSamlProvider),
-    updateSAMLProvider: updateOrganizationItem('id', updateSamlProvider),
-    deleteSAMLProvider: deleteOrganizationItem('id', deleteSamlProvider),
+    updateSAMLProvider: updateOrganizationItemIfMatch('id', samlProviderResource, updateSamlProvider),
+    deleteSAMLProvider: deleteOrganizationItemIfMatch('id', samlProviderResource, deleteSamlProvider),
   },
   SAMLProvider: {
     object: () => 'saml-provider',
+    etag: (p, _, ctx) => etagOfResource(ctx, samlProviderResource(p.organization, p.id)),
     defaultTeam: (p, _, ctx) => (p.defaultTeam ? ctx.loaders.team.get(p.defaultTeam) : null),
     status: (p) => (isActive(p) ? 'active' : 'pending'),
     service: (p, _, ctx) => serviceUrls(ctx.config, p.id),

@@ -39,8 +39,8 @@ export const samlRoutes: Route[] = [
     path: PROVIDER_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $samlProviderId: ID!, $input: UpdateSAMLProviderInput!) {
-      updateSAMLProvider(organizationId: $organizationId, id: $samlProviderId, input: $input) { ...SAMLProviderFields }
+    document: `mutation($organizationId: ID!, $samlProviderId: ID!, $input: UpdateSAMLProviderInput!, $ifMatch: String) {
+      updateSAMLProvider(organizationId: $organizationId, id: $samlProviderId, input: $input, ifMatch: $ifMatch) { ...SAMLProviderFields }
     } ${SAML_PROVIDER}`,
   },
   {
@@ -48,7 +48,7 @@ export const samlRoutes: Route[] = [
     method: 'DELETE',
     path: PROVIDER_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $samlProviderId: ID!) { deleteSAMLProvider(organizationId: $organizationId, id: $samlProviderId) }`,
+    document: `mutation($organizationId: ID!, $samlProviderId: ID!, $ifMatch: String) { deleteSAMLProvider(organizationId: $organizationId, id: $samlProviderId, ifMatch: $ifMatch) }`,
   },
   {
     // Public (the root field is @public): the login page lists the providers before anyone signs in.

@@ -39,8 +39,8 @@ export const translationRoutes: Route[] = [
     path: ONE_PATH,
     status: 200,
     body: 'input',
-    document: `mutation($organizationId: ID!, $translationSettingsId: ID!, $input: UpdateTranslationSettingsInput!) {
-      updateTranslationSettings(organizationId: $organizationId, translationSettingsId: $translationSettingsId, input: $input) { ...TranslationSettingsFields }
+    document: `mutation($organizationId: ID!, $translationSettingsId: ID!, $input: UpdateTranslationSettingsInput!, $ifMatch: String) {
+      updateTranslationSettings(organizationId: $organizationId, translationSettingsId: $translationSettingsId, input: $input, ifMatch: $ifMatch) { ...TranslationSettingsFields }
     } ${TRANSLATION_SETTINGS}`,
   },
   {
@@ -48,8 +48,8 @@ export const translationRoutes: Route[] = [
     method: 'DELETE',
     path: ONE_PATH,
     status: 204,
-    document: `mutation($organizationId: ID!, $translationSettingsId: ID!) {
-      deleteTranslationSettings(organizationId: $organizationId, translationSettingsId: $translationSettingsId)
+    document: `mutation($organizationId: ID!, $translationSettingsId: ID!, $ifMatch: String) {
+      deleteTranslationSettings(organizationId: $organizationId, translationSettingsId: $translationSettingsId, ifMatch: $ifMatch)
     }`,
   },
 ];

@@ -22,6 +22,6 @@ export const userRoutes: Route[] = [
     path: '/v1/users/{userId}',
     status: 200,
     body: 'input',
-    document: `mutation($userId: ID!, $input: UpdateUserInput!) { updateUser(id: $userId, input: $input) { ...UserFields } } ${USER}`,
+    document: `mutation($userId: ID!, $input: UpdateUserInput!, $ifMatch: String) { updateUser(id: $userId, input: $input, ifMatch: $ifMatch) { ...UserFields } } ${USER}`,
   },
 ];

@@ -1,6 +1,7 @@
 import type { Resolvers } from '../../kernel/resolver-types.js';
-import { createInOrganization, deleteOrganizationItem, listInOrganization, onOrganizationItem, updateOrganizationItem } from '../../kernel/resolvers.js';
-import type { WebhookDeliveryRow } from './entities.js';
+import { createInOrganization, listInOrganization, onOrganizationItem } from '../../kernel/resolvers.js';
+import { deleteOrganizationItemIfMatch, etagOfResource, updateOrganizationItemIfMatch, organizationItemResource } from '../../graphql/conditional-writes.js';
+import { WebhookEndpoint, type WebhookDeliveryRow } from './entities.js';
 import {
   createWebhook,
   deleteWebhook,
@@ -13,6 +14,9 @@ import {
   type WebhookAnswer,
 } from './service.js';
 
+/** A webhook as conditional writes name it (graphql/conditional-writes.ts). */
+const webhookResource = organizationItemResource('getWebhook', 'webhookId', WebhookEndpoint);
+
 export const webhookResolvers: Resolvers = {
   Query: {
     webhooks: listInOrganization(listWebhooks),
@@ -21,13 +25,14 @@ export const webhookResolvers: Resolvers = {
   },
   Mutation: {
     createWebhook: createInOrganization(createWebhook),
-    updateWebhook: updateOrganizationItem('webhookId', updateWebhook),
-    deleteWebhook: deleteOrganizationItem('webhookId', deleteWebhook),
+    updateWebhook: updateOrganizationItemIfMatch('webhookId', webhookResource, updateWebhook),
+    deleteWebhook: deleteOrganizationItemIfMatch('webhookId', webhookResource, deleteWebhook),
     rotateWebhookSecret: onOrganizationItem('webhookId', rotateWebhookSecret),
     redeliverWebhookDelivery: (_, args, ctx) => redeliverWebhookDelivery(ctx, args.organizationId, args.webhookId, args.deliveryId),
   },
   Webhook: {
     object: () => 'webhook',
+    etag: (w, _, ctx) => etagOfResource(ctx, webhookResource(w.organization, w.id)),
     organizationId: (w) => w.organization,
     // The stored value is sealed; the clear one only travels in the answer that made it.
     secret: (w) => w.revealedSecret ?? null,

@@ -44,14 +44,14 @@ export const webhookRoutes: Route[] = [
     path: ONE_PATH,
     status: 200,
     body: 'input',
-    document: `mutation(${ITEM}, $input: UpdateWebhookInput!) { updateWebhook(${ITEM_ARGS}, input: $input) { ...WebhookFields } } ${WEBHOOK}`,
+    document: `mutation(${ITEM}, $input: UpdateWebhookInput!, $ifMatch: String) { updateWebhook(${ITEM_ARGS}, input: $input, ifMatch: $ifMatch) { ...WebhookFields } } ${WEBHOOK}`,
   },
   {
     operationId: 'deleteWebhook',
     method: 'DELETE',
     path: ONE_PATH,
     status: 204,
-    document: `mutation(${ITEM}) { deleteWebhook(${ITEM_ARGS}) }`,
+    document: `mutation(${ITEM}, $ifMatch: String) { deleteWebhook(${ITEM_ARGS}, ifMatch: $ifMatch) }`,
   },
   {
     operationId: 'rotateWebhookSecret',

@@ -368,6 +368,7 @@ const spaceRules: RulesOf<Schema.Space, SpaceRecord> = {
 
 const userRules: RulesOf<Schema.User, UserRecord> = {
   object: () => 'user',
+  etag: ETAG_SKIPPED,
   id: (u) => u.id,
   displayName: (u) => u.displayName,
   email: (u) => u.email,
@@ -507,6 +508,7 @@ const commentTargetRules: RulesOf<Schema.CommentTarget, CommentRecord> = {
 
 const replyRules: RulesOf<Schema.CommentReply, ReplyRecord> = {
   object: () => 'comment-reply',
+  etag: ETAG_SKIPPED,
   id: (r) => r.id,
   postedBy: (r, _, ctx) => userById(r.postedBy, ctx),
   postedAt: (r) => iso(r.postedAt),
@@ -688,6 +690,7 @@ const siteStructureRules: RulesOf<Schema.SiteStructure, Structure> = {
 
 const adaptiveSchemaRules: RulesOf<Schema.SiteAdaptiveSchema, AdaptiveSchemaRecord> = {
   object: () => 'site-adaptive-schema',
+  etag: ETAG_SKIPPED,
   jsonSchema: (a) => a.jsonSchema,
   updatedAt: (a) => iso(a.updatedAt),
 };

@@ -33,6 +33,13 @@ const siteResource = (id: string): ConditionalResource => ({
   variables: (site) => ({ organizationId: site.organization, siteId: id }),
   row: [Site, id],
 });
+const ADAPTIVE_SCHEMA_REPRESENTATION = 'getSiteAdaptiveSchema';
+/** A site's adaptive schema as conditional writes name it: it has no row while unset, so its writers queue on the site's. */
+const adaptiveSchemaResource = (siteId: string): ConditionalResource => ({
+  representation: ADAPTIVE_SCHEMA_REPRESENTATION,
+  variables: (site) => ({ organizationId: site.organization, siteId }),
+  row: [Site, siteId],
+});
 
 export const siteResolvers: Resolvers = {
   Query: {
@@ -56,7 +63,8 @@ export const siteResolvers: Resolvers = {
     deleteSite: (_, { id, ifMatch }, ctx) => writeIfMatch(ctx, ifMatch, siteResource(id), (ctx) => succeeded(deleteSite(ctx, id))),
     publishSite: (_, { id }, ctx) => setPublished(ctx, id, true),
     unpublishSite: (_, { id }, ctx) => setPublished(ctx, id, false),
-    updateSiteAdaptiveSchema: (_, { siteId, jsonSchema }, ctx) => updateAdaptiveSchema(ctx, siteId, jsonSchema),
+    updateSiteAdaptiveSchema: (_, { siteId, jsonSchema, ifMatch }, ctx) =>
+      writeIfMatch(ctx, ifMatch, adaptiveSchemaResource(siteId), (ctx) => updateAdaptiveSchema(ctx, siteId, jsonSchema)),
   },
   Site: {
     object: () => 'site',
@@ -87,6 +95,7 @@ export const siteResolvers: Resolvers = {
   },
   SiteAdaptiveSchema: {
     object: () => 'site-adaptive-schema',
+    etag: (s, _, ctx) => etagOf(ctx, ADAPTIVE_SCHEMA_REPRESENTATION, { organizationId: s.organization, siteId: s.site }),
   },
   SiteStructureItem: {
     /** Rows carry no type tag: a site space publishes a space, a section has a path, a group has neither. */

@@ -80,8 +80,8 @@ export const sitesRoutes: Route[] = [
     method: 'PUT',
     path: `${SITE_PATH}/adaptive-schema`,
     status: 200,
-    document: `mutation($organizationId: ID!, $siteId: ID!, $jsonSchema: JSON!) {
-      updateSiteAdaptiveSchema(siteId: $siteId, organizationId: $organizationId, jsonSchema: $jsonSchema) { ${ADAPTIVE_SCHEMA_FIELDS} }
+    document: `mutation($organizationId: ID!, $siteId: ID!, $jsonSchema: JSON!, $ifMatch: String) {
+      updateSiteAdaptiveSchema(siteId: $siteId, organizationId: $organizationId, jsonSchema: $jsonSchema, ifMatch: $ifMatch) { ${ADAPTIVE_SCHEMA_FIELDS} }
     }`,
   },
   {
