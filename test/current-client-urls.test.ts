@@ -172,6 +172,19 @@ describe('the current client: published URLs', () => {
     expect(write.status).toBe(403);
     const tokens = await reader.gql<{ apiTokens: { label: string; role: string; organization: string }[] }>(`{ apiTokens { label role organization } }`);
     expect(tokens.data.apiTokens).toContainEqual({ label: `published content of site ${siteId}`, role: 'read', organization: organizationId });
+    // GraphQL makes the token only when the field is selected.
+    const count = async () => (await reader.gql<{ apiTokens: unknown[] }>(`{ apiTokens { id } }`)).data.apiTokens.length;
+    const before = await count();
+    const viaGraphQL = await reader.gql<{ publishedContentByUrl: unknown; contentByUrl: unknown }>(
+      `query($url: String!) { publishedContentByUrl(url: $url) { siteSpace pathname } contentByUrl(url: $url) { space { id } page { title } } }`,
+      { url: `${BASE}/sites/${siteId}/handbook/guide` },
+    );
+    expect(viaGraphQL.data).toEqual({
+      publishedContentByUrl: { siteSpace: siteSpaceId, pathname: 'guide' },
+      contentByUrl: { space: { id: spaceId }, page: { title: 'Guide' } },
+    });
+    expect(await count()).toBe(before);
+
     // A caller whose token is capped at read gets a token within that scope.
     const capped = await reader.gql<{ createApiToken: { token: string } }>(
       `mutation($o: ID!) { createApiToken(label: "reads", scope: { organization: $o, role: read, expiresIn: 600 }) { token } }`,
