@@ -23,6 +23,7 @@ import { spacesArea } from './domain/spaces/area.js';
 import { teamsArea } from './domain/teams/area.js';
 import { translationsArea } from './domain/translations/area.js';
 import { usersArea } from './domain/users/area.js';
+import { urlsArea } from './domain/urls/area.js';
 import { webhooksArea } from './domain/webhooks/area.js';
 import type { Entities } from './db/entities.js';
 import type { Loaders } from './kernel/request-loaders.js';
@@ -60,6 +61,7 @@ export const areas = [
   auditArea,
   liveArea,
   webhooksArea,
+  urlsArea,
 ] as const;
 
 /** The areas' entities, which the ORM is opened with (`openOrm`). */

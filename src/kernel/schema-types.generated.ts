@@ -513,6 +513,15 @@ export type ConflictChoice =
   /** Keep the main content's state of those pages. */
   | 'theirs';
 
+/** A collection, or a space with the change request and the page the URL names in it. */
+export type ContentByUrl = {
+  __typename?: 'ContentByUrl';
+  changeRequest?: Maybe<ChangeRequest>;
+  collection?: Maybe<Collection>;
+  page?: Maybe<Page>;
+  space?: Maybe<Space>;
+};
+
 /** What an edit made: the change request's new revision and the page or file it touched. */
 export type ContentEdit = {
   __typename?: 'ContentEdit';
@@ -2825,6 +2834,33 @@ export type PublishIntegrationInput = {
   visibility?: InputMaybe<Scalars['String']['input']>;
 };
 
+export type PublishedContentLookup = {
+  __typename?: 'PublishedContentLookup';
+  /**
+   * A new API token of the viewer, limited to the site's organization, capped at `read` and expiring in an
+   * hour: made each time this field is selected, and listed among the viewer's tokens.
+   */
+  apiToken: Scalars['String']['output'];
+  /** The URL's path up to the page path, with a trailing slash. */
+  basePath: Scalars['String']['output'];
+  /** The site space's published URL with the page path. */
+  canonicalUrl: Scalars['String']['output'];
+  /** True when the URL names the site space (and its section), not a default. */
+  complete: Scalars['Boolean']['output'];
+  organization: Scalars['ID']['output'];
+  /** The page's path in the space (slugs joined by `/`), empty for the space's first page. */
+  pathname: Scalars['String']['output'];
+  /** The URL's share key, when it is what opens the site to the viewer. */
+  shareKey?: Maybe<Scalars['String']['output']>;
+  site: Scalars['ID']['output'];
+  /** The URL's path of the site (its basename included), with a trailing slash. */
+  siteBasePath: Scalars['String']['output'];
+  /** The section, in a site with sections. */
+  siteSection?: Maybe<Scalars['ID']['output']>;
+  siteSpace: Scalars['ID']['output'];
+  space: Scalars['ID']['output'];
+};
+
 export type PublishedContentSite = {
   __typename?: 'PublishedContentSite';
   customizations: PublishedContentSiteCustomizations;
@@ -2928,6 +2964,13 @@ export type Query = {
    * (by posting time, default desc), `status` all (default), open or resolved, `targetPage`, `authors`.
    */
   comments: CommentList;
+  /**
+   * The collection, space, change request or page an address of this server names: the app's
+   * (`urls.app` of collections, spaces, change requests, revisions and pages), a space's published address
+   * (`urls.published`) or a site's published URL (with its `shareKey`). Only what the viewer may read: any
+   * other URL is a 404, a malformed one a 400.
+   */
+  contentByUrl: ContentByUrl;
   integration: Integration;
   /** The integration's installation on the organization; 404 when it is not installed there. */
   integrationInstallation: IntegrationInstallation;
@@ -3004,6 +3047,13 @@ export type Query = {
    * e-mail domain (organizations they may join), otherwise only those the viewer belongs to.
    */
   organizationsForEmailDomain: OrganizationsForEmailDomain;
+  /**
+   * A site's published URL (`PUBLIC_URL/sites/<id>/…` or its custom hostname, then its basename, section,
+   * site space and page path) resolved to its parts, for a viewer who reads the site (or opens it with the
+   * URL's `shareKey`) and its space. `visitor` (0.202.0's SiteVisitorPayload) is checked, and decides
+   * nothing here; `redirectOnError` neither: this server answers the lookup or an error, never a redirect.
+   */
+  publishedContentByUrl: PublishedContentLookup;
   /** The published experience of a site; `shareKey` opens a share-link site to a caller outside its organization. */
   publishedContentSite: PublishedContentSite;
   /** What a revision of the space changed, compared with its first parent (`limit` changes, 10 unless said; 1 to 1000). */
@@ -3026,6 +3076,11 @@ export type Query = {
   shareLinks: ShareLinkList;
   site: Site;
   siteAdaptiveSchema: SiteAdaptiveSchema;
+  /**
+   * Condition templates derived from the site's adaptive schema, one or more per attribute (none without a
+   * schema): conditions that sections and site spaces of the site accept as they stand.
+   */
+  siteAdaptiveTemplateConditions: SiteAdaptiveTemplateConditionList;
   /** The integrations installed on the site, by name; `search` keeps names or titles containing it. */
   siteIntegrations: IntegrationList;
   siteSectionGroups: SiteSectionGroupList;
@@ -3357,6 +3412,11 @@ export type QueryCommentsArgs = {
 };
 
 
+export type QueryContentByUrlArgs = {
+  url: Scalars['String']['input'];
+};
+
+
 export type QueryIntegrationArgs = {
   integrationName: Scalars['String']['input'];
 };
@@ -3603,6 +3663,13 @@ export type QueryOrganizationsForEmailDomainArgs = {
 };
 
 
+export type QueryPublishedContentByUrlArgs = {
+  redirectOnError?: Scalars['Boolean']['input'];
+  url: Scalars['String']['input'];
+  visitor?: InputMaybe<Scalars['JSON']['input']>;
+};
+
+
 export type QueryPublishedContentSiteArgs = {
   organizationId?: InputMaybe<Scalars['ID']['input']>;
   shareKey?: InputMaybe<Scalars['String']['input']>;
@@ -3670,6 +3737,12 @@ export type QuerySiteArgs = {
 
 
 export type QuerySiteAdaptiveSchemaArgs = {
+  organizationId?: InputMaybe<Scalars['ID']['input']>;
+  siteId: Scalars['ID']['input'];
+};
+
+
+export type QuerySiteAdaptiveTemplateConditionsArgs = {
   organizationId?: InputMaybe<Scalars['ID']['input']>;
   siteId: Scalars['ID']['input'];
 };
@@ -4257,6 +4330,19 @@ export type SiteAdaptiveSchema = {
   jsonSchema: Scalars['JSON']['output'];
   object: Scalars['String']['output'];
   updatedAt: Scalars['DateTime']['output'];
+};
+
+export type SiteAdaptiveTemplateCondition = {
+  __typename?: 'SiteAdaptiveTemplateCondition';
+  /** A condition over `visitor.claims`, such as `visitor.claims.plan == "pro"`. */
+  condition: Scalars['String']['output'];
+  /** What the condition selects, with the attribute's description. */
+  description: Scalars['String']['output'];
+};
+
+export type SiteAdaptiveTemplateConditionList = {
+  __typename?: 'SiteAdaptiveTemplateConditionList';
+  items: Array<SiteAdaptiveTemplateCondition>;
 };
 
 export type SiteAds = {
@@ -5219,6 +5305,7 @@ export type ResolversTypes = {
   CommentTargetPage: ResolverTypeWrapper<ParentOf<'CommentTargetPage', CommentTargetPage>>;
   CommentUrls: ResolverTypeWrapper<ParentOf<'CommentUrls', CommentUrls>>;
   ConflictChoice: ConflictChoice;
+  ContentByUrl: ResolverTypeWrapper<ParentOf<'ContentByUrl', Omit<ContentByUrl, 'changeRequest' | 'collection' | 'page' | 'space'> & { changeRequest?: Maybe<ResolversTypes['ChangeRequest']>, collection?: Maybe<ResolversTypes['Collection']>, page?: Maybe<ResolversTypes['Page']>, space?: Maybe<ResolversTypes['Space']> }>>;
   ContentEdit: ResolverTypeWrapper<ParentOf<'ContentEdit', Omit<ContentEdit, 'changeRequest' | 'file' | 'page' | 'revision'> & { changeRequest: ResolversTypes['ChangeRequest'], file?: Maybe<ResolversTypes['RevisionFile']>, page?: Maybe<ResolversTypes['Page']>, revision: ResolversTypes['Revision'] }>>;
   ContentGrant: ResolverTypeWrapper<ParentOf<'ContentGrant', Omit<ContentGrant, 'collection' | 'space' | 'team' | 'user'> & { collection?: Maybe<ResolversTypes['Collection']>, space?: Maybe<ResolversTypes['Space']>, team?: Maybe<ResolversTypes['Team']>, user?: Maybe<ResolversTypes['User']> }>>;
   ContentGrantList: ResolverTypeWrapper<ParentOf<'ContentGrantList', Omit<ContentGrantList, 'items' | 'next'> & { items: Array<ResolversTypes['ContentGrant']>, next?: Maybe<ResolversTypes['PageRef']> }>>;
@@ -5353,6 +5440,7 @@ export type ResolversTypes = {
   PostCommentInput: PostCommentInput;
   PostCommentReplyInput: PostCommentReplyInput;
   PublishIntegrationInput: PublishIntegrationInput;
+  PublishedContentLookup: ResolverTypeWrapper<ParentOf<'PublishedContentLookup', PublishedContentLookup>>;
   PublishedContentSite: ResolverTypeWrapper<ParentOf<'PublishedContentSite', Omit<PublishedContentSite, 'customizations' | 'site' | 'structure'> & { customizations: ResolversTypes['PublishedContentSiteCustomizations'], site: ResolversTypes['Site'], structure: ResolversTypes['SiteStructure'] }>>;
   PublishedContentSiteCustomizations: ResolverTypeWrapper<ParentOf<'PublishedContentSiteCustomizations', PublishedContentSiteCustomizations>>;
   PutOpenAPISpecInput: PutOpenApiSpecInput;
@@ -5383,6 +5471,8 @@ export type ResolversTypes = {
   SiteAdaptiveContent: ResolverTypeWrapper<ParentOf<'SiteAdaptiveContent', SiteAdaptiveContent>>;
   SiteAdaptiveContentInput: SiteAdaptiveContentInput;
   SiteAdaptiveSchema: ResolverTypeWrapper<ParentOf<'SiteAdaptiveSchema', SiteAdaptiveSchema>>;
+  SiteAdaptiveTemplateCondition: ResolverTypeWrapper<ParentOf<'SiteAdaptiveTemplateCondition', SiteAdaptiveTemplateCondition>>;
+  SiteAdaptiveTemplateConditionList: ResolverTypeWrapper<ParentOf<'SiteAdaptiveTemplateConditionList', Omit<SiteAdaptiveTemplateConditionList, 'items'> & { items: Array<ResolversTypes['SiteAdaptiveTemplateCondition']> }>>;
   SiteAds: ResolverTypeWrapper<ParentOf<'SiteAds', SiteAds>>;
   SiteFeature: ResolverTypeWrapper<ParentOf<'SiteFeature', SiteFeature>>;
   SiteItemUrls: ResolverTypeWrapper<ParentOf<'SiteItemUrls', SiteItemUrls>>;
@@ -5515,6 +5605,7 @@ export type ResolversParentTypes = {
   CommentTargetNode: ParentOf<'CommentTargetNode', CommentTargetNode>;
   CommentTargetPage: ParentOf<'CommentTargetPage', CommentTargetPage>;
   CommentUrls: ParentOf<'CommentUrls', CommentUrls>;
+  ContentByUrl: ParentOf<'ContentByUrl', Omit<ContentByUrl, 'changeRequest' | 'collection' | 'page' | 'space'> & { changeRequest?: Maybe<ResolversParentTypes['ChangeRequest']>, collection?: Maybe<ResolversParentTypes['Collection']>, page?: Maybe<ResolversParentTypes['Page']>, space?: Maybe<ResolversParentTypes['Space']> }>;
   ContentEdit: ParentOf<'ContentEdit', Omit<ContentEdit, 'changeRequest' | 'file' | 'page' | 'revision'> & { changeRequest: ResolversParentTypes['ChangeRequest'], file?: Maybe<ResolversParentTypes['RevisionFile']>, page?: Maybe<ResolversParentTypes['Page']>, revision: ResolversParentTypes['Revision'] }>;
   ContentGrant: ParentOf<'ContentGrant', Omit<ContentGrant, 'collection' | 'space' | 'team' | 'user'> & { collection?: Maybe<ResolversParentTypes['Collection']>, space?: Maybe<ResolversParentTypes['Space']>, team?: Maybe<ResolversParentTypes['Team']>, user?: Maybe<ResolversParentTypes['User']> }>;
   ContentGrantList: ParentOf<'ContentGrantList', Omit<ContentGrantList, 'items' | 'next'> & { items: Array<ResolversParentTypes['ContentGrant']>, next?: Maybe<ResolversParentTypes['PageRef']> }>;
@@ -5640,6 +5731,7 @@ export type ResolversParentTypes = {
   PostCommentInput: PostCommentInput;
   PostCommentReplyInput: PostCommentReplyInput;
   PublishIntegrationInput: PublishIntegrationInput;
+  PublishedContentLookup: ParentOf<'PublishedContentLookup', PublishedContentLookup>;
   PublishedContentSite: ParentOf<'PublishedContentSite', Omit<PublishedContentSite, 'customizations' | 'site' | 'structure'> & { customizations: ResolversParentTypes['PublishedContentSiteCustomizations'], site: ResolversParentTypes['Site'], structure: ResolversParentTypes['SiteStructure'] }>;
   PublishedContentSiteCustomizations: ParentOf<'PublishedContentSiteCustomizations', PublishedContentSiteCustomizations>;
   PutOpenAPISpecInput: PutOpenApiSpecInput;
@@ -5669,6 +5761,8 @@ export type ResolversParentTypes = {
   SiteAdaptiveContent: ParentOf<'SiteAdaptiveContent', SiteAdaptiveContent>;
   SiteAdaptiveContentInput: SiteAdaptiveContentInput;
   SiteAdaptiveSchema: ParentOf<'SiteAdaptiveSchema', SiteAdaptiveSchema>;
+  SiteAdaptiveTemplateCondition: ParentOf<'SiteAdaptiveTemplateCondition', SiteAdaptiveTemplateCondition>;
+  SiteAdaptiveTemplateConditionList: ParentOf<'SiteAdaptiveTemplateConditionList', Omit<SiteAdaptiveTemplateConditionList, 'items'> & { items: Array<ResolversParentTypes['SiteAdaptiveTemplateCondition']> }>;
   SiteAds: ParentOf<'SiteAds', SiteAds>;
   SiteFeature: ParentOf<'SiteFeature', SiteFeature>;
   SiteItemUrls: ParentOf<'SiteItemUrls', SiteItemUrls>;
@@ -6041,6 +6135,13 @@ export type CommentTargetPageResolvers<ContextType = Context, ParentType extends
 
 export type CommentUrlsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['CommentUrls'] = ResolversParentTypes['CommentUrls']> = {
   location?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ContentByUrlResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentByUrl'] = ResolversParentTypes['ContentByUrl']> = {
+  changeRequest?: Resolver<Maybe<ResolversTypes['ChangeRequest']>, ParentType, ContextType>;
+  collection?: Resolver<Maybe<ResolversTypes['Collection']>, ParentType, ContextType>;
+  page?: Resolver<Maybe<ResolversTypes['Page']>, ParentType, ContextType>;
+  space?: Resolver<Maybe<ResolversTypes['Space']>, ParentType, ContextType>;
 };
 
 export type ContentEditResolvers<ContextType = Context, ParentType extends ResolversParentTypes['ContentEdit'] = ResolversParentTypes['ContentEdit']> = {
@@ -6806,6 +6907,21 @@ export type PingResultResolvers<ContextType = Context, ParentType extends Resolv
   serviceVisitorClaims?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PublishedContentLookupResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PublishedContentLookup'] = ResolversParentTypes['PublishedContentLookup']> = {
+  apiToken?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  basePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  canonicalUrl?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  complete?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  organization?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  pathname?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  shareKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  site?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  siteBasePath?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  siteSection?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  siteSpace?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  space?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
 export type PublishedContentSiteResolvers<ContextType = Context, ParentType extends ResolversParentTypes['PublishedContentSite'] = ResolversParentTypes['PublishedContentSite']> = {
   customizations?: Resolver<ResolversTypes['PublishedContentSiteCustomizations'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -6850,6 +6966,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   commentReply?: Resolver<ResolversTypes['CommentReply'], ParentType, ContextType, RequireFields<QueryCommentReplyArgs, 'commentId' | 'commentReplyId' | 'spaceId'>>;
   commenters?: Resolver<ResolversTypes['MemberList'], ParentType, ContextType, RequireFields<QueryCommentersArgs, 'spaceId'>>;
   comments?: Resolver<ResolversTypes['CommentList'], ParentType, ContextType, RequireFields<QueryCommentsArgs, 'spaceId'>>;
+  contentByUrl?: Resolver<ResolversTypes['ContentByUrl'], ParentType, ContextType, RequireFields<QueryContentByUrlArgs, 'url'>>;
   integration?: Resolver<ResolversTypes['Integration'], ParentType, ContextType, RequireFields<QueryIntegrationArgs, 'integrationName'>>;
   integrationInstallation?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationArgs, 'integrationName' | 'organizationId'>>;
   integrationInstallationById?: Resolver<ResolversTypes['IntegrationInstallation'], ParentType, ContextType, RequireFields<QueryIntegrationInstallationByIdArgs, 'installationId' | 'integrationName'>>;
@@ -6881,6 +6998,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   organizationIntegrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, RequireFields<QueryOrganizationIntegrationsArgs, 'organizationId'>>;
   organizations?: Resolver<ResolversTypes['OrganizationList'], ParentType, ContextType, Partial<QueryOrganizationsArgs>>;
   organizationsForEmailDomain?: Resolver<ResolversTypes['OrganizationsForEmailDomain'], ParentType, ContextType, RequireFields<QueryOrganizationsForEmailDomainArgs, 'emailDomain'>>;
+  publishedContentByUrl?: Resolver<ResolversTypes['PublishedContentLookup'], ParentType, ContextType, RequireFields<QueryPublishedContentByUrlArgs, 'redirectOnError' | 'url'>>;
   publishedContentSite?: Resolver<ResolversTypes['PublishedContentSite'], ParentType, ContextType, RequireFields<QueryPublishedContentSiteArgs, 'siteId'>>;
   revisionSemanticChanges?: Resolver<ResolversTypes['RevisionSemanticChanges'], ParentType, ContextType, RequireFields<QueryRevisionSemanticChangesArgs, 'revisionId' | 'spaceId'>>;
   samlProvider?: Resolver<ResolversTypes['SAMLProvider'], ParentType, ContextType, RequireFields<QuerySamlProviderArgs, 'id' | 'organizationId'>>;
@@ -6891,6 +7009,7 @@ export type QueryResolvers<ContextType = Context, ParentType extends ResolversPa
   shareLinks?: Resolver<ResolversTypes['ShareLinkList'], ParentType, ContextType, RequireFields<QueryShareLinksArgs, 'siteId'>>;
   site?: Resolver<ResolversTypes['Site'], ParentType, ContextType, RequireFields<QuerySiteArgs, 'id'>>;
   siteAdaptiveSchema?: Resolver<ResolversTypes['SiteAdaptiveSchema'], ParentType, ContextType, RequireFields<QuerySiteAdaptiveSchemaArgs, 'siteId'>>;
+  siteAdaptiveTemplateConditions?: Resolver<ResolversTypes['SiteAdaptiveTemplateConditionList'], ParentType, ContextType, RequireFields<QuerySiteAdaptiveTemplateConditionsArgs, 'siteId'>>;
   siteIntegrations?: Resolver<ResolversTypes['IntegrationList'], ParentType, ContextType, RequireFields<QuerySiteIntegrationsArgs, 'organizationId' | 'siteId'>>;
   siteSectionGroups?: Resolver<ResolversTypes['SiteSectionGroupList'], ParentType, ContextType, RequireFields<QuerySiteSectionGroupsArgs, 'siteId'>>;
   siteSections?: Resolver<ResolversTypes['SiteSectionList'], ParentType, ContextType, RequireFields<QuerySiteSectionsArgs, 'siteId'>>;
@@ -7119,6 +7238,15 @@ export type SiteAdaptiveSchemaResolvers<ContextType = Context, ParentType extend
   jsonSchema?: Resolver<ResolversTypes['JSON'], ParentType, ContextType>;
   object?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+};
+
+export type SiteAdaptiveTemplateConditionResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteAdaptiveTemplateCondition'] = ResolversParentTypes['SiteAdaptiveTemplateCondition']> = {
+  condition?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  description?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type SiteAdaptiveTemplateConditionListResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteAdaptiveTemplateConditionList'] = ResolversParentTypes['SiteAdaptiveTemplateConditionList']> = {
+  items?: Resolver<Array<ResolversTypes['SiteAdaptiveTemplateCondition']>, ParentType, ContextType>;
 };
 
 export type SiteAdsResolvers<ContextType = Context, ParentType extends ResolversParentTypes['SiteAds'] = ResolversParentTypes['SiteAds']> = {
@@ -7505,6 +7633,7 @@ export type Resolvers<ContextType = Context> = {
   CommentTargetNode?: CommentTargetNodeResolvers<ContextType>;
   CommentTargetPage?: CommentTargetPageResolvers<ContextType>;
   CommentUrls?: CommentUrlsResolvers<ContextType>;
+  ContentByUrl?: ContentByUrlResolvers<ContextType>;
   ContentEdit?: ContentEditResolvers<ContextType>;
   ContentGrant?: ContentGrantResolvers<ContextType>;
   ContentGrantList?: ContentGrantListResolvers<ContextType>;
@@ -7592,6 +7721,7 @@ export type Resolvers<ContextType = Context> = {
   PageRef?: PageRefResolvers<ContextType>;
   PageUrls?: PageUrlsResolvers<ContextType>;
   PingResult?: PingResultResolvers<ContextType>;
+  PublishedContentLookup?: PublishedContentLookupResolvers<ContextType>;
   PublishedContentSite?: PublishedContentSiteResolvers<ContextType>;
   PublishedContentSiteCustomizations?: PublishedContentSiteCustomizationsResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
@@ -7618,6 +7748,8 @@ export type Resolvers<ContextType = Context> = {
   Site?: SiteResolvers<ContextType>;
   SiteAdaptiveContent?: SiteAdaptiveContentResolvers<ContextType>;
   SiteAdaptiveSchema?: SiteAdaptiveSchemaResolvers<ContextType>;
+  SiteAdaptiveTemplateCondition?: SiteAdaptiveTemplateConditionResolvers<ContextType>;
+  SiteAdaptiveTemplateConditionList?: SiteAdaptiveTemplateConditionListResolvers<ContextType>;
   SiteAds?: SiteAdsResolvers<ContextType>;
   SiteFeature?: SiteFeatureResolvers<ContextType>;
   SiteItemUrls?: SiteItemUrlsResolvers<ContextType>;

@@ -218,6 +218,7 @@ export const examples: Record<string, (w: ExampleWorld) => Promise<Example>> = {
   installIntegrationOnSpace: async (w) => ({ params: await installation(w), body: { space: (await space(w)).id } }),
   updateIntegrationSpaceInstallation: async (w) => ({ params: await installedOn(w, 'space', (await space(w)).id), body: { externalIds: ['example'] } }),
   searchSiteContent: async (w) => ({ params: await site(w), body: { query: 'example' } }),
+  resolvePublishedContentByUrl: async (w) => ({ params: {}, body: { url: `${w.server.deps.config.publicUrl}/sites/${(await site(w)).siteId}` } }),
   installIntegrationOnSite: async (w) => ({ params: await installation(w), body: { siteId: (await site(w)).siteId } }),
   updateIntegrationSiteInstallation: async (w) => ({ params: await installedOn(w, 'site', (await site(w)).siteId), body: { externalIds: ['example'] } }),
   createWebhook: async (w) => ({ params: { organizationId: w.organizationId }, body: webhookBody }),

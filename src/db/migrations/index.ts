@@ -16,6 +16,7 @@ import { Migration20261124120000 } from './Migration20261124120000.js';
 import { Migration20261124140000 } from './Migration20261124140000.js';
 import { Migration20261125140000 } from './Migration20261125140000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
+import { Migration20261130120000 } from './Migration20261130120000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201091000 } from './Migration20261201091000.js';
 import { Migration20261202090000 } from './Migration20261202090000.js';
@@ -59,6 +60,7 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124140000', class: Migration20261124140000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
+  { name: 'Migration20261130120000', class: Migration20261130120000 },
   { name: 'Migration20261201090000', class: Migration20261201090000 },
   { name: 'Migration20261201091000', class: Migration20261201091000 },
   { name: 'Migration20261202090000', class: Migration20261202090000 },

@@ -13,7 +13,7 @@ export { mergeManifests } from './merge.js';
 export type { ConflictChoice } from './merge.js';
 export { renderPdf, subjectOf } from './pdf.js';
 export type { PdfSubject } from './pdf.js';
-export { readOptions } from './service.js';
+export { changeRequestContent, pageAtPath, readOptions, spaceContent } from './service.js';
 export { signatureProblem, signedQuery } from './signing.js';
 export { WALKED_ENTRIES, walkTrees, entriesByRevision, readRevisions, storeObjects, storeTree } from './store.js';
 export type { EntryTuple, Owner, StoredObjects } from './store.js';

@@ -6,7 +6,8 @@ import { Space } from '../spaces/index.js';
 /** A published docs site of an organization. */
 export const Site = defineEntity({
   name: 'Site',
-  indexes: [{ properties: ['organization', 'createdAt', 'id'] }],
+  // By hostname: a published URL's host finds its site (urls/site-addresses.ts).
+  indexes: [{ properties: ['organization', 'createdAt', 'id'] }, { properties: ['hostname'] }],
   properties: {
     id: p.string().primary(),
     organization: () => p.manyToOne(Organization).mapToPk().deleteRule('cascade'),

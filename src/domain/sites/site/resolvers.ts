@@ -24,6 +24,7 @@ import {
 import { listSiteSectionGroups, listSiteSections } from '../sections/index.js';
 import { listSiteSpaces } from '../site-spaces/index.js';
 import { siteBaseUrl, siteUrls } from '../index.js';
+import { adaptiveTemplateConditions } from './template-conditions.js';
 
 /** Sites, their adaptive schema and published view (root fields and the Site type). */
 const SITE_REPRESENTATION = 'getSiteById';
@@ -54,6 +55,7 @@ export const siteResolvers: Resolvers = {
         .then((answer) => prebuilt<SiteRow>(found(answer, 'Site') as string, shape.nullsLeftOut));
     },
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
+    siteAdaptiveTemplateConditions: (_, { siteId }, ctx) => adaptiveTemplateConditions(ctx, siteId),
     publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
     siteStructure: (_, { siteId }, ctx, info) => publishedStructure(ctx, siteId, structureShapes(ctx, info, ['structure'])),
   },

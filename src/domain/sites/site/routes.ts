@@ -85,6 +85,15 @@ export const sitesRoutes: Route[] = [
     }`,
   },
   {
+    operationId: 'listSiteAdaptiveTemplateConditions',
+    method: 'GET',
+    path: `${SITE_PATH}/adaptive-schema/template-conditions`,
+    status: 200,
+    document: `query($organizationId: ID!, $siteId: ID!) {
+      siteAdaptiveTemplateConditions(siteId: $siteId, organizationId: $organizationId) { items { description condition } }
+    }`,
+  },
+  {
     operationId: 'getSiteStructure',
     method: 'GET',
     path: `${SITE_PATH}/structure`,
