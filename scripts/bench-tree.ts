@@ -99,7 +99,7 @@ async function statementsPerRequest(target: Target): Promise<number> {
   try {
     const { url, method, headers, body } = target.request;
     const res = await fetch(url, { method, headers, body });
-    if (!res.ok) throw new Error(`${target.name}: ${res.status} ${await res.text()}`);
+    if (res.status !== (target.request.expectStatus ?? 200)) throw new Error(`${target.name}: ${res.status} ${await res.text()}`);
     await res.arrayBuffer();
   } finally {
     sqlObservers.delete(observe);

@@ -4,7 +4,8 @@ import { fileURLToPath } from 'node:url';
 import { extname } from 'node:path';
 
 /** One HTTP request the bench sends again and again. */
-export type LoadTarget = { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string };
+/** A request to repeat; `expectStatus` when its answer is not a 2xx (a 304), which then counts as success. */
+export type LoadTarget = { url: string; method: 'GET' | 'POST'; headers?: Record<string, string>; body?: string; expectStatus?: number };
 
 export type LoadJob = { target: LoadTarget; connections: number; seconds: number };
 

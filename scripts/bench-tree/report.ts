@@ -80,6 +80,9 @@ export function ratiosTable(byKey: Map<Target['key'], Measured>, databaseMeasure
       goal: { atMost: 1.1 },
     },
     { name: 'deep document (ours, g) / PostGraphile (h), req/s', of: windows('g'), to: windows('h'), measure: requestsPerSecond, goal: { atLeast: 1.5 } },
+    // What the ETag costs a full tree (GET i against POST b, which computes none), and what a 304 saves.
+    { name: 'full tree GET with ETag (i) / POST (b), req/s', of: windows('i'), to: windows('b'), measure: requestsPerSecond, goal: { atLeast: 0.95 } },
+    { name: 'full tree GET 304 (j) / GET with ETag (i), req/s', of: windows('j'), to: windows('i'), measure: requestsPerSecond, goal: { atLeast: 1 } },
   ];
   return table(
     ['ratio', 'whole run', 'rounds min–max', 'goal', 'met'],
