@@ -36,6 +36,7 @@ import { Migration20261230213000 } from './Migration20261230213000.js';
 import { Migration20261231090000 } from './Migration20261231090000.js';
 import { Migration20261231100000 } from './Migration20261231100000.js';
 import { Migration20261231110000 } from './Migration20261231110000.js';
+import { Migration20261130100000 } from './Migration20261130100000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -79,4 +80,5 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261231090000', class: Migration20261231090000 },
   { name: 'Migration20261231100000', class: Migration20261231100000 },
   { name: 'Migration20261231110000', class: Migration20261231110000 },
+  { name: 'Migration20261130100000', class: Migration20261130100000 },
 ];
