@@ -6,12 +6,15 @@
  * racing requests on one instance and (on PostgreSQL) on two instances of one database.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, IDEMPOTENCY_PURGE_JOB } from '../src/http/idempotency/purge.js';
 import { Job } from '../src/jobs/entities.js';
-import { freshDatabase, type FreshDatabase } from './support/database.js';
+import { ManualClock } from '../src/kernel/clock.js';
+import { freshDatabase, onServer, type FreshDatabase } from './support/database.js';
 import { newOrganization, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { parseMetrics, valueOf } from './support/metrics.js';
+import { spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
 import { statementsDuring } from './support/sql.js';
 import { startTestServer, useTestServer, type TestServer } from './support/server.js';
 
@@ -379,5 +382,78 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one database',
     }
     const list: Response<Spaces> = await rest(b, caller.token, 'GET', path);
     expect(list.body.items.filter((space) => space.title === 'Across instances')).toHaveLength(1);
+  });
+});
+
+// A server process of its own, killed with SIGKILL: on PostgreSQL only, as the other tests of several instances.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance killed between the commit and storing the answer', () => {
+  let database: FreshDatabase;
+  let survivor: TestServer;
+  let killed: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // The killed process writes times by the system clock: the survivor's is set to it.
+    survivor = await startTestServer({}, { database, clock: new ManualClock(new Date()) });
+  });
+  afterAll(async () => {
+    if (killed) await stopProcess(killed);
+    await survivor?.stop();
+    await database?.dispose();
+  });
+
+  const sql = <T>(text: string) =>
+    onServer(process.env.TEST_DATABASE_URL!, async (client) => {
+      await client.query(`set search_path to "${database.env.DATABASE_SCHEMA}"`);
+      return (await client.query(text)).rows as T[];
+    });
+
+  async function until(holds: () => Promise<boolean>, what: string) {
+    for (const deadline = Date.now() + 60_000; !(await holds()); await sleep(50)) {
+      if (Date.now() > deadline) throw new Error(`not seen within 60 s: ${what}`);
+    }
+  }
+
+  it('leaves the key carried out: a retry through another instance answers 409 and creates no second space', { timeout: 180_000 }, async () => {
+    const caller = await newUser(survivor);
+    const organization = await newOrganization(survivor, caller);
+    const path = `/v1/orgs/${organization.id}/spaces`;
+    const key = randomUUID();
+    killed = await spawnServer({ ...database.env, PUBLIC_URL: 'http://docs.test', LOG_LEVEL: 'fatal' });
+    const child = killed;
+    await waitFor(child, async () => (await fetch(`${child.url}/healthz`).catch(() => undefined))?.status === 200);
+    // Storing this key's answer waits: the process is killed while its write is committed and its answer not stored.
+    await sql(`create function "hold_answer"() returns trigger language plpgsql as $$ begin perform pg_sleep(120); return new; end $$`);
+    await sql(
+      `create trigger "hold_answer" before update of "status" on "idempotency_record" for each row
+        when (new."status" is not null and new."key" = '${key}') execute function "hold_answer"()`,
+    );
+    const lost = fetch(`${child.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ title: 'Killed' }),
+    }).catch(() => undefined);
+    const held = `select pid from pg_stat_activity where wait_event = 'PgSleep' and query like 'update "idempotency_record" set "status"%'`;
+    await until(async () => (await sql(held)).length > 0, 'the answer being stored');
+    expect(await sql(`select "committed_at" is not null as "committed" from "idempotency_record" where "key" = '${key}'`)).toEqual([{ committed: true }]);
+    await stopProcess(child, 'SIGKILL');
+    // The killed process's statement ends with it (its session stays until PostgreSQL notices: end it).
+    await sql(`select pg_terminate_backend(pid) from (${held}) held`);
+    await until(async () => (await sql(held)).length === 0, 'the statement ended');
+    await sql(`drop trigger "hold_answer" on "idempotency_record"`);
+    await sql(`drop function "hold_answer"()`);
+    expect((await lost)?.status).toBeUndefined();
+    expect(await sql(`select "status", "committed_at" is not null as "committed" from "idempotency_record" where "key" = '${key}'`)).toEqual([
+      { status: null, committed: true },
+    ]);
+
+    // Before 5 minutes the key is held as running (a live request could still be answering); then:
+    survivor.clock.set(new Date());
+    expectError(await rest(survivor, caller.token, 'POST', path, { title: 'Killed' }, keyed(key)), 409, /still being processed/);
+    survivor.clock.advance(5 * 60_000);
+    const retry = await rest(survivor, caller.token, 'POST', path, { title: 'Killed' }, keyed(key));
+    expectError(retry, 409, /carried out, but its answer was lost/);
+    const spaces: Response<Spaces> = await rest(survivor, caller.token, 'GET', path);
+    expect(spaces.body.items.filter((space) => space.title === 'Killed')).toHaveLength(1);
   });
 });
