@@ -28,6 +28,7 @@ import { inputProblemAt, problemMessage } from '../src/kernel/nul.js';
 import { NOT_AN_OBJECT, verifyUtf8 } from '../src/http/body.js';
 import { requestLogger, sendError, sendFailure } from '../src/http/responses.js';
 import { factsOf, noteContext } from '../src/http/request-facts.js';
+import { authenticationOf } from '../src/http/authenticated-request.js';
 import { chargeFailedAuthentication, chargeRequest } from '../src/rate-limits/charge.js';
 import { costOf, type Cost } from '../src/rate-limits/cost.js';
 import { leaveOutNulls, nullFieldsOf, shapeOf, type NullFields } from './answer-shape.js';
@@ -247,7 +248,11 @@ export function createRestRouter(deps: AppDeps, schema: GraphQLSchema, idempoten
       const noteRefusal = (status: number, message: string) =>
         ctx && route.mutation ? recordRefusal(ctx, { operation: route.operationId, status, message, args: req.params }) : undefined;
       try {
-        const context = createContext(deps, { authorization: req.headers.authorization, logger: requestLogger(req, deps.logger) });
+        const context = createContext(deps, {
+          authorization: req.headers.authorization,
+          logger: requestLogger(req, deps.logger),
+          authenticated: authenticationOf(res),
+        });
         ctx = noteContext(res, await context.catch((error) => chargeFailedAuthentication(deps.rateLimits, res, route.cost, error)));
         // Counted before anything runs: a refused call changes nothing.
         await chargeRequest(deps.rateLimits, res, route.cost);

@@ -42,6 +42,7 @@ import { doorsIndex } from './http/index-page.js';
 import { strongEtagOf } from './kernel/etags.js';
 import { representationsOf } from '../rest-facade/representations.js';
 import { honourIdempotencyKeys } from './http/idempotency/keys.js';
+import { authenticationOf } from './http/authenticated-request.js';
 
 /** Logs what formatError masks where the request's logger (with its request id) is known: formatError does not see it. */
 const logFailures: ApolloServerPlugin<Context> = {
@@ -150,7 +151,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
         const logger = requestLogger(req, deps.logger);
         factsOf(res).door = 'graphql';
         try {
-          const context = createContext(deps, { authorization: req.headers.authorization, logger });
+          const context = createContext(deps, { authorization: req.headers.authorization, logger, authenticated: authenticationOf(res) });
           return noteContext(res, await context.catch((error) => chargeRefusedGraphqlToken(deps.rateLimits, req, res, error)));
         } catch (error) {
           // Before any operation runs, a failure is the whole answer's: its status and headers are the response's.

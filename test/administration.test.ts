@@ -48,6 +48,30 @@ describe('instance administration', () => {
     expect(again.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
+  it('issues a scoped token (the scope as createApiToken takes it) and refuses a bad scope', async () => {
+    const { organization, create: member } = await newOrganizationWithRoles(server);
+    const scope = { organization: organization.id, role: 'read', expiresIn: 3600 };
+    type Created = { adminCreateApiToken: { organization: string; role: string; expiresAt: string; token: string } };
+    const created = await admin.gql<Created>(
+      'mutation($input: AdminCreateApiTokenInput!) { adminCreateApiToken(input: $input) { organization role expiresAt token } }',
+      { input: { user: member.user.id, label: 'reader', scope } },
+    );
+    expect(created.errors).toBeUndefined();
+    expect(created.data.adminCreateApiToken).toMatchObject({ organization: organization.id, role: 'read', expiresAt: expect.any(String) as unknown });
+    const reader = callerFor(server, member.user, created.data.adminCreateApiToken.token);
+    expect((await reader.rest('POST', `/v1/orgs/${organization.id}/spaces`, { title: 'Not by a reader' })).status).toBe(403);
+
+    const both = await admin.gql<null>(CREATE_TOKEN, {
+      input: { user: member.user.id, label: 'bad', scope: { expiresAt: '2030-01-01T00:00:00Z', expiresIn: 60 } },
+    });
+    expect(both.errors?.[0]).toMatchObject({
+      message: expect.stringMatching(/give expiresAt or expiresIn, not both/) as unknown,
+      extensions: { code: 'BAD_REQUEST' },
+    });
+    const flat = await admin.gql<null>(CREATE_TOKEN, { input: { user: member.user.id, label: 'flat', role: 'read' } });
+    expect(flat.errors?.[0]?.message).toMatch(/"role" is not defined by type "AdminCreateApiTokenInput"/);
+  });
+
   it('creates an organization for an owner and sets memberships, guests included', async () => {
     const owner = await newUser(server);
     const org = await admin.gql(CREATE_ORG, { input: { title: 'Made by the admin', owner: owner.user.email } });

@@ -98,6 +98,11 @@ describe('admin CLI', { timeout: 60_000 }, () => {
 
     const member = await cli('member:add', '--org', made.orgId, '--email', bob, '--role', 'review');
     expect(member).toEqual({ code: 0, stdout: `${made.bobId}\n`, stderr: '' });
+
+    // A scoped token: the options are the scope of adminCreateApiToken's input.
+    const scoped = await cli('token:create', '--email', bob, '--label', 'reader', '--organization', made.orgId, '--role', 'read', '--expires-in', '3600');
+    expect(scoped.code).toBe(0);
+    expect(scoped.stderr).toMatch(new RegExp(`limited to organization ${made.orgId}, capped at read, expires \\d{4}-`));
   });
 
   it('rejects bad input with a message on stderr and a non-zero exit', async () => {

@@ -6,12 +6,16 @@
  * racing requests on one instance and (on PostgreSQL) on two instances of one database.
  */
 import { randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_PURGE_INTERVAL_MS, IDEMPOTENCY_PURGE_JOB } from '../src/http/idempotency/purge.js';
 import { Job } from '../src/jobs/entities.js';
-import { freshDatabase, type FreshDatabase } from './support/database.js';
+import { ManualClock } from '../src/kernel/clock.js';
+import { freshDatabase, onServer, type FreshDatabase } from './support/database.js';
 import { newOrganization, newUser, rest, type Caller, type Response } from './support/factories.js';
 import { parseMetrics, valueOf } from './support/metrics.js';
+import { spawnServer, stopProcess, waitFor, type ServerProcess } from './support/processes.js';
+import { statementsDuring } from './support/sql.js';
 import { startTestServer, useTestServer, type TestServer } from './support/server.js';
 
 const HOUR = 3_600_000;
@@ -158,13 +162,17 @@ describe('a REST POST with an Idempotency-Key', () => {
     expect(await records(key)).toEqual([]);
   });
 
-  it('answers 409 with Retry-After while the first request with the key runs, and takes over a key abandoned for 5 minutes', async () => {
+  it('answers 409 with Retry-After while the first request with the key runs, and takes over a key abandoned for 5 minutes before any write', async () => {
     const key = randomUUID();
     const body = { title: 'In flight' };
-    // The fingerprint of the request, as the first run's row holds it: made by a first run, then set back in flight.
+    // The fingerprint of the request, as the first run's row holds it: made by a first run, then set back
+    // in flight as a request that died before its write committed leaves it.
     expect((await owner.rest('POST', spacesPath(), body, keyed(key))).status).toBe(201);
     const connection = server.em().getConnection();
-    await connection.execute(`update "idempotency_record" set "status" = null, "body" = null, "started_at" = ? where "key" = ?`, [server.clock.now(), key]);
+    await connection.execute(`update "idempotency_record" set "status" = null, "body" = null, "committed_at" = null, "started_at" = ? where "key" = ?`, [
+      server.clock.now(),
+      key,
+    ]);
     const running = await owner.rest<ErrorBody>('POST', spacesPath(), body, keyed(key));
     expect(running.status).toBe(409);
     expect(running.headers.get('retry-after')).toBe('1');
@@ -189,6 +197,81 @@ describe('a REST POST with an Idempotency-Key', () => {
     expect(await count('Raced')).toBe(1);
     const after = await owner.rest('POST', spacesPath(), { title: 'Raced' }, keyed(key));
     expect(after.body).toEqual(successes[0].body);
+  });
+});
+
+describe('a keyed request whose write committed', () => {
+  it("marks its record in the write's own transaction", async () => {
+    const key = randomUUID();
+    expect((await owner.rest('POST', spacesPath(), { title: 'Marked' }, keyed(key))).status).toBe(201);
+    const [row] = await server
+      .em()
+      .getConnection()
+      .execute<{ committed: boolean }[]>(`select "committed_at" is not null as "committed" from "idempotency_record" where "key" = ?`, [key]);
+    expect(row).toEqual({ committed: true });
+  });
+
+  it('never runs again when its answer was lost (the instance stopped between the commit and storing it): 409, one space', async () => {
+    const key = randomUUID();
+    const body = { title: 'Answer lost' };
+    // Storing this key's answer fails, as when the instance dies right after the write committed.
+    const connection = server.em().getConnection();
+    await connection.execute(`create function "lose_answer"() returns trigger language plpgsql as $$ begin raise exception 'answer lost'; end $$`);
+    await connection.execute(
+      `create trigger "lose_answer" before update of "status" on "idempotency_record" for each row
+        when (new."status" is not null and new."key" = '${key}') execute function "lose_answer"()`,
+    );
+    try {
+      // The client is taken never to have received this answer.
+      expect((await owner.rest('POST', spacesPath(), body, keyed(key))).status).toBe(201);
+    } finally {
+      await connection.execute(`drop trigger "lose_answer" on "idempotency_record"`);
+      await connection.execute(`drop function "lose_answer"()`);
+    }
+    expect(await records(key)).toEqual([{ status: null }]);
+    // Held as running for the 5 minutes a live request may take…
+    const early = await owner.rest('POST', spacesPath(), body, keyed(key));
+    expectError(early, 409, /still being processed/);
+    // …then known as carried out: told so, and not run again (before the mark it ran a second time here).
+    server.clock.advance(5 * 60_000);
+    for (let retry = 0; retry < 2; retry++) {
+      const late = await owner.rest('POST', spacesPath(), body, keyed(key));
+      expectError(late, 409, /^Idempotency-Key: the request with this key was carried out, but its answer was lost; it will not run again/);
+      expect(late.headers.get('retry-after')).toBeNull();
+    }
+    expect(await count('Answer lost')).toBe(1);
+    // Another request with the key is still another request.
+    expectError(await owner.rest('POST', spacesPath(), { title: 'Other' }, keyed(key)), 422, /already used/);
+    // Kept, as answers are, 24 hours from the commit: then the key is free again.
+    server.clock.advance(24 * HOUR - 5 * 60_000);
+    expect((await owner.rest('POST', spacesPath(), body, keyed(key))).status).toBe(201);
+    expect(await count('Answer lost')).toBe(2);
+  });
+});
+
+describe('the cost of a key', () => {
+  const tokenReads = (statements: string[]) => statements.filter((text) => text.includes('secret_hash')).length;
+  // The statements of the request itself: the event outbox's dispatcher, woken by the write, runs beside it.
+  const ofTheRequest = async (work: () => Promise<unknown>) => (await statementsDuring(work)).filter((text) => !/"dispatched_at"|as "eventId"/.test(text));
+
+  it('reads the token once: a keyed POST makes three statements more than one without (claim, mark, answer); a replay three in all', async () => {
+    await owner.rest('POST', spacesPath(), { title: 'Warm-up' });
+    const plain = await ofTheRequest(() => owner.rest('POST', spacesPath(), { title: 'Counted' }));
+    const key = randomUUID();
+    const first = await ofTheRequest(() => owner.rest('POST', spacesPath(), { title: 'Counted' }, keyed(key)));
+    const replayed = await ofTheRequest(() => owner.rest('POST', spacesPath(), { title: 'Counted' }, keyed(key)));
+    expect([tokenReads(plain), tokenReads(first), tokenReads(replayed)]).toEqual([1, 1, 1]);
+    expect(first.length).toBe(plain.length + 3);
+    expect(replayed.length).toBe(3);
+    console.log(`statements of a space's POST: ${plain.length} without a key, ${first.length} with one, ${replayed.length} for a replay`);
+  });
+
+  it('reads the token once for a keyed GraphQL mutation too', async () => {
+    const CREATE = 'mutation($organizationId: ID!) { createSpace(organizationId: $organizationId, input: { title: "Counted mutation" }) { id } }';
+    const statements = await statementsDuring(() =>
+      rest(server, owner.token, 'POST', '/graphql', { query: CREATE, variables: { organizationId } }, keyed(randomUUID())),
+    );
+    expect(tokenReads(statements)).toBe(1);
   });
 });
 
@@ -299,5 +382,78 @@ describe.skipIf(!process.env.TEST_DATABASE_URL)('two instances on one database',
     }
     const list: Response<Spaces> = await rest(b, caller.token, 'GET', path);
     expect(list.body.items.filter((space) => space.title === 'Across instances')).toHaveLength(1);
+  });
+});
+
+// A server process of its own, killed with SIGKILL: on PostgreSQL only, as the other tests of several instances.
+describe.skipIf(!process.env.TEST_DATABASE_URL)('an instance killed between the commit and storing the answer', () => {
+  let database: FreshDatabase;
+  let survivor: TestServer;
+  let killed: ServerProcess | undefined;
+
+  beforeAll(async () => {
+    database = await freshDatabase();
+    // The killed process writes times by the system clock: the survivor's is set to it.
+    survivor = await startTestServer({}, { database, clock: new ManualClock(new Date()) });
+  });
+  afterAll(async () => {
+    if (killed) await stopProcess(killed);
+    await survivor?.stop();
+    await database?.dispose();
+  });
+
+  const sql = <T>(text: string) =>
+    onServer(process.env.TEST_DATABASE_URL!, async (client) => {
+      await client.query(`set search_path to "${database.env.DATABASE_SCHEMA}"`);
+      return (await client.query(text)).rows as T[];
+    });
+
+  async function until(holds: () => Promise<boolean>, what: string) {
+    for (const deadline = Date.now() + 60_000; !(await holds()); await sleep(50)) {
+      if (Date.now() > deadline) throw new Error(`not seen within 60 s: ${what}`);
+    }
+  }
+
+  it('leaves the key carried out: a retry through another instance answers 409 and creates no second space', { timeout: 180_000 }, async () => {
+    const caller = await newUser(survivor);
+    const organization = await newOrganization(survivor, caller);
+    const path = `/v1/orgs/${organization.id}/spaces`;
+    const key = randomUUID();
+    killed = await spawnServer({ ...database.env, PUBLIC_URL: 'http://docs.test', LOG_LEVEL: 'fatal' });
+    const child = killed;
+    await waitFor(child, async () => (await fetch(`${child.url}/healthz`).catch(() => undefined))?.status === 200);
+    // Storing this key's answer waits: the process is killed while its write is committed and its answer not stored.
+    await sql(`create function "hold_answer"() returns trigger language plpgsql as $$ begin perform pg_sleep(120); return new; end $$`);
+    await sql(
+      `create trigger "hold_answer" before update of "status" on "idempotency_record" for each row
+        when (new."status" is not null and new."key" = '${key}') execute function "hold_answer"()`,
+    );
+    const lost = fetch(`${child.url}${path}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${caller.token}`, 'content-type': 'application/json', 'idempotency-key': key },
+      body: JSON.stringify({ title: 'Killed' }),
+    }).catch(() => undefined);
+    const held = `select pid from pg_stat_activity where wait_event = 'PgSleep' and query like 'update "idempotency_record" set "status"%'`;
+    await until(async () => (await sql(held)).length > 0, 'the answer being stored');
+    expect(await sql(`select "committed_at" is not null as "committed" from "idempotency_record" where "key" = '${key}'`)).toEqual([{ committed: true }]);
+    await stopProcess(child, 'SIGKILL');
+    // The killed process's statement ends with it (its session stays until PostgreSQL notices: end it).
+    await sql(`select pg_terminate_backend(pid) from (${held}) held`);
+    await until(async () => (await sql(held)).length === 0, 'the statement ended');
+    await sql(`drop trigger "hold_answer" on "idempotency_record"`);
+    await sql(`drop function "hold_answer"()`);
+    expect((await lost)?.status).toBeUndefined();
+    expect(await sql(`select "status", "committed_at" is not null as "committed" from "idempotency_record" where "key" = '${key}'`)).toEqual([
+      { status: null, committed: true },
+    ]);
+
+    // Before 5 minutes the key is held as running (a live request could still be answering); then:
+    survivor.clock.set(new Date());
+    expectError(await rest(survivor, caller.token, 'POST', path, { title: 'Killed' }, keyed(key)), 409, /still being processed/);
+    survivor.clock.advance(5 * 60_000);
+    const retry = await rest(survivor, caller.token, 'POST', path, { title: 'Killed' }, keyed(key));
+    expectError(retry, 409, /carried out, but its answer was lost/);
+    const spaces: Response<Spaces> = await rest(survivor, caller.token, 'GET', path);
+    expect(spaces.body.items.filter((space) => space.title === 'Killed')).toHaveLength(1);
   });
 });

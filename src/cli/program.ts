@@ -116,7 +116,11 @@ export async function runCli(argv: string[], io: CliIo, openDatabase: OpenDataba
       run<TokenOptions>({
         document: `mutation($input: AdminCreateApiTokenInput!) { adminCreateApiToken(input: $input) { id label token organization role expiresAt } }`,
         variables: (o) => ({
-          input: { user: o.email, label: o.label, organization: o.organization, role: o.role, expiresAt: o.expiresAt, expiresIn: o.expiresIn },
+          input: {
+            user: o.email,
+            label: o.label,
+            scope: { organization: o.organization, role: o.role, expiresAt: o.expiresAt, expiresIn: o.expiresIn },
+          },
         }),
         output: ({ adminCreateApiToken: token }: { adminCreateApiToken: CreatedToken }, o, { stderr }) => {
           stderr.write(`created API token ${token.id} ("${token.label}") for ${o.email.trim().toLowerCase()}, ${scopeText(token)}\n`);

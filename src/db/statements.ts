@@ -6,6 +6,7 @@ import { embeddedDatabaseOf } from './embedded-databases.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
 import { wroteOutsideTransaction } from './writes.js';
+import { awaitsCommitMark } from './commit-marks.js';
 import { readPositionToRecord, replicaFor } from './read-routing.js';
 import { replicaSetOf } from './replicas.js';
 import type pg from 'pg';
@@ -341,6 +342,7 @@ export async function queryIn<T>(em: EntityManager, statement: Sql): Promise<T[]
  * statement observers itself.)
  */
 export async function execute(em: EntityManager, statement: Sql): Promise<number> {
+  if (awaitsCommitMark(em)) return em.transactional((tx) => execute(tx, statement));
   const result = await em.getConnection().execute<{ affectedRows: number }>(statement.sql, [...statement.values], 'run', em.getTransactionContext());
   wroteOutsideTransaction(em);
   return result.affectedRows;
@@ -348,6 +350,7 @@ export async function execute(em: EntityManager, statement: Sql): Promise<number
 
 /** The same for a statement whose rows are wanted (`returning`, a row lock, a read within the change). */
 export async function executeReturning<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+  if (awaitsCommitMark(em)) return em.transactional((tx) => executeReturning<T>(tx, statement));
   const rows = await em.getConnection().execute<T[]>(statement.sql, [...statement.values], 'all', em.getTransactionContext());
   wroteOutsideTransaction(em);
   return rows;

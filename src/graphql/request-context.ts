@@ -13,9 +13,14 @@ import { noteCommittedWrite } from '../db/read-routing.js';
 
 /**
  * Builds a request context; throws a 401 DomainError for a malformed, unknown or revoked token. The
- * token's lookup is a read: when its connection was terminated under it, it runs once more.
+ * token's lookup is a read: when its connection was terminated under it, it runs once more. A request
+ * whose token a step before the door already resolved (`authenticated`) is not looked up again.
  */
-export async function createContext(deps: AppDeps, request: { authorization?: string; logger?: Logger }): Promise<Context> {
+export async function createContext(
+  deps: AppDeps,
+  request: { authorization?: string; logger?: Logger; authenticated?: { em: EntityManager; viewer: Viewer } },
+): Promise<Context> {
+  if (request.authenticated) return contextFor(deps, request.authenticated.em, request.authenticated.viewer, request.logger ?? deps.logger);
   let em = ownEntityManager(deps.orm.em);
   let viewer: Viewer | null;
   try {

@@ -42,16 +42,10 @@ export type AddSiteSpaceInput = {
 };
 
 export type AdminCreateApiTokenInput = {
-  /** When the token stops working (in the future). Absent, with no expiresIn: never. */
-  expiresAt?: InputMaybe<Scalars['DateTime']['input']>;
-  /** Seconds from now until the token stops working (instead of expiresAt). */
-  expiresIn?: InputMaybe<Scalars['Int']['input']>;
   /** What the token is for (1-100 characters). */
   label: Scalars['String']['input'];
-  /** The one organization the token may act in (the user must be a member). Absent: every organization of the user. */
-  organization?: InputMaybe<Scalars['ID']['input']>;
-  /** The highest role the token acts with: the user role on anything, capped at this (`read` never writes; `admin`: no cap). */
-  role?: InputMaybe<Role>;
+  /** What the token is limited to. Absent: its user's full rights, for ever. */
+  scope?: InputMaybe<ApiTokenScopeInput>;
   /** The user: an id or an e-mail address. */
   user: Scalars['String']['input'];
 };

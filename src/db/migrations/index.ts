@@ -16,7 +16,6 @@ import { Migration20261124120000 } from './Migration20261124120000.js';
 import { Migration20261124140000 } from './Migration20261124140000.js';
 import { Migration20261125140000 } from './Migration20261125140000.js';
 import { Migration20261125150000 } from './Migration20261125150000.js';
-import { Migration20261130120000 } from './Migration20261130120000.js';
 import { Migration20261201090000 } from './Migration20261201090000.js';
 import { Migration20261201091000 } from './Migration20261201091000.js';
 import { Migration20261202090000 } from './Migration20261202090000.js';
@@ -37,6 +36,8 @@ import { Migration20261230213000 } from './Migration20261230213000.js';
 import { Migration20261231090000 } from './Migration20261231090000.js';
 import { Migration20261231100000 } from './Migration20261231100000.js';
 import { Migration20261231110000 } from './Migration20261231110000.js';
+import { Migration20270101090000 } from './Migration20270101090000.js';
+import { Migration20270101100000 } from './Migration20270101100000.js';
 
 /**
  * Every committed migration, oldest first. `npm run migration:create` writes a new file next to this
@@ -60,7 +61,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261124140000', class: Migration20261124140000 },
   { name: 'Migration20261125140000', class: Migration20261125140000 },
   { name: 'Migration20261125150000', class: Migration20261125150000 },
-  { name: 'Migration20261130120000', class: Migration20261130120000 },
   { name: 'Migration20261201090000', class: Migration20261201090000 },
   { name: 'Migration20261201091000', class: Migration20261201091000 },
   { name: 'Migration20261202090000', class: Migration20261202090000 },
@@ -81,4 +81,6 @@ export const migrationsList: MigrationObject[] = [
   { name: 'Migration20261231090000', class: Migration20261231090000 },
   { name: 'Migration20261231100000', class: Migration20261231100000 },
   { name: 'Migration20261231110000', class: Migration20261231110000 },
+  { name: 'Migration20270101090000', class: Migration20270101090000 },
+  { name: 'Migration20270101100000', class: Migration20270101100000 },
 ];

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { shownAs } from '../../kernel/input-types.js';
 import { ROLES } from '../../kernel/roles.js';
 import { oneOf, text } from '../../kernel/validation.js';
-import { apiTokenScopeFields } from '../users/index.js';
+import { ApiTokenScopeInput } from '../users/index.js';
 
 /** Declared only: users.createUser checks what it is given. */
 export const AdminCreateUserInput = z.object({
@@ -11,11 +11,11 @@ export const AdminCreateUserInput = z.object({
   instanceAdmin: z.boolean().optional().describe('Makes the user an instance administrator as well.'),
 });
 
-/** The token's scope fields are the users area's (createApiToken's `scope`), here beside the user they are for. */
+/** The token's scope is the users area's input, as the viewer's own createApiToken takes it. */
 export const AdminCreateApiTokenInput = z.object({
   user: z.string().describe('The user: an id or an e-mail address.'),
   label: text({ min: 1, max: 100 }).describe('What the token is for (1-100 characters).'),
-  ...apiTokenScopeFields,
+  scope: ApiTokenScopeInput.nullish().describe("What the token is limited to. Absent: its user's full rights, for ever."),
 });
 
 /** Declared only: organizations.createOrganization checks what it is given. */

@@ -47,7 +47,7 @@ export async function setInstanceAdmin(ctx: Context, reference: string, instance
 }
 
 export async function adminCreateApiToken(ctx: Context, input: unknown) {
-  const { user: reference, label, ...scopeInput } = parseInput(AdminCreateApiTokenInput, input);
+  const { user: reference, label, scope: scopeInput } = parseInput(AdminCreateApiTokenInput, input);
   const user = await userByReference(ctx.em, reference);
   const scope = await requestedScope(ctx.em, ctx.clock, user.id, scopeInput);
   return createdToken(await createApiToken(ctx.em, ctx.clock, user.id, label, undefined, scope));

@@ -96,7 +96,9 @@ export async function recordRefusal(ctx: Context, refusal: Refusal): Promise<voi
   const outcome = OUTCOME_OF[refusal.status];
   if (!ctx.viewer || !outcome) return;
   try {
-    const em = ctx.em.fork({ clear: true });
+    // An event manager of its own: the record of a refusal is no write of the request (it does not mark
+    // an idempotency key as carried out, db/commit-marks.ts, nor make the request's context forget).
+    const em = ctx.em.fork({ clear: true, freshEventManager: true });
     const target = targetOf(refusal);
     // Named by the operation refused (a GraphQL request's other root fields may have succeeded).
     const event = recordEvent({ ...ctx, origin: { ...ctx.origin, operation: refusal.operation } }, em, {

@@ -3,4 +3,4 @@ export { ApiToken, User } from './entities.js';
 export type { UserRow } from './entities.js';
 export { USER } from './fragments.js';
 export { createUser, findUserByEmail, usersWithEmails, userWithEmail } from './service.js';
-export { apiTokenScopeFields, createApiToken, createdToken, issueViewerApiToken, requestedScope, revokeApiToken } from './tokens.js';
+export { ApiTokenScopeInput, createApiToken, createdToken, issueViewerApiToken, requestedScope, revokeApiToken } from './tokens.js';

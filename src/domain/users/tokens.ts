@@ -17,7 +17,7 @@ import { ApiToken, type ApiTokenRow } from './entities.js';
 const MAX_EXPIRES_IN = 10 * 366 * 24 * 3600;
 
 /** The fields that limit a new token, as both the viewer's and an instance administrator's creation take them. */
-export const apiTokenScopeFields = {
+const apiTokenScopeFields = {
   organization: shownAs('ID', z.string().min(1, { error: 'must not be empty' }))
     .nullish()
     .describe('The one organization the token may act in (the user must be a member). Absent: every organization of the user.'),

@@ -4,6 +4,8 @@ import type { Counter } from 'prom-client';
 import { authenticate } from '../../auth/authenticate.js';
 import { domainErrorOf } from '../../db/database-errors.js';
 import { ownEntityManager } from '../../db/writes.js';
+import { markFirstCommit } from '../../db/commit-marks.js';
+import { handOverAuthentication } from '../authenticated-request.js';
 import type { AppDeps } from '../../kernel/context.js';
 import type { Logger } from '../../kernel/logger.js';
 import { logFailure } from '../door-errors.js';
@@ -11,14 +13,16 @@ import { sendDoorError } from '../body.js';
 import { factsOf } from '../request-facts.js';
 import { requestLogger } from '../responses.js';
 import { requestFingerprint } from './fingerprint.js';
-import { claimKey, releaseKey, storeAnswer, type KeyOfUser, type StoredAnswer } from './records.js';
+import { claimKey, committedMark, letGoOfKey, storeAnswer, type KeyOfUser, type StoredAnswer } from './records.js';
 
 /*
  * Idempotency keys (draft-ietf-httpapi-idempotency-key-header), for every REST POST and every GraphQL
  * mutation: the first request with a key runs, and its answer is replayed to every later request of
  * the same user with the key and the same method, path and body (docs/behaviour/idempotency.md).
- * This step runs before the door's own: it authenticates the token itself (the key is the user's),
- * claims the key in the database and records the answer as the door writes it.
+ * This step runs before the door's own: it authenticates the token (the key is the user's) and hands
+ * the door the viewer, claims the key in the database, has the door's first committed write mark the
+ * record in the write's own transaction (a crash before the answer is stored never lets the request run
+ * again), and records the answer as the door writes it.
  */
 
 export const IDEMPOTENCY_KEY = 'idempotency-key';
@@ -32,6 +36,10 @@ const RETRY_AFTER_IN_FLIGHT_S = '1';
 /** A key is 1 to 255 visible ASCII characters, sent as they are or as a Structured Field string ("…"). */
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const BAD_KEY = 'Idempotency-Key: must be 1 to 255 visible ASCII characters';
+const USED_FOR_ANOTHER = 'Idempotency-Key: already used for another request (method, path or body); use a new key';
+const RUNNING = 'Idempotency-Key: a request with this key is still being processed; retry later';
+const ANSWER_LOST =
+  'Idempotency-Key: the request with this key was carried out, but its answer was lost; it will not run again (read the resource to see the result)';
 
 function keyOf(header: string): string | null {
   const quoted = /^"((?:[^"\\]|\\["\\])*)"$/.exec(header);
@@ -118,8 +126,10 @@ function sendKeyFailure(req: Request, res: Response, error: unknown, logger: Log
 
 /**
  * The idempotency step of a door: for a POST with an `Idempotency-Key` (on /graphql, a mutation), by
- * an authenticated user, it replays the key's answer, refuses a key in use (409) or used for another
- * request (422), or claims the key and lets the door run. Requests without a key, and anonymous ones,
+ * an authenticated user, it replays the key's answer, refuses a key in use (409), used for another
+ * request (422) or whose request committed and lost its answer (409), or claims the key and lets the
+ * door run, handing it the viewer (the token is looked up once) and an EntityManager whose first
+ * committed write marks the record in its own transaction. Requests without a key, and anonymous ones,
  * go on untouched (a bad token is the door's to refuse).
  */
 export function honourIdempotencyKeys(deps: AppDeps, door: 'rest' | 'graphql', replays?: Counter<'door'>): RequestHandler {
@@ -130,26 +140,32 @@ export function honourIdempotencyKeys(deps: AppDeps, door: 'rest' | 'graphql', r
     const key = typeof header === 'string' ? keyOf(header) : null;
     if (key === null) return sendDoorError(req, res, 'BAD_REQUEST', BAD_KEY);
     try {
+      // The door's EntityManager: the token is read on it once, and the door's writes mark the record.
       const em = ownEntityManager(deps.orm.em);
       const viewer = await authenticate(em, req.headers.authorization, deps.clock).catch(() => null);
       if (!viewer) return next();
       const owner: KeyOfUser = { userId: viewer.user.id, key };
       const fingerprint = requestFingerprint(req.method, req.originalUrl, req.body);
-      const claim = await claimKey(em, owner, fingerprint, deps.clock.now());
+      // The records' own statements run beside the door's EntityManager: they are no write of the request.
+      const records = ownEntityManager(deps.orm.em);
+      const claim = await claimKey(records, owner, fingerprint, deps.clock.now());
       if (!claim.won) {
         Object.assign(factsOf(res), { viewerId: viewer.user.id, tokenId: viewer.tokenId });
-        if (claim.fingerprint !== fingerprint) {
-          return sendDoorError(req, res, 'UNPROCESSABLE_CONTENT', 'Idempotency-Key: already used for another request (method, path or body); use a new key');
-        }
-        if (!claim.answer) {
+        if (claim.fingerprint !== fingerprint) return sendDoorError(req, res, 'UNPROCESSABLE_CONTENT', USED_FOR_ANOTHER);
+        if (claim.held === 'running') {
           res.setHeader('retry-after', RETRY_AFTER_IN_FLIGHT_S);
-          return sendDoorError(req, res, 'CONFLICT', 'Idempotency-Key: a request with this key is still being processed; retry later');
+          return sendDoorError(req, res, 'CONFLICT', RUNNING);
         }
+        if (claim.held === 'answer lost') return sendDoorError(req, res, 'CONFLICT', ANSWER_LOST);
         replays?.inc({ door });
-        return replay(res, claim.answer);
+        return replay(res, claim.held);
       }
+      markFirstCommit(em, () => committedMark(em, owner, claim.claim, deps.clock.now()));
+      handOverAuthentication(res, { em, viewer });
       recordAnswer(res, requestLogger(req, deps.logger), (status, headers, body) =>
-        keepsAnswer(door, status, body) ? storeAnswer(em, owner, claim.claim, { status, headers, body }, deps.clock.now()) : releaseKey(em, owner, claim.claim),
+        keepsAnswer(door, status, body)
+          ? storeAnswer(records, owner, claim.claim, { status, headers, body }, deps.clock.now())
+          : letGoOfKey(records, owner, claim.claim),
       );
       return next();
     } catch (error) {
