@@ -36,7 +36,7 @@ import { measureRequests } from './metrics/requests.js';
 import { chargeRefusedGraphqlToken, rateLimitPlugin } from './rate-limits/graphql-door.js';
 import { corsPolicy } from './http/cors.js';
 import { compressAnswers } from './http/compression.js';
-import { noStoreByDefault } from './http/caching.js';
+import { noStoreByDefault, preconditionsBeforeCacheControl } from './http/caching.js';
 import { allowedMethods, PLAIN_PATHS, restPaths } from './allowed-methods.js';
 import { doorsIndex } from './http/index-page.js';
 import { strongEtagOf } from './kernel/etags.js';
@@ -93,7 +93,7 @@ export async function createApp(deps: AppDeps, lifecycle: { stopping(): boolean 
   );
 
   app.use(corsPolicy(deps.config.corsOrigins));
-  app.use(noStoreByDefault);
+  app.use(noStoreByDefault, preconditionsBeforeCacheControl);
   app.use(compressAnswers);
   app.use(allowedMethods([...PLAIN_PATHS, ...restPaths()]));
 

@@ -103,6 +103,14 @@ describe('conditional requests', () => {
       expect(first.headers.etag).toMatch(STRONG);
       const again = await get(admin, `/graphql?query=${query}`, { ...headers, 'if-none-match': first.headers.etag as string });
       expect(again.status).toBe(304);
+      // As fetch() sends it with a conditional header of its own (Cache-Control: no-cache, Pragma): still 304.
+      const fromFetch = await get(admin, `/graphql?query=${query}`, {
+        ...headers,
+        'if-none-match': first.headers.etag as string,
+        'cache-control': 'no-cache',
+        pragma: 'no-cache',
+      });
+      expect(fromFetch.status).toBe(304);
       expect(again.body).toBe('');
       const posted = await raw(server, 'POST', '/graphql', bearer(admin), { query: decodeURIComponent(query) });
       expect(posted.status).toBe(200);

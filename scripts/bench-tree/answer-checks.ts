@@ -14,7 +14,8 @@ async function answerOf(target: Target, etags: Map<string, string>): Promise<Ans
   const response = await fetch(url, { method, headers, body });
   const text = await response.text();
   if (expectStatus) {
-    if (response.status !== expectStatus) throw new Error(`${target.key} (${target.name}): ${response.status}, not ${expectStatus}`);
+    if (response.status !== expectStatus)
+      throw new Error(`${target.key} (${target.name}): ${response.status}, not ${expectStatus} (sent If-None-Match: ${headers['if-none-match']})`);
     return { json: null, bytes: Buffer.byteLength(text) };
   }
   const etag = response.headers.get('etag');

@@ -32,7 +32,8 @@ function graphqlRequest(url: string, query: string, variables: Record<string, un
 
 function graphqlGet(url: string, query: string, variables: Record<string, unknown>, headers: Record<string, string>): LoadTarget {
   const search = new URLSearchParams({ query, variables: JSON.stringify(variables) });
-  return { url: `${url}?${search}`, method: 'GET', headers };
+  // Apollo's CSRF prevention takes a GET query only with a header a browser would preflight.
+  return { url: `${url}?${search}`, method: 'GET', headers: { ...headers, 'apollo-require-preflight': 'true' } };
 }
 
 export function benchTargets(site: BenchSite): Target[] {

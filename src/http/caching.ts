@@ -18,3 +18,15 @@ export const noStoreByDefault: RequestHandler = (_req, res, next) => {
   });
   next();
 };
+
+/**
+ * An `If-None-Match` is answered by its ETag alone (RFC 9110 §13.2.1: the origin evaluates the
+ * precondition), whatever `Cache-Control` the request carries. Express's freshness check treats a
+ * request's `no-cache` as "send the body", and fetch() adds `Cache-Control: no-cache` to every request
+ * that carries a conditional header of its own: clients on fetch (the official one included) would
+ * never get their 304. The request's Cache-Control means nothing else here (no cache sits in front).
+ */
+export const preconditionsBeforeCacheControl: RequestHandler = (req, _res, next) => {
+  if (req.headers['if-none-match'] !== undefined) delete req.headers['cache-control'];
+  next();
+};
