@@ -225,7 +225,10 @@ export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[
   if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
   observe(text, values);
-  if (embeddedDatabaseOf(em)) return readEmbedded<T>(em, text, values);
+  if (embeddedDatabaseOf(em)) {
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
+    return result.rows as T[];
+  }
   const replica = replicaFor(em);
   if (replica) {
     const replicas = replicaSetOf(em)!;
@@ -250,62 +253,13 @@ export async function readCurrentRows<T>(em: EntityManager, statement: Sql, obse
   if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
   if (observed) observe(text, values);
-  if (embeddedDatabaseOf(em)) return readEmbedded<T>(em, text, values);
+  if (embeddedDatabaseOf(em)) {
+    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
+    return result.rows as T[];
+  }
   const rows = await queryOnPool<T>(poolClientOf(em), text, values);
   replicaSetOf(em)?.counted('primary');
   return rows;
-}
-
-/** Per embedded database (its one session): the name each statement text is prepared under, or null when it cannot be. */
-const embeddedStatementNames = new WeakMap<object, Map<string, string | null>>();
-
-/**
- * Reads on the embedded database, each text prepared once in its one session (SQL `PREPARE`, as a
- * server's connections keep named statements): PGlite would otherwise plan every statement anew, and
- * the read path's answer statements take about as long to plan as to run (docs/performance.md).
- * `EXECUTE` takes no bound parameters, so the values are written as literals, which PostgreSQL
- * converts to the prepared statement's parameter types; a text whose values are not all strings,
- * numbers, booleans, nulls or arrays of those, or whose parameters' types cannot be inferred, runs as it is.
- */
-async function readEmbedded<T>(em: EntityManager, text: string, values: readonly unknown[]): Promise<T[]> {
-  const client = em.getConnection().getClient();
-  const literals = values.map(literalOf);
-  if (literals.some((literal) => literal === undefined)) return (await client.executeQuery(CompiledQuery.raw(text, [...values]))).rows as T[];
-  const database = embeddedDatabaseOf(em)!;
-  let names = embeddedStatementNames.get(database);
-  if (!names) embeddedStatementNames.set(database, (names = new Map<string, string | null>()));
-  let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED_STATEMENTS) {
-    const candidate = `embedded_${names.size + 1}`;
-    try {
-      await client.executeQuery(CompiledQuery.raw(`prepare ${candidate} as ${text}`, []));
-      name = candidate;
-    } catch {
-      name = null;
-    }
-    names.set(text, name);
-  }
-  if (!name) return (await client.executeQuery(CompiledQuery.raw(text, [...values]))).rows as T[];
-  return (await client.executeQuery(CompiledQuery.raw(`execute ${name}${literals.length ? `(${literals.join(', ')})` : ''}`, []))).rows as T[];
-}
-
-/** A value as an SQL literal of unknown type (which takes the parameter's type), or undefined for a value of another kind. */
-function literalOf(value: unknown): string | undefined {
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'string') return value.includes('\u0000') ? undefined : `'${value.replaceAll("'", "''")}'`;
-  if (typeof value === 'number') return Number.isFinite(value) ? `'${value}'` : undefined;
-  if (typeof value === 'boolean') return `'${value}'`;
-  if (Array.isArray(value)) {
-    const elements: string[] = [];
-    for (const element of value) {
-      if (element === null) elements.push('NULL');
-      else if (typeof element === 'string' || (typeof element === 'number' && Number.isFinite(element)))
-        elements.push(`"${String(element).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`);
-      else return undefined;
-    }
-    return literalOf(`{${elements.join(',')}}`);
-  }
-  return undefined;
 }
 
 /** Runs a statement, named by its text, on a client of a pool; releases it (dropping it when it failed). */
