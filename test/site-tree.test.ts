@@ -171,6 +171,31 @@ describe('a whole site tree in one GraphQL request', () => {
     expect(unknown.errors?.[0]?.extensions?.code).toBe('NOT_FOUND');
   });
 
+  it.skipIf(!!process.env.TEST_DATABASE_URL)(
+    "keeps the plan of the site's answer statement on the embedded database, and still answers what changed since",
+    async () => {
+      const { organization, admin } = await newOrganizationWithRoles(server);
+      const site = await seedSiteTree(server.em(), organization.id, 3, 2, 1, server.clock.now());
+      const query = `query($id: ID!) { site(id: $id) { id title sections(limit: 10) { count items { id title } } } }`;
+      type Answer = { data: { site: { title: string; sections: { count: number } } }; errors?: unknown };
+      const first = (await admin.gql(query, { id: site })) as Answer;
+      // Prepared in the embedded database's one session, as a server's connection keeps a named statement.
+      const kept = await server
+        .em()
+        .getConnection()
+        .execute<{ statement: string }[]>(`select statement from pg_prepared_statements where name like 'kept_plan_%'`);
+      expect(kept.some((row) => row.statement.includes('"root:rows"'))).toBe(true);
+      const renamed = await admin.gql(`mutation($id: ID!) { updateSite(id: $id, input: { title: "Renamed" }) { id } }`, { id: site });
+      expect(renamed.errors).toBeUndefined();
+      const second = (await admin.gql(query, { id: site })) as Answer;
+      expect(first.errors).toBeUndefined();
+      expect(second.errors).toBeUndefined();
+      expect(second.data.site.title).toBe('Renamed');
+      expect(second.data.site.sections).toEqual(first.data.site.sections);
+      expect(first.data.site.sections.count).toBe(3);
+    },
+  );
+
   it("shows each space's open change requests and own open comments, as the space itself does", async () => {
     const { organization, admin } = await newOrganizationWithRoles(server);
     const siteId = await seedSiteTree(server.em(), organization.id, 2, 3, 1, server.clock.now());

@@ -34,6 +34,7 @@ async function readAnswers(em: EntityManager, entity: string, shape: Shape, keys
     em,
     sql`with ${join(levels, ', ')}
       select ${alias}.${key} as "key", ${placed.object}::text as "answer" from ${levelRows(ROOT)} ${alias} ${placed.joins}`,
+    { keepPlan: true },
   );
   const byKey = new Map(found.map((row) => [row.key, row.answer]));
   return keys.map((k) => byKey.get(k) ?? null);

@@ -107,7 +107,8 @@ export async function readPages<T>(em: EntityManager, list: PartitionedList<T>, 
   const statement = sql`with counted as (${counting})
     select parent_count.key as "key", parent_count.count as "count", x.* from counted parent_count left join lateral (
     select ${columns} from ${from} where ${partition} = parent_count.key and ${list.where} ${after} order by ${orderBy} limit ${limit + 1}) x on true`;
-  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, withLevels(em, list, statement));
+  // Pages of shapes are the read path's statements, whose plans the embedded database keeps too.
+  const all = await readRows<FoundRow & { key: string; count: string | number | null }>(em, withLevels(em, list, statement), { keepPlan: !!list.shape });
   const counts = new Map<string, number>();
   for (const row of all) counts.set(row.key, Number(row.count ?? 0));
   const found = all.filter((row) => row.row !== null);

@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Kysely, type Transaction } from 'kysely';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 import { embeddedDatabaseOf } from './embedded-databases.js';
+import { readWithKeptPlan } from './embedded-plans.js';
 import { sqlObservers } from './sql-observers.js';
 import { poolClientOf } from './pool-clients.js';
 import { wroteOutsideTransaction } from './writes.js';
@@ -218,15 +219,19 @@ export const batchKeys = (keys: readonly string[]): Sql => sql`unnest(array(sele
  * statement is named (by its text), so that each connection parses and plans it once rather than on
  * every request (these are the statements of every request: the token, memberships, the site, whose
  * parsing and planning were a measurable part of a request's database time; figures in
- * docs/performance.md). A query's reads run on a streaming replica when one is safe for them
+ * docs/performance.md); `keepPlan` does as much on the embedded database for the read path's statements
+ * (embedded-plans.ts). A query's reads run on a streaming replica when one is safe for them
  * (read-routing.ts); one that fails there runs again on the primary, which answers instead.
  */
-export async function readRows<T>(em: EntityManager, statement: Sql): Promise<T[]> {
+export async function readRows<T>(em: EntityManager, statement: Sql, options: { keepPlan?: boolean } = {}): Promise<T[]> {
   if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
   observe(text, values);
-  if (embeddedDatabaseOf(em)) {
-    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
+  const embedded = embeddedDatabaseOf(em);
+  if (embedded) {
+    const client = em.getConnection().getClient();
+    if (options.keepPlan) return readWithKeptPlan<T>(embedded, client, text, values);
+    const result = await client.executeQuery(CompiledQuery.raw(text, values));
     return result.rows as T[];
   }
   const replica = replicaFor(em);

@@ -84,6 +84,7 @@ export async function readSiteStructures(em: EntityManager, siteIds: readonly st
   const rows = await readRows<SiteStructureRows>(
     em,
     answers ? sql`select "site", "hasSections", "topLevel"::text, "siteSpaces"::text from (${statement}) read` : statement,
+    { keepPlan: true },
   );
   if (answers) {
     // The items' answers as the database wrote them, into the response as they are.
