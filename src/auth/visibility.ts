@@ -139,3 +139,15 @@ export function withinTokenOrganization(viewer: Viewer | null, column: Sql): Sql
   const organization = viewer?.scope?.organization ?? null;
   return organization === null ? empty : sql` and ${column} = ${organization}`;
 }
+
+/**
+ * True when the viewer holds a role in the organization (`organization`, an SQL expression): an enabled
+ * membership other than a guest's, within their token's organization: what Policy.organizationRole
+ * answers with a role (a token's cap never lowers one below read), in SQL.
+ */
+export function viewerHoldsRoleIn(viewer: Viewer | null, organization: Sql): Sql {
+  if (!viewer) return sql`false`;
+  const roles = raw(ROLES.map((role) => `'${role}'`).join(', '));
+  return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
+    and not m.disabled and m.role in (${roles})${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
+}

@@ -408,7 +408,9 @@ class Compiler {
           }
         }
       });
-      return sql`(select ${answerText(pairs, form === 'rest')} from (${numbered}) r)`;
+      // Items and next aggregate the page's rows (one row whatever their number); a count alone reads none.
+      const readsRows = members.some((member) => member.kind === 'items' || member.kind === 'next');
+      return readsRows ? sql`(select ${answerText(pairs, form === 'rest')} from (${numbered}) r)` : sql`(select ${answerText(pairs, form === 'rest')})`;
     };
   }
 

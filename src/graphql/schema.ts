@@ -21,6 +21,7 @@ import type { Area } from '../kernel/area.js';
 import type { Context } from '../kernel/context.js';
 import { forbidden, unauthenticated } from '../kernel/errors.js';
 import { isInstanceAdmin, refuseScopedMutation } from '../kernel/token-scope.js';
+import { readsBeforeGuard } from '../kernel/resolvers.js';
 import { scalarResolvers } from './scalars.js';
 import { inputTypeDefs } from '../kernel/input-types.js';
 
@@ -195,6 +196,25 @@ function guarded(
   const resolve = field.resolve ?? defaultFieldResolver;
   // What a limited token may not change, whatever its user may (kernel/token-scope.ts).
   const accountMutation = guard.kind === 'authenticated' ? !!guard.scopedTokens : null;
+  if (readsBeforeGuard(field)) {
+    if (mutation || parentType || guard.kind !== 'requires') throw new Error(`Field ${name}: only a root query field with @requires may read before its guard`);
+    return {
+      ...field,
+      resolve: async (source, args: Record<string, unknown>, ctx, info) => {
+        if (!ctx.viewer) throw unauthenticated();
+        const read = await Promise.resolve()
+          .then(() => resolve(source, args, ctx, info))
+          .then(
+            (value: unknown) => ({ value }),
+            (error: unknown) => ({ error }),
+          );
+        // The guard decides on what was read (kernel/resolvers.ts readBeforeGuard): its refusal comes first.
+        await enforceGuardWith(registry, guard, source, args, ctx);
+        if ('error' in read) throw read.error;
+        return read.value;
+      },
+    };
+  }
   return {
     ...field,
     resolve: async (source, args, ctx, info) => {

@@ -51,3 +51,21 @@ export const updateById =
   <Answer>(update: (ctx: Context, id: string, input: unknown) => Answer) =>
   (_: unknown, { id, input }: Id & WithInput, ctx: Context) =>
     update(ctx, id, input);
+
+/** The field extension that marks a resolver reading before its guard (readBeforeGuard). */
+const READS_BEFORE_GUARD = 'readsBeforeGuard';
+
+/**
+ * Marks a root query field's resolver as one that reads before its guard (graphql/schema.ts): it reads
+ * what the guard judges along with the answer (a site's row with its whole answer, one statement
+ * instead of two), and the guard then decides on what was read: nothing read leaves unless the guard
+ * lets it, and an error of the read is reported only then. The resolver must only read, and should
+ * keep the database from writing what the guard would refuse (db/answers-by-key.ts `mayRead`).
+ * A field's extensions carry the mark (graphql-tools binds resolver functions, which loses their identity).
+ */
+export function readBeforeGuard<F>(resolve: F): { resolve: F } {
+  return { resolve, ...{ extensions: { [READS_BEFORE_GUARD]: true } } };
+}
+
+/** True when the field's resolver reads before its guard (readBeforeGuard). */
+export const readsBeforeGuard = (field: { extensions?: Readonly<Record<string, unknown>> | null }): boolean => field.extensions?.[READS_BEFORE_GUARD] === true;

@@ -4,13 +4,15 @@ import sql from 'sql-template-tag';
 import { columnOf, jsonTupleOf, readRows, rowsOf, rowsWhereIn, tableOf } from '../../db/statements.js';
 import { countsStatement } from '../../db/row-counts.js';
 import { batchLoader, groupLoader, Loader, rowLoader } from '../../kernel/loader.js';
-import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionRow } from './entities.js';
+import { ShareLink, Site, SiteAdaptiveSchema, SiteSection, SiteSectionGroup, SiteSpace, type SiteRow, type SiteSectionRow } from './entities.js';
+import { viewerHoldsRoleIn } from '../../auth/visibility.js';
+import type { Viewer } from '../../kernel/viewer.js';
 import { answersByKey } from '../../db/answers-by-key.js';
 import { readSiteStructures, type SiteStructureRows, type StructureShapes } from './published/structure.js';
 
 const byPosition = { position: 'asc', id: 'asc' } as const;
 
-export function siteLoaders(em: EntityManager) {
+export function siteLoaders(em: EntityManager, viewer: Viewer | null) {
   const siteSpacesBySection = groupLoader(
     (ids: string[]) => rowsWhereIn(em, SiteSpace, 'section', ids, byPosition),
     (s) => s.section!,
@@ -67,8 +69,11 @@ export function siteLoaders(em: EntityManager) {
   return {
     /** A site's structure, read as `shapes` say (one statement per selection and level, whatever the site's size). */
     structureOf,
-    /** Sites as the database writes their answers, by selection (sites/site/reads.ts). */
-    siteAnswerOf: answersByKey(em, 'Site'),
+    /**
+     * Sites as the database writes their answers, by selection (sites/site/reads.ts), each with its row
+     * for the guard; answers only for sites the viewer holds a role in the organization of (the guard's rule).
+     */
+    siteAnswerOf: answersByKey<SiteRow>(em, 'Site', (site) => viewerHoldsRoleIn(viewer, sql`${site}.organization_id`)),
     /** Sites as plain rows (read by every site request); a change loads the site's entity itself. */
     site: rowLoader(
       (ids: string[]) => rowsWhereIn(em, Site, 'id', ids),

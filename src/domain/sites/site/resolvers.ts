@@ -3,9 +3,9 @@ import { structureShapes } from '../index.js';
 import { answerIfBuilt, itemsShape, shapeOf } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { notFound } from '../../../kernel/errors.js';
-import { createInOrganization, succeeded } from '../../../kernel/resolvers.js';
+import { createInOrganization, readBeforeGuard, succeeded } from '../../../kernel/resolvers.js';
 import { etagOf, writeIfMatch, type ConditionalResource } from '../../../graphql/conditional-writes.js';
-import type { Resolvers } from '../../../kernel/resolver-types.js';
+import type { QueryResolverFn, Resolvers } from '../../../kernel/resolver-types.js';
 import { Site, type SiteAdaptiveSchemaRow, type SiteRow } from '../index.js';
 import {
   createSite,
@@ -45,15 +45,17 @@ const adaptiveSchemaResource = (siteId: string): ConditionalResource => ({
 export const siteResolvers: Resolvers = {
   Query: {
     sites: (_, { organizationId, page, limit, ...filters }, ctx) => listSites(ctx, organizationId, filters, { page, limit }),
-    site: (_, { id }, ctx, info) => {
-      // Written whole by the database when it can answer every selected field (sites/site/reads.ts).
+    site: readBeforeGuard<QueryResolverFn<'site'>>(async (_, { id }, ctx, info) => {
+      // Written whole by the database when it can answer every selected field (sites/site/reads.ts),
+      // read with the row its guard judges.
       const shape = answerIfBuilt(ctx, shapeOf(ctx.em, ctx.areas, info, 'Site'));
-      if (!shape.answers) return found(ctx.loaders.site.get(id), 'Site');
-      return ctx.loaders
-        .siteAnswerOf(shape)
-        .load(id)
-        .then((answer) => prebuilt<SiteRow>(found(answer, 'Site') as string, shape.nullsLeftOut));
-    },
+      if (!shape.answers) return found(ctx.loaders.site.load(id), 'Site');
+      const read = await ctx.loaders.siteAnswerOf(shape).load(id);
+      if (!read) throw notFound('Site');
+      ctx.loaders.site.remember(id, read.row);
+      // No answer where the viewer holds no role (the guard then refuses, or, should it admit them, the resolvers answer).
+      return read.answer === null ? read.row : prebuilt<SiteRow>(read.answer, shape.nullsLeftOut);
+    }),
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
     siteAdaptiveTemplateConditions: (_, { siteId }, ctx) => adaptiveTemplateConditions(ctx, siteId),
     publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
