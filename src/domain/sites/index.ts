@@ -17,7 +17,7 @@ export { recordShareLinkEvent, recordSiteEvent, recordStructureChange } from './
 export type { StructureChange } from './events.js';
 export { siteLoaders } from './loaders.js';
 export { validateCondition } from './published/conditions.js';
-export { siteNavigationLists } from './published/navigation-lists.js';
+export { SECTION_GROUPS_OF_SITE, SECTIONS_OF_SITE, siteNavigationLists } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';
 export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteBaseUrlSql, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
 export { sectionOfSite } from './section-of-site.js';

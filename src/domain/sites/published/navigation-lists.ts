@@ -2,16 +2,32 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { type Sql } from 'sql-template-tag';
 import { pageLoader, type SortKey } from '../../../db/pages.js';
 import { tableOf } from '../../../db/statements.js';
+import { childPageLoader, type ChildList } from '../../../db/child-lists.js';
 import { countsStatement } from '../../../db/row-counts.js';
 import { Site, SiteSection, SiteSectionGroup, SiteSpace, type SiteSectionGroupRow, type SiteSectionRow, type SiteSpaceRow } from '../entities.js';
 
 /** The navigation order the database keeps (`nav_key`, Migration20261202090000). */
 const inNavigationOrder = <T extends { navKey: readonly string[] }>(): SortKey<T>[] => [{ sql: 'x.nav_key', array: true, of: (row) => row.navKey }];
 
-const byPosition: SortKey<SiteSectionGroupRow>[] = [
-  { sql: 'x.position', of: (g) => g.position },
-  { sql: 'x.id', of: (g) => g.id },
-];
+/** Every section of a site in navigation order: its sections' page loader, and the Site read model's `sections`. */
+export const SECTIONS_OF_SITE: ChildList<SiteSectionRow & { navKey: readonly string[] }> = {
+  entity: SiteSection,
+  type: 'SiteSection',
+  parent: 'site_id',
+  order: [{ column: 'nav_key', property: 'navKey', array: true, lazy: true }],
+  counter: 'sections_of_site',
+};
+
+/** The section groups of a site by position: their page loader, and the Site read model's `sectionGroups`. */
+export const SECTION_GROUPS_OF_SITE: ChildList<SiteSectionGroupRow> = {
+  entity: SiteSectionGroup,
+  type: 'SiteSectionGroup',
+  parent: 'site_id',
+  order: [
+    { column: 'position', property: 'position' },
+    { column: 'id', property: 'id' },
+  ],
+};
 
 /**
  * The lists of a site's navigation, each page read through an index in navigation order, for every site
@@ -32,23 +48,9 @@ export function siteNavigationLists(em: EntityManager) {
     });
   return {
     /** Every section of a site (top-level and grouped) in navigation order. */
-    sectionsOfSite: pageLoader(em, site, async () => ({
-      entity: SiteSection,
-      alias: 'x',
-      partition: 'x.site_id',
-      where: sql`true`,
-      order: inNavigationOrder<SiteSectionRow>(),
-      extra: { navKey: 'x.nav_key' },
-      counts: (keys) => countsStatement('sections_of_site', keys),
-    })),
+    sectionsOfSite: childPageLoader(em, SECTIONS_OF_SITE),
     /** The section groups of a site by position. */
-    sectionGroupsOfSite: pageLoader(em, site, async () => ({
-      entity: SiteSectionGroup,
-      alias: 'x',
-      partition: 'x.site_id',
-      where: sql`true`,
-      order: byPosition,
-    })),
+    sectionGroupsOfSite: childPageLoader(em, SECTION_GROUPS_OF_SITE),
     siteSpacesOfSite: siteSpaces(null),
     defaultSiteSpacesOfSite: siteSpaces(true),
     otherSiteSpacesOfSite: siteSpaces(false),

@@ -2,7 +2,8 @@ import sql, { type Sql } from 'sql-template-tag';
 import { readModel } from '../../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL } from '../../../kernel/request-values.js';
 import { keptCount } from '../../../db/row-counts.js';
-import { siteBaseUrlSql, siteStructuresStatement } from '../index.js';
+import { SECTION_GROUPS_OF_SITE, SECTIONS_OF_SITE, siteBaseUrlSql, siteStructuresStatement } from '../index.js';
+import { childPages } from '../../../db/child-lists.js';
 
 /**
  * How sites are read (kernel/read-models.ts): where the database writes the answer, a site's selection
@@ -47,24 +48,9 @@ export const SiteReads = readModel({
     },
   },
   pages: {
-    /** Every section in navigation order (the sectionsOfSite list). */
-    sections: {
-      many: 'SiteSection',
-      list: (section, site) => ({
-        where: sql`${section}.site_id = ${site}`,
-        order: [{ sql: sql`${section}.nav_key`, array: true }],
-        count: keptCount('sections_of_site', site),
-      }),
-    },
-    /** The section groups by position (the sectionGroupsOfSite list). */
-    sectionGroups: {
-      many: 'SiteSectionGroup',
-      list: (group, site) => ({
-        where: sql`${group}.site_id = ${site}`,
-        order: [{ sql: sql`${group}.position` }, { sql: sql`${group}.id` }],
-        count: sql`(select count(*) from site_section_group g where g.site_id = ${site})`,
-      }),
-    },
+    /** Every section in navigation order, and the section groups by position: the lists their root fields page through. */
+    sections: childPages(SECTIONS_OF_SITE),
+    sectionGroups: childPages(SECTION_GROUPS_OF_SITE),
   },
   shaped: {
     /** siteStructure: its top level when it has sections, else its root-level site spaces. */
