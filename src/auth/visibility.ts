@@ -3,6 +3,7 @@ import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from '../kernel/policy.js';
 import { ROLES } from '../kernel/roles.js';
 import type { Viewer } from '../kernel/viewer.js';
+import { VIEWER, VIEWER_TOKEN_ORGANIZATION } from '../kernel/request-values.js';
 
 type ContentKind = 'space' | 'collection';
 
@@ -104,6 +105,19 @@ export function collectionRoleRank(collection: Sql, user: Sql): Sql {
 function contentRoleRank(kind: ContentKind, row: Sql, user: Sql): Sql {
   return sql`coalesce((select ${memberContentRoleRank(kind, row, sql`m`)}
     from member m where m.organization_id = ${row}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
+}
+
+/**
+ * The condition that the request's viewer (request values: a statement compiled once per document) sees
+ * the collection or space `row`, as `visibleContent` selects it: they hold a role on it (Policy: a
+ * role is non-null exactly where contentReach says the item is visible) through their enabled
+ * membership in its organization, within their token's organization. For lists written in the
+ * statement that writes the answer, where the reach is not at hand.
+ */
+export function viewerSeesContent(kind: ContentKind, row: Sql): Sql {
+  return sql`exists (select from member m where m.organization_id = ${row}.organization_id and m.user_id = ${VIEWER} and not m.disabled
+    and (${VIEWER_TOKEN_ORGANIZATION}::text is null or m.organization_id = ${VIEWER_TOKEN_ORGANIZATION})
+    and ${memberContentRoleRank(kind, row, sql`m`)} > 0)`;
 }
 
 /**

@@ -13,6 +13,7 @@ import {
   type GraphQLResolveInfo,
   type GraphQLSchema,
   type SelectionSetNode,
+  valueFromAST,
 } from 'graphql';
 import { getDirective } from '@graphql-tools/utils';
 import { LRUCache } from 'lru-cache';
@@ -82,6 +83,11 @@ export type Shape = {
   readonly answers: boolean;
   /** The answer leaves out the null fields that REST leaves out (`leaveOutNullsIn`), keeping those marked @keepNull. */
   readonly nullsLeftOut: boolean;
+  /**
+   * The selection reads more than the row's own columns and SQL fields (pages, relations, objects): a
+   * root field whose row is at hand (its guard read it) answers from the database only then.
+   */
+  readonly readsBeyondRow: boolean;
 };
 
 type Nested = { key: string; shape: CompiledShape };
@@ -215,7 +221,8 @@ class Compiler {
     private readonly info: GraphQLResolveInfo,
   ) {}
 
-  compile(typeName: string, nodes: readonly FieldNode[]): CompiledShape {
+  /** `readable`: the rows are ones the viewer may read (items of a `readable` page), which answers `guarded` pages under them. */
+  compile(typeName: string, nodes: readonly FieldNode[], readable = false): CompiledShape {
     const model = this.models.get(typeName);
     const type = this.info.schema.getType(typeName);
     if (!model || !isObjectType(type)) throw new Error(`No read model of the object type ${typeName}`);
@@ -232,6 +239,7 @@ class Compiler {
     const seen = { conditional: false };
     const selected = fieldsOf(this.info.schema, this.info, type, nodes, seen);
     let answers: Entry[] | null = seen.conditional ? null : [];
+    let readsBeyondRow = false;
 
     for (const [responseKey, fieldNodes] of selected) {
       const name = fieldNodes[0].name.value;
@@ -245,7 +253,7 @@ class Compiler {
       const expression = model.sql?.[name];
       const hasArguments = fieldNodes.some((node) => (node.arguments?.length ?? 0) > 0);
       const nestedAnswer = model.pages?.[name]
-        ? this.pageAnswer(model.pages[name], field, fieldNodes, keyColumn)
+        ? this.pageAnswer(model.pages[name], field, fieldNodes, keyColumn, readable)
         : model.shaped?.[name] && !hasArguments
           ? this.shapedAnswer(model.shaped[name], field, fieldNodes)
           : undefined;
@@ -253,6 +261,7 @@ class Compiler {
         // Answered by the database only; rows keep the field's resolver, which reads what it needs.
         if (nestedAnswer) answers?.push({ key: responseKey, value: nestedAnswer, json: true, leaveOutNull });
         else answers = null;
+        readsBeyondRow = true;
         const needs = model.needs?.[name];
         if (needs) needs.forEach((need) => read.add(need));
         else readAll();
@@ -266,11 +275,13 @@ class Compiler {
         const answer = shape.asAnswer;
         if (answer && !mayBeMissing) answers?.push({ key: responseKey, relation, shape: answer, leaveOutNull });
         else answers = null;
+        readsBeyondRow = true;
       } else if (model.objects?.[name] && !hasArguments) {
         // Answered by the database only; rows keep the field's resolver, which reads what it needs.
         const answer = objectAnswer(this.info, model.objects[name], getNamedType(field.type).name, fieldNodes, this.em);
         if (answer) answers?.push({ key: responseKey, value: answer, json: true, leaveOutNull });
         else answers = null;
+        readsBeyondRow = true;
         const needs = model.needs?.[name];
         if (needs) needs.forEach((need) => read.add(need));
         else readAll();
@@ -315,6 +326,7 @@ class Compiler {
         [],
         [],
         form,
+        readsBeyondRow,
       );
     const answer = pairs ? answerIn('graphql') : null;
     if (answer && !answer.withoutNulls) answer.withoutNulls = answerIn('rest');
@@ -325,6 +337,7 @@ class Compiler {
       dates,
       nested,
       answer,
+      readsBeyondRow,
     );
   }
 
@@ -332,13 +345,21 @@ class Compiler {
    * The answer of a list field with page arguments (kernel/read-models.ts PageRelation), written by the
    * database for the row under an alias: the selected `count`, `items` and `next` of its first page, read
    * in its order and bounded by its limit. Null (the resolver answers) when the arguments are not written
-   * in the document (variables, a cursor), when the items cannot be answered, or when they read levels
-   * of their own (a relation to many under them).
+   * in the document (variables, a cursor), when the items cannot be answered, when they read levels
+   * of their own (a relation to many under them), or when the field is guarded and its parent is not
+   * known to be readable. A page's items nest pages of their own as subqueries of their rows.
    */
-  private pageAnswer(page: PageRelation, field: GraphQLField<unknown, unknown>, nodes: readonly FieldNode[], parentKey: string): Value | null {
-    const limit = literalLimit(nodes);
+  private pageAnswer(
+    page: PageRelation,
+    field: GraphQLField<unknown, unknown>,
+    nodes: readonly FieldNode[],
+    parentKey: string,
+    readable: boolean,
+  ): Value | null {
+    const written = literalArguments(field, nodes, page.arguments ?? []);
     const target = this.models.get(page.many);
-    if (limit === null || !target) return null;
+    if (written === null || !target || (page.guarded && !readable)) return null;
+    const { limit, values } = written;
     const pageType = getNamedType(field.type) as GraphQLObjectType;
     const seen = { conditional: false };
     const selected = fieldsOf(this.info.schema, this.info, pageType, nodes, seen);
@@ -351,7 +372,7 @@ class Compiler {
       if (name === '__typename') members.push({ key, leaveOutNull, kind: 'typename', typeName: pageType.name });
       else if (name === 'count') members.push({ key, leaveOutNull, kind: 'count' });
       else if (name === 'items') {
-        const items = this.compile(page.many, fieldNodes).asAnswer;
+        const items = this.compile(page.many, fieldNodes, !!page.readable).asAnswer;
         // One items member at most: two would place their joins under one alias.
         if (!items || items.place('x').ctes.length || members.some((m) => m.kind === 'items')) return null;
         members.push({ key, leaveOutNull, kind: 'items', items });
@@ -370,7 +391,7 @@ class Compiler {
     const table = tableOf(this.em, target.entity);
     return (alias, _joined, form) => {
       const item = raw(quote(`${alias}:page`));
-      const list = page.list(item, raw(`${quote(alias)}.${quote(parentKey)}`), this.em);
+      const list = page.list(item, raw(`${quote(alias)}.${quote(parentKey)}`), this.em, values);
       const itemsMember = members.find((m) => m.kind === 'items');
       const placed = itemsMember?.kind === 'items' ? (form === 'rest' ? itemsMember.items.withoutNulls! : itemsMember.items).place(`${alias}:page`) : null;
       const keys = list.order.map((key, i) => sql`${key.time ? sql`floor(extract(epoch from ${key.sql}) * 1000)::float8` : key.sql} as ${raw(`"k${i}"`)}`);
@@ -595,6 +616,7 @@ function intern(
   dates: readonly string[],
   nested: readonly Nested[],
   asAnswer: CompiledShape | null | 'graphql' | 'rest',
+  readsBeyondRow: boolean,
 ): CompiledShape {
   const placed = place('x');
   const parts = [placed.object, placed.joins, ...placed.ctes];
@@ -614,6 +636,7 @@ function intern(
     text,
     answers,
     nullsLeftOut: asAnswer === 'rest',
+    readsBeyondRow,
     asAnswer: answers ? null : asAnswer,
     withoutNulls: null,
     hydrate: (row) => hydrate(shape, row),
@@ -771,24 +794,40 @@ type PageMember = { key: string; leaveOutNull: boolean } & (
 );
 
 /**
- * The page size that the field's arguments write in the document (pagination.ts `pageSize`), or null
- * when its arguments are in variables, name a cursor or anything else, differ between the field's
- * nodes, or are out of bounds (the resolver then answers, and refuses what it must).
+ * The page size that the field's arguments write in the document (pagination.ts `pageSize`) and the
+ * values of the other arguments the list takes (`taken`: as written, else the schema's defaults), or
+ * null when an argument is in a variable, names a cursor, is one the list does not take, differs
+ * between the field's nodes, or is out of bounds (the resolver then answers, and refuses what it must).
  */
-function literalLimit(nodes: readonly FieldNode[]): number | null {
+function literalArguments(
+  field: GraphQLField<unknown, unknown>,
+  nodes: readonly FieldNode[],
+  taken: readonly string[],
+): { limit: number; values: Readonly<Record<string, unknown>> } | null {
   const written = nodes.map((node) => {
     let limit: number | undefined;
+    const values: Record<string, unknown> = {};
     for (const argument of node.arguments ?? []) {
       const { name, value } = argument;
       if (name.value === 'page' && value.kind === Kind.NULL) continue;
-      if (name.value !== 'limit' || value.kind !== Kind.INT) return null;
-      limit = Number(value.value);
+      if (name.value === 'limit') {
+        if (value.kind !== Kind.INT) return null;
+        limit = Number(value.value);
+        continue;
+      }
+      const declared = field.args.find((arg) => arg.name === name.value);
+      // Without variables, a variable's value is undefined: the resolver answers.
+      const literal = declared && taken.includes(name.value) ? valueFromAST(value, declared.type) : undefined;
+      if (literal === undefined) return null;
+      values[name.value] = literal;
     }
-    return limit;
+    for (const name of taken) if (!(name in values)) values[name] = field.args.find((arg) => arg.name === name)?.defaultValue ?? null;
+    return { limit, values, text: JSON.stringify([limit ?? null, taken.map((name) => values[name])]) };
   });
-  if (written.some((limit) => limit === null || limit !== written[0])) return null;
+  const first = written[0];
+  if (!first || written.some((one) => one === null || one.text !== first.text)) return null;
   try {
-    return pageSize(written[0]);
+    return { limit: pageSize(first.limit), values: first.values };
   } catch {
     return null;
   }

@@ -34,11 +34,27 @@ export type NestedSortKey = { sql: Sql; desc?: boolean; time?: boolean; array?: 
  * database writes the answer: the page type's `count`, `items` (of `many`) and `next`. `list` gives the
  * list of the parent whose key is `parent`, its rows under the alias `item`: which rows, in which order
  * (its last key makes it total), and its exact size (a count the database keeps, or a count). It must
- * be the list the field's resolver reads, in the same order, with the same cursors.
+ * be the list the field's resolver reads, in the same order, with the same cursors, and the same rows
+ * for every viewer (their visibility in SQL, through request values).
  */
 export type PageRelation = {
   many: string;
-  list: (item: Sql, parent: Sql, em: EntityManager) => { where: Sql; order: readonly NestedSortKey[]; count: Sql };
+  /**
+   * The field's other arguments that the list takes (`nested`, `status`), given to `list` as the values
+   * the document writes, or the schema's defaults. Written in variables, the resolver answers.
+   */
+  arguments?: readonly string[];
+  /**
+   * Its rows are ones the viewer may read (the list keeps only those, or they belong to a parent the
+   * viewer may read): fields of its items that are `guarded` can be answered.
+   */
+  readable?: boolean;
+  /**
+   * The field's resolver refuses a viewer who may not read the parent (a 403 the database cannot
+   * write): the database answers it only for parents listed as `readable`.
+   */
+  guarded?: boolean;
+  list: (item: Sql, parent: Sql, em: EntityManager, args: Readonly<Record<string, unknown>>) => { where: Sql; order: readonly NestedSortKey[]; count: Sql };
 };
 
 /**

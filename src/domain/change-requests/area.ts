@@ -5,7 +5,7 @@ import { changeRequestLoaders } from './loaders.js';
 import { changeRequestResolvers } from './resolvers.js';
 import { changeRequestRoutes } from './routes.js';
 import { CreateChangeRequestInput, UpdateChangeRequestInput } from './inputs.js';
-import { SpaceChangeRequestReads } from './reads.js';
+import { ChangeRequestReads, SpaceChangeRequestReads } from './reads.js';
 import { changeRequestLists } from './lists.js';
 
 /** Change requests of spaces: opening, merging, bringing up to date. */
@@ -17,7 +17,7 @@ export const changeRequestsArea = {
   loaders: changeRequestLoaders,
   lists: changeRequestLists,
   entities: [ChangeRequest],
-  reads: [SpaceChangeRequestReads],
+  reads: [ChangeRequestReads, SpaceChangeRequestReads],
   spaceOwned: [ChangeRequest] as never[],
   routes: changeRequestRoutes,
   checks: changeRequestChecks,

@@ -5,7 +5,7 @@ import { collectionResolvers } from './resolvers.js';
 import { collectionRoutes } from './routes.js';
 import { collectionLists } from './lists.js';
 import { CreateCollectionInput, MoveContentInput, TransferInput, UpdateCollectionInput } from './inputs.js';
-import { CollectionReads } from './reads.js';
+import { CollectionReads, OrganizationCollectionReads } from './reads.js';
 
 /** Collections of spaces and collections. */
 export const collectionsArea = {
@@ -16,6 +16,6 @@ export const collectionsArea = {
   loaders: collectionLoaders,
   lists: collectionLists,
   entities: [Collection],
-  reads: [CollectionReads],
+  reads: [CollectionReads, OrganizationCollectionReads],
   routes: collectionRoutes,
 } satisfies Area;

@@ -5,7 +5,7 @@ import { commentLoaders } from './loaders.js';
 import { commentResolvers } from './resolvers.js';
 import { commentRoutes } from './routes.js';
 import { PostCommentInput, PostCommentReplyInput, UpdateCommentInput } from './inputs.js';
-import { SpaceCommentReads } from './reads.js';
+import { ChangeRequestCommentReads, CommentReads, SpaceCommentReads } from './reads.js';
 import { commentLists } from './lists.js';
 
 /** Comments of spaces and change requests, their replies and reactions. */
@@ -17,7 +17,7 @@ export const commentsArea = {
   loaders: commentLoaders,
   lists: commentLists,
   entities: [Comment, CommentReply, CommentReaction],
-  reads: [SpaceCommentReads],
+  reads: [CommentReads, SpaceCommentReads, ChangeRequestCommentReads],
   spaceOwned: [Comment, CommentReply, CommentReaction] as never[],
   routes: commentRoutes,
   checks: commentChecks,

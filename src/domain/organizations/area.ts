@@ -3,6 +3,7 @@ import { Member, Organization } from './entities.js';
 import { organizationLoaders } from './loaders.js';
 import { organizationResolvers } from './resolvers.js';
 import { organizationRoutes } from './routes.js';
+import { OrganizationReads } from './reads.js';
 import { CreateOrganizationInput, UpdateOrganizationInput } from './inputs.js';
 
 /** Organizations, and the memberships that tie users to them. */
@@ -13,5 +14,6 @@ export const organizationsArea = {
   resolvers: organizationResolvers,
   loaders: organizationLoaders,
   entities: [Organization, Member],
+  reads: [OrganizationReads],
   routes: organizationRoutes,
 } satisfies Area;

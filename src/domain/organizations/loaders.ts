@@ -2,6 +2,7 @@ import { type Viewer } from '../../kernel/viewer.js';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { rowLoader } from '../../kernel/loader.js';
+import { answersByKey } from '../../db/answers-by-key.js';
 import { columnOf, plainColumns, readCurrentRows, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow } from './entities.js';
 
@@ -24,6 +25,8 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
       (ids: string[]) => em.find(Organization, { id: { $in: ids } }),
       (o) => o.id,
     ),
+    /** Organizations written whole by the database, per shape of the answer (db/answers-by-key.ts). */
+    organizationAnswerOf: answersByKey(em, 'Organization'),
     /**
      * The viewer's membership per organization id (null when not a member), as plain rows: every
      * request of a member reads it; a change loads the entity itself.

@@ -6,7 +6,7 @@ import { spaceRoutes } from './routes.js';
 import { spaceJobHandlers } from './service.js';
 import { spaceLists } from './lists.js';
 import { CreateSpaceInput, UpdateSpaceInput } from './inputs.js';
-import { SpaceReads } from './reads.js';
+import { SpaceListReads, SpaceReads } from './reads.js';
 
 /** Spaces: their lifecycle (deleted spaces are purged by a job), places and transfers. */
 export const spacesArea = {
@@ -17,7 +17,7 @@ export const spacesArea = {
   loaders: spaceLoaders,
   lists: spaceLists,
   entities: [Space],
-  reads: [SpaceReads],
+  reads: [SpaceReads, ...SpaceListReads],
   routes: spaceRoutes,
   jobs: { ...spaceJobHandlers },
 } satisfies Area;

@@ -1,8 +1,9 @@
-import sql, { raw } from 'sql-template-tag';
-import { columnOf } from '../../db/statements.js';
-import { readModel } from '../../kernel/read-models.js';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import sql, { raw, type Sql } from 'sql-template-tag';
+import { columnOf, tableOf } from '../../db/statements.js';
+import { readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL, VIEWER, VIEWER_TOKEN_ORGANIZATION, VIEWER_TOKEN_ROLE_RANK } from '../../kernel/request-values.js';
-import { memberSpaceRoleRank } from '../../auth/visibility.js';
+import { memberSpaceRoleRank, viewerSeesContent } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
@@ -65,3 +66,40 @@ export const SpaceReads = readModel({
     emoji: (alias, em) => sql`coalesce(${alias}.${columnOf(em, 'Space', 'emoji')}, '')`,
   },
 });
+
+/**
+ * The live spaces the viewer sees among those `where` selects, as lists.ts `visibleSpaces` pages them,
+ * and their count (the kept sizes there; the same rows counted here).
+ */
+function visibleSpaces(em: EntityManager, item: Sql, where: (s: Sql) => Sql, order: NestedSortKey[]) {
+  const visible = (s: Sql) => sql`${where(s)} and ${s}.deleted_at is null and ${viewerSeesContent('space', s)}`;
+  const counted = sql`v`;
+  return { where: visible(item), order, count: sql`(select count(*) from ${tableOf(em, 'Space')} ${counted} where ${visible(counted)})` };
+}
+
+/** The spaces of collections and organizations, where the database writes the answer (filtered for the viewer in SQL). */
+export const SpaceListReads = [
+  readModelExtension({
+    type: 'Collection',
+    pages: {
+      /** Live spaces directly in the collection that the viewer can see, by position (the spacesOfCollection list). */
+      spaces: {
+        many: 'Space',
+        readable: true,
+        list: (s, collection, em) => visibleSpaces(em, s, (row) => sql`${row}.parent_id = ${collection}`, [{ sql: sql`${s}.position` }, { sql: sql`${s}.id` }]),
+      },
+    },
+  }),
+  readModelExtension({
+    type: 'Organization',
+    pages: {
+      /** Live spaces of the organization that the viewer can see, oldest first (the spacesOfOrganization list). */
+      spaces: {
+        many: 'Space',
+        readable: true,
+        list: (s, organization, em) =>
+          visibleSpaces(em, s, (row) => sql`${row}.organization_id = ${organization}`, [{ sql: sql`${s}.created_at`, time: true }, { sql: sql`${s}.id` }]),
+      },
+    },
+  }),
+];
