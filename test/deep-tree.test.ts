@@ -103,6 +103,9 @@ describe('the deep document', () => {
       const statements = await countStatements(async () => void (written = await admin.gql<Deep>(at(`limit: ${limit}`), { id: organization.id })));
       expect(written!.errors).toBeUndefined();
       expect(statements).toBe(3);
+      // The cursor the database wrote is the resolvers' own, byte for byte.
+      const resolved = await admin.gql<Deep>(onResolvers(at(`limit: ${limit}`)), { id: organization.id });
+      expect(JSON.stringify(written!.data)).toBe(JSON.stringify(resolved.data));
       let page = pageOf(written!.data);
       ids.push(...page.items.map((item) => item.id));
       while (page.next) {
@@ -129,6 +132,11 @@ describe('the deep document', () => {
     await walkBoth(
       (args) => `query($id: ID!) { organization(id: $id) { collections(nested: false, ${args}) { items { id } next { page } } } }`,
       (data) => data.organization.collections,
+    );
+    // The organization's spaces, oldest first (a time's cursor, ascending).
+    await walkBoth(
+      (args) => `query($id: ID!) { organization(id: $id) { spaces(${args}) { count items { id } next { page } } } }`,
+      (data) => (data as unknown as { organization: { spaces: Page<Listed> } }).organization.spaces,
     );
     // Comments newest first (a time's cursor), under change requests by number (descending), under spaces by position.
     const deep = (args: string, status = '') =>
