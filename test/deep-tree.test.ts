@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEEP_QUERY, seedDeepTree } from '../scripts/bench-tree/deep-tree.js';
-import { callerFor, newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { callerFor, newMember, newOrganizationWithRoles, type Caller } from './support/factories.js';
+import { createTeam, grant as grantRole } from './support/people.js';
 import { useTestServer } from './support/server.js';
 import { countStatements } from './support/sql.js';
 
@@ -60,12 +61,16 @@ describe('the deep document', () => {
       [grant('collection'), { id: third.id, user: guest.user.id }],
     ];
     for (const [mutation, variables] of changes) expect((await admin.gql(mutation, variables)).errors).toBeUndefined();
+    // Another guest sees the collection hidden from members by default, through a grant to their team.
+    const teamGuest = await newMember(server, organization.id, null);
+    const team = await createTeam(admin, organization.id, 'Readers', [teamGuest.user.id]);
+    await grantRole(admin, { collection: second.id }, { team: team.id }, 'read');
     const token = await admin.gql<{ createApiToken: { token: string } }>(`mutation { createApiToken(label: "reader", scope: { role: read }) { token } }`);
     expect(token.errors).toBeUndefined();
     const capped = callerFor(server, admin.user, token.data.createApiToken.token);
 
     const answers = new Map<Caller, Answer>();
-    for (const viewer of [admin, read, guest, capped]) {
+    for (const viewer of [admin, read, guest, teamGuest, capped]) {
       let written: Answer | undefined;
       const statements = await countStatements(async () => void (written = await viewer.gql<Deep>(DEEP_QUERY, { id: organization.id })));
       const resolved: Answer = await viewer.gql<Deep>(onResolvers(DEEP_QUERY), { id: organization.id });
@@ -83,6 +88,8 @@ describe('the deep document', () => {
     expect(topCount(capped)).toBe(3);
     expect(topCount(read)).toBe(2);
     expect(topCount(guest)).toBe(1);
+    expect(topCount(teamGuest)).toBe(1);
+    expect(answers.get(teamGuest)!.data.organization.collections.items[0].id).toBe(second.id);
     expect(answers.get(guest)!.data.organization.collections.items[0].id).toBe(third.id);
     const firstOf = (viewer: Caller) => answers.get(viewer)!.data.organization.collections.items[0];
     expect(firstOf(admin).spaces.count).toBe(3);

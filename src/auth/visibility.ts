@@ -120,6 +120,35 @@ export function viewerSeesContent(kind: ContentKind, row: Sql): Sql {
     and ${memberContentRoleRank(kind, row, sql`m`)} > 0)`;
 }
 
+/** The viewer's enabled membership rows (alias `m`) in `organization`, within their token's organization (request values). */
+const viewerMembershipIn = (organization: Sql) =>
+  sql`from member m where m.organization_id = ${organization} and m.user_id = ${VIEWER} and not m.disabled
+    and (${VIEWER_TOKEN_ORGANIZATION}::text is null or m.organization_id = ${VIEWER_TOKEN_ORGANIZATION})`;
+
+/** The grants (alias `g`) to the member `m` or one of their teams, in its organization, of a role. */
+const grantsOfMember = sql`from content_grant g where g.organization_id = m.organization_id and ${rankOf(sql`g.role`)} is not null
+  and (g.user_id = m.user_id or g.team_id in (select tm.team_id from team_member tm where tm.organization_id = m.organization_id and tm.user_id = m.user_id))`;
+
+/**
+ * The size of a list of collections or spaces that the request's viewer sees (an SQL expression), as
+ * `visibleCounts` counts it: from the sizes the database keeps for the list (`counter`, parent
+ * `counted`) by access level, with the viewer's membership `m` in `organization` read in SQL; plus the
+ * items only a grant opens, counted among the list's rows (`rows(condition)`, alias `v`) only when the
+ * viewer holds grants there. For lists written in the statement that writes the answer.
+ */
+export function viewerVisibleCount(kind: ContentKind, counter: Counter, counted: Sql, organization: Sql, rows: (condition: Sql) => Sql): Sql {
+  const v = raw('v');
+  const member = (role: Sql) => sql`m.role = any(${raw(`array[${ROLES.map((r) => `'${r}'`).join(', ')}]::text[]`)}) and ${role}`;
+  // A guest's role is null: what their role opens is false, not null, so that `not` keeps what grants open.
+  const byRole = sql`coalesce(m.role = 'admin' or (${member(sql`${v}.access_level <> 'none'`)}), false)`;
+  const named = kind === 'space' ? sql`g.space_id = ${v}.id` : sql`g.collection_id = ${v}.id`;
+  const byGrant = sql`exists (select ${grantsOfMember} and (${named} or g.collection_id = any(${v}.ancestors)))`;
+  const kept = keptCount(counter, counted, sql`(m.role = 'admin' or (${member(sql`kept.bucket <> 'none'`)}))`);
+  return sql`coalesce((select ${kept} + case when m.role = 'admin' or not exists (select ${grantsOfMember}) then 0
+      else (${rows(sql`not ${byRole} and ${byGrant}`)}) end
+    ${viewerMembershipIn(organization)}), 0)`;
+}
+
 /**
  * spaceRoleRank for the membership row `member` (the user's enabled membership in the space's
  * organization, or a row of nulls when there is none), as a statement that joins it reads it.

@@ -2,7 +2,8 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
-import { viewerSeesContent } from '../../auth/visibility.js';
+import { viewerSeesContent, viewerVisibleCount } from '../../auth/visibility.js';
+import type { Counter } from '../../db/row-counts.js';
 import { tableOf } from '../../db/statements.js';
 
 /** By position, then id (lists.ts `byPosition`). */
@@ -12,15 +13,24 @@ const byPosition = (c: Sql): NestedSortKey[] => [{ sql: sql`${c}.position` }, { 
 const inTreeOrder = (c: Sql): NestedSortKey[] => [{ sql: sql`${c}.tree_path`, array: true }];
 
 /**
- * The collections the viewer sees among those `where` selects (alias `c`), as lists.ts
- * `visibleCollections` pages them, and their count (the kept sizes there; the same rows counted here).
+ * The collections the viewer sees among those `where` selects, as lists.ts `visibleCollections` pages
+ * them, and their count from the sizes the database keeps (`counter` of `counted`).
  */
-function visibleCollections(em: EntityManager, item: Sql, where: (c: Sql) => Sql, order: NestedSortKey[]) {
-  const counted = sql`v`;
+function visibleCollections(
+  em: EntityManager,
+  item: Sql,
+  list: { where: (c: Sql) => Sql; order: NestedSortKey[]; counter: Counter; counted: Sql; organization: Sql },
+) {
   return {
-    where: sql`${where(item)} and ${viewerSeesContent('collection', item)}`,
-    order,
-    count: sql`(select count(*) from ${tableOf(em, 'Collection')} ${counted} where ${where(counted)} and ${viewerSeesContent('collection', counted)})`,
+    where: sql`${list.where(item)} and ${viewerSeesContent('collection', item)}`,
+    order: list.order,
+    count: viewerVisibleCount(
+      'collection',
+      list.counter,
+      list.counted,
+      list.organization,
+      (condition) => sql`select count(*) from ${tableOf(em, 'Collection')} v where ${list.where(sql`v`)} and ${condition}`,
+    ),
   };
 }
 
@@ -51,7 +61,14 @@ export const CollectionReads = readModel({
     collections: {
       many: 'Collection',
       readable: true,
-      list: (c, parent, em) => visibleCollections(em, c, (row) => sql`${row}.parent_id = ${parent}`, byPosition(c)),
+      list: (c, parent, em) =>
+        visibleCollections(em, c, {
+          where: (row) => sql`${row}.parent_id = ${parent}`,
+          order: byPosition(c),
+          counter: 'collections_of_parent',
+          counted: parent,
+          organization: sql`(select p.organization_id from ${tableOf(em, 'Collection')} p where p.id = ${parent})`,
+        }),
     },
   },
 });
@@ -70,8 +87,20 @@ export const OrganizationCollectionReads = readModelExtension({
       readable: true,
       list: (c, organization, em, { nested }) =>
         nested === false
-          ? visibleCollections(em, c, (row) => sql`${row}.organization_id = ${organization} and ${row}.parent_id is null`, byPosition(c))
-          : visibleCollections(em, c, (row) => sql`${row}.organization_id = ${organization}`, inTreeOrder(c)),
+          ? visibleCollections(em, c, {
+              where: (row) => sql`${row}.organization_id = ${organization} and ${row}.parent_id is null`,
+              order: byPosition(c),
+              counter: 'collections_of_parent',
+              counted: sql`'top:' || ${organization}`,
+              organization,
+            })
+          : visibleCollections(em, c, {
+              where: (row) => sql`${row}.organization_id = ${organization}`,
+              order: inTreeOrder(c),
+              counter: 'collections_of_organization',
+              counted: organization,
+              organization,
+            }),
     },
   },
 });

@@ -3,7 +3,8 @@ import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf, tableOf } from '../../db/statements.js';
 import { readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL, VIEWER, VIEWER_TOKEN_ORGANIZATION, VIEWER_TOKEN_ROLE_RANK } from '../../kernel/request-values.js';
-import { memberSpaceRoleRank, viewerSeesContent } from '../../auth/visibility.js';
+import { memberSpaceRoleRank, viewerSeesContent, viewerVisibleCount } from '../../auth/visibility.js';
+import type { Counter } from '../../db/row-counts.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
@@ -69,12 +70,25 @@ export const SpaceReads = readModel({
 
 /**
  * The live spaces the viewer sees among those `where` selects, as lists.ts `visibleSpaces` pages them,
- * and their count (the kept sizes there; the same rows counted here).
+ * and their count from the sizes the database keeps (`counter` of `counted`).
  */
-function visibleSpaces(em: EntityManager, item: Sql, where: (s: Sql) => Sql, order: NestedSortKey[]) {
-  const visible = (s: Sql) => sql`${where(s)} and ${s}.deleted_at is null and ${viewerSeesContent('space', s)}`;
-  const counted = sql`v`;
-  return { where: visible(item), order, count: sql`(select count(*) from ${tableOf(em, 'Space')} ${counted} where ${visible(counted)})` };
+function visibleSpaces(
+  em: EntityManager,
+  item: Sql,
+  list: { where: (s: Sql) => Sql; order: NestedSortKey[]; counter: Counter; counted: Sql; organization: Sql },
+) {
+  const live = (s: Sql) => sql`${list.where(s)} and ${s}.deleted_at is null`;
+  return {
+    where: sql`${live(item)} and ${viewerSeesContent('space', item)}`,
+    order: list.order,
+    count: viewerVisibleCount(
+      'space',
+      list.counter,
+      list.counted,
+      list.organization,
+      (condition) => sql`select count(*) from ${tableOf(em, 'Space')} v where ${live(sql`v`)} and ${condition}`,
+    ),
+  };
 }
 
 /** The spaces of collections and organizations, where the database writes the answer (filtered for the viewer in SQL). */
@@ -86,7 +100,14 @@ export const SpaceListReads = [
       spaces: {
         many: 'Space',
         readable: true,
-        list: (s, collection, em) => visibleSpaces(em, s, (row) => sql`${row}.parent_id = ${collection}`, [{ sql: sql`${s}.position` }, { sql: sql`${s}.id` }]),
+        list: (s, collection, em) =>
+          visibleSpaces(em, s, {
+            where: (row) => sql`${row}.parent_id = ${collection}`,
+            order: [{ sql: sql`${s}.position` }, { sql: sql`${s}.id` }],
+            counter: 'spaces_of_collection',
+            counted: collection,
+            organization: sql`(select p.organization_id from ${tableOf(em, 'Collection')} p where p.id = ${collection})`,
+          }),
       },
     },
   }),
@@ -98,7 +119,13 @@ export const SpaceListReads = [
         many: 'Space',
         readable: true,
         list: (s, organization, em) =>
-          visibleSpaces(em, s, (row) => sql`${row}.organization_id = ${organization}`, [{ sql: sql`${s}.created_at`, time: true }, { sql: sql`${s}.id` }]),
+          visibleSpaces(em, s, {
+            where: (row) => sql`${row}.organization_id = ${organization}`,
+            order: [{ sql: sql`${s}.created_at`, time: true }, { sql: sql`${s}.id` }],
+            counter: 'spaces_of_organization',
+            counted: organization,
+            organization,
+          }),
       },
     },
   }),
