@@ -81,6 +81,13 @@ describe('the deep document', () => {
       // The token (with the viewer's memberships), the organization for its guard, and the answer.
       expect(statements).toBe(3);
       answers.set(viewer, written!);
+      // The organization's whole lists too: every collection in tree order, every space.
+      const lists = `query($id: ID!) { organization(id: $id) { collections(limit: 100) { count items { id } next { page } }
+        spaces(limit: 100) { count items { id } next { page } } } }`;
+      let listsWritten: Answer | undefined;
+      expect(await countStatements(async () => void (listsWritten = await viewer.gql<Deep>(lists, { id: organization.id })))).toBe(3);
+      expect(listsWritten!.errors).toBeUndefined();
+      expect(JSON.stringify(listsWritten!.data)).toBe(JSON.stringify((await viewer.gql<Deep>(onResolvers(lists), { id: organization.id })).data));
     }
     // What varies does vary.
     const topCount = (viewer: Caller) => answers.get(viewer)!.data.organization.collections.count;
@@ -133,11 +140,11 @@ describe('the deep document', () => {
     };
     // Collections in tree order (a text array's cursor), top-level ones by position.
     await walkBoth(
-      (args) => `query($id: ID!) { organization(id: $id) { collections(${args}) { items { id } next { page } } } }`,
+      (args) => `query($id: ID!) { organization(id: $id) { collections(${args}) { count items { id } next { page } } } }`,
       (data) => data.organization.collections,
     );
     await walkBoth(
-      (args) => `query($id: ID!) { organization(id: $id) { collections(nested: false, ${args}) { items { id } next { page } } } }`,
+      (args) => `query($id: ID!) { organization(id: $id) { collections(nested: false, ${args}) { count items { id } next { page } } } }`,
       (data) => data.organization.collections,
     );
     // The organization's spaces, oldest first (a time's cursor, ascending).
@@ -148,17 +155,17 @@ describe('the deep document', () => {
     // Comments newest first (a time's cursor), under change requests by number (descending), under spaces by position.
     const deep = (args: string, status = '') =>
       `query($id: ID!) { organization(id: $id) { collections(nested: false, limit: 1) { items { collections(limit: 1) { items {
-        spaces(limit: 1) { items { changeRequestList(${status}limit: 1) { items { commentList(${args}) { items { id } next { page } } } } } } } } } } } }`;
+        spaces(limit: 1) { items { changeRequestList(${status}limit: 1) { items { commentList(${args}) { count items { id } next { page } } } } } } } } } } } }`;
     const crOf = (data: Deep) => data.organization.collections.items[0].collections.items[0].spaces.items[0].changeRequestList.items[0];
     await walkBoth(deep, (data) => crOf(data).commentList);
     await walkBoth(
       (args) => `query($id: ID!) { organization(id: $id) { collections(nested: false, limit: 1) { items { spaces(limit: 1) { items {
-        changeRequestList(status: merged, ${args}) { items { id } next { page } } } } } } } }`,
+        changeRequestList(status: merged, ${args}) { count items { id } next { page } } } } } } } }`,
       (data) => data.organization.collections.items[0].spaces.items[0].changeRequestList,
     );
     await walkBoth(
       (args) =>
-        `query($id: ID!) { organization(id: $id) { collections(nested: false, limit: 1) { items { collections(${args}) { items { id } next { page } } } } } }`,
+        `query($id: ID!) { organization(id: $id) { collections(nested: false, limit: 1) { items { collections(${args}) { count items { id } next { page } } } } } }`,
       (data) => data.organization.collections.items[0].collections,
     );
   });
