@@ -194,3 +194,13 @@ export function viewerHoldsRoleIn(viewer: Viewer | null, organization: Sql): Sql
   return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
     and not m.disabled and m.role in (${roles})${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
 }
+
+/**
+ * True when the viewer is a member of the organization (`organization`, an SQL expression), guests
+ * included: an enabled membership within their token's organization, what Policy.isMember answers, in SQL.
+ */
+export function viewerIsMemberOf(viewer: Viewer | null, organization: Sql): Sql {
+  if (!viewer) return sql`false`;
+  return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
+    and not m.disabled${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
+}

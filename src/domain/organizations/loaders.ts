@@ -4,7 +4,8 @@ import sql from 'sql-template-tag';
 import { rowLoader } from '../../kernel/loader.js';
 import { answersByKey } from '../../db/answers-by-key.js';
 import { columnOf, plainColumns, readCurrentRows, tableOf, type Plain } from '../../db/statements.js';
-import { Member, Organization, type MemberRow } from './entities.js';
+import { Member, Organization, type MemberRow, type OrganizationRow } from './entities.js';
+import { viewerIsMemberOf } from '../../auth/visibility.js';
 
 export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   const viewerMembership = rowLoader(
@@ -25,8 +26,11 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
       (ids: string[]) => em.find(Organization, { id: { $in: ids } }),
       (o) => o.id,
     ),
-    /** Organizations written whole by the database, per shape of the answer (db/answers-by-key.ts). */
-    organizationAnswerOf: answersByKey(em, 'Organization'),
+    /**
+     * Organizations as the database writes their answers, by selection (organizations/reads.ts and the
+     * lists other areas declare), each with its row for the guard; answers only for members (the guard's rule).
+     */
+    organizationAnswerOf: answersByKey<OrganizationRow>(em, 'Organization', (organization) => viewerIsMemberOf(viewer, sql`${organization}.id`)),
     /**
      * The viewer's membership per organization id (null when not a member), as plain rows: every
      * request of a member reads it; a change loads the entity itself.

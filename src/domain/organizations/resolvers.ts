@@ -1,6 +1,8 @@
 import { found, whenLoaded } from '../../kernel/loader.js';
 import { etagOf, writeIfMatch } from '../../graphql/conditional-writes.js';
-import type { Resolvers } from '../../kernel/resolver-types.js';
+import type { QueryResolverFn, Resolvers } from '../../kernel/resolver-types.js';
+import { readBeforeGuard } from '../../kernel/resolvers.js';
+import { notFound } from '../../kernel/errors.js';
 import { answerIfBuilt, shapeOf } from '../../db/read-shapes.js';
 import { prebuilt } from '../../kernel/prebuilt-answers.js';
 import { Organization, type OrganizationRow } from './entities.js';
@@ -12,16 +14,17 @@ const ORGANIZATION_REPRESENTATION = 'getOrganizationById';
 export const organizationResolvers: Resolvers = {
   Query: {
     organizations: (_, args, ctx) => listViewerOrganizations(ctx, args),
-    organization: (_, { id }, ctx, info) => {
-      // The guard (@requires) read the row: the database writes the answer when the selection reads
+    organization: readBeforeGuard<QueryResolverFn<'organization'>>(async (_, { id }, ctx, info) => {
+      // The database writes the answer, read with the row its guard judges, when the selection reads
       // more than the row (the lists other areas declare, organizations/reads.ts) and it can answer it all.
       const shape = answerIfBuilt(ctx, shapeOf(ctx.em, ctx.areas, info, 'Organization'));
-      if (!shape.answers || !shape.readsBeyondRow) return found(ctx.loaders.organization.get(id), 'Organization');
-      return ctx.loaders
-        .organizationAnswerOf(shape)
-        .load(id)
-        .then((answer) => prebuilt<OrganizationRow>(found(answer, 'Organization') as string, shape.nullsLeftOut));
-    },
+      if (!shape.answers || !shape.readsBeyondRow) return found(ctx.loaders.organization.load(id), 'Organization');
+      const read = await ctx.loaders.organizationAnswerOf(shape).load(id);
+      if (!read) throw notFound('Organization');
+      ctx.loaders.organization.remember(id, read.row);
+      // No answer for a non-member (the guard then refuses).
+      return read.answer === null ? read.row : prebuilt<OrganizationRow>(read.answer, shape.nullsLeftOut);
+    }),
     organizationsForEmailDomain: async (_, { emailDomain }, ctx) => ({
       organizations: await organizationsForEmailDomain(ctx, emailDomain),
     }),
