@@ -718,6 +718,13 @@ function objectAnswer(info: GraphQLResolveInfo, object: ObjectExpression, typeNa
       const sqlValue = value(row, joined);
       return plain ? { key, value: sql`(${sqlValue})::text`, json: true, leaveOutNull } : { key, value: sqlValue, json: false, leaveOutNull };
     });
+    if (object.rank) {
+      // One answer per rank for the whole statement (an uncorrelated subquery, run once), picked per row
+      // by its rank: a space's permissions cost 0.5 of the full tree's 8 ms less than their text per row.
+      const ranks = raw(`array[${object.rank.values.map((value) => String(Math.trunc(value))).join(', ')}]::int[]`);
+      const byRank = sql`(select array_agg(${answerText(pairs, form === 'rest')} order by o.rank) from unnest(${ranks}) o(rank))`;
+      return sql`(${byRank})[array_position(${ranks}, (${object.rank.of(row, em, joined)})::int)]`;
+    }
     // `offset 0` keeps the planner from inlining `o` into each field, which computes it once per field
     // (a space's role four times for four permissions: 46 → 40 ms for the full tree's structure, best of 5).
     return sql`(select ${answerText(pairs, form === 'rest')} from (${object.from(row, em, joined)} offset 0) o)`;

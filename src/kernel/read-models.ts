@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import type { Sql } from 'sql-template-tag';
+import sql, { type Sql } from 'sql-template-tag';
 
 /*
  * Read models: how a GraphQL type maps onto its table, declared once beside the area's types and listed
@@ -81,7 +81,23 @@ export type LevelJoin = {
  * of the row. Used when the database writes the answer (db/read-shapes.ts); the field's resolver still
  * answers rows that are read as rows, so both must agree (the differential test compares them).
  */
-export type ObjectExpression = { from: RowExpression; fields: Readonly<Record<string, RowExpression>> };
+export type ObjectExpression = {
+  from: RowExpression;
+  fields: Readonly<Record<string, RowExpression>>;
+  /** Set by `rankedObject`: the object depends on its row only through one integer (rankedObject). */
+  rank?: { of: RowExpression; values: readonly number[] };
+};
+
+/**
+ * A field of object type that depends on its row only through one integer `of` (a role's rank), among
+ * `values`, and whose fields read nothing but `o.rank`: the database writes its answer once per value for
+ * the whole statement, and each row takes the one of its rank (no subquery and no text per row).
+ */
+export const rankedObject = (of: RowExpression, values: readonly number[], fields: Readonly<Record<string, RowExpression>>): ObjectExpression => ({
+  from: (alias, em, joined) => sql`select ${of(alias, em, joined)} as rank`,
+  fields,
+  rank: { of, values },
+});
 
 /**
  * A field of object type whose answer the database writes from rows read as shapes of the field's own

@@ -1,12 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf, tableOf } from '../../db/statements.js';
-import { readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
+import { rankedObject, readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL, VIEWER, VIEWER_TOKEN_ORGANIZATION, VIEWER_TOKEN_ROLE_RANK } from '../../kernel/request-values.js';
 import { memberSpaceRoleRank, viewerSeesContent, viewerVisibleCount } from '../../auth/visibility.js';
 import type { Counter } from '../../db/row-counts.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
-import { rank, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
+import { rank, ROLES, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
 /**
  * How spaces are read (kernel/read-models.ts). Fields of other areas that declare nothing (content,
@@ -42,14 +42,11 @@ export const SpaceReads = readModel({
     /** Always the organization's (spaces keep no merge rules of their own). */
     mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space, through the token's cap. */
-    permissions: {
-      from: (alias, _em, joined) => sql`select least(${memberSpaceRoleRank(alias, joined('viewerMembership'))}, ${VIEWER_TOKEN_ROLE_RANK}::int) as rank`,
-      fields: {
-        ...Object.fromEntries(
-          Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`]),
-        ),
-      },
-    },
+    permissions: rankedObject(
+      (alias, _em, joined) => sql`least(${memberSpaceRoleRank(alias, joined('viewerMembership'))}, ${VIEWER_TOKEN_ROLE_RANK}::int)`,
+      [0, ...ROLES.map((role) => rank(role))],
+      Object.fromEntries(Object.entries(SPACE_PERMISSION_ROLES).map(([permission, needed]) => [permission, () => sql`o.rank >= ${raw(String(rank(needed)))}`])),
+    ),
   },
   joins: {
     /** The viewer's enabled membership in the space's organization, if any (none outside their token's organization). */
