@@ -3,6 +3,7 @@ import { keptCount, type Counter } from '../db/row-counts.js';
 import type { ContentReach } from '../kernel/policy.js';
 import { ROLES } from '../kernel/roles.js';
 import type { Viewer } from '../kernel/viewer.js';
+import type { NestedSortKey } from '../kernel/read-models.js';
 import { VIEWER, VIEWER_TOKEN_ORGANIZATION } from '../kernel/request-values.js';
 
 type ContentKind = 'space' | 'collection';
@@ -107,6 +108,11 @@ function contentRoleRank(kind: ContentKind, row: Sql, user: Sql): Sql {
     from member m where m.organization_id = ${row}.organization_id and m.user_id = ${user} and not m.disabled), 0)`;
 }
 
+/** The viewer's enabled membership rows (alias `m`) in `organization`, within their token's organization (request values). */
+const viewerMembershipIn = (organization: Sql) =>
+  sql`from member m where m.organization_id = ${organization} and m.user_id = ${VIEWER} and not m.disabled
+    and (${VIEWER_TOKEN_ORGANIZATION}::text is null or m.organization_id = ${VIEWER_TOKEN_ORGANIZATION})`;
+
 /**
  * The condition that the request's viewer (request values: a statement compiled once per document) sees
  * the collection or space `row`, as `visibleContent` selects it: they hold a role on it (Policy: a
@@ -115,15 +121,8 @@ function contentRoleRank(kind: ContentKind, row: Sql, user: Sql): Sql {
  * statement that writes the answer, where the reach is not at hand.
  */
 export function viewerSeesContent(kind: ContentKind, row: Sql): Sql {
-  return sql`exists (select from member m where m.organization_id = ${row}.organization_id and m.user_id = ${VIEWER} and not m.disabled
-    and (${VIEWER_TOKEN_ORGANIZATION}::text is null or m.organization_id = ${VIEWER_TOKEN_ORGANIZATION})
-    and ${memberContentRoleRank(kind, row, sql`m`)} > 0)`;
+  return sql`exists (select ${viewerMembershipIn(sql`${row}.organization_id`)} and ${memberContentRoleRank(kind, row, sql`m`)} > 0)`;
 }
-
-/** The viewer's enabled membership rows (alias `m`) in `organization`, within their token's organization (request values). */
-const viewerMembershipIn = (organization: Sql) =>
-  sql`from member m where m.organization_id = ${organization} and m.user_id = ${VIEWER} and not m.disabled
-    and (${VIEWER_TOKEN_ORGANIZATION}::text is null or m.organization_id = ${VIEWER_TOKEN_ORGANIZATION})`;
 
 /** The grants (alias `g`) to the member `m` or one of their teams, in its organization, of a role. */
 const grantsOfMember = sql`from content_grant g where g.organization_id = m.organization_id and ${rankOf(sql`g.role`)} is not null
@@ -147,6 +146,28 @@ export function viewerVisibleCount(kind: ContentKind, counter: Counter, counted:
   return sql`coalesce((select ${kept} + case when m.role = 'admin' or not exists (select ${grantsOfMember}) then 0
       else (${rows(sql`not ${byRole} and ${byGrant}`)}) end
     ${viewerMembershipIn(organization)}), 0)`;
+}
+
+/** A list of collections or spaces of some parent: which rows (`where`, of a row alias), their order, and the size the database keeps. */
+export type ContentList = { where: (row: Sql) => Sql; order: readonly NestedSortKey[]; counter: Counter; counted: Sql; organization: Sql };
+
+/**
+ * The rows of `list` that the request's viewer sees, under the alias `item` of `table`, with their count
+ * (kernel/read-models.ts PageRelation): the list the lists' loaders page through `visibleContent` and
+ * count through `visibleCounts`, in SQL with the request's values.
+ */
+export function viewerContentPage(kind: ContentKind, table: Sql, item: Sql, list: ContentList) {
+  return {
+    where: sql`${list.where(item)} and ${viewerSeesContent(kind, item)}`,
+    order: list.order,
+    count: viewerVisibleCount(
+      kind,
+      list.counter,
+      list.counted,
+      list.organization,
+      (condition) => sql`select count(*) from ${table} v where ${list.where(sql`v`)} and ${condition}`,
+    ),
+  };
 }
 
 /**
@@ -183,24 +204,23 @@ export function withinTokenOrganization(viewer: Viewer | null, column: Sql): Sql
   return organization === null ? empty : sql` and ${column} = ${organization}`;
 }
 
+/** The viewer's enabled memberships (alias `m`) in `organization` within their token's organization, with `condition` besides. */
+function viewerMembershipExists(viewer: Viewer | null, organization: Sql, condition: Sql = empty): Sql {
+  if (!viewer) return sql`false`;
+  return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
+    and not m.disabled${condition}${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
+}
+
 /**
  * True when the viewer holds a role in the organization (`organization`, an SQL expression): an enabled
  * membership other than a guest's, within their token's organization: what Policy.organizationRole
  * answers with a role (a token's cap never lowers one below read), in SQL.
  */
-export function viewerHoldsRoleIn(viewer: Viewer | null, organization: Sql): Sql {
-  if (!viewer) return sql`false`;
-  const roles = raw(ROLES.map((role) => `'${role}'`).join(', '));
-  return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
-    and not m.disabled and m.role in (${roles})${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
-}
+export const viewerHoldsRoleIn = (viewer: Viewer | null, organization: Sql): Sql =>
+  viewerMembershipExists(viewer, organization, sql` and m.role in (${raw(ROLES.map((role) => `'${role}'`).join(', '))})`);
 
 /**
  * True when the viewer is a member of the organization (`organization`, an SQL expression), guests
  * included: an enabled membership within their token's organization, what Policy.isMember answers, in SQL.
  */
-export function viewerIsMemberOf(viewer: Viewer | null, organization: Sql): Sql {
-  if (!viewer) return sql`false`;
-  return sql`exists (select 1 from member m where m.organization_id = ${organization} and m.user_id = ${viewer.user.id}
-    and not m.disabled${withinTokenOrganization(viewer, sql`m.organization_id`)})`;
-}
+export const viewerIsMemberOf = (viewer: Viewer | null, organization: Sql): Sql => viewerMembershipExists(viewer, organization);

@@ -2,8 +2,7 @@ import sql, { type Sql } from 'sql-template-tag';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
-import { viewerSeesContent, viewerVisibleCount } from '../../auth/visibility.js';
-import type { Counter } from '../../db/row-counts.js';
+import { viewerContentPage, type ContentList } from '../../auth/visibility.js';
 import { tableOf } from '../../db/statements.js';
 
 /** By position, then id (lists.ts `byPosition`). */
@@ -12,27 +11,8 @@ const byPosition = (c: Sql): NestedSortKey[] => [{ sql: sql`${c}.position` }, { 
 /** Depth first, by position (lists.ts `inTreeOrder`). */
 const inTreeOrder = (c: Sql): NestedSortKey[] => [{ sql: sql`${c}.tree_path`, array: true }];
 
-/**
- * The collections the viewer sees among those `where` selects, as lists.ts `visibleCollections` pages
- * them, and their count from the sizes the database keeps (`counter` of `counted`).
- */
-function visibleCollections(
-  em: EntityManager,
-  item: Sql,
-  list: { where: (c: Sql) => Sql; order: NestedSortKey[]; counter: Counter; counted: Sql; organization: Sql },
-) {
-  return {
-    where: sql`${list.where(item)} and ${viewerSeesContent('collection', item)}`,
-    order: list.order,
-    count: viewerVisibleCount(
-      'collection',
-      list.counter,
-      list.counted,
-      list.organization,
-      (condition) => sql`select count(*) from ${tableOf(em, 'Collection')} v where ${list.where(sql`v`)} and ${condition}`,
-    ),
-  };
-}
+/** The collections the viewer sees among those the list selects, as lists.ts `visibleCollections` pages and counts them. */
+const visibleCollections = (em: EntityManager, item: Sql, list: ContentList) => viewerContentPage('collection', tableOf(em, 'Collection'), item, list);
 
 /**
  * How collections are read (kernel/read-models.ts). A collection's own lists (sub-collections, spaces)

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import sql, { raw, type Sql } from 'sql-template-tag';
 import { columnOf, tableOf } from '../../db/statements.js';
-import { rankedObject, readModel, readModelExtension, type NestedSortKey } from '../../kernel/read-models.js';
+import { rankedObject, readModel, readModelExtension } from '../../kernel/read-models.js';
 import { APP_URL, PUBLIC_URL, VIEWER, VIEWER_TOKEN_ORGANIZATION, VIEWER_TOKEN_ROLE_RANK } from '../../kernel/request-values.js';
-import { memberSpaceRoleRank, viewerSeesContent, viewerVisibleCount } from '../../auth/visibility.js';
-import type { Counter } from '../../db/row-counts.js';
+import { memberSpaceRoleRank, viewerContentPage, type ContentList } from '../../auth/visibility.js';
 import { ROLE_COLUMNS } from '../../kernel/policy.js';
 import { rank, ROLES, SPACE_PERMISSION_ROLES } from '../../kernel/roles.js';
 
@@ -65,28 +64,9 @@ export const SpaceReads = readModel({
   },
 });
 
-/**
- * The live spaces the viewer sees among those `where` selects, as lists.ts `visibleSpaces` pages them,
- * and their count from the sizes the database keeps (`counter` of `counted`).
- */
-function visibleSpaces(
-  em: EntityManager,
-  item: Sql,
-  list: { where: (s: Sql) => Sql; order: NestedSortKey[]; counter: Counter; counted: Sql; organization: Sql },
-) {
-  const live = (s: Sql) => sql`${list.where(s)} and ${s}.deleted_at is null`;
-  return {
-    where: sql`${live(item)} and ${viewerSeesContent('space', item)}`,
-    order: list.order,
-    count: viewerVisibleCount(
-      'space',
-      list.counter,
-      list.counted,
-      list.organization,
-      (condition) => sql`select count(*) from ${tableOf(em, 'Space')} v where ${live(sql`v`)} and ${condition}`,
-    ),
-  };
-}
+/** The live spaces the viewer sees among those the list selects, as lists.ts `visibleSpaces` pages and counts them. */
+const visibleSpaces = (em: EntityManager, item: Sql, list: ContentList) =>
+  viewerContentPage('space', tableOf(em, 'Space'), item, { ...list, where: (row) => sql`${list.where(row)} and ${row}.deleted_at is null` });
 
 /** The spaces of collections and organizations, where the database writes the answer (filtered for the viewer in SQL). */
 export const SpaceListReads = [
