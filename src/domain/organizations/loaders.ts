@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import sql from 'sql-template-tag';
 import { rowLoader } from '../../kernel/loader.js';
 import { answersByKey } from '../../db/answers-by-key.js';
-import { columnOf, plainColumns, readCurrentRows, tableOf, type Plain } from '../../db/statements.js';
+import { columnOf, plainColumns, readCurrentRows, rowsWhereIn, tableOf, type Plain } from '../../db/statements.js';
 import { Member, Organization, type MemberRow, type OrganizationRow } from './entities.js';
 import { viewerIsMemberOf } from '../../auth/visibility.js';
 
@@ -22,8 +22,9 @@ export function organizationLoaders(em: EntityManager, viewer: Viewer | null) {
   // Read with the token: forgotten (and then read again) after a change of memberships in the request.
   for (const membership of viewer?.memberships ?? []) viewerMembership.remember(membership.organization, membership);
   return {
+    /** Organizations as plain rows (a change loads the organization's entity itself). */
     organization: rowLoader(
-      (ids: string[]) => em.find(Organization, { id: { $in: ids } }),
+      (ids: string[]) => rowsWhereIn(em, Organization, 'id', ids),
       (o) => o.id,
     ),
     /**

@@ -80,10 +80,11 @@ export async function addMember(em: EntityManager, clock: Clock, organizationId:
 
 export async function updateOrganization(ctx: Context, id: string, input: unknown): Promise<OrganizationRow> {
   const changes = parseInput(UpdateOrganizationInput, input);
-  const organization = (await ctx.loaders.organization.load(id))!;
   if (changes.hostname) await assertHostnameFree(ctx.em, changes.hostname, id);
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
-  await ctx.em.transactional(async (tx) => {
+  return ctx.em.transactional(async (tx) => {
+    // The entity it changes, read in its transaction (the loaders hand out plain rows).
+    const organization = await tx.findOneOrFail(Organization, id);
     // The site stays until this change commits (a deletion waits, then clears the pointer it finds).
     const pointed = changes.defaultContent?.site;
     if (pointed && !(await queryIn(tx, sql`select 1 from "site" where id = ${pointed} and organization_id = ${id} for share`)).length) {
@@ -98,8 +99,8 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
         payload: { ...organizationPayload(organization), changes: changed },
       });
     }
+    return organization;
   });
-  return organization;
 }
 
 /** Organizations the viewer is an active member of, oldest first; one page read in SQL. */
