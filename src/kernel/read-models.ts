@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { GraphQLResolveInfo } from 'graphql';
-import sql, { type Sql } from 'sql-template-tag';
+import type { Sql } from 'sql-template-tag';
 
 /*
  * Read models: how a GraphQL type maps onto its table, declared once beside the area's types and listed
@@ -73,16 +73,21 @@ export type LevelJoin = {
   column: string;
   value: (row: Sql, em: EntityManager) => Sql;
   where?: (joined: Sql) => Sql;
+  /**
+   * Values computed from the joined row, read as its columns: computed once per row joined, not per row
+   * of the level that reads them (a site's base URL, for each of its 500 site spaces' URLs).
+   */
+  computed?: Readonly<Record<string, (joined: Sql) => Sql>>;
 };
 
 /**
- * A field of object type that the database can answer (URLs, permissions): `from` selects one row of
- * what its fields read, under the alias `o`, and each field of the object is an expression of `o` and
- * of the row. Used when the database writes the answer (db/read-shapes.ts); the field's resolver still
- * answers rows that are read as rows, so both must agree (the differential test compares them).
+ * A field of object type that the database can answer (URLs, permissions): each field of the object is
+ * an expression of the row and of its joins, written in place (what several rows share, such as a site's
+ * base URL, is a join's `computed` value). Used when the database writes the answer
+ * (db/read-shapes.ts); the field's resolver still answers rows that are read as rows, so both must agree
+ * (the differential test compares them).
  */
 export type ObjectExpression = {
-  from: RowExpression;
   fields: Readonly<Record<string, RowExpression>>;
   /** Set by `rankedObject`: the object depends on its row only through one integer (rankedObject). */
   rank?: { of: RowExpression; values: readonly number[] };
@@ -94,7 +99,6 @@ export type ObjectExpression = {
  * the whole statement, and each row takes the one of its rank (no subquery and no text per row).
  */
 export const rankedObject = (of: RowExpression, values: readonly number[], fields: Readonly<Record<string, RowExpression>>): ObjectExpression => ({
-  from: (alias, em, joined) => sql`select ${of(alias, em, joined)} as rank`,
   fields,
   rank: { of, values },
 });

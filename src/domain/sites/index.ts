@@ -19,6 +19,6 @@ export { siteLoaders } from './loaders.js';
 export { validateCondition } from './published/conditions.js';
 export { SECTION_GROUPS_OF_SITE, SECTIONS_OF_SITE, siteNavigationLists } from './published/navigation-lists.js';
 export { PATH_MAX, noReadableSpace, publishableSpace, slugOf, uniquePath } from './published/paths.js';
-export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteBaseUrlSql, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
+export { sectionPublishedUrl, shareLinkPublishedUrl, siteBaseUrl, siteBaseUrlSql, siteJoin, siteSpacePublishedUrl, siteUrls } from './published/urls.js';
 export { sectionOfSite } from './section-of-site.js';
 export { siteStructuresStatement, structureShapes, type StructureShapes } from './published/structure.js';

@@ -29,17 +29,16 @@ export const SpaceReads = readModel({
   objects: {
     /** Where the space is: in the API, in the app, and published while it is not private (the resolver's rule, in SQL). */
     urls: {
-      from: (alias) => sql`select ${alias}.visibility as visibility`,
       fields: {
         location: (alias) => sql`${PUBLIC_URL}::text || '/v1/spaces/' || ${alias}.id`,
         app: (alias) => sql`${APP_URL}::text || '/o/' || ${alias}.organization_id || '/s/' || ${alias}.id`,
-        published: (alias) => sql`case when o.visibility <> 'private' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
-        public: (alias) => sql`case when o.visibility = 'public' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
+        published: (alias) => sql`case when ${alias}.visibility <> 'private' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
+        public: (alias) => sql`case when ${alias}.visibility = 'public' then ${PUBLIC_URL}::text || '/s/' || ${alias}.id end`,
         icon: () => sql`null::text`,
       },
     },
     /** Always the organization's (spaces keep no merge rules of their own). */
-    mergeRules: { from: () => sql`select 'inherit'::text as type`, fields: { type: () => sql`o.type` } },
+    mergeRules: { fields: { type: () => sql`'inherit'::text` } },
     /** What the viewer's role allows (kernel/roles.ts spacePermissionsOf), the role ranked once per space, through the token's cap. */
     permissions: rankedObject(
       (alias, _em, joined) => sql`least(${memberSpaceRoleRank(alias, joined('viewerMembership'))}, ${VIEWER_TOKEN_ROLE_RANK}::int)`,

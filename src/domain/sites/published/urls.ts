@@ -1,5 +1,6 @@
 import sql, { type Sql } from 'sql-template-tag';
 import type { Config } from '../../../kernel/config.js';
+import type { LevelJoin } from '../../../kernel/read-models.js';
 import { PUBLIC_URL } from '../../../kernel/request-values.js';
 import type { ShareLinkRow, SiteRow, SiteSectionRow, SiteSpaceRow } from '../entities.js';
 
@@ -16,6 +17,12 @@ export function siteBaseUrl(site: SiteRow, config: Config): string {
 export const siteBaseUrlSql = (site: Sql): Sql =>
   sql`case when nullif(${site}.hostname, '') is not null then 'https://' || ${site}.hostname else ${PUBLIC_URL}::text || '/sites/' || ${site}.id end
     || coalesce('/' || nullif(${site}.basename, ''), '')`;
+
+/**
+ * The join of the site a row belongs to (its id under the row's `siteId`), which carries its base URL as
+ * `base_url` (siteBaseUrl): computed once per site, not once per section or site space.
+ */
+export const siteJoin = (siteId: (row: Sql) => Sql): LevelJoin => ({ entity: 'Site', column: 'id', value: siteId, computed: { base_url: siteBaseUrlSql } });
 
 export function siteUrls(site: SiteRow, config: Config) {
   return {

@@ -1,7 +1,7 @@
 import sql from 'sql-template-tag';
 import { readModel } from '../../../kernel/read-models.js';
 import { PUBLIC_URL } from '../../../kernel/request-values.js';
-import { siteBaseUrlSql } from '../index.js';
+import { siteJoin } from '../index.js';
 
 const byPosition = [
   ['position', 'asc'],
@@ -31,11 +31,10 @@ export const SiteSectionReads = readModel({
   objects: {
     /** Like the site's: only a published site has published URLs (the resolver's rule, in SQL). */
     urls: {
-      from: (_alias, _em, joined) => sql`select ${joined('site')}.published, ${siteBaseUrlSql(joined('site'))} as base`,
       fields: {
         location: (alias) =>
           sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/sections/' || ${alias}.id`,
-        published: (alias) => sql`case when o.published then o.base || '/' || ${alias}.path end`,
+        published: (alias, _em, joined) => sql`case when ${joined('site')}.published then ${joined('site')}.base_url || '/' || ${alias}.path end`,
       },
     },
   },
@@ -43,7 +42,7 @@ export const SiteSectionReads = readModel({
     siteSpaces: { many: 'SiteSpace', foreignKey: 'section', order: byPosition },
     group: { one: 'SiteSectionGroup', key: 'sectionGroup' },
   },
-  joins: { site: { entity: 'Site', column: 'id', value: (section) => sql`${section}.site_id` } },
+  joins: { site: siteJoin((section) => sql`${section}.site_id`) },
 });
 
 /** How section groups are read: their sections nest under them. */

@@ -1,7 +1,7 @@
 import sql from 'sql-template-tag';
 import { readModel } from '../../../kernel/read-models.js';
 import { PUBLIC_URL } from '../../../kernel/request-values.js';
-import { siteBaseUrlSql } from '../index.js';
+import { siteJoin } from '../index.js';
 import { SHARE_KEY_QUERIES } from './share-keys.js';
 import { columnOf } from '../../../db/statements.js';
 
@@ -32,13 +32,12 @@ export const SiteSpaceReads = readModel({
   objects: {
     /** The published URL while the site is published, with the share key that opened it (siteSpaceUrl, in SQL). */
     urls: {
-      from: (_alias, _em, joined) =>
-        sql`select ${joined('site')}.published, ${siteBaseUrlSql(joined('site'))} as base, ${joined('section')}.path as section_path`,
       fields: {
         location: (alias) =>
           sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/site-spaces/' || ${alias}.id`,
-        published: (alias) =>
-          sql`case when o.published then o.base || coalesce('/' || o.section_path, '') || '/' || ${alias}.path || coalesce(${SHARE_KEY_QUERIES}::json ->> ${alias}.site_id, '') end`,
+        published: (alias, _em, joined) =>
+          sql`case when ${joined('site')}.published then ${joined('site')}.base_url || coalesce('/' || ${joined('section')}.path, '') || '/' || ${alias}.path
+            || coalesce(${SHARE_KEY_QUERIES}::json ->> ${alias}.site_id, '') end`,
       },
     },
   },
@@ -47,7 +46,7 @@ export const SiteSpaceReads = readModel({
     siteSection: { one: 'SiteSection', key: 'section' },
   },
   joins: {
-    site: { entity: 'Site', column: 'id', value: (siteSpace) => sql`${siteSpace}.site_id` },
+    site: siteJoin((siteSpace) => sql`${siteSpace}.site_id`),
     section: { entity: 'SiteSection', column: 'id', value: (siteSpace) => sql`${siteSpace}.section_id` },
     space: { entity: 'Space', column: 'id', value: (siteSpace, em) => sql`${siteSpace}.${columnOf(em, 'SiteSpace', 'space')}` },
   },

@@ -30,14 +30,13 @@ export const SiteReads = readModel({
   objects: {
     /** siteUrls: only a published site has a published URL. */
     urls: {
-      from: (alias) => sql`select ${alias}.published, ${siteBaseUrlSql(alias)} as base`,
       fields: {
         location: (alias) => sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.id`,
         app: (alias) => sql`${APP_URL}::text || '/o/' || ${alias}.organization_id || '/sites/' || ${alias}.id`,
-        published: () => sql`case when o.published then o.base end`,
+        published: (alias) => sql`case when ${alias}.published then ${siteBaseUrlSql(alias)} end`,
       },
     },
-    adaptiveContent: { from: (alias) => sql`select ${alias}.adaptive_content_enabled as enabled`, fields: { enabled: () => sql`o.enabled` } },
+    adaptiveContent: { fields: { enabled: (alias) => sql`${alias}.adaptive_content_enabled` } },
   },
   relations: {
     /** The section it names, else its first in navigation order (the defaultSection loader's rule). */
