@@ -396,15 +396,20 @@ class Compiler {
       const placed = itemsMember?.kind === 'items' ? (form === 'rest' ? itemsMember.items.withoutNulls! : itemsMember.items).place(`${alias}:page`) : null;
       const keys = list.order.map((key, i) => sql`${key.time ? sql`floor(extract(epoch from ${key.sql}) * 1000)::float8` : key.sql} as ${raw(`"k${i}"`)}`);
       const direction = (key: NestedSortKey) => raw(key.desc ? 'desc' : 'asc');
+      // The row after the page tells whether there is a next page: read only when `next` is asked.
+      const asksNext = members.some((member) => member.kind === 'next');
       const rows = sql`select ${join(keys, ', ')}${placed ? sql`, ${placed.object} as "item"` : empty} from ${table} ${item} ${placed?.joins ?? empty}
         where ${list.where} order by ${join(
           list.order.map((key) => sql`${key.sql} ${direction(key)}`),
           ', ',
-        )} limit ${raw(String(limit + 1))}`;
-      const numbered = sql`select q.*, row_number() over (order by ${join(
-        list.order.map((key, i) => sql`q.${raw(`"k${i}"`)} ${direction(key)}`),
-        ', ',
-      )}) as "n" from (${rows}) q`;
+        )} limit ${raw(String(asksNext ? limit + 1 : limit))}`;
+      const keyOrder = (row: string) =>
+        join(
+          list.order.map((key, i) => sql`${raw(row)}.${raw(`"k${i}"`)} ${direction(key)}`),
+          ', ',
+        );
+      // Numbered to tell the page's rows from the one after it; without `next`, every row read is the page's.
+      const numbered = asksNext ? sql`select q.*, row_number() over (order by ${keyOrder('q')}) as "n" from (${rows}) q` : rows;
       const last = raw(String(limit));
       const pairs = members.map(({ key, leaveOutNull, ...member }): Pair => {
         switch (member.kind) {
@@ -415,7 +420,9 @@ class Compiler {
           case 'items':
             return {
               key,
-              value: sql`coalesce('[' || string_agg(r."item", ',' order by r."n") filter (where r."n" <= ${last}) || ']', '[]')`,
+              value: asksNext
+                ? sql`coalesce('[' || string_agg(r."item", ',' order by r."n") filter (where r."n" <= ${last}) || ']', '[]')`
+                : sql`coalesce('[' || string_agg(r."item", ',' order by ${keyOrder('r')}) || ']', '[]')`,
               json: true,
               leaveOutNull,
             };
@@ -757,9 +764,14 @@ function textIsJson(type: GraphQLOutputType): boolean {
   return named === 'Boolean' || named === 'Int';
 }
 
-/** A leaf's answer as a pair's value: as its text when that is its JSON (textIsJson), else for `to_json`. */
+/**
+ * A leaf's answer as a pair's value: as its text when that is its JSON (textIsJson); a date-time's ISO
+ * text (leafAnswer) in quotes, as it holds nothing JSON escapes; else for `to_json`.
+ */
 function asJson(type: GraphQLOutputType, value: Value): { value: Value; json: boolean } {
-  return textIsJson(type) ? { value: (alias, joined, form) => sql`(${value(alias, joined, form)})::text`, json: true } : { value, json: false };
+  if (textIsJson(type)) return { value: (alias, joined, form) => sql`(${value(alias, joined, form)})::text`, json: true };
+  if (getNamedType(type).name === 'DateTime') return { value: (alias, joined, form) => sql`'"' || ${value(alias, joined, form)} || '"'`, json: true };
+  return { value, json: false };
 }
 
 /** The built-in scalars whose JSON is the database's JSON of a value of these JavaScript types. */
