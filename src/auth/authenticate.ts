@@ -59,7 +59,7 @@ export async function authenticate(em: EntityManager, authorization: string | un
     from t join ${tableOf(em, USER)} u on u.id = t.user_id`;
   // Always on the primary (it may note the token's use, and a revoked token is refused on the very
   // next request); with replicas, the user's last write position comes along (read-routing.ts).
-  const [row] = await readCurrentRows<TokenRow>(em, statement);
+  const [row] = await readCurrentRows<TokenRow>(em, statement, { keepPlan: true });
   if (!row) throw unauthenticated('Invalid or revoked API token');
   const { tokenId, scopeOrganization, scopeRole, expiresAt, memberships: tuples, readPosition, ...user } = row;
   noteReadPosition(em, readPosition);

@@ -15,7 +15,7 @@ const MAX_PREPARED = 500;
 
 /**
  * Runs a read of the read path (db/read-shapes.ts: a shape's answer, a page of shapes, a site's structure)
- * on the embedded database with its plan kept: the text is prepared once in the database's one session
+ * or the token's statement, which every request runs, on the embedded database with its plan kept: the text is prepared once in the database's one session
  * (SQL `PREPARE`), as a server's connections keep their named statements, and run with `EXECUTE`.
  * PGlite otherwise plans every statement anew, and an answer statement takes about as long to plan as
  * to run (docs/performance.md). Only for these statements: their keys come in a form whose plan does not
@@ -56,6 +56,7 @@ function literalOf(value: unknown): string | undefined {
   if (typeof value === 'string') return value.includes('\u0000') ? undefined : `'${value.replaceAll("'", "''")}'`;
   if (typeof value === 'number') return Number.isFinite(value) ? `'${value}'` : undefined;
   if (typeof value === 'boolean') return `'${value}'`;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? undefined : `'${value.toISOString()}'`;
   if (Array.isArray(value)) {
     const elements: string[] = [];
     for (const element of value) {

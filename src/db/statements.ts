@@ -247,19 +247,23 @@ export async function readRows<T>(em: EntityManager, statement: Sql, options: { 
       replicas.readFailed(replica, error);
     }
   }
-  return readCurrentRows<T>(em, statement, false);
+  return readCurrentRows<T>(em, statement, { observed: false });
 }
 
 /**
  * The rows of a statement read on the primary, always: what decides access at once (the token, the
- * viewer's memberships) must see a revocation or a removal on the very next request.
+ * viewer's memberships) must see a revocation or a removal on the very next request. `keepPlan` as for
+ * `readRows`: the embedded database keeps the statement's plan (the token's, which every request runs).
  */
-export async function readCurrentRows<T>(em: EntityManager, statement: Sql, observed = true): Promise<T[]> {
+export async function readCurrentRows<T>(em: EntityManager, statement: Sql, options: { keepPlan?: boolean; observed?: boolean } = {}): Promise<T[]> {
   if (em.isInTransaction()) return queryIn<T>(em, statement);
   const { text, values } = statement;
-  if (observed) observe(text, values);
-  if (embeddedDatabaseOf(em)) {
-    const result = await em.getConnection().getClient().executeQuery(CompiledQuery.raw(text, values));
+  if (options.observed ?? true) observe(text, values);
+  const embedded = embeddedDatabaseOf(em);
+  if (embedded) {
+    const client = em.getConnection().getClient();
+    if (options.keepPlan) return readWithKeptPlan<T>(embedded, client, text, values);
+    const result = await client.executeQuery(CompiledQuery.raw(text, values));
     return result.rows as T[];
   }
   const rows = await queryOnPool<T>(poolClientOf(em), text, values);
