@@ -20,9 +20,15 @@ export const siteBaseUrlSql = (site: Sql): Sql =>
 
 /**
  * The join of the site a row belongs to (its id under the row's `siteId`), which carries its base URL as
- * `base_url` (siteBaseUrl): computed once per site, not once per section or site space.
+ * `base_url` (siteBaseUrl), and what else its rows' URLs share (`computed`): computed once per site, not
+ * once per section or site space.
  */
-export const siteJoin = (siteId: (row: Sql) => Sql): LevelJoin => ({ entity: 'Site', column: 'id', value: siteId, computed: { base_url: siteBaseUrlSql } });
+export const siteJoin = (siteId: (row: Sql) => Sql, computed: LevelJoin['computed'] = {}): LevelJoin => ({
+  entity: 'Site',
+  column: 'id',
+  value: siteId,
+  computed: { base_url: siteBaseUrlSql, ...computed },
+});
 
 export function siteUrls(site: SiteRow, config: Config) {
   return {

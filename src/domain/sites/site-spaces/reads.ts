@@ -37,7 +37,7 @@ export const SiteSpaceReads = readModel({
           sql`${PUBLIC_URL}::text || '/v1/orgs/' || ${alias}.organization_id || '/sites/' || ${alias}.site_id || '/site-spaces/' || ${alias}.id`,
         published: (alias, _em, joined) =>
           sql`case when ${joined('site')}.published then ${joined('site')}.base_url || coalesce('/' || ${joined('section')}.path, '') || '/' || ${alias}.path
-            || coalesce(${SHARE_KEY_QUERIES}::json ->> ${alias}.site_id, '') end`,
+            || ${joined('site')}.share_key_query end`,
       },
     },
   },
@@ -46,7 +46,8 @@ export const SiteSpaceReads = readModel({
     siteSection: { one: 'SiteSection', key: 'section' },
   },
   joins: {
-    site: siteJoin((siteSpace) => sql`${siteSpace}.site_id`),
+    /** Its site, with the share key that opened it as a URL's query (share-keys.ts), once per site. */
+    site: siteJoin((siteSpace) => sql`${siteSpace}.site_id`, { share_key_query: (site) => sql`coalesce(${SHARE_KEY_QUERIES}::json ->> ${site}.id, '')` }),
     section: { entity: 'SiteSection', column: 'id', value: (siteSpace) => sql`${siteSpace}.section_id` },
     space: { entity: 'Space', column: 'id', value: (siteSpace, em) => sql`${siteSpace}.${columnOf(em, 'SiteSpace', 'space')}` },
   },
