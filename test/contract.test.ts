@@ -553,6 +553,10 @@ describe('contract: the reference client against the REST facade', () => {
       const shareKey = new URL(link.urls.published!).searchParams.get('shareKey')!;
       const published = await expectContract('getPublishedContentSite', api.orgs.getPublishedContentSite(organizationId, site.id, { shareKey }));
       expect(published.site).toMatchObject({ id: site.id, visibility: 'share-link', published: true });
+      // Its site spaces' published URLs carry the key that opened it.
+      const siteSpaces = (published as { structure: { structure: { urls: { published?: string } }[] } }).structure.structure;
+      expect(siteSpaces.length).toBe(1);
+      expect(siteSpaces[0].urls.published).toMatch(new RegExp(`\\?shareKey=${encodeURIComponent(shareKey)}$`));
     });
 
     it('getPublishedContentSite of a site with sections and a group', async () => {

@@ -265,6 +265,34 @@ describe('share keys', () => {
     expectError(await visitor.rest('POST', `${siteBase(site)}/site-spaces?${q}`, { spaceId: space.id }), 404, 'Site not found');
   });
 
+  it("resolve the published URLs of site spaces in the site's published structure and in its sections", async () => {
+    type WithSiteSpaces = { siteSpaces: { urls: { published: string } }[] };
+    const urlsOf = (items: WithSiteSpaces[]) => items.flatMap((item) => item.siteSpaces.map((siteSpace) => siteSpace.urls.published));
+    const { site, space, key, visitor, admin } = await sharedSite();
+    const q = `shareKey=${encodeURIComponent(key)}`;
+    const published = await visitor.rest('GET', `${siteBase(site)}/published?${q}`);
+    expect(published.status, JSON.stringify(published.body)).toBe(200);
+    const rootLevel = (published.body as { structure: { structure: { urls: { published: string } }[] } }).structure.structure;
+    expect(rootLevel[0].urls.published).toBe(`${PUBLIC_URL}/sites/${site.id}/partner-guide?${q}`);
+    // In sections (the first takes the site's root-level site space), and through GraphQL's structure.
+    const section = await admin.rest('POST', `${siteBase(site)}/sections`, { spaceId: space.id, title: 'Guides' });
+    expect(section.status, JSON.stringify(section.body)).toBe(201);
+    const sections = await visitor.rest('GET', `${siteBase(site)}/sections?${q}`);
+    expect(sections.status, JSON.stringify(sections.body)).toBe(200);
+    const urls = urlsOf((sections.body as { items: WithSiteSpaces[] }).items);
+    expect(urls.length).toBeGreaterThan(0);
+    for (const url of urls) expect(url.endsWith(`?${q}`), url).toBe(true);
+    const structure = await visitor.gql(
+      `query($s: ID!, $k: String) { siteStructure(siteId: $s, shareKey: $k) { structure { ... on SiteSection { siteSpaces { urls { published } } } } } }`,
+      { s: site.id, k: key },
+    );
+    expect(structure.errors).toBeUndefined();
+    expect(urlsOf((structure.data as { siteStructure: { structure: WithSiteSpaces[] } }).siteStructure.structure)).toEqual(urls);
+    // Without a key (the organization's admin), none.
+    const asAdmin = await admin.rest('GET', `${siteBase(site)}/sections`);
+    expect(JSON.stringify(asAdmin.body)).not.toContain('shareKey');
+  });
+
   it('stop working at once when the link is turned off, and work again when turned on', async () => {
     const { site, space, link, key, visitor, admin } = await sharedSite();
     expect(await reads(visitor, site, space.id, key)).toEqual([200, 200]);

@@ -3,6 +3,7 @@ import type { PageArgs } from '../../../kernel/pagination.js';
 import { succeeded } from '../../../kernel/resolvers.js';
 import type { Resolvers } from '../../../kernel/resolver-types.js';
 import type { SiteSectionGroupRow, SiteSectionRow } from '../index.js';
+import { rememberShareKey } from '../site-spaces/index.js';
 import {
   addSectionToGroup,
   addSiteSection,
@@ -28,7 +29,11 @@ const pageOf = ({ page, limit }: PageArgs): PageArgs => ({ page, limit });
 /** Site sections and section groups (root fields and their types). */
 export const siteSectionResolvers: Resolvers = {
   Query: {
-    siteSections: (_, args, ctx, info) => listSiteSections(ctx, args.siteId, pageOf(args), itemsShape(ctx, info, 'SiteSection')),
+    siteSections: async (_, args, ctx, info) => {
+      // The share key that opened a share-link site resolves its site spaces' published URLs, as on siteSpaces.
+      await rememberShareKey(ctx, args.siteId, args.shareKey);
+      return listSiteSections(ctx, args.siteId, pageOf(args), itemsShape(ctx, info, 'SiteSection'));
+    },
     siteSectionGroups: (_, args, ctx, info) => listSiteSectionGroups(ctx, args.siteId, pageOf(args), itemsShape(ctx, info, 'SiteSectionGroup')),
   },
   Mutation: {

@@ -1,5 +1,6 @@
 import { found } from '../../../kernel/loader.js';
 import { structureShapes } from '../index.js';
+import { rememberShareKey } from '../site-spaces/index.js';
 import { answerIfBuilt, itemsShape, shapeOf } from '../../../db/read-shapes.js';
 import { prebuilt } from '../../../kernel/prebuilt-answers.js';
 import { notFound } from '../../../kernel/errors.js';
@@ -58,8 +59,15 @@ export const siteResolvers: Resolvers = {
     }),
     siteAdaptiveSchema: (_, { siteId }, ctx) => getAdaptiveSchema(ctx, siteId),
     siteAdaptiveTemplateConditions: (_, { siteId }, ctx) => adaptiveTemplateConditions(ctx, siteId),
-    publishedContentSite: (_, { siteId }, ctx, info) => publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure'])),
-    siteStructure: (_, { siteId }, ctx, info) => publishedStructure(ctx, siteId, structureShapes(ctx, info, ['structure'])),
+    // The share key that opened a share-link site resolves its site spaces' published URLs, as on siteSpaces.
+    publishedContentSite: async (_, { siteId, shareKey }, ctx, info) => {
+      await rememberShareKey(ctx, siteId, shareKey);
+      return publishedContentSite(ctx, siteId, structureShapes(ctx, info, ['structure', 'structure']));
+    },
+    siteStructure: async (_, { siteId, shareKey }, ctx, info) => {
+      await rememberShareKey(ctx, siteId, shareKey);
+      return publishedStructure(ctx, siteId, structureShapes(ctx, info, ['structure']));
+    },
   },
   Mutation: {
     createSite: createInOrganization(createSite),
