@@ -83,8 +83,10 @@ export async function updateOrganization(ctx: Context, id: string, input: unknow
   if (changes.hostname) await assertHostnameFree(ctx.em, changes.hostname, id);
   if (changes.emailDomains) changes.emailDomains = [...new Set(changes.emailDomains)];
   return ctx.em.transactional(async (tx) => {
-    // The entity it changes, read in its transaction (the loaders hand out plain rows).
-    const organization = await tx.findOneOrFail(Organization, id);
+    // The entity it changes, read afresh in its transaction (the loaders hand out plain rows); an
+    // organization deleted since the guard read it is not found.
+    const organization = await tx.findOne(Organization, id, { refresh: true });
+    if (!organization) throw notFound('Organization');
     // The site stays until this change commits (a deletion waits, then clears the pointer it finds).
     const pointed = changes.defaultContent?.site;
     if (pointed && !(await queryIn(tx, sql`select 1 from "site" where id = ${pointed} and organization_id = ${id} for share`)).length) {
